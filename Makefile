@@ -1,0 +1,31 @@
+# The two commands of safetile.  Both create .venv if it is missing and
+# install exactly what they need (pinned in pyproject.toml).
+#   make run    run the examples (on the GPU if there is one, else on the CPU)
+#   make test   lit (FileCheck) tests, then pytest; non-zero on any failure
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+
+.PHONY: run test install clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --upgrade pip==25.3
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	rm -f $(VENV)/.installed-* && touch $@
+
+install: $(STAMP)
+
+run: install
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python examples/run_all.py
+
+test: install
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -v test/lit
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest -q
+
+clean:
+	rm -rf $(VENV) build *.egg-info

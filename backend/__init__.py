@@ -1,0 +1,1 @@
+"""Backend: Tile IR text and bytecode, tileiras, cubin cache, interpreter."""

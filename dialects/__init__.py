@@ -1,0 +1,1 @@
+"""Dialects: ``cuda_tile`` (NVIDIA Tile IR) and its text syntax."""

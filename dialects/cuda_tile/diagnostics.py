@@ -1,0 +1,89 @@
+"""Errors in Tile IR input, reported as ``file:line:col: error: message``.
+
+Every way input can be wrong — a syntax error, an op or type that fails its
+verifier, a malformed byte sequence — ends up as one ``Diagnostic``: the place,
+the message, and the offending source line with a caret under the column.
+Tools print it and exit 1; they never show a Python traceback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from xdsl.ir import Operation
+from xdsl.utils.exceptions import DiagnosticException, ParseError
+from xdsl.utils.lexer import Span
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """An error at a place in a source text."""
+
+    file: str
+    line: int
+    column: int
+    message: str
+    source_line: str = ""
+
+    def __str__(self) -> str:
+        head = f"{self.file}:{self.line}:{self.column}: error: {self.message}"
+        if not self.source_line:
+            return head
+        caret = " " * (self.column - 1) + "^"
+        return f"{head}\n{self.source_line}\n{caret}"
+
+
+class TileIRError(Exception):
+    """Raised for bad Tile IR input; carries the ``Diagnostic``."""
+
+    def __init__(self, diagnostic: Diagnostic):
+        super().__init__(str(diagnostic))
+        self.diagnostic = diagnostic
+
+
+def at_span(span: Span[str] | Span[bytes], message: str) -> Diagnostic:
+    """A diagnostic pointing at the start of ``span``."""
+    loc = span.get_location()
+    inp = span.input
+    start = inp.get_start_of_line(span.start)
+    end = inp.get_end_of_line(span.start)
+    line = inp.content[start:end]
+    if isinstance(line, bytes):
+        line = line.decode("utf-8", "replace")
+    return Diagnostic(inp.name, loc.line, loc.col, message, line.rstrip("\r"))
+
+
+def from_parse_error(err: ParseError) -> Diagnostic:
+    return at_span(err.span, err.msg)
+
+
+def _short_message(err: Exception) -> str:
+    """The first line of an xDSL exception, without its printed-IR context."""
+    text = str(err).strip()
+    return text.splitlines()[0] if text else type(err).__name__
+
+
+def verify(
+    root: Operation,
+    spans: Mapping[Operation, Span[str] | Span[bytes]],
+    file: str = "<input>",
+) -> None:
+    """Verify ``root`` and everything in it; raise ``TileIRError`` on failure.
+
+    Ops are checked innermost first (as xDSL does) so the error names the most
+    precise op; ``spans`` (from ``TileIRParser``) supplies its source place.
+    """
+    for region in root.regions:
+        for block in region.blocks:
+            for op in block.ops:
+                verify(op, spans, file)
+    try:
+        root.verify(verify_nested_ops=False)
+    except (DiagnosticException, ValueError) as err:
+        cause = err.__cause__ if isinstance(err.__cause__, DiagnosticException) else err
+        message = f"'{root.name}' op {_short_message(cause)}"
+        span = spans.get(root)
+        if span is None:
+            raise TileIRError(Diagnostic(file, 0, 0, message)) from None
+        raise TileIRError(at_span(span, message)) from None

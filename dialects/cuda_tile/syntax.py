@@ -1,0 +1,154 @@
+"""Tile IR text in and out: NVIDIA's canonical syntax on top of xDSL's.
+
+NVIDIA's tools write a module like this::
+
+    cuda_tile.module @m {
+      entry @k(%a: tile<ptr<f32>>) {
+        %0 = addf %x, %y : tile<16xf32>
+        return
+      }
+    }
+
+Inside ``cuda_tile.module`` both op names and types drop the ``cuda_tile.``
+prefix.  xDSL already resolves bare op names against the dialect of the
+enclosing custom-syntax op; the two classes here add the rest:
+
+* ``TileIRParser`` also accepts bare ``cuda_tile`` types (``tile<...>``,
+  ``token``, ``tensor_view<...>``, ...) wherever a type is expected;
+* ``TileIRPrinter`` elides the prefix of ops and types printed inside a
+  ``cuda_tile.module`` (canonical form), and prints everything else as xDSL
+  does (fully qualified, or generic with ``print_generic_format``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Attribute, Operation, TypeAttribute
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import IsolatedFromAbove
+from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
+from xdsl.utils.lexer import Span
+
+from .diagnostics import TileIRError, at_span, from_parse_error, verify
+from .types import CudaTileType, parse_optional_bare_type
+
+PREFIX = "cuda_tile."
+
+
+class TileIRParser(Parser):
+    """xDSL's parser, plus bare ``cuda_tile`` type names.
+
+    It also remembers where each op starts (``op_spans``), so that verifier
+    errors found after parsing can name the line of the offending op.
+    """
+
+    def __init__(self, ctx: Context, input: str | bytes, name: str = "<input>"):
+        super().__init__(ctx, input, name)
+        self.op_spans: dict[Operation, Span[str] | Span[bytes]] = {}
+
+    def parse_operation(self) -> Operation:
+        start = self._current_token.span
+        op = super().parse_operation()
+        self.op_spans[op] = start
+        return op
+
+    def parse_optional_type(self) -> TypeAttribute | None:
+        start = self.pos
+        try:
+            if (t := parse_optional_bare_type(self)) is not None:
+                assert isinstance(t, TypeAttribute)
+                return t
+            return super().parse_optional_type()
+        except VerifyException as err:  # report an invalid type where it starts
+            self.raise_error(str(err).strip().splitlines()[0], start, self.pos)
+
+
+@dataclass(eq=False, repr=False)
+class TileIRPrinter(Printer):
+    """xDSL's printer, eliding ``cuda_tile.`` inside a ``cuda_tile.module``."""
+
+    _elide_depth: int = field(default=0)
+
+    @property
+    def eliding(self) -> bool:
+        return self._elide_depth > 0 and not self.print_generic_format
+
+    @contextmanager
+    def eliding_prefix(self) -> Iterator[None]:
+        """Within this block, ops and types of the dialect print unprefixed."""
+        self._elide_depth += 1
+        try:
+            yield
+        finally:
+            self._elide_depth -= 1
+
+    def print_attribute(self, attribute: Attribute) -> None:
+        if self.eliding and isinstance(attribute, CudaTileType):
+            self.print_string(attribute.name.removeprefix(PREFIX))
+            attribute.print_parameters(self)
+            return
+        super().print_attribute(attribute)
+
+    def print_op(self, op: Operation) -> None:
+        if not (self.eliding and op.name.startswith(PREFIX)):
+            super().print_op(op)
+            return
+        isolated = bool(op.get_traits_of_type(IsolatedFromAbove))
+        self._print_results(op)
+        if isolated:
+            self.enter_scope()
+        self.print_string(op.name.removeprefix(PREFIX))
+        op.print(self)
+        if self.print_debuginfo:
+            self.print_string(" ")
+            self.print_attribute(op.location)
+        if isolated:
+            self.exit_scope()
+
+
+def parse_tile_ir(ctx: Context, text: str | bytes, name: str = "<input>") -> ModuleOp:
+    """Parse and verify Tile IR text in any of its three forms.
+
+    The result is a ``builtin.module``: a top-level ``cuda_tile.module`` is
+    wrapped in an implicit one, as xDSL does for any non-module top-level op.
+    Bad input raises ``TileIRError`` with a ``file:line:col`` diagnostic.
+    """
+    parser = TileIRParser(ctx, text, name)
+    try:
+        module = parser.parse_module()
+    except ParseError as err:
+        raise TileIRError(from_parse_error(err)) from None
+    except DiagnosticException as err:  # an attribute or type failed to verify
+        span = parser._current_token.span  # pyright: ignore[reportPrivateUsage]
+        raise TileIRError(at_span(span, str(err).strip().splitlines()[0])) from None
+    verify(module, parser.op_spans, name)
+    return module
+
+
+def print_tile_ir(module: Operation, generic: bool = False) -> str:
+    """Print ``module`` in canonical Tile IR syntax (or generic form).
+
+    An implicit ``builtin.module`` wrapper (one with no attributes) around
+    ``cuda_tile.module`` ops is left out, so Tile IR files round-trip verbatim.
+    """
+    from io import StringIO
+
+    out = StringIO()
+    printer = TileIRPrinter(stream=out, print_generic_format=generic)
+    ops: list[Operation] = [module]
+    if (
+        isinstance(module, ModuleOp)
+        and not module.attributes
+        and module.sym_name is None
+    ):
+        ops = list(module.ops)
+    for op in ops:
+        printer.print_op(op)
+        out.write("\n")
+    return out.getvalue()

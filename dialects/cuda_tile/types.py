@@ -1,0 +1,860 @@
+"""Types of the ``cuda_tile`` dialect (NVIDIA Tile IR 13.4, ``Types.td``).
+
+Every value in Tile IR is a tile (a 0-d tile is a scalar), a view of global
+memory, or a token.  The classes here mirror NVIDIA's type definitions: same
+parameters, same textual syntax, same verifier messages.
+
+Textual forms.  Inside a ``cuda_tile.module`` NVIDIA's tools write types without
+the dialect prefix (``tile<4xptr<f32>>``); outside it they are fully qualified
+(``!cuda_tile.tile<4x!cuda_tile.ptr<f32>>``).  ``parse_tile_ir_type`` accepts
+both spellings anywhere; which one is printed is decided by the printer
+(see ``syntax.TileIRPrinter``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    BFloat16Type,
+    Float4E2M1FNType,
+    Float8E4M3FNType,
+    Float8E5M2Type,
+    Float8E8M0FNUType,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    FloatTF32Type,
+    IntAttr,
+    IntegerType,
+    NoneAttr,
+    Signedness,
+)
+from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
+from xdsl.irdl import irdl_attr_definition, param_def
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+from .attributes import PaddingValue, PaddingValueAttr
+
+DYNAMIC = -1
+"""Marker for a dynamic (``?``) dimension or stride of a ``tensor_view``."""
+
+MAX_TILE_ELEMENTS = 16777216
+"""Largest number of elements a tile may hold (``maxTileNumElements``)."""
+
+INT32_MAX = 2**31 - 1
+
+
+class CudaTileType(TypeAttribute):
+    """Marker base of every type defined by the ``cuda_tile`` dialect.
+
+    ``SINCE`` is the Tile IR version that introduced the type; the bytecode
+    writer refuses to emit a type newer than the requested version.
+    """
+
+    SINCE: ClassVar[str] = "13.1"
+
+    @property
+    def mnemonic(self) -> str:
+        return self.name.removeprefix("cuda_tile.")
+
+
+# --------------------------------------------------------------------------
+# Element types
+# --------------------------------------------------------------------------
+
+
+@irdl_attr_definition
+class Float8E5M3FNUType(ParametrizedAttribute, CudaTileType):
+    """``f8E5M3FNU``: 8-bit unsigned float used as an ``mmaf_scaled`` block scale.
+
+    Developer preview in 13.4.  xDSL's builtin dialect has no such type, so it
+    lives here; inside a module it is spelled bare like the builtin floats.
+    """
+
+    name = "cuda_tile.f8E5M3FNU"
+    SINCE: ClassVar[str] = "13.4"
+
+    def print_parameters(self, printer: Printer) -> None:
+        return
+
+
+INTEGER_WIDTHS = (1, 4, 8, 16, 32, 64)
+"""Integer element widths (``i4`` since 13.3); integers are signless."""
+
+FLOAT_TYPES: tuple[type[Attribute], ...] = (
+    Float16Type,
+    BFloat16Type,
+    Float32Type,
+    FloatTF32Type,
+    Float64Type,
+    Float8E4M3FNType,
+    Float8E5M2Type,
+    Float8E8M0FNUType,
+    Float4E2M1FNType,
+    Float8E5M3FNUType,
+)
+"""Floating-point element types, in ``Types.td`` order."""
+
+ELEMENT_TYPE_SINCE: dict[str, str] = {
+    "i4": "13.3",
+    "f8E8M0FNU": "13.2",
+    "f4E2M1FN": "13.3",
+    "f8E5M3FNU": "13.4",
+}
+"""Element types newer than 13.1, by their textual spelling."""
+
+
+def is_int(t: Attribute) -> bool:
+    return (
+        isinstance(t, IntegerType)
+        and t.signedness.data == Signedness.SIGNLESS
+        and t.width.data in INTEGER_WIDTHS
+    )
+
+
+def is_float(t: Attribute) -> bool:
+    return isinstance(t, FLOAT_TYPES)
+
+
+def is_number(t: Attribute) -> bool:
+    return is_int(t) or is_float(t)
+
+
+def element_type_of(t: Attribute) -> Attribute:
+    """Element type of a tile, or the type itself for a non-tile."""
+    return t.element_type if isinstance(t, TileType) else t
+
+
+# --------------------------------------------------------------------------
+# Shared parsing and printing helpers
+# --------------------------------------------------------------------------
+
+_BARE_TYPE_NAMES: dict[str, type[CudaTileType]] = {}
+
+
+def _register_bare(cls: type[CudaTileType]) -> type[CudaTileType]:
+    _BARE_TYPE_NAMES[cls.name.removeprefix("cuda_tile.")] = cls
+    return cls
+
+
+def parse_optional_bare_type(parser: AttrParser) -> Attribute | None:
+    """Parse a ``cuda_tile`` type written without its ``!cuda_tile.`` prefix."""
+    name = parser.parse_optional_keyword_in(_BARE_TYPE_NAMES)
+    if name is None:
+        return None
+    cls = _BARE_TYPE_NAMES[name]
+    return cls.new(cls.parse_parameters(parser))
+
+
+def parse_tile_ir_type(parser: AttrParser) -> Attribute:
+    """Parse a type in either spelling (bare inside a module, or qualified)."""
+    if (t := parse_optional_bare_type(parser)) is not None:
+        return t
+    return parser.parse_type()
+
+
+def parse_dims(parser: AttrParser, allow_dynamic: bool) -> list[int]:
+    """Parse ``AxBx...x`` (each followed by ``x``) in front of an element type."""
+    dims: list[int] = []
+    while True:
+        pos = parser.pos
+        if parser.parse_optional_punctuation("?") is not None:
+            if not allow_dynamic:
+                parser.raise_error("tile dimensions must be static, got '?'")
+            dims.append(DYNAMIC)
+        elif (d := parser.parse_optional_integer(allow_boolean=False)) is not None:
+            dims.append(d)
+        else:
+            return dims
+        if parser._parse_optional_shape_delimiter() is None:  # pyright: ignore[reportPrivateUsage]
+            parser.raise_error("expected 'x' after a dimension", pos, parser.pos)
+
+
+def print_dims(printer: Printer, dims: Sequence[int]) -> None:
+    for d in dims:
+        printer.print_string(("?" if d == DYNAMIC else str(d)) + "x")
+
+
+def _parse_int_list(parser: AttrParser, allow_dynamic: bool) -> list[int]:
+    def elem() -> int:
+        if allow_dynamic and parser.parse_optional_punctuation("?") is not None:
+            return DYNAMIC
+        return parser.parse_integer(allow_boolean=False)
+
+    return parser.parse_comma_separated_list(parser.Delimiter.SQUARE, elem)
+
+
+def _fmt_list(values: Sequence[int], sep: str = ", ") -> str:
+    return sep.join("?" if v == DYNAMIC else str(v) for v in values)
+
+
+def _ints(values: Sequence[int]) -> ArrayAttr[IntAttr]:
+    return ArrayAttr(IntAttr(v) for v in values)
+
+
+def verify_tile_size(shape: Sequence[int]) -> None:
+    """NVIDIA's ``verifyTileSize``: positive power-of-two dims, bounded size."""
+    elems = 1
+    for d in shape:
+        if d <= 0:
+            raise VerifyException(
+                f"all dimensions must be positive constants, got [{_fmt_list(shape)}]"
+            )
+        if d & (d - 1):
+            raise VerifyException(
+                f"all dimensions must be powers of two, got [{_fmt_list(shape)}]"
+            )
+        if elems > MAX_TILE_ELEMENTS // d:
+            raise VerifyException(
+                f"tile would exceed the maximum of {MAX_TILE_ELEMENTS} elements"
+            )
+        elems *= d
+
+
+# --------------------------------------------------------------------------
+# ptr, tile, token
+# --------------------------------------------------------------------------
+
+
+@_register_bare
+@irdl_attr_definition
+class PointerType(ParametrizedAttribute, CudaTileType):
+    """``ptr<E>``: a global-memory pointer to numbers of type ``E``."""
+
+    name = "cuda_tile.ptr"
+    pointee: Attribute = param_def()
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        with parser.in_angle_brackets():
+            return [parse_tile_ir_type(parser)]
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_attribute(self.pointee)
+
+    def verify(self) -> None:
+        if not is_number(self.pointee):
+            raise VerifyException(
+                f"pointee type must be an integer or float type, got {self.pointee}"
+            )
+
+
+@_register_bare
+@irdl_attr_definition
+class TileType(ParametrizedAttribute, CudaTileType):
+    """``tile<SHAPE x E>``: a statically shaped tile of numbers or pointers."""
+
+    name = "cuda_tile.tile"
+    shape_attr: ArrayAttr[IntAttr] = param_def()
+    element_type: Attribute = param_def()
+
+    def __init__(self, shape: Sequence[int], element_type: Attribute):
+        super().__init__(_ints(shape), element_type)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(d.data for d in self.shape_attr.data)
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape_attr.data)
+
+    @property
+    def num_elements(self) -> int:
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        with parser.in_angle_brackets():
+            dims = parse_dims(parser, allow_dynamic=False)
+            elem = parse_tile_ir_type(parser)
+        return [_ints(dims), elem]
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            print_dims(printer, self.shape)
+            printer.print_attribute(self.element_type)
+
+    def verify(self) -> None:
+        elem = self.element_type
+        if not (is_number(elem) or isinstance(elem, PointerType)):
+            raise VerifyException(
+                "tile element type must be an integer, float or pointer type, "
+                f"got {elem}"
+            )
+        if isinstance(elem, Float4E2M1FNType) and (
+            not self.shape or all(d % 2 for d in self.shape)
+        ):
+            raise VerifyException(
+                "F4E2M1FN tiles must have an even number of elements"
+            )
+        verify_tile_size(self.shape)
+
+
+@_register_bare
+@irdl_attr_definition
+class TokenType(ParametrizedAttribute, CudaTileType):
+    """``token``: orders token-ordered (``_tko``) memory operations.
+
+    Tokens are not runtime values; they carry ordering constraints only.
+    """
+
+    name = "cuda_tile.token"
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        return []
+
+    def print_parameters(self, printer: Printer) -> None:
+        return
+
+
+# --------------------------------------------------------------------------
+# tensor_view
+# --------------------------------------------------------------------------
+
+
+@_register_bare
+@irdl_attr_definition
+class TensorViewType(ParametrizedAttribute, CudaTileType):
+    """``tensor_view<SHAPE x E, strides=[...]>``: a tensor in global memory.
+
+    Shape and stride entries may be dynamic (``?``, stored as ``DYNAMIC``);
+    dynamic values are operands of ``make_tensor_view``.
+    """
+
+    name = "cuda_tile.tensor_view"
+    element_type: Attribute = param_def()
+    shape_attr: ArrayAttr[IntAttr] = param_def()
+    strides_attr: ArrayAttr[IntAttr] = param_def()
+
+    def __init__(
+        self, element_type: Attribute, shape: Sequence[int], strides: Sequence[int]
+    ):
+        super().__init__(element_type, _ints(shape), _ints(strides))
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(d.data for d in self.shape_attr.data)
+
+    @property
+    def strides(self) -> tuple[int, ...]:
+        return tuple(d.data for d in self.strides_attr.data)
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape_attr.data)
+
+    def dynamic_shape_count(self) -> int:
+        return sum(d == DYNAMIC for d in self.shape)
+
+    def dynamic_stride_count(self) -> int:
+        return sum(s == DYNAMIC for s in self.strides)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        with parser.in_angle_brackets():
+            dims = parse_dims(parser, allow_dynamic=True)
+            elem = parse_tile_ir_type(parser)
+            strides: list[int] = []
+            if not dims:
+                if parser.parse_optional_punctuation(",") is not None:
+                    if parser.parse_optional_keyword("strides") is not None:
+                        parser.raise_error("strides must not be provided for 0-d tiles")
+                    parser.raise_error(
+                        "unexpected token after element type in 0-d tensor_view"
+                    )
+            else:
+                if parser.parse_optional_punctuation(",") is None:
+                    parser.raise_error("expected 'strides'")
+                parser.parse_keyword("strides")
+                parser.parse_punctuation("=")
+                pos = parser.pos
+                strides = _parse_int_list(parser, allow_dynamic=True)
+                for s in strides:
+                    if s != DYNAMIC and s <= 0:
+                        parser.raise_error(
+                            f"expected strictly positive integer, got {s}", pos
+                        )
+        return [elem, _ints(dims), _ints(strides)]
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            print_dims(printer, self.shape)
+            printer.print_attribute(self.element_type)
+            if self.shape:
+                printer.print_string(f", strides=[{_fmt_list(self.strides, ',')}]")
+
+    def verify(self) -> None:
+        if not is_number(self.element_type):
+            raise VerifyException(
+                "tensor_view element type must be an integer or float type, "
+                f"got {self.element_type}"
+            )
+        shape, strides = self.shape, self.strides
+        if len(shape) != len(strides):
+            raise VerifyException(
+                "expected shape and stride to be of same rank but got shape of "
+                f"rank {len(shape)} and stride of rank {len(strides)}"
+            )
+        if any(d <= 0 and d != DYNAMIC for d in shape):
+            raise VerifyException(
+                "dimensions must have strictly positive constant sizes but got "
+                f"[{_fmt_list(shape)}]"
+            )
+        if any(s <= 0 and s != DYNAMIC for s in strides):
+            raise VerifyException(
+                "dimensions must have strictly positive constant strides but got "
+                f"[{_fmt_list(strides)}]"
+            )
+
+
+# --------------------------------------------------------------------------
+# Tile views: partition_view, strided_view, gather_scatter_view
+# --------------------------------------------------------------------------
+
+
+def _parse_tile_shape(parser: AttrParser) -> list[int]:
+    parser.parse_keyword("tile")
+    parser.parse_punctuation("=")
+    pos = parser.pos
+    with parser.in_parens():
+        dims = [parser.parse_integer(allow_boolean=False)]
+        while parser._parse_optional_shape_delimiter() is not None:  # pyright: ignore[reportPrivateUsage]
+            dims.append(parser.parse_integer(allow_boolean=False))
+    for i, v in enumerate(dims):
+        if v <= 0 or v > INT32_MAX:
+            parser.raise_error(
+                f"tile dimension {i} exceeds i32 limitations (got {v}, expected "
+                f"strictly positive and less than or equal to {INT32_MAX})",
+                pos,
+            )
+    return dims
+
+
+def _parse_optional_padding(parser: AttrParser) -> PaddingValueAttr | None:
+    if parser.parse_optional_keyword("padding_value") is None:
+        return None
+    parser.parse_punctuation("=")
+    pos = parser.pos
+    word = parser.parse_identifier()
+    try:
+        value = PaddingValue(word)
+    except ValueError:
+        parser.raise_error(
+            f'invalid padding_value attribute specification. Got "{word}" but '
+            "expect one of: zero, neg_zero, nan, pos_inf, neg_inf",
+            pos,
+        )
+    parser.parse_punctuation(",")
+    return PaddingValueAttr(value)
+
+
+def _parse_tensor_view(parser: AttrParser) -> TensorViewType:
+    pos = parser.pos
+    t = parse_tile_ir_type(parser)
+    if not isinstance(t, TensorViewType):
+        parser.raise_error(f"expected 'tensor_view' type, but got {t}", pos)
+    return t
+
+
+def _parse_optional_dim_map(parser: AttrParser, rank: int) -> list[int]:
+    if parser.parse_optional_punctuation(",") is None:
+        return list(range(rank))
+    parser.parse_keyword("dim_map")
+    parser.parse_punctuation("=")
+    return _parse_int_list(parser, allow_dynamic=False)
+
+
+def _print_view_head(printer: Printer, tile_shape: Sequence[int]) -> None:
+    printer.print_string("tile=(" + "x".join(map(str, tile_shape)) + "), ")
+
+
+def _print_padding(printer: Printer, padding: PaddingValueAttr | None) -> None:
+    if padding is not None:
+        printer.print_string(f"padding_value = {padding.data.value}, ")
+
+
+class TileViewType(CudaTileType):
+    """A view that loads and stores whole tiles (the ``TileView`` interface).
+
+    Every view type has the parameters ``tile_shape_attr``, ``tensor_view_type``
+    and ``padding_value``; the accessors below read them.
+    """
+
+    tile_shape_attr: ArrayAttr[IntAttr]
+    tensor_view_type: TensorViewType
+    padding_value: Attribute
+
+    @property
+    def tile_shape(self) -> tuple[int, ...]:
+        return tuple(d.data for d in self.tile_shape_attr.data)
+
+    @property
+    def tensor_view(self) -> TensorViewType:
+        return self.tensor_view_type
+
+    @property
+    def padding(self) -> PaddingValueAttr | None:
+        """The padding for out-of-bounds loads, or None (unspecified values)."""
+        p = self.padding_value
+        return p if isinstance(p, PaddingValueAttr) else None
+
+    def index_rank(self) -> int:
+        return len(self.tile_shape)
+
+    def tile_type(self) -> TileType:
+        """The type of the tile a load through this view produces."""
+        return TileType(self.tile_shape, self.tensor_view.element_type)
+
+    def verify_indices(self, index_types: Sequence[Attribute]) -> None:
+        """All indices are scalar tiles of one type (NVIDIA ``verifyIndices``)."""
+        for t in index_types:
+            _check_scalar_index(t)
+        _check_same_index_types(index_types)
+
+
+def _check_scalar_index(t: Attribute) -> None:
+    if not isinstance(t, TileType):
+        raise VerifyException(f"expected index type to be a tile type, got {t}")
+    if t.rank != 0:
+        raise VerifyException(f"expected index type to be a scalar tile, got {t}")
+
+
+def _check_same_index_types(index_types: Sequence[Attribute]) -> None:
+    for i, t in enumerate(index_types):
+        if t != index_types[0]:
+            raise VerifyException(
+                f"expected index type {i} to be the same as other index types "
+                f"({index_types[0]}), got {t}"
+            )
+
+
+def _verify_view_like(
+    tile_shape: Sequence[int],
+    tensor_view: TensorViewType,
+    dim_map: Sequence[int] | None,
+    padding: PaddingValueAttr | None,
+) -> None:
+    """NVIDIA's ``verifyPartitionViewLike`` (dim_map checks skipped if None)."""
+    if not tile_shape:
+        raise VerifyException("0-dimension tile shape is not supported")
+    if len(tile_shape) != tensor_view.rank:
+        raise VerifyException(
+            "expected tensor_view rank and tile rank to match, got tensor_view "
+            f"of rank {tensor_view.rank} and tiles of rank {len(tile_shape)}"
+        )
+    if dim_map is not None and len(dim_map) != len(tile_shape):
+        raise VerifyException(
+            f"expected dim_map to map exactly all {len(tile_shape)} dimensions "
+            f"of the tile, got {len(dim_map)} mappings"
+        )
+    if any(d <= 0 for d in tile_shape):
+        raise VerifyException(
+            "tile shape dimensions must have positive length but got "
+            f"[{_fmt_list(tile_shape)}]"
+        )
+    if any(d & (d - 1) for d in tile_shape):
+        raise VerifyException(
+            "tile shape dimensions must have power of two length but got "
+            f"[{_fmt_list(tile_shape)}]"
+        )
+    used: dict[int, int] = {}
+    for tile_dim, target in enumerate(dim_map or ()):
+        if target < 0:
+            raise VerifyException(
+                f"target dimension must not be negative, got {target}"
+            )
+        if target >= tensor_view.rank:
+            raise VerifyException(
+                "target dimension is outside of tensor view dimensions, expected "
+                f"strictly less than {tensor_view.rank}, got {target}"
+            )
+        if target in used:
+            raise VerifyException(
+                f"target dimension {target} mapped at least twice (for tile "
+                f"dimensions {used[target]} and {tile_dim})"
+            )
+        used[target] = tile_dim
+    TileType(tile_shape, tensor_view.element_type).verify()
+    if (
+        padding is not None
+        and padding.data != PaddingValue.ZERO
+        and not is_float(tensor_view.element_type)
+    ):
+        raise VerifyException(
+            f"padding_value {padding.data.value} can only be used with floating "
+            f"point element types, got {tensor_view.element_type}"
+        )
+
+
+@_register_bare
+@irdl_attr_definition
+class PartitionViewType(ParametrizedAttribute, TileViewType):
+    """``partition_view<tile=(AxB), [padding_value = P,] tensor_view<...>[, dim_map=[..]]>``.
+
+    Tiles laid out in an aligned grid over the tensor view; the index space has
+    ``ceil(dim / tile)`` entries per dimension.  ``dim_map[i]`` is the tensor
+    dimension that tile dimension ``i`` walks (identity if omitted).
+    """
+
+    name = "cuda_tile.partition_view"
+    tile_shape_attr: ArrayAttr[IntAttr] = param_def()
+    tensor_view_type: TensorViewType = param_def()
+    dim_map_attr: ArrayAttr[IntAttr] = param_def()
+    padding_value: Attribute = param_def()
+    """A ``PaddingValueAttr``, or ``NoneAttr`` when loads leave padding unspecified."""
+
+    def __init__(
+        self,
+        tile_shape: Sequence[int],
+        tensor_view: TensorViewType,
+        dim_map: Sequence[int] | None = None,
+        padding_value: PaddingValueAttr | None = None,
+    ):
+        super().__init__(
+            _ints(tile_shape),
+            tensor_view,
+            _ints(range(len(tile_shape)) if dim_map is None else dim_map),
+            NoneAttr() if padding_value is None else padding_value,
+        )
+
+    @property
+    def dim_map(self) -> tuple[int, ...]:
+        return tuple(d.data for d in self.dim_map_attr.data)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        with parser.in_angle_brackets():
+            tile = _parse_tile_shape(parser)
+            parser.parse_punctuation(",")
+            padding = _parse_optional_padding(parser)
+            tv = _parse_tensor_view(parser)
+            dim_map = _parse_optional_dim_map(parser, len(tile))
+        return [_ints(tile), tv, _ints(dim_map), padding or NoneAttr()]
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            _print_view_head(printer, self.tile_shape)
+            _print_padding(printer, self.padding)
+            printer.print_attribute(self.tensor_view_type)
+            if self.dim_map != tuple(range(len(self.dim_map))):
+                printer.print_string(f", dim_map=[{_fmt_list(self.dim_map)}]")
+
+    def verify(self) -> None:
+        _verify_view_like(
+            self.tile_shape, self.tensor_view_type, self.dim_map, self.padding
+        )
+
+
+@_register_bare
+@irdl_attr_definition
+class StridedViewType(ParametrizedAttribute, TileViewType):
+    """``strided_view<tile=(..), traversal_strides=[..], [padding_value = P,] tensor_view<..>[, dim_map=[..]]>``.
+
+    Like ``partition_view`` but tile ``i`` starts at ``i * traversal_stride``
+    elements, so tiles may interleave or overlap (13.3).
+    """
+
+    name = "cuda_tile.strided_view"
+    SINCE: ClassVar[str] = "13.3"
+    tile_shape_attr: ArrayAttr[IntAttr] = param_def()
+    traversal_strides_attr: ArrayAttr[IntAttr] = param_def()
+    tensor_view_type: TensorViewType = param_def()
+    dim_map_attr: ArrayAttr[IntAttr] = param_def()
+    padding_value: Attribute = param_def()
+
+    def __init__(
+        self,
+        tile_shape: Sequence[int],
+        traversal_strides: Sequence[int],
+        tensor_view: TensorViewType,
+        dim_map: Sequence[int] | None = None,
+        padding_value: PaddingValueAttr | None = None,
+    ):
+        super().__init__(
+            _ints(tile_shape),
+            _ints(traversal_strides),
+            tensor_view,
+            _ints(range(len(tile_shape)) if dim_map is None else dim_map),
+            NoneAttr() if padding_value is None else padding_value,
+        )
+
+    @property
+    def traversal_strides(self) -> tuple[int, ...]:
+        return tuple(d.data for d in self.traversal_strides_attr.data)
+
+    @property
+    def dim_map(self) -> tuple[int, ...]:
+        return tuple(d.data for d in self.dim_map_attr.data)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        with parser.in_angle_brackets():
+            tile = _parse_tile_shape(parser)
+            parser.parse_punctuation(",")
+            parser.parse_keyword("traversal_strides")
+            parser.parse_punctuation("=")
+            strides = _parse_int_list(parser, allow_dynamic=False)
+            parser.parse_punctuation(",")
+            padding = _parse_optional_padding(parser)
+            tv = _parse_tensor_view(parser)
+            dim_map = _parse_optional_dim_map(parser, len(tile))
+        return [_ints(tile), _ints(strides), tv, _ints(dim_map), padding or NoneAttr()]
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            _print_view_head(printer, self.tile_shape)
+            printer.print_string(
+                f"traversal_strides=[{_fmt_list(self.traversal_strides, ',')}], "
+            )
+            _print_padding(printer, self.padding)
+            printer.print_attribute(self.tensor_view_type)
+            if self.dim_map != tuple(range(len(self.dim_map))):
+                printer.print_string(f", dim_map=[{_fmt_list(self.dim_map)}]")
+
+    def verify(self) -> None:
+        _verify_view_like(
+            self.tile_shape, self.tensor_view_type, self.dim_map, self.padding
+        )
+        if len(self.traversal_strides) != len(self.tile_shape):
+            raise VerifyException(
+                f"expected {len(self.tile_shape)} traversal strides, got "
+                f"{len(self.traversal_strides)}"
+            )
+        if any(s <= 0 for s in self.traversal_strides):
+            raise VerifyException(
+                "traversal strides must be strictly positive but got "
+                f"[{_fmt_list(self.traversal_strides)}]"
+            )
+
+
+@_register_bare
+@irdl_attr_definition
+class GatherScatterViewType(ParametrizedAttribute, TileViewType):
+    """``gather_scatter_view<tile=(..), [padding_value = P,] tensor_view<..>, sparse_dim=D>``.
+
+    Dimension ``sparse_dim`` is indexed by a 1-d tile of row indices (gather
+    on load, scatter on store); the other indices are scalars (13.3).
+    """
+
+    name = "cuda_tile.gather_scatter_view"
+    SINCE: ClassVar[str] = "13.3"
+    tile_shape_attr: ArrayAttr[IntAttr] = param_def()
+    tensor_view_type: TensorViewType = param_def()
+    sparse_dim_attr: IntAttr = param_def()
+    padding_value: Attribute = param_def()
+
+    def __init__(
+        self,
+        tile_shape: Sequence[int],
+        tensor_view: TensorViewType,
+        sparse_dim: int,
+        padding_value: PaddingValueAttr | None = None,
+    ):
+        super().__init__(
+            _ints(tile_shape),
+            tensor_view,
+            IntAttr(sparse_dim),
+            NoneAttr() if padding_value is None else padding_value,
+        )
+
+    @property
+    def sparse_dim(self) -> int:
+        return self.sparse_dim_attr.data
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        with parser.in_angle_brackets():
+            tile = _parse_tile_shape(parser)
+            parser.parse_punctuation(",")
+            padding = _parse_optional_padding(parser)
+            tv = _parse_tensor_view(parser)
+            parser.parse_punctuation(",")
+            parser.parse_keyword("sparse_dim")
+            parser.parse_punctuation("=")
+            pos = parser.pos
+            sparse_dim = parser.parse_integer(allow_boolean=False)
+            if sparse_dim < 0:
+                parser.raise_error("sparse_dim must not be negative", pos)
+        return [_ints(tile), tv, IntAttr(sparse_dim), padding or NoneAttr()]
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            _print_view_head(printer, self.tile_shape)
+            _print_padding(printer, self.padding)
+            printer.print_attribute(self.tensor_view_type)
+            printer.print_string(f", sparse_dim={self.sparse_dim}")
+
+    def verify(self) -> None:
+        _verify_view_like(self.tile_shape, self.tensor_view_type, None, self.padding)
+        if self.sparse_dim >= len(self.tile_shape):
+            raise VerifyException(
+                f"sparse_dim {self.sparse_dim} is out of range for tile rank "
+                f"{len(self.tile_shape)}"
+            )
+
+    def verify_indices(self, index_types: Sequence[Attribute]) -> None:
+        if not index_types:
+            return
+        d = self.sparse_dim
+        if d >= len(index_types):
+            raise VerifyException(
+                f"gather/scatter dimension {d} is out of range for index count "
+                f"{len(index_types)}"
+            )
+        gather = index_types[d]
+        if not isinstance(gather, TileType):
+            raise VerifyException(
+                f"expected index at sparse_dim position {d} to be a tile type for "
+                "GatherScatterView"
+            )
+        if gather.rank != 1:
+            raise VerifyException(
+                f"expected index at sparse_dim position {d} to be a 1D tensor for "
+                f"GatherScatterView, got rank {gather.rank}"
+            )
+        if gather.shape[0] != self.tile_shape[d]:
+            raise VerifyException(
+                f"expected gather/scatter index size ({gather.shape[0]}) to match "
+                f"tile shape at gather/scatter dimension {d} ({self.tile_shape[d]})"
+            )
+        for i, t in enumerate(index_types):
+            if i == d:
+                continue
+            if not isinstance(t, TileType) or t.rank != 0:
+                raise VerifyException(
+                    f"expected scalar index {i} for GatherScatterView, got {t}"
+                )
+
+
+TILE_VIEW_TYPES: tuple[type[TileViewType], ...] = (
+    PartitionViewType,
+    StridedViewType,
+    GatherScatterViewType,
+)
+
+CUDA_TILE_TYPES: tuple[type[CudaTileType], ...] = (
+    PointerType,
+    TileType,
+    TokenType,
+    TensorViewType,
+    PartitionViewType,
+    StridedViewType,
+    GatherScatterViewType,
+    Float8E5M3FNUType,
+)
+
+
+def scalar(element_type: Attribute) -> TileType:
+    """The 0-d tile (scalar) of ``element_type``."""
+    return TileType((), element_type)

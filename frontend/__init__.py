@@ -1,0 +1,1 @@
+"""Frontend: Python kernel source (``ast``) to ``cuda_tile`` IR."""

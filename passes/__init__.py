@@ -1,0 +1,1 @@
+"""Passes over ``cuda_tile`` IR, one module per pass, and the pass registry."""

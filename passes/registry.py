@@ -1,0 +1,117 @@
+"""The pass registry: every pass ``tile-opt`` and the JIT pipeline can run.
+
+Three sources, in this order (a later one may not reuse an earlier name):
+
+1. xDSL's generic clean-ups that are correct on ``cuda_tile`` IR
+   (``canonicalize``, ``cse``, ``dce``, ``licm``);
+2. safetile's own passes, one module per pass in this package;
+3. third-party passes, advertised by installed distributions under the entry
+   point group ``safetile.passes`` (``name = "module:PassClass"``), or loaded
+   from a Python file with ``tile-opt --load FILE`` / ``load_pass_file``.
+
+A pass is an ``xdsl.passes.ModulePass`` subclass whose ``name`` is its
+kebab-case name; its docstring's first line is its ``--help`` description.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+from collections.abc import Callable
+from importlib.metadata import entry_points
+from pathlib import Path
+
+from xdsl.passes import ModulePass
+
+PassFactory = Callable[[], type[ModulePass]]
+
+ENTRY_POINT_GROUP = "safetile.passes"
+
+
+def _xdsl_cleanups() -> dict[str, PassFactory]:
+    def canonicalize() -> type[ModulePass]:
+        from xdsl.transforms.canonicalize import CanonicalizePass
+
+        return CanonicalizePass
+
+    def cse() -> type[ModulePass]:
+        from xdsl.transforms.common_subexpression_elimination import (
+            CommonSubexpressionElimination,
+        )
+
+        return CommonSubexpressionElimination
+
+    def dce() -> type[ModulePass]:
+        from xdsl.transforms.dead_code_elimination import DeadCodeElimination
+
+        return DeadCodeElimination
+
+    def licm() -> type[ModulePass]:
+        from xdsl.transforms.loop_invariant_code_motion import (
+            LoopInvariantCodeMotionPass,
+        )
+
+        return LoopInvariantCodeMotionPass
+
+    return {"canonicalize": canonicalize, "cse": cse, "dce": dce, "licm": licm}
+
+
+_REGISTRY: dict[str, PassFactory] = _xdsl_cleanups()
+
+
+class PassRegistryError(Exception):
+    """A pass could not be registered or loaded."""
+
+
+def register_pass(pass_class: type[ModulePass]) -> type[ModulePass]:
+    """Add a pass to the registry (usable as a class decorator)."""
+    if not (inspect.isclass(pass_class) and issubclass(pass_class, ModulePass)):
+        raise PassRegistryError(f"{pass_class!r} is not an xdsl ModulePass subclass")
+    name = pass_class.name
+    existing = _REGISTRY.get(name)
+    if existing is not None and existing() is not pass_class:
+        raise PassRegistryError(f"a pass named '{name}' is already registered")
+    _REGISTRY[name] = lambda: pass_class
+    return pass_class
+
+
+def load_pass_file(path: str | Path) -> list[str]:
+    """Import a Python file and register every ``ModulePass`` it defines."""
+    path = Path(path)
+    if not path.is_file():
+        raise PassRegistryError(f"{path}: no such pass file")
+    spec = importlib.util.spec_from_file_location(f"safetile_user_{path.stem}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    names = []
+    for value in vars(module).values():
+        if (
+            inspect.isclass(value)
+            and issubclass(value, ModulePass)
+            and value.__module__ == module.__name__
+        ):
+            register_pass(value)
+            names.append(value.name)
+    if not names:
+        raise PassRegistryError(f"{path}: defines no xdsl ModulePass subclass")
+    return names
+
+
+def _load_entry_points() -> None:
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        name = ep.name
+        if name not in _REGISTRY:
+            _REGISTRY[name] = ep.load
+
+
+def all_passes() -> dict[str, PassFactory]:
+    """Every registered pass, by name."""
+    _load_entry_points()
+    return dict(_REGISTRY)
+
+
+def describe(factory: PassFactory) -> str:
+    """The one-line description of a pass: the first line of its docstring."""
+    doc = inspect.getdoc(factory()) or ""
+    return doc.strip().splitlines()[0] if doc.strip() else "(no description)"

@@ -1,0 +1,1 @@
+"""Runtime: tensors, partitions, launches and device operations."""

@@ -1,0 +1,215 @@
+"""``tile-opt``: parse, verify, transform and print Tile IR.
+
+    tile-opt kernel.mlir                       # verify, print canonical Tile IR
+    tile-opt kernel.mlir -p cse,canonicalize   # run passes
+    tile-opt kernel.mlir -t mlir               # fully qualified MLIR syntax
+    tile-opt kernel.mlir --print-op-generic    # xDSL's generic form
+    tile-opt bad.mlir --split-input-file --verify-diagnostics
+
+Errors in the input are reported as ``file:line:col: error: message`` with
+the offending line, and exit status 1.  With ``--verify-diagnostics`` each
+chunk's diagnostic is printed to standard output instead and the status is
+0, unless the chunk carries ``// expected-error {{text}}`` annotations (also
+``expected-error@+N`` / ``@-N``) that the diagnostic does not match.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import re
+import sys
+from collections.abc import Sequence
+from typing import IO
+
+from xdsl.dialects.builtin import Builtin, ModuleOp
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import DiagnosticException
+from xdsl.xdsl_opt_main import xDSLOptMain
+
+from safetile.dialects.cuda_tile import CudaTile
+from safetile.dialects.cuda_tile.diagnostics import Diagnostic, TileIRError
+from safetile.dialects.cuda_tile.syntax import parse_tile_ir, print_tile_ir
+from safetile.passes.registry import (
+    PassRegistryError,
+    all_passes,
+    describe,
+    load_pass_file,
+)
+
+TARGETS = {
+    "tileir": "canonical Tile IR text, as NVIDIA's tools write it (default)",
+    "mlir": "MLIR syntax with fully qualified names (!cuda_tile.tile<...>)",
+}
+
+_EXPECTED = re.compile(r"//\s*expected-error(?:@([+-]\d+))?\s*\{\{(.*?)\}\}")
+
+
+@dataclasses.dataclass(frozen=True)
+class ExpectedError:
+    line: int
+    text: str
+
+
+def expected_errors(chunk: str, line_offset: int) -> list[ExpectedError]:
+    """The ``expected-error`` annotations of a chunk, with absolute lines."""
+    found = []
+    for index, line in enumerate(chunk.splitlines()):
+        for match in _EXPECTED.finditer(line):
+            target = index + 1 + line_offset + int(match.group(1) or 0)
+            found.append(ExpectedError(target, match.group(2)))
+    return found
+
+
+class TileOptMain(xDSLOptMain):
+    """xDSL's optimizer driver, specialised to Tile IR."""
+
+    def register_all_dialects(self) -> None:
+        self.ctx.load_dialect(Builtin)
+        self.ctx.load_dialect(CudaTile)
+
+    def register_all_passes(self) -> None:
+        for name, factory in all_passes().items():
+            self.register_pass(name, factory)
+
+    def register_all_targets(self) -> None:
+        # Output is written by ``emit``; the names are what --target accepts.
+        for name in TARGETS:
+            self.available_targets[name] = lambda m, o: None
+
+    def register_all_frontends(self) -> None:
+        # Parsing is done by ``run`` with the Tile IR parser; these names are
+        # the file extensions (and --frontend values) it accepts.
+        for ext in ("mlir", "tileir"):
+            self.available_frontends[ext] = lambda io: ModuleOp([])
+
+    def get_input_stream(self) -> tuple[IO[bytes], str]:
+        # Any file that is not of a known kind is read as Tile IR text.
+        stream, ext = super().get_input_stream()
+        return stream, ext if ext in self.available_frontends else "tileir"
+
+    def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
+        super().register_all_arguments(arg_parser)
+        arg_parser.set_defaults(target="tileir")
+        arg_parser.add_argument(
+            "--load",
+            action="append",
+            default=[],
+            metavar="FILE",
+            help="load the ModulePass subclasses defined in a Python file",
+        )
+        arg_parser.prog = "tile-opt"
+        arg_parser.formatter_class = argparse.RawDescriptionHelpFormatter
+        width = max(map(len, (*self.available_passes, *TARGETS))) + 2
+        passes = "\n".join(
+            f"  {name.ljust(width)}{describe(factory)}"
+            for name, factory in sorted(self.available_passes.items())
+        )
+        targets = "\n".join(f"  {n.ljust(width)}{d}" for n, d in TARGETS.items())
+        arg_parser.epilog = f"passes (-p):\n{passes}\n\ntargets (-t):\n{targets}"
+
+    def emit(self, module: ModuleOp, out: IO[str]) -> None:
+        generic = self.args.print_op_generic
+        if self.args.target == "mlir":
+            Printer(stream=out, print_generic_format=generic).print_op(module)
+            out.write("\n")
+        else:
+            out.write(print_tile_ir(module, generic=generic))
+
+    def process_chunk(self, text: str, line_offset: int, out: IO[str]) -> None:
+        """Parse, verify, transform and print one chunk; raise TileIRError."""
+        name = self.get_input_name()
+        try:
+            module = parse_tile_ir(self.ctx, text, name)
+        except TileIRError as err:
+            d = err.diagnostic
+            raise TileIRError(dataclasses.replace(d, line=d.line + line_offset)) from None
+        try:
+            self.apply_passes(module)
+        except TileIRError:
+            raise
+        except DiagnosticException as err:
+            message = str(err).strip().splitlines()[0]
+            raise TileIRError(Diagnostic(name, 0, 0, message)) from None
+        self.emit(module, out)
+
+    def run(self) -> int:  # type: ignore[override]
+        """Process every chunk; return the exit status."""
+        chunks, _ = self.prepare_input()
+        out = self.prepare_output()
+        status = 0
+        try:
+            for i, (chunk, offset) in enumerate(chunks):
+                raw = chunk.read()
+                chunk.close()
+                text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+                if i > 0:
+                    out.write("// -----\n")
+                status = max(status, self.run_chunk(text, offset, out))
+                if status and not self.args.verify_diagnostics:
+                    break
+        finally:
+            if out is not sys.stdout:
+                out.close()
+        return status
+
+    def run_chunk(self, text: str, offset: int, out: IO[str]) -> int:
+        expected = expected_errors(text, offset) if self.args.verify_diagnostics else []
+        try:
+            self.process_chunk(text, offset, out)
+        except TileIRError as err:
+            d = err.diagnostic
+            if not self.args.verify_diagnostics:
+                print(d, file=sys.stderr)
+                return 1
+            print(d, file=out)
+            for exp in expected:
+                if exp.text not in d.message or (d.line and exp.line != d.line):
+                    print(
+                        f"{d.file}:{exp.line}: error: expected error "
+                        f'"{exp.text}" was not produced; got line {d.line}: '
+                        f"{d.message}",
+                        file=sys.stderr,
+                    )
+                    return 1
+            return 0
+        for exp in expected:
+            print(
+                f"{self.get_input_name()}:{exp.line}: error: expected error "
+                f'"{exp.text}" was not produced',
+                file=sys.stderr,
+            )
+            return 1
+        return 0
+
+
+def _preload(argv: Sequence[str]) -> None:
+    """Register passes from ``--load FILE`` before the pass list is parsed."""
+    pre = argparse.ArgumentParser(add_help=False)
+    pre.add_argument("--load", action="append", default=[])
+    known, _ = pre.parse_known_args(argv)
+    for path in known.load:
+        load_pass_file(path)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        _preload(argv)
+        return TileOptMain(description="Tile IR optimizer", args=argv).run()
+    except (PassRegistryError, OSError, ValueError) as err:
+        print(f"tile-opt: error: {err}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except Exception as err:  # a bug in tile-opt, not in the input
+        print(
+            f"tile-opt: internal error: {type(err).__name__}: {err}\n"
+            "This is a bug in safetile; please report it with the input file.",
+            file=sys.stderr,
+        )
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
