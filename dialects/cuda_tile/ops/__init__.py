@@ -1,11 +1,38 @@
 """All ``cuda_tile`` ops, one module per op family."""
 
-from . import arith, structure
+from . import (
+    arith,
+    compare,
+    control,
+    conversion,
+    math,
+    memory,
+    misc,
+    mma,
+    reduction,
+    shape,
+    structure,
+)
 from ._common import CudaTileOp
+
+FAMILIES = (
+    structure,
+    arith,
+    math,
+    compare,
+    conversion,
+    shape,
+    control,
+    memory,
+    mma,
+    reduction,
+    misc,
+)
 
 ALL_OPS: tuple[type[CudaTileOp], ...] = tuple(
     op
-    for module in (structure, arith)
-    for op in vars(module).values()
+    for family in FAMILIES
+    for op in vars(family).values()
     if isinstance(op, type) and issubclass(op, CudaTileOp) and "name" in vars(op)
 )
+"""Every concrete op class (an op family module defines ``name`` on each)."""

@@ -1,0 +1,3 @@
+"""Comparisons and selection (cmpf, cmpi, select)."""
+
+from __future__ import annotations

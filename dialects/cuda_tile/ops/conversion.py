@@ -1,0 +1,3 @@
+"""Conversions and casts (ftof, itof, exti, bitcast, pointer casts, offset)."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Math functions on float tiles (exp, sqrt, tanh, atan2, ...)."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Tile creation and shape manipulation (constant, iota, reshape, broadcast, ...)."""
+
+from __future__ import annotations
