@@ -20,5 +20,8 @@ for tool in ("tile-opt", "filecheck"):
 # printing is stable through the canonical, fully qualified and generic forms.
 config.substitutions.append(("%opt", "tile-opt"))
 config.substitutions.append(
+    ("%examples", os.path.join(os.path.dirname(__file__), "..", "..", "examples"))
+)
+config.substitutions.append(
     ("%roundtrip", os.path.join(os.path.dirname(__file__), "roundtrip.sh"))
 )
