@@ -61,6 +61,7 @@ class RoundingMode(CudaTileEnum):
     APPROX = "approx"
     FULL = "full"
     NEAREST_INT_TO_ZERO = "nearest_int_to_zero"
+    NEAREST_AWAY = "nearest_away"  # 13.4: ftof widening and f32 -> tf32
 
 
 class ComparisonOrdering(CudaTileEnum):

@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import AnyFloat, DenseIntOrFPElementsAttr, ModuleOp
 from xdsl.ir import Attribute, Operation, TypeAttribute
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -54,7 +54,12 @@ class TileIRParser(Parser):
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span
-        op = super().parse_operation()
+        try:
+            op = super().parse_operation()
+        except VerifyException as err:
+            # A custom format built an op whose operand or result types break
+            # its constraints: report it at the op, not where parsing stopped.
+            self.raise_error(str(err).strip().splitlines()[0], start)
         self.op_spans[op] = start
         return op
 
@@ -71,13 +76,20 @@ class TileIRParser(Parser):
 
 @dataclass(eq=False, repr=False)
 class TileIRPrinter(Printer):
-    """xDSL's printer, eliding ``cuda_tile.`` inside a ``cuda_tile.module``."""
+    """xDSL's printer, eliding ``cuda_tile.`` inside a ``cuda_tile.module``.
 
+    With ``elide=False`` it prints fully qualified names (the ``mlir`` target).
+    Either way, float ``dense`` attributes print as their exact hex bytes in the
+    generic form: xDSL re-reads a bare hex float literal (NaN, inf) as an
+    integer, which would change the constant.
+    """
+
+    elide: bool = field(default=True)
     _elide_depth: int = field(default=0)
 
     @property
     def eliding(self) -> bool:
-        return self._elide_depth > 0 and not self.print_generic_format
+        return self.elide and self._elide_depth > 0 and not self.print_generic_format
 
     @contextmanager
     def eliding_prefix(self) -> Iterator[None]:
@@ -92,6 +104,12 @@ class TileIRPrinter(Printer):
         if self.eliding and isinstance(attribute, CudaTileType):
             self.print_string(attribute.name.removeprefix(PREFIX))
             attribute.print_parameters(self)
+            return
+        if isinstance(attribute, DenseIntOrFPElementsAttr) and isinstance(
+            attribute.get_element_type(), AnyFloat
+        ):
+            self.print_string(f'dense<"0x{attribute.data.data.hex().upper()}"> : ')
+            self.print_attribute(attribute.type)
             return
         super().print_attribute(attribute)
 
@@ -131,8 +149,10 @@ def parse_tile_ir(ctx: Context, text: str | bytes, name: str = "<input>") -> Mod
     return module
 
 
-def print_tile_ir(module: Operation, generic: bool = False) -> str:
+def print_tile_ir(module: Operation, generic: bool = False, elide: bool = True) -> str:
     """Print ``module`` in canonical Tile IR syntax (or generic form).
+
+    ``elide=False`` keeps the ``cuda_tile.`` prefixes (fully qualified form).
 
     An implicit ``builtin.module`` wrapper (one with no attributes) around
     ``cuda_tile.module`` ops is left out, so Tile IR files round-trip verbatim.
@@ -140,7 +160,7 @@ def print_tile_ir(module: Operation, generic: bool = False) -> str:
     from io import StringIO
 
     out = StringIO()
-    printer = TileIRPrinter(stream=out, print_generic_format=generic)
+    printer = TileIRPrinter(stream=out, print_generic_format=generic, elide=elide)
     ops: list[Operation] = [module]
     if (
         isinstance(module, ModuleOp)

@@ -14,7 +14,7 @@ both spellings anywhere; which one is printed is decided by the printer
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -83,8 +83,9 @@ class Float8E5M3FNUType(ParametrizedAttribute, CudaTileType):
         return
 
 
-INTEGER_WIDTHS = (1, 4, 8, 16, 32, 64)
-"""Integer element widths (``i4`` since 13.3); integers are signless."""
+INTEGER_WIDTHS = (1, 8, 16, 32, 64)
+"""Widths of ``CudaTile_AnyInt``; integers are signless.  ``i4`` (13.3) is a
+tile element type only: no arithmetic, pointer or tensor_view takes it."""
 
 FLOAT_TYPES: tuple[type[Attribute], ...] = (
     Float16Type,
@@ -123,6 +124,11 @@ def is_float(t: Attribute) -> bool:
 
 def is_number(t: Attribute) -> bool:
     return is_int(t) or is_float(t)
+
+
+def is_tile_element(t: Attribute) -> bool:
+    """``CudaTile_TileElementType``: a number, a pointer, or ``i4``."""
+    return is_number(t) or isinstance(t, PointerType) or t == IntegerType(4)
 
 
 def element_type_of(t: Attribute) -> Attribute:
@@ -286,7 +292,7 @@ class TileType(ParametrizedAttribute, CudaTileType):
 
     def verify(self) -> None:
         elem = self.element_type
-        if not (is_number(elem) or isinstance(elem, PointerType)):
+        if not is_tile_element(elem):
             raise VerifyException(
                 "tile element type must be an integer, float or pointer type, "
                 f"got {elem}"
@@ -491,9 +497,11 @@ class TileViewType(CudaTileType):
     and ``padding_value``; the accessors below read them.
     """
 
-    tile_shape_attr: ArrayAttr[IntAttr]
-    tensor_view_type: TensorViewType
-    padding_value: Attribute
+    if TYPE_CHECKING:  # declared by each subclass; annotations here would make
+        # xDSL put these parameters first, before the subclass's own ones.
+        tile_shape_attr: ArrayAttr[IntAttr]
+        tensor_view_type: TensorViewType
+        padding_value: Attribute
 
     @property
     def tile_shape(self) -> tuple[int, ...]:

@@ -125,7 +125,7 @@ def verify_ftz(op: Operation, ftz: UnitAttr | None) -> None:
     ty = result_element_type(op)
     if ftz is not None and not isinstance(ty, Float32Type):
         raise VerifyException(
-            f"flush_to_zero modifier only supported for f32 data type, but got: {ty}"
+            f"flush_to_zero modifier only supported for f32 data type, but got: '{ty}'"
         )
 
 

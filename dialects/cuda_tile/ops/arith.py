@@ -1,11 +1,26 @@
-"""Element-wise arithmetic on float and integer tiles (``addf`` ... ``xori``)."""
+"""Element-wise arithmetic on float and integer tiles (``addf`` ... ``xori``).
+
+The ops fall into a few shapes, each a base class here: float binary with an
+IEEE rounding mode (``addf``), integer binary with an overflow flag (``addi``),
+integer binary with signedness (``maxi``), plain binary (``andi``, ``remf``) and
+plain unary (``absf``).  ``math.py`` reuses the float bases and the rounding
+directives defined here.
+
+``pow`` was renamed ``fpowf`` in Tile IR 13.4 (same op, bytecode opcode 84).
+``FPowFOp`` is the canonical op, the one to build and the one bytecode opcode
+84 reads back as; ``PowOp`` keeps 13.1-13.3 text readable and prints as it was
+written (``pow``), so printing stays stable in every form.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
-from xdsl.dialects.builtin import UnitAttr
+from xdsl.dialects.builtin import Float32Type, IntegerType, UnitAttr
+from xdsl.ir import Attribute
 from xdsl.irdl import (
+    IRDLOperation,
     VarConstraint,
     irdl_op_definition,
     operand_def,
@@ -14,21 +29,203 @@ from xdsl.irdl import (
     result_def,
     traits_def,
 )
-from xdsl.traits import Pure
+from xdsl.irdl.declarative_assembly_format import (
+    AttributeVariable,
+    CustomDirective,
+    ParsingState,
+    PrintingState,
+    irdl_custom_directive,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import NoMemoryEffect, Pure
+from xdsl.utils.exceptions import VerifyException
 
-from ..attributes import RoundingModeAttr
+from ..attributes import (
+    IntegerOverflow,
+    IntegerOverflowAttr,
+    RoundingMode,
+    RoundingModeAttr,
+    Signedness,
+    SignednessAttr,
+)
+from ..types import TileType, is_int
 from ._common import (
     IEEE_MODES,
+    ApproxFullRounding,
     BaseFloatTile,
     CudaTileOp,
+    DivRounding,
     IEEERounding,
+    SignednessKeyword,
+    SqrtRounding,
+    TileOf,
+    result_element_type,
     verify_ftz,
     verify_rounding_in,
 )
 
+# --------------------------------------------------------------------------
+# Type constraints
+# --------------------------------------------------------------------------
 
-class _FloatBinaryIEEE(CudaTileOp):
-    """``op %a, %b [rounding<m>] [flush_to_zero] : T`` with IEEE rounding."""
+
+def _int_of_width(*widths: int) -> Callable[[Attribute], bool]:
+    return lambda t: is_int(t) and isinstance(t, IntegerType) and t.width.data in widths
+
+
+ArithIntTile = TileOf(
+    "tile of i1, i8, i16, i32 or i64 values", _int_of_width(1, 8, 16, 32, 64)
+)
+"""``CudaTile_IntTileType``: integers without ``i4`` (a storage-only type)."""
+
+FPowIExponentTile = TileOf(
+    "tile of i1, i8, i16 or i32 values", _int_of_width(1, 8, 16, 32)
+)
+"""``fpowi`` exponents: signed integers of at most 32 bits."""
+
+
+# --------------------------------------------------------------------------
+# Rounding directives whose unsupported modes the verifier reports
+# --------------------------------------------------------------------------
+
+
+class _VerifiedRounding(CustomDirective):
+    """A ``rounding<mode>`` directive that parses any known mode.
+
+    NVIDIA's ``divf``, ``sqrt``, ``exp`` and ``tanh`` parsers accept every
+    ``RoundingMode`` and leave unsupported ones to the op verifier
+    (``tanh %x rounding<zero>`` fails verification, not parsing); an unknown
+    word is a parse error that lists the op's modes without ``got: ...``.
+    Mixed in before one of ``_common``'s rounding directives, which supplies
+    the ``rounding`` parameter, ``DEFAULT``, ``ALLOWED`` and printing.
+    """
+
+    rounding: AttributeVariable
+    DEFAULT: ClassVar[RoundingMode]
+    ALLOWED: ClassVar[tuple[RoundingMode, ...]]
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        mode = self.DEFAULT
+        if parser.parse_optional_keyword("rounding") is not None:
+            with parser.in_angle_brackets():
+                pos = parser.pos
+                word = parser.parse_identifier()
+                try:
+                    mode = RoundingMode(word)
+                except ValueError:
+                    choices = ", ".join(f"'{m.value}'" for m in self.ALLOWED)
+                    parser.raise_error(
+                        f"expected rounding mode to be one of: {choices}", pos
+                    )
+        self.rounding.set(state, RoundingModeAttr(mode))
+
+
+class DivFRounding(_VerifiedRounding, DivRounding):
+    """``custom<DivFOpRoundingMode>``: IEEE modes, approx, full."""
+
+
+class SqrtFRounding(_VerifiedRounding, SqrtRounding):
+    """``custom<SqrtOpRoundingMode>``: IEEE modes and approx."""
+
+
+class ApproxFullFRounding(_VerifiedRounding, ApproxFullRounding):
+    """``custom<ExpOpRoundingMode>`` / ``custom<TanHOpRoundingMode>``."""
+
+
+@irdl_custom_directive
+class UnitFlags(CustomDirective):
+    """``oilist(`a` $a | `b` $b)`` of two unit flags named by their keyword.
+
+    Either order parses; each flag at most once; they print in declared order.
+    """
+
+    first: AttributeVariable
+    second: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        flags = {v.name: v for v in (self.first, self.second)}
+        seen: set[str] = set()
+        while (word := parser.parse_optional_keyword_in(flags)) is not None:
+            if word in seen:
+                parser.raise_error(
+                    f"`{word}` clause can appear at most once in the expansion "
+                    "of the oilist directive"
+                )
+            seen.add(word)
+            flags[word].set(state, UnitAttr())
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        for flag in (self.first, self.second):
+            if flag.get(op) is not None:
+                state.print_whitespace(printer)
+                printer.print_string(flag.name)
+
+
+# --------------------------------------------------------------------------
+# Verifier helpers (SharedVerifiers.h)
+# --------------------------------------------------------------------------
+
+
+def verify_f32_modifier(op: CudaTileOp, modifier: str, present: bool) -> None:
+    """``verifyApprox`` and its ``full`` twin: the modifier needs f32 elements.
+
+    The type is quoted as MLIR's diagnostics quote it (``but got: 'f16'``).
+    """
+    ty = result_element_type(op)
+    if present and not isinstance(ty, Float32Type):
+        raise VerifyException(
+            f"{modifier} modifier only supported for f32 data type, but got: '{ty}'"
+        )
+
+
+def _verify_ieee_rounding(
+    op: CudaTileOp, rounding: RoundingModeAttr, ftz: UnitAttr | None
+) -> None:
+    """``addf``, ``subf``, ``mulf``, ``fma``: an IEEE mode; ftz only on f32."""
+    verify_rounding_in(rounding, IEEE_MODES)
+    verify_ftz(op, ftz)
+
+
+def verify_approx_full(op: CudaTileOp, rounding: RoundingModeAttr) -> None:
+    """``verifyDivSqrtCommonFPModifiers`` once the mode is known to be allowed.
+
+    One ``rounding`` attribute carries the mode, so approx and full exclude
+    each other and an IEEE mode never comes with them: of NVIDIA's checks
+    only the element-type ones can fail.
+    """
+    verify_f32_modifier(op, "approx", rounding.data == RoundingMode.APPROX)
+    verify_f32_modifier(op, "full", rounding.data == RoundingMode.FULL)
+
+
+# --------------------------------------------------------------------------
+# Base classes
+# --------------------------------------------------------------------------
+
+
+class FloatUnaryOp(CudaTileOp):
+    """``op %source : T`` on a float tile."""
+
+    T: ClassVar = VarConstraint("T", BaseFloatTile)
+    source = operand_def(T)
+    result = result_def(T)
+    traits = traits_def(Pure())
+    assembly_format = "$source attr-dict `:` type($result)"
+
+
+class _FloatBinary(CudaTileOp):
+    """``op %lhs, %rhs : T`` on float tiles."""
+
+    T: ClassVar = VarConstraint("T", BaseFloatTile)
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    result = result_def(T)
+    traits = traits_def(Pure())
+    assembly_format = "$lhs `,` $rhs attr-dict `:` type($result)"
+
+
+class _FloatBinaryRounded(CudaTileOp):
+    """``op %lhs, %rhs [rounding<m>] [flush_to_zero] : T``."""
 
     T: ClassVar = VarConstraint("T", BaseFloatTile)
     lhs = operand_def(T)
@@ -37,6 +234,11 @@ class _FloatBinaryIEEE(CudaTileOp):
     rounding_mode = prop_def(RoundingModeAttr)
     flush_to_zero = opt_prop_def(UnitAttr)
     traits = traits_def(Pure())
+
+
+class _FloatBinaryIEEE(_FloatBinaryRounded):
+    """A ``_FloatBinaryRounded`` whose modes are the IEEE ones."""
+
     custom_directives = (IEEERounding,)
     assembly_format = (
         "$lhs `,` $rhs custom<IEEERounding>($rounding_mode) "
@@ -44,8 +246,101 @@ class _FloatBinaryIEEE(CudaTileOp):
     )
 
     def verify_(self) -> None:
-        verify_rounding_in(self.rounding_mode, IEEE_MODES)
+        _verify_ieee_rounding(self, self.rounding_mode, self.flush_to_zero)
+
+
+class _FloatMinMax(CudaTileOp):
+    """``op %lhs, %rhs [flush_to_zero] [propagate_nan] : T``."""
+
+    T: ClassVar = VarConstraint("T", BaseFloatTile)
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    result = result_def(T)
+    propagate_nan = opt_prop_def(UnitAttr)
+    flush_to_zero = opt_prop_def(UnitAttr)
+    traits = traits_def(Pure())
+    custom_directives = (UnitFlags,)
+    assembly_format = (
+        "$lhs `,` $rhs custom<UnitFlags>($flush_to_zero, $propagate_nan) "
+        "attr-dict `:` type($result)"
+    )
+
+    def verify_(self) -> None:
         verify_ftz(self, self.flush_to_zero)
+
+
+class _PowBase(CudaTileOp):
+    """``op %source, %exponent : T``: float power with a float exponent."""
+
+    T: ClassVar = VarConstraint("T", BaseFloatTile)
+    source = operand_def(T)
+    exponent = operand_def(T)
+    result = result_def(T)
+    traits = traits_def(Pure())
+    assembly_format = "$source `,` $exponent attr-dict `:` type($result)"
+
+
+class _IntUnary(CudaTileOp):
+    """``op %source : T`` on an integer tile."""
+
+    T: ClassVar = VarConstraint("T", ArithIntTile)
+    source = operand_def(T)
+    result = result_def(T)
+    traits = traits_def(Pure())
+    assembly_format = "$source attr-dict `:` type($result)"
+
+
+class _IntBinary(CudaTileOp):
+    """``op %lhs, %rhs : T`` on integer tiles."""
+
+    T: ClassVar = VarConstraint("T", ArithIntTile)
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    result = result_def(T)
+    traits = traits_def(Pure())
+    assembly_format = "$lhs `,` $rhs attr-dict `:` type($result)"
+
+
+_NO_OVERFLOW = IntegerOverflowAttr(IntegerOverflow.NONE)
+
+
+class _IntBinaryOverflow(_IntBinary):
+    """``op %lhs, %rhs [overflow<flag>] : T`` (``overflow<none>`` elided)."""
+
+    overflow = prop_def(IntegerOverflowAttr, default_value=_NO_OVERFLOW)
+    assembly_format = (
+        "$lhs `,` $rhs (`overflow` `` $overflow^)? attr-dict `:` type($result)"
+    )
+
+
+class _IntBinarySigned(_IntBinary):
+    """``op %lhs, %rhs signed|unsigned : T``."""
+
+    signedness = prop_def(SignednessAttr)
+    custom_directives = (SignednessKeyword,)
+    assembly_format = (
+        "$lhs `,` $rhs custom<SignednessKeyword>($signedness) attr-dict "
+        "`:` type($result)"
+    )
+
+
+# --------------------------------------------------------------------------
+# Float ops
+# --------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class AbsFOp(FloatUnaryOp):
+    """Element-wise floating-point absolute value."""
+
+    name = "cuda_tile.absf"
+
+
+@irdl_op_definition
+class NegFOp(FloatUnaryOp):
+    """Element-wise floating-point negation."""
+
+    name = "cuda_tile.negf"
 
 
 @irdl_op_definition
@@ -53,3 +348,269 @@ class AddFOp(_FloatBinaryIEEE):
     """Element-wise floating-point addition."""
 
     name = "cuda_tile.addf"
+
+
+@irdl_op_definition
+class SubFOp(_FloatBinaryIEEE):
+    """Element-wise floating-point subtraction."""
+
+    name = "cuda_tile.subf"
+
+
+@irdl_op_definition
+class MulFOp(_FloatBinaryIEEE):
+    """Element-wise floating-point multiplication."""
+
+    name = "cuda_tile.mulf"
+
+
+@irdl_op_definition
+class DivFOp(_FloatBinaryRounded):
+    """Element-wise floating-point division (IEEE, ``approx`` or ``full``)."""
+
+    name = "cuda_tile.divf"
+    custom_directives = (DivFRounding,)
+    assembly_format = (
+        "$lhs `,` $rhs custom<DivFRounding>($rounding_mode) "
+        "(`flush_to_zero` $flush_to_zero^)? attr-dict `:` type($result)"
+    )
+
+    def verify_(self) -> None:
+        verify_rounding_in(self.rounding_mode, DivFRounding.ALLOWED)
+        verify_ftz(self, self.flush_to_zero)
+        verify_approx_full(self, self.rounding_mode)
+
+
+@irdl_op_definition
+class RemFOp(_FloatBinary):
+    """Element-wise floating-point remainder (sign of the dividend)."""
+
+    name = "cuda_tile.remf"
+
+
+@irdl_op_definition
+class MaxFOp(_FloatMinMax):
+    """Element-wise floating-point maximum (IEEE maximumNumber / maximum)."""
+
+    name = "cuda_tile.maxf"
+
+
+@irdl_op_definition
+class MinFOp(_FloatMinMax):
+    """Element-wise floating-point minimum (IEEE minimumNumber / minimum)."""
+
+    name = "cuda_tile.minf"
+
+
+@irdl_op_definition
+class FmaOp(CudaTileOp):
+    """Element-wise fused multiply-add ``lhs * rhs + acc``, rounded once."""
+
+    name = "cuda_tile.fma"
+    T: ClassVar = VarConstraint("T", BaseFloatTile)
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    acc = operand_def(T)
+    result = result_def(T)
+    rounding_mode = prop_def(RoundingModeAttr)
+    flush_to_zero = opt_prop_def(UnitAttr)
+    traits = traits_def(Pure())
+    custom_directives = (IEEERounding,)
+    assembly_format = (
+        "$lhs `,` $rhs `,` $acc custom<IEEERounding>($rounding_mode) "
+        "(`flush_to_zero` $flush_to_zero^)? attr-dict `:` type($result)"
+    )
+
+    def verify_(self) -> None:
+        _verify_ieee_rounding(self, self.rounding_mode, self.flush_to_zero)
+
+
+@irdl_op_definition
+class FPowFOp(_PowBase):
+    """Element-wise ``source ** exponent`` with a float exponent.
+
+    The 13.4 spelling of opcode 84 (``pow`` before); the op itself is 13.1.
+    """
+
+    name = "cuda_tile.fpowf"
+
+
+@irdl_op_definition
+class PowOp(_PowBase):
+    """``pow``: the 13.1-13.3 spelling of ``fpowf`` (same op, opcode 84)."""
+
+    name = "cuda_tile.pow"
+
+
+@irdl_op_definition
+class FPowIOp(CudaTileOp):
+    """Element-wise ``source ** exponent`` with a signed-integer exponent."""
+
+    name = "cuda_tile.fpowi"
+    SINCE: ClassVar[str] = "13.4"
+    T: ClassVar = VarConstraint("T", BaseFloatTile)
+    source = operand_def(T)
+    exponent = operand_def(FPowIExponentTile)
+    result = result_def(T)
+    traits = traits_def(Pure())
+    assembly_format = (
+        "$source `,` $exponent attr-dict `:` type($source) `,` type($exponent)"
+    )
+
+    def verify_(self) -> None:
+        source, exponent = self.source.type, self.exponent.type
+        assert isinstance(source, TileType) and isinstance(exponent, TileType)
+        if source.shape != exponent.shape:
+            raise VerifyException(
+                "failed to verify that all of {source, exponent} have same shape"
+            )
+
+
+# --------------------------------------------------------------------------
+# Integer ops
+# --------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class AbsIOp(_IntUnary):
+    """Element-wise absolute value of signed integers (result read unsigned)."""
+
+    name = "cuda_tile.absi"
+
+
+@irdl_op_definition
+class NegIOp(_IntUnary):
+    """Element-wise two's-complement integer negation."""
+
+    name = "cuda_tile.negi"
+    overflow = prop_def(IntegerOverflowAttr, default_value=_NO_OVERFLOW)
+    assembly_format = (
+        "$source (`overflow` `` $overflow^)? attr-dict `:` type($result)"
+    )
+
+    def verify_(self) -> None:
+        # Negation is a signed operation: unsigned wrap has no meaning.
+        if self.overflow.data == IntegerOverflow.NUW:
+            raise VerifyException("'no_unsigned_wrap' overflow flag is not supported")
+
+
+@irdl_op_definition
+class AddIOp(_IntBinaryOverflow):
+    """Element-wise integer addition."""
+
+    name = "cuda_tile.addi"
+
+
+@irdl_op_definition
+class SubIOp(_IntBinaryOverflow):
+    """Element-wise integer subtraction."""
+
+    name = "cuda_tile.subi"
+
+
+@irdl_op_definition
+class MulIOp(_IntBinaryOverflow):
+    """Element-wise integer multiplication (low half of the product)."""
+
+    name = "cuda_tile.muli"
+
+
+@irdl_op_definition
+class ShLIOp(_IntBinaryOverflow):
+    """Element-wise shift left of ``lhs`` by ``rhs`` bits."""
+
+    name = "cuda_tile.shli"
+
+
+@irdl_op_definition
+class MulhiIOp(CudaTileOp):
+    """Element-wise high half of the integer product ``x * y``."""
+
+    name = "cuda_tile.mulhii"
+    T: ClassVar = VarConstraint("T", ArithIntTile)
+    x = operand_def(T)
+    y = operand_def(T)
+    result = result_def(T)
+    traits = traits_def(Pure())
+    assembly_format = "$x `,` $y attr-dict `:` type($result)"
+
+
+@irdl_op_definition
+class DivIOp(_IntBinary):
+    """Element-wise integer division, rounding toward zero, -inf or +inf."""
+
+    name = "cuda_tile.divi"
+    signedness = prop_def(SignednessAttr)
+    rounding = prop_def(
+        RoundingModeAttr, default_value=RoundingModeAttr(RoundingMode.ZERO)
+    )
+    # Division by zero is undefined behaviour: not speculatable, so not Pure.
+    traits = traits_def(NoMemoryEffect())
+    custom_directives = (SignednessKeyword,)
+    assembly_format = (
+        "$lhs `,` $rhs custom<SignednessKeyword>($signedness) "
+        "(`rounding` `` $rounding^)? attr-dict `:` type($result)"
+    )
+
+    def verify_(self) -> None:
+        verify_rounding_in(
+            self.rounding,
+            (RoundingMode.ZERO, RoundingMode.NEGATIVE_INF, RoundingMode.POSITIVE_INF),
+        )
+        if (
+            self.rounding.data == RoundingMode.NEGATIVE_INF
+            and self.signedness.data == Signedness.UNSIGNED
+        ):
+            raise VerifyException(
+                "rounding mode 'negative_inf' is not allowed with 'unsigned' flag"
+            )
+
+
+@irdl_op_definition
+class RemIOp(_IntBinarySigned):
+    """Element-wise integer remainder (sign of the dividend)."""
+
+    name = "cuda_tile.remi"
+
+
+@irdl_op_definition
+class MaxIOp(_IntBinarySigned):
+    """Element-wise integer maximum."""
+
+    name = "cuda_tile.maxi"
+
+
+@irdl_op_definition
+class MinIOp(_IntBinarySigned):
+    """Element-wise integer minimum."""
+
+    name = "cuda_tile.mini"
+
+
+@irdl_op_definition
+class ShRIOp(_IntBinarySigned):
+    """Element-wise shift right (arithmetic if signed, logical if unsigned)."""
+
+    name = "cuda_tile.shri"
+
+
+@irdl_op_definition
+class AndIOp(_IntBinary):
+    """Element-wise bitwise AND."""
+
+    name = "cuda_tile.andi"
+
+
+@irdl_op_definition
+class OrIOp(_IntBinary):
+    """Element-wise bitwise OR."""
+
+    name = "cuda_tile.ori"
+
+
+@irdl_op_definition
+class XOrIOp(_IntBinary):
+    """Element-wise bitwise XOR."""
+
+    name = "cuda_tile.xori"
+

@@ -1,0 +1,191 @@
+// RUN: %opt %s --split-input-file --verify-diagnostics | filecheck %s
+
+// One chunk per parser error and verifier rule of cmpf, cmpi and select.
+
+// cmpf
+cuda_tile.module @m {
+  entry @e() {
+    %v = constant <f32: 0.0> : tile<4xf32>
+    // expected-error@+1 {{'cuda_tile.cmpf' op failed to verify that Result type has i1 element type and same shape as operands}}
+    %0 = cmpf equal ordered %v, %v : tile<4xf32> -> tile<2xi1>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.cmpf' op failed to verify that Result type has i1 element type and same shape as operands
+
+// -----
+
+cuda_tile.module @m {
+  entry @e(%f: tile<f32>) {
+    // expected-error@+1 {{expected tile of i1 values, got !cuda_tile.tile<i8>}}
+    %0 = cmpf equal ordered %f, %f : tile<f32> -> tile<i8>
+    return
+  }
+}
+// CHECK: error: expected tile of i1 values, got !cuda_tile.tile<i8>
+
+// -----
+
+cuda_tile.module @m {
+  entry @e() {
+    %v = constant <tf32: 0.0> : tile<4xtf32>
+    // expected-error@+1 {{expected tile of f16, bf16, f32 or f64 values, got !cuda_tile.tile<4xtf32>}}
+    %0 = cmpf equal ordered %v, %v : tile<4xtf32> -> tile<4xi1>
+    return
+  }
+}
+// CHECK: error: expected tile of f16, bf16, f32 or f64 values, got !cuda_tile.tile<4xtf32>
+
+// -----
+
+cuda_tile.module @m {
+  entry @e(%f: tile<f32>) {
+    // expected-error@+1 {{expected 'comparison_predicate' to be one of: {'equal', 'not_equal', 'less_than', 'less_than_or_equal', 'greater_than', 'greater_than_or_equal'}}}
+    %0 = cmpf equals ordered %f, %f : tile<f32> -> tile<i1>
+    return
+  }
+}
+// CHECK: error: expected 'comparison_predicate' to be one of: {'equal', 'not_equal', 'less_than', 'less_than_or_equal', 'greater_than', 'greater_than_or_equal'}
+
+// -----
+
+cuda_tile.module @m {
+  entry @e(%f: tile<f32>) {
+    // expected-error@+1 {{expected 'comparison_ordering' to be one of: {'ordered', 'unordered'}}}
+    %0 = cmpf equal sorted %f, %f : tile<f32> -> tile<i1>
+    return
+  }
+}
+// CHECK: error: expected 'comparison_ordering' to be one of: {'ordered', 'unordered'}
+
+// -----
+
+// cmpf: both operands have one type
+cuda_tile.module @m {
+  entry @e(%f: tile<f32>, %d: tile<f64>) {
+    // expected-error@+1 {{'cuda_tile.cmpf' op attribute !cuda_tile.tile<f32> expected from variable 'T', but got !cuda_tile.tile<f64>}}
+    %0 = "cuda_tile.cmpf"(%f, %d) <{comparison_predicate = #cuda_tile.comparison_predicate<equal>, comparison_ordering = #cuda_tile.comparison_ordering<ordered>}> : (!cuda_tile.tile<f32>, !cuda_tile.tile<f64>) -> !cuda_tile.tile<i1>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.cmpf' op attribute !cuda_tile.tile<f32> expected from variable 'T', but got !cuda_tile.tile<f64>
+
+// -----
+
+// cmpi
+cuda_tile.module @m {
+  entry @e() {
+    %v = constant <i32: 0> : tile<4xi32>
+    // expected-error@+1 {{'cuda_tile.cmpi' op failed to verify that Result type has i1 element type and same shape as operands}}
+    %0 = cmpi equal %v, %v, signed : tile<4xi32> -> tile<4x1xi1>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.cmpi' op failed to verify that Result type has i1 element type and same shape as operands
+
+// -----
+
+cuda_tile.module @m {
+  entry @e(%i: tile<i32>) {
+    // expected-error@+1 {{expected tile of i1 values, got !cuda_tile.tile<i32>}}
+    %0 = cmpi equal %i, %i, signed : tile<i32> -> tile<i32>
+    return
+  }
+}
+// CHECK: error: expected tile of i1 values, got !cuda_tile.tile<i32>
+
+// -----
+
+cuda_tile.module @m {
+  entry @e() {
+    %v = constant <i8: 1> : tile<4xi8>
+    %n = trunci %v : tile<4xi8> -> tile<4xi4>
+    // expected-error@+1 {{expected tile of i1 or i8 or i16 or i32 or i64 values, got !cuda_tile.tile<4xi4>}}
+    %0 = cmpi equal %n, %n, signed : tile<4xi4> -> tile<4xi1>
+    return
+  }
+}
+// CHECK: error: expected tile of i1 or i8 or i16 or i32 or i64 values, got !cuda_tile.tile<4xi4>
+
+// -----
+
+cuda_tile.module @m {
+  entry @e(%i: tile<i32>) {
+    // expected-error@+1 {{expected 'comparison_predicate' to be one of: {'equal', 'not_equal', 'less_than', 'less_than_or_equal', 'greater_than', 'greater_than_or_equal'}}}
+    %0 = cmpi less %i, %i, signed : tile<i32> -> tile<i1>
+    return
+  }
+}
+// CHECK: error: expected 'comparison_predicate' to be one of: {'equal', 'not_equal', 'less_than', 'less_than_or_equal', 'greater_than', 'greater_than_or_equal'}
+
+// -----
+
+cuda_tile.module @m {
+  entry @e(%i: tile<i32>) {
+    // expected-error@+1 {{Expected ','}}
+    %0 = cmpi less_than %i, %i : tile<i32> -> tile<i1>
+    return
+  }
+}
+// CHECK: error: Expected ','
+
+// -----
+
+// cmpi: both operands have one type
+cuda_tile.module @m {
+  entry @e(%i: tile<i32>, %l: tile<i64>) {
+    // expected-error@+1 {{'cuda_tile.cmpi' op attribute !cuda_tile.tile<i32> expected from variable 'T', but got !cuda_tile.tile<i64>}}
+    %0 = "cuda_tile.cmpi"(%i, %l) <{comparison_predicate = #cuda_tile.comparison_predicate<equal>, signedness = #cuda_tile.signedness<signed>}> : (!cuda_tile.tile<i32>, !cuda_tile.tile<i64>) -> !cuda_tile.tile<i1>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.cmpi' op attribute !cuda_tile.tile<i32> expected from variable 'T', but got !cuda_tile.tile<i64>
+
+// -----
+
+// select
+cuda_tile.module @m {
+  entry @e(%c: tile<i32>, %i: tile<i32>) {
+    // expected-error@+1 {{expected tile of i1 values, got !cuda_tile.tile<i32>}}
+    %0 = select %c, %i, %i : tile<i32>, tile<i32>
+    return
+  }
+}
+// CHECK: error: expected tile of i1 values, got !cuda_tile.tile<i32>
+
+// -----
+
+cuda_tile.module @m {
+  entry @e(%c: tile<i1>) {
+    %v = constant <i32: 0> : tile<4xi32>
+    // expected-error@+1 {{'cuda_tile.select' op failed to verify that all of {cond, val_if_true, val_if_false, result} have same shape}}
+    %0 = select %c, %v, %v : tile<i1>, tile<4xi32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.select' op failed to verify that all of {cond, val_if_true, val_if_false, result} have same shape
+
+// -----
+
+cuda_tile.module @m {
+  entry @e() {
+    %c = constant <i1: true> : tile<4xi1>
+    %v = constant <f4E2M1FN: 1.0> : tile<4xf4E2M1FN>
+    // expected-error@+1 {{'cuda_tile.select' op cannot operate on sub-byte type F4E2M1FN}}
+    %0 = select %c, %v, %v : tile<4xi1>, tile<4xf4E2M1FN>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.select' op cannot operate on sub-byte type F4E2M1FN
+
+// -----
+
+// select: both values and the result have one type
+cuda_tile.module @m {
+  entry @e(%c: tile<i1>, %i: tile<i32>, %s: tile<i16>) {
+    // expected-error@+1 {{'cuda_tile.select' op attribute !cuda_tile.tile<i32> expected from variable 'T', but got !cuda_tile.tile<i16>}}
+    %0 = "cuda_tile.select"(%c, %i, %s) : (!cuda_tile.tile<i1>, !cuda_tile.tile<i32>, !cuda_tile.tile<i16>) -> !cuda_tile.tile<i32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.select' op attribute !cuda_tile.tile<i32> expected from variable 'T', but got !cuda_tile.tile<i16>
