@@ -375,26 +375,26 @@ class DivByAttr(AssumePredicate):
 
         d = self.divisor
         if d <= 0 or d & (d - 1):
-            raise VerifyException("'div_by' divisor must be a power of 2")
+            raise VerifyException("'cuda_tile.div_by' divisor must be a power of 2")
         if (self.every is None) != (self.along is None):
-            raise VerifyException("'div_by' 'every'/'along' must be used in combination")
+            raise VerifyException("'cuda_tile.div_by' 'every'/'along' must be used in combination")
         if d > 4611686018427387904:
-            raise VerifyException("'div_by' divisor is too large")
+            raise VerifyException("'cuda_tile.div_by' divisor is too large")
         if isinstance(t, TensorViewType):
             if self.every is not None:
                 raise VerifyException(
-                    "'div_by' 'every'/'along' cannot be used if the constrained "
+                    "'cuda_tile.div_by' 'every'/'along' cannot be used if the constrained "
                     "value is a tensor_view"
                 )
             return
         bad = (
-            "'div_by' is valid only for tile of integer/pointer or tensor_view values"
+            "'cuda_tile.div_by' is valid only for tile of integer/pointer or tensor_view values"
         )
         if not isinstance(t, TileType):
             raise VerifyException(bad)
         if t.rank == 0 and self.every is not None:
             raise VerifyException(
-                "'div_by' 'every'/'along' cannot be used if the constrained value "
+                "'cuda_tile.div_by' 'every'/'along' cannot be used if the constrained value "
                 "is a 0D tile"
             )
         if not isinstance(t.element_type, PointerType | IntegerType):
@@ -403,12 +403,12 @@ class DivByAttr(AssumePredicate):
             return
         if not 0 <= self.along < t.rank:
             raise VerifyException(
-                f"'div_by' every_dim ({self.along}) must be >= 0 and < tile rank "
+                f"'cuda_tile.div_by' every_dim ({self.along}) must be >= 0 and < tile rank "
                 f"({t.rank})"
             )
         if not 0 <= self.every <= t.shape[self.along]:
             raise VerifyException(
-                "expected 'div_by' every_dim to be within 0 and the size of the "
+                "expected 'cuda_tile.div_by' every_dim to be within 0 and the size of the "
                 f"respective dimension ({t.shape[self.along]})"
             )
 
@@ -446,17 +446,17 @@ class SameElementsAttr(AssumePredicate):
             t.element_type, PointerType | IntegerType
         ):
             raise VerifyException(
-                "'same_elements' is valid only for tile of integer/pointer values"
+                "'cuda_tile.same_elements' is valid only for tile of integer/pointer values"
             )
         if len(self.values) != t.rank:
             raise VerifyException(
-                f"expected number of values in 'same_elements' ({len(self.values)}) "
+                f"expected number of values in 'cuda_tile.same_elements' ({len(self.values)}) "
                 f"to match rank of constrained tile ({t.rank})"
             )
         for i, v in enumerate(self.values):
             if not 0 <= v <= t.shape[i]:
                 raise VerifyException(
-                    f"expected 'same_elements' value {i} to be within 0 and the "
+                    f"expected 'cuda_tile.same_elements' value {i} to be within 0 and the "
                     f"size of the respective dimension ({t.shape[i]})"
                 )
 
@@ -502,20 +502,20 @@ class BoundedAttr(AssumePredicate):
         from .types import TileType
 
         if not isinstance(t, TileType) or not isinstance(t.element_type, IntegerType):
-            raise VerifyException("'bounded' is valid only for tile of integer values")
+            raise VerifyException("'cuda_tile.bounded' is valid only for tile of integer values")
         width = t.element_type.width.data
         lo, hi = -(2 ** (width - 1)), 2 ** (width - 1) - 1
         if self.lb is not None and not lo <= self.lb <= hi:
             raise VerifyException(
-                f"'bounded' expects lower bound to be within [{lo}, {hi}]"
+                f"'cuda_tile.bounded' expects lower bound to be within [{lo}, {hi}]"
             )
         if self.ub is not None and not lo <= self.ub <= hi:
             raise VerifyException(
-                f"'bounded' expects upper bound to be within [{lo}, {hi}]"
+                f"'cuda_tile.bounded' expects upper bound to be within [{lo}, {hi}]"
             )
         if self.lb is not None and self.ub is not None and self.lb > self.ub:
             raise VerifyException(
-                "'bounded' expects lower bound to be less than or equal to upper bound"
+                "'cuda_tile.bounded' expects lower bound to be less than or equal to upper bound"
             )
 
 

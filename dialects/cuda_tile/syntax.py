@@ -113,6 +113,28 @@ class TileIRPrinter(Printer):
             return
         super().print_attribute(attribute)
 
+    def _print_results(self, op: Operation) -> None:
+        """Print ``%r:N =`` for results that share one name, as MLIR does.
+
+        Results named separately in the source (``%bx, %by, %bz``) print
+        separately; results of one ``%r:N`` group (or with no names at all)
+        print as a group and are used as ``%r#i``.
+        """
+        results = op.results
+        if len(results) < 2 or len({r.name_hint for r in results}) != 1:
+            super()._print_results(op)
+            return
+        hint = results[0].name_hint
+        if hint is None:
+            base = self._get_new_valid_name_id()
+        else:
+            index = self.ssa_names.get(hint, 0)
+            self.ssa_names[hint] = index + 1
+            base = f"{hint}_{index}" if index else hint
+        for i, result in enumerate(results):
+            self._ssa_values[result] = f"{base}#{i}"
+        self.print_string(f"%{base}:{len(results)} = ")
+
     def print_op(self, op: Operation) -> None:
         if not (self.eliding and op.name.startswith(PREFIX)):
             super().print_op(op)

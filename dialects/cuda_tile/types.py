@@ -70,13 +70,15 @@ class CudaTileType(TypeAttribute):
 
 @irdl_attr_definition
 class Float8E5M3FNUType(ParametrizedAttribute, CudaTileType):
-    """``f8E5M3FNU``: 8-bit unsigned float used as an ``mmaf_scaled`` block scale.
+    """``fnv8E5M3FNU``: 8-bit unsigned float used as an ``mmaf_scaled`` block scale.
 
-    Developer preview in 13.4.  xDSL's builtin dialect has no such type, so it
-    lives here; inside a module it is spelled bare like the builtin floats.
+    Developer preview in 13.4.  NVIDIA's 13.4 tools print it ``fnv8E5M3FNU``
+    (the release notes also say ``f8E5M3FNU``; both spellings parse).  xDSL's
+    builtin dialect has no such type, so it lives here; inside a module it is
+    spelled bare like the builtin floats.
     """
 
-    name = "cuda_tile.f8E5M3FNU"
+    name = "cuda_tile.fnv8E5M3FNU"
     SINCE: ClassVar[str] = "13.4"
 
     def print_parameters(self, printer: Printer) -> None:
@@ -105,7 +107,7 @@ ELEMENT_TYPE_SINCE: dict[str, str] = {
     "i4": "13.3",
     "f8E8M0FNU": "13.2",
     "f4E2M1FN": "13.3",
-    "f8E5M3FNU": "13.4",
+    "fnv8E5M3FNU": "13.4",
 }
 """Element types newer than 13.1, by their textual spelling."""
 
@@ -844,6 +846,9 @@ class GatherScatterViewType(ParametrizedAttribute, TileViewType):
                     f"expected scalar index {i} for GatherScatterView, got {t}"
                 )
 
+
+_register_bare(Float8E5M3FNUType)
+_BARE_TYPE_NAMES["f8E5M3FNU"] = Float8E5M3FNUType  # the release notes' spelling
 
 TILE_VIEW_TYPES: tuple[type[TileViewType], ...] = (
     PartitionViewType,
