@@ -128,6 +128,13 @@ def is_number(t: Attribute) -> bool:
     return is_int(t) or is_float(t)
 
 
+_NUMBER_TYPES = (
+    "f16 or bf16 or f32 or tf32 or f64 or f8E4M3FN or f8E5M2 or f8E8M0FNU or "
+    "f4E2M1FN or fnv8E5M3FNU or i1 or i8 or i16 or i32 or i64"
+)
+"""What NVIDIA's 13.4 tools list for ``CudaTile_NumberType`` in diagnostics."""
+
+
 def is_tile_element(t: Attribute) -> bool:
     """``CudaTile_TileElementType``: a number, a pointer, or ``i4``."""
     return is_number(t) or isinstance(t, PointerType) or t == IntegerType(4)
@@ -173,7 +180,7 @@ def parse_dims(parser: AttrParser, allow_dynamic: bool) -> list[int]:
         pos = parser.pos
         if parser.parse_optional_punctuation("?") is not None:
             if not allow_dynamic:
-                parser.raise_error("tile dimensions must be static, got '?'")
+                parser.raise_error("expected static shape", pos)
             dims.append(DYNAMIC)
         elif (d := parser.parse_optional_integer(allow_boolean=False)) is not None:
             dims.append(d)
@@ -192,13 +199,35 @@ def _parse_int_list(parser: AttrParser, allow_dynamic: bool) -> list[int]:
     def elem() -> int:
         if allow_dynamic and parser.parse_optional_punctuation("?") is not None:
             return DYNAMIC
-        return parser.parse_integer(allow_boolean=False)
+        pos = parser.pos
+        if (n := parser.parse_optional_integer(allow_boolean=False)) is None:
+            parser.raise_error(
+                "expected either 64-bit integer or question mark"
+                if allow_dynamic
+                else "expected integer value",
+                pos,
+            )
+        return n
 
     return parser.parse_comma_separated_list(parser.Delimiter.SQUARE, elem)
 
 
 def _fmt_list(values: Sequence[int], sep: str = ", ") -> str:
     return sep.join("?" if v == DYNAMIC else str(v) for v in values)
+
+
+def quoted(t: Attribute) -> str:
+    """A type as MLIR diagnostics show it: ``'!cuda_tile.tile<4xptr<f32>>'``, ``'f32'``."""
+    from io import StringIO
+
+    from .syntax import TileIRPrinter
+
+    out = StringIO()
+    printer = TileIRPrinter(stream=out)
+    with printer.eliding_prefix():
+        printer.print_attribute(t)
+    prefix = "!cuda_tile." if isinstance(t, CudaTileType) else ""
+    return f"'{prefix}{out.getvalue()}'"
 
 
 def _ints(values: Sequence[int]) -> ArrayAttr[IntAttr]:
@@ -211,11 +240,11 @@ def verify_tile_size(shape: Sequence[int]) -> None:
     for d in shape:
         if d <= 0:
             raise VerifyException(
-                f"all dimensions must be positive constants, got [{_fmt_list(shape)}]"
+                f"all dimensions must be positive constants, got {_fmt_list(shape)}"
             )
         if d & (d - 1):
             raise VerifyException(
-                f"all dimensions must be powers of two, got [{_fmt_list(shape)}]"
+                f"all dimensions must be powers of two, got {_fmt_list(shape)}"
             )
         if elems > MAX_TILE_ELEMENTS // d:
             raise VerifyException(
@@ -248,9 +277,7 @@ class PointerType(ParametrizedAttribute, CudaTileType):
 
     def verify(self) -> None:
         if not is_number(self.pointee):
-            raise VerifyException(
-                f"pointee type must be an integer or float type, got {self.pointee}"
-            )
+            raise VerifyException(f"failed to verify 'pointeeType': {_NUMBER_TYPES}")
 
 
 @_register_bare
@@ -296,8 +323,7 @@ class TileType(ParametrizedAttribute, CudaTileType):
         elem = self.element_type
         if not is_tile_element(elem):
             raise VerifyException(
-                "tile element type must be an integer, float or pointer type, "
-                f"got {elem}"
+                f"failed to verify 'elementType': {_NUMBER_TYPES} or Pointer type or i4"
             )
         if isinstance(elem, Float4E2M1FNType) and (
             not self.shape or all(d % 2 for d in self.shape)
@@ -404,10 +430,7 @@ class TensorViewType(ParametrizedAttribute, CudaTileType):
 
     def verify(self) -> None:
         if not is_number(self.element_type):
-            raise VerifyException(
-                "tensor_view element type must be an integer or float type, "
-                f"got {self.element_type}"
-            )
+            raise VerifyException(f"failed to verify 'elementType': {_NUMBER_TYPES}")
         shape, strides = self.shape, self.strides
         if len(shape) != len(strides):
             raise VerifyException(
@@ -436,9 +459,11 @@ def _parse_tile_shape(parser: AttrParser) -> list[int]:
     parser.parse_punctuation("=")
     pos = parser.pos
     with parser.in_parens():
-        dims = [parser.parse_integer(allow_boolean=False)]
-        while parser._parse_optional_shape_delimiter() is not None:  # pyright: ignore[reportPrivateUsage]
-            dims.append(parser.parse_integer(allow_boolean=False))
+        dims: list[int] = []
+        if (d := parser.parse_optional_integer(allow_boolean=False)) is not None:
+            dims.append(d)
+            while parser._parse_optional_shape_delimiter() is not None:  # pyright: ignore[reportPrivateUsage]
+                dims.append(parser.parse_integer(allow_boolean=False))
     for i, v in enumerate(dims):
         if v <= 0 or v > INT32_MAX:
             parser.raise_error(
@@ -471,7 +496,7 @@ def _parse_tensor_view(parser: AttrParser) -> TensorViewType:
     pos = parser.pos
     t = parse_tile_ir_type(parser)
     if not isinstance(t, TensorViewType):
-        parser.raise_error(f"expected 'tensor_view' type, but got {t}", pos)
+        parser.raise_error(f"expected 'tensor_view' type, but got {quoted(t)}", pos)
     return t
 
 
@@ -535,9 +560,9 @@ class TileViewType(CudaTileType):
 
 def _check_scalar_index(t: Attribute) -> None:
     if not isinstance(t, TileType):
-        raise VerifyException(f"expected index type to be a tile type, got {t}")
+        raise VerifyException(f"expected index type to be a tile type, got {quoted(t)}")
     if t.rank != 0:
-        raise VerifyException(f"expected index type to be a scalar tile, got {t}")
+        raise VerifyException(f"expected index type to be a scalar tile, got {quoted(t)}")
 
 
 def _check_same_index_types(index_types: Sequence[Attribute]) -> None:
@@ -545,7 +570,7 @@ def _check_same_index_types(index_types: Sequence[Attribute]) -> None:
         if t != index_types[0]:
             raise VerifyException(
                 f"expected index type {i} to be the same as other index types "
-                f"({index_types[0]}), got {t}"
+                f"({quoted(index_types[0])}), got {quoted(t)}"
             )
 
 
@@ -554,8 +579,12 @@ def _verify_view_like(
     tensor_view: TensorViewType,
     dim_map: Sequence[int] | None,
     padding: PaddingValueAttr | None,
+    sparse_dim: int | None = None,
 ) -> None:
-    """NVIDIA's ``verifyPartitionViewLike`` (dim_map checks skipped if None)."""
+    """NVIDIA's ``verifyPartitionViewLike`` (dim_map checks skipped if None).
+
+    With ``sparse_dim`` it is ``GatherScatterViewType::verify`` instead.
+    """
     if not tile_shape:
         raise VerifyException("0-dimension tile shape is not supported")
     if len(tile_shape) != tensor_view.rank:
@@ -577,6 +606,11 @@ def _verify_view_like(
         raise VerifyException(
             "tile shape dimensions must have power of two length but got "
             f"[{_fmt_list(tile_shape)}]"
+        )
+    if sparse_dim is not None and sparse_dim >= tensor_view.rank:
+        raise VerifyException(
+            "gather dimension is outside of tensor view dimensions, expected "
+            f"strictly less than {tensor_view.rank}, got {sparse_dim}"
         )
     used: dict[int, int] = {}
     for tile_dim, target in enumerate(dim_map or ()):
@@ -603,7 +637,7 @@ def _verify_view_like(
     ):
         raise VerifyException(
             f"padding_value {padding.data.value} can only be used with floating "
-            f"point element types, got {tensor_view.element_type}"
+            f"point element types, got {quoted(tensor_view.element_type)}"
         )
 
 
@@ -744,7 +778,7 @@ class StridedViewType(ParametrizedAttribute, TileViewType):
         if any(s <= 0 for s in self.traversal_strides):
             raise VerifyException(
                 "traversal strides must be strictly positive but got "
-                f"[{_fmt_list(self.traversal_strides)}]"
+                f"[{', '.join(map(str, self.traversal_strides))}]"
             )
 
 
@@ -806,12 +840,9 @@ class GatherScatterViewType(ParametrizedAttribute, TileViewType):
             printer.print_string(f", sparse_dim={self.sparse_dim}")
 
     def verify(self) -> None:
-        _verify_view_like(self.tile_shape, self.tensor_view_type, None, self.padding)
-        if self.sparse_dim >= len(self.tile_shape):
-            raise VerifyException(
-                f"sparse_dim {self.sparse_dim} is out of range for tile rank "
-                f"{len(self.tile_shape)}"
-            )
+        _verify_view_like(
+            self.tile_shape, self.tensor_view_type, None, self.padding, self.sparse_dim
+        )
 
     def verify_indices(self, index_types: Sequence[Attribute]) -> None:
         if not index_types:
@@ -838,12 +869,16 @@ class GatherScatterViewType(ParametrizedAttribute, TileViewType):
                 f"expected gather/scatter index size ({gather.shape[0]}) to match "
                 f"tile shape at gather/scatter dimension {d} ({self.tile_shape[d]})"
             )
-        for i, t in enumerate(index_types):
-            if i == d:
-                continue
+        scalars = [(i, t) for i, t in enumerate(index_types) if i != d]
+        for i, t in scalars:
             if not isinstance(t, TileType) or t.rank != 0:
                 raise VerifyException(
-                    f"expected scalar index {i} for GatherScatterView, got {t}"
+                    f"expected index {i} to be a scalar tile for GatherScatterView"
+                )
+            if t != scalars[0][1]:
+                raise VerifyException(
+                    f"expected scalar index {i} to have the same type as other scalar "
+                    f"indices ({quoted(scalars[0][1])}), got {quoted(t)}"
                 )
 
 
