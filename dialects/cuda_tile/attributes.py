@@ -14,6 +14,7 @@ from typing import ClassVar, Generic, cast
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
+    FloatAttr,
     IntAttr,
     IntegerAttr,
     IntegerType,
@@ -251,25 +252,22 @@ class OptimizationHintsAttr(ParametrizedAttribute):
                 )
             entries[key] = value
 
-        with parser.in_angle_brackets():
-            if parser.parse_optional_punctuation(">") is not None:
-                parser._resume_from(parser.pos - 1)  # pyright: ignore[reportPrivateUsage]
-                return [DictionaryAttr({})]
+        parser.parse_punctuation("<")
+        if parser.parse_optional_punctuation(">") is None:
             parser.parse_comma_separated_list(parser.Delimiter.NONE, entry)
+            parser.parse_punctuation(">")
         return [DictionaryAttr(entries)]
 
     def print_parameters(self, printer: Printer) -> None:
+        """``<arch = {hint = value, ...}, ...>``: keys sorted, as in an MLIR
+        dictionary, and values printed without their type, as NVIDIA does."""
         printer.print_string("<")
-        for i, (arch, hints) in enumerate(self.value.data.items()):
-            if i:
-                printer.print_string(", ")
-            printer.print_string(f"{arch} = {{")
+        for i, (arch, hints) in enumerate(sorted(self.value.data.items())):
             assert isinstance(hints, DictionaryAttr)
-            for j, (k, v) in enumerate(hints.data.items()):
-                if j:
-                    printer.print_string(", ")
-                printer.print_string(f"{k} = ")
-                printer.print_attribute(_without_type(v))
+            printer.print_string(f"{', ' if i else ''}{arch} = {{")
+            for j, (key, value) in enumerate(sorted(hints.data.items())):
+                printer.print_string(f"{', ' if j else ''}{key} = ")
+                _print_without_type(printer, value)
             printer.print_string("}")
         printer.print_string(">")
 
@@ -294,11 +292,16 @@ class OptimizationHintsAttr(ParametrizedAttribute):
                     )
 
 
-def _without_type(attr: Attribute) -> Attribute:
-    """Integers in hints print without ``: i64`` (``printAttributeWithoutType``)."""
-    if isinstance(attr, IntegerAttr) and attr.type == IntegerType(64):
-        return IntAttr(attr.value.data)
-    return attr
+def _print_without_type(printer: Printer, attr: Attribute) -> None:
+    """MLIR's ``printAttributeWithoutType``: ``3`` rather than ``3 : i64``."""
+    if isinstance(attr, IntegerAttr) and attr.type != IntegerType(1):
+        printer.print_string(str(attr.value.data))
+    elif isinstance(attr, IntAttr):
+        printer.print_string(str(attr.data))
+    elif isinstance(attr, FloatAttr):
+        printer.print_float(attr.value.data, attr.type)
+    else:
+        printer.print_attribute(attr)
 
 
 # --------------------------------------------------------------------------

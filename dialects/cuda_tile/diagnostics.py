@@ -71,8 +71,10 @@ def verify(
 ) -> None:
     """Verify ``root`` and everything in it; raise ``TileIRError`` on failure.
 
-    Ops are checked innermost first (as xDSL does) so the error names the most
-    precise op; ``spans`` (from ``TileIRParser``) supplies its source place.
+    Ops are checked innermost first (as xDSL does), so the error names the
+    most precise op: a misplaced ``continue`` is reported as such, not as its
+    parent's missing terminator.  ``spans`` (from ``TileIRParser``) supplies
+    the offending op's source place.
     """
     for region in root.regions:
         for block in region.blocks:

@@ -33,6 +33,9 @@ ALL_OPS: tuple[type[CudaTileOp], ...] = tuple(
     op
     for family in FAMILIES
     for op in vars(family).values()
-    if isinstance(op, type) and issubclass(op, CudaTileOp) and "name" in vars(op)
+    if isinstance(op, type)
+    and issubclass(op, CudaTileOp)
+    and "name" in vars(op)
+    and op.__module__ == family.__name__
 )
-"""Every concrete op class (an op family module defines ``name`` on each)."""
+"""Every concrete op class, from the family module that defines it."""

@@ -568,29 +568,6 @@ def _parse_optional_hints(parser: Parser) -> OptimizationHintsAttr | None:
     return OptimizationHintsAttr.new(OptimizationHintsAttr.parse_parameters(parser))
 
 
-def _print_hints(printer: Printer, hints: OptimizationHintsAttr) -> None:
-    """`` optimization_hints = <sm_100 = {latency = 3}>`` as NVIDIA prints it.
-
-    Keys are sorted (an MLIR dictionary is) and integers lose their type.
-    ``OptimizationHintsAttr.print_parameters`` does neither (it prints
-    ``#builtin.int<3>``), hence this printer.
-    """
-    printer.print_string(" optimization_hints = <")
-    for i, (arch, arch_hints) in enumerate(sorted(hints.value.data.items())):
-        printer.print_string(f"{', ' if i else ''}{arch} = {{")
-        assert isinstance(arch_hints, DictionaryAttr)
-        for j, (key, value) in enumerate(sorted(arch_hints.data.items())):
-            printer.print_string(f"{', ' if j else ''}{key} = ")
-            if isinstance(value, IntegerAttr) and value.type != i1:
-                printer.print_string(str(value.value.data))
-            elif isinstance(value, IntAttr):
-                printer.print_string(str(value.data))
-            else:
-                printer.print_attribute(value)
-        printer.print_string("}")
-    printer.print_string(">")
-
-
 @irdl_custom_directive
 class OptionalHints(CustomDirective):
     """``optimization_hints = <...>``, omitted when the property is absent."""
@@ -604,7 +581,8 @@ class OptionalHints(CustomDirective):
     def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
         hints = self.hints.get(op)
         if isinstance(hints, OptimizationHintsAttr):
-            _print_hints(printer, hints)
+            printer.print_string(" optimization_hints = ")
+            hints.print_parameters(printer)
             state.should_emit_space = True
             state.last_was_punctuation = False
 
@@ -633,7 +611,8 @@ def _parse_access_options(parser: Parser) -> dict[str, Attribute]:
 
 def _print_access_options(printer: Printer, op: ViewAccessOp) -> None:
     if op.optimization_hints is not None:
-        _print_hints(printer, op.optimization_hints)
+        printer.print_string(" optimization_hints = ")
+        op.optimization_hints.print_parameters(printer)
     if op.inbounds is not None and any(_flags(op.inbounds)):
         flags = ", ".join("true" if f else "false" for f in _flags(op.inbounds))
         printer.print_string(f" inbounds = [{flags}]")

@@ -1,4 +1,4 @@
-"""Module structure: ``module``, ``entry`` and ``return``.
+"""Module structure: ``module``, ``entry``, ``return``, ``global`` and ``get_global``.
 
 A Tile IR program is one ``cuda_tile.module`` holding kernels (``entry``) and
 globals.  Inside the module, op and type names drop the ``cuda_tile.`` prefix;
@@ -10,83 +10,116 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import (
+    I64,
     ArrayAttr,
+    DenseIntOrFPElementsAttr,
     DictionaryAttr,
+    FlatSymbolRefAttrConstr,
+    FloatAttr,
     FunctionType,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
     StringAttr,
+    SymbolRefAttr,
+    UnitAttr,
 )
-from xdsl.ir import Attribute, Block, Region
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import (
     irdl_op_definition,
     opt_prop_def,
     prop_def,
     region_def,
+    result_def,
     traits_def,
+    var_operand_def,
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import (
-    HasParent,
     IsolatedFromAbove,
     IsTerminator,
     NoTerminator,
+    Pure,
+    ReturnLike,
     SymbolOpInterface,
     SymbolTable,
+    SymbolUserOpInterface,
 )
 from xdsl.utils.exceptions import VerifyException
 
-from ..attributes import ENTRY_HINTS, OptimizationHintsAttr
+from ..attributes import OptimizationHintsAttr, SymbolVisibility, SymbolVisibilityAttr
 from ..syntax import TileIRPrinter
-from ..types import TileType
-from ._common import CudaTileOp
+from ..types import PointerType, TileType, element_type_of
+from ._common import CudaTileOp, TileOf
+# ``control`` as a module: ALL_OPS collects the op classes named in this one.
+from . import control
+from .control import ImplicitTerminator, ParentOneOf, ensure_terminator
+from .shape import format_dense_values, parse_dense_literal
 
 
 @irdl_op_definition
 class ModuleOp(CudaTileOp):
-    """``cuda_tile.module @name { ... }``: the unit of compilation."""
+    """``cuda_tile.module @name [attributes {producer = "..."}] { ... }``: the unit of compilation.
+
+    ``producer`` (13.3) is free-form text naming the tool that wrote the module;
+    as in MLIR it is written in the keyword attribute dictionary.
+    """
 
     name = "cuda_tile.module"
     sym_name = prop_def(StringAttr)
+    producer = opt_prop_def(StringAttr)  # 13.3
     body = region_def("single_block")
     traits = traits_def(IsolatedFromAbove(), NoTerminator(), SymbolTable(), SymbolOpInterface())
 
-    def __init__(self, sym_name: str, ops: Sequence[CudaTileOp] = ()):
+    def __init__(
+        self, sym_name: str, ops: Sequence[CudaTileOp] = (), producer: str | None = None
+    ):
         super().__init__(
-            properties={"sym_name": StringAttr(sym_name)},
+            properties={
+                "sym_name": StringAttr(sym_name),
+                "producer": None if producer is None else StringAttr(producer),
+            },
             regions=[Region(Block(ops))],
         )
 
     @classmethod
     def parse(cls, parser: Parser) -> ModuleOp:
         name = parser.parse_symbol_name()
-        attrs = parser.parse_optional_attr_dict_with_keyword()
+        attr_dict = parser.parse_optional_attr_dict_with_keyword()
+        attrs = dict(attr_dict.data) if attr_dict is not None else {}
+        properties: dict[str, Attribute] = {"sym_name": name}
+        if "producer" in attrs:
+            properties["producer"] = attrs.pop("producer")
         region = parser.parse_region()
         if not region.blocks:
             region.add_block(Block())
-        op = cls.create(properties={"sym_name": name}, regions=[region])
-        if attrs is not None:
-            op.attributes |= attrs.data
+        op = cls.create(properties=properties, regions=[region])
+        op.attributes |= attrs
         return op
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_symbol_name(self.sym_name.data)
-        if self.attributes:
-            printer.print_op_attributes(self.attributes, print_keyword=True)
+        attrs = dict(self.attributes)
+        if self.producer is not None:
+            attrs = {"producer": self.producer, **attrs}
+        printer.print_op_attributes(attrs, print_keyword=True)
         printer.print_string(" ")
         if isinstance(printer, TileIRPrinter):
             with printer.eliding_prefix():
-                printer.print_region(self.body)
+                printer.print_region(self.body, print_empty_block=False)
         else:
-            printer.print_region(self.body)
+            printer.print_region(self.body, print_empty_block=False)
 
 
 @irdl_op_definition
 class EntryOp(CudaTileOp):
     """``entry @k(%a: tile<ptr<f32>>, ...) [optimization_hints=<...>] { ... }``.
 
-    A kernel.  Arguments are scalars (0-d tiles) or tensor views; the body is
-    one block ending in ``return``.
+    A kernel.  Arguments are scalars (0-d tiles) or views; it returns nothing.
+    The body is one block ending in ``return`` (added when omitted, and always
+    printed, as NVIDIA's tools do).
     """
 
     name = "cuda_tile.entry"
@@ -96,7 +129,9 @@ class EntryOp(CudaTileOp):
     res_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
     optimization_hints = opt_prop_def(OptimizationHintsAttr)
     body = region_def("single_block")
-    traits = traits_def(IsolatedFromAbove(), SymbolOpInterface(), HasParent(ModuleOp))
+    traits = traits_def(
+        IsolatedFromAbove(), SymbolOpInterface(), ImplicitTerminator("cuda_tile.return")
+    )
 
     def __init__(
         self,
@@ -104,13 +139,14 @@ class EntryOp(CudaTileOp):
         arg_types: Sequence[Attribute],
         body: Region | None = None,
         optimization_hints: OptimizationHintsAttr | None = None,
+        result_types: Sequence[Attribute] = (),
     ):
         if body is None:
             body = Region(Block(arg_types=arg_types))
         super().__init__(
             properties={
                 "sym_name": StringAttr(sym_name),
-                "function_type": FunctionType.from_lists(arg_types, []),
+                "function_type": FunctionType.from_lists(arg_types, result_types),
                 "optimization_hints": optimization_hints,
             },
             regions=[body],
@@ -118,70 +154,236 @@ class EntryOp(CudaTileOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> EntryOp:
-        name = parser.parse_symbol_name()
+        start = parser.pos
+        name = parser.parse_symbol_name().data
         args = parser.parse_comma_separated_list(
             parser.Delimiter.PAREN, lambda: parser.parse_argument(expect_type=True)
         )
+        result_types: list[Attribute] = []
+        if parser.parse_optional_punctuation("->") is not None:
+            if parser.parse_optional_punctuation("(") is None:
+                result_types = [parser.parse_type()]
+            elif parser.parse_optional_punctuation(")") is None:
+                result_types = parser.parse_comma_separated_list(
+                    parser.Delimiter.NONE, parser.parse_type
+                )
+                parser.parse_punctuation(")")
         hints = None
         if parser.parse_optional_keyword("optimization_hints") is not None:
             parser.parse_punctuation("=")
             hints = OptimizationHintsAttr.new(OptimizationHintsAttr.parse_parameters(parser))
+        arg_types = [a.type for a in args]
         region = parser.parse_region(args)
         if not region.blocks:
-            region.add_block(Block(arg_types=[a.type for a in args]))
-        body = region.block
-        if body.last_op is None or not body.last_op.has_trait(IsTerminator):
-            body.add_op(ReturnOp())
-        attrs = parser.parse_optional_attr_dict()
-        op = cls.create(
-            properties={
-                "sym_name": name,
-                "function_type": FunctionType.from_lists([a.type for a in args], []),
-            }
-            | ({"optimization_hints": hints} if hints is not None else {}),
-            regions=[region],
-        )
-        op.attributes |= attrs
+            region.add_block(Block(arg_types=arg_types))
+        ensure_terminator(parser, region, ReturnOp, start)
+        op = cls(name, arg_types, region, hints, result_types)
+        op.attributes |= parser.parse_optional_attr_dict()
         return op
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_symbol_name(self.sym_name.data)
         with printer.in_parens():
-            printer.print_list(
-                self.body.block.args, lambda a: printer.print_block_argument(a)
-            )
+            printer.print_list(self.body.block.args, printer.print_block_argument)
+        outputs = self.function_type.outputs.data
+        if len(outputs) == 1:
+            printer.print_string(" -> ")
+            printer.print_attribute(outputs[0])
+        elif outputs:
+            printer.print_string(" -> (")
+            printer.print_list(outputs, printer.print_attribute)
+            printer.print_string(")")
         hints = self.optimization_hints
         if hints is not None and hints.value.data:
             printer.print_string(" optimization_hints=")
             hints.print_parameters(printer)
         printer.print_string(" ")
         printer.print_region(self.body, print_entry_block_args=False)
-        if self.attributes:
-            printer.print_op_attributes(self.attributes)
+        printer.print_op_attributes(self.attributes)
 
     def verify_(self) -> None:
-        inputs = self.function_type.inputs.data
+        # NVIDIA checks hint *values* only under -Werr-hints; by default any
+        # architecture key and hint name is accepted (entry_opt_hints_default_silent).
         if self.function_type.outputs.data:
             raise VerifyException("entry op must not return values")
+        inputs = self.function_type.inputs.data
         for t in inputs:
             if isinstance(t, TileType) and t.rank != 0:
                 raise VerifyException(
                     "entry op must have scalar types (rank 0 !cuda_tile.tile)"
                 )
-        arg_types = tuple(a.type for a in self.body.block.args)
-        if arg_types != tuple(inputs):
+        args = self.body.block.args
+        if len(args) != len(inputs):
             raise VerifyException(
-                "entry block argument types must match the function type"
+                f"entry block must have {len(inputs)} arguments to match function "
+                "signature"
             )
-        if self.optimization_hints is not None:
-            self.optimization_hints.verify_for(self.name, ENTRY_HINTS)
+        for i, (arg, t) in enumerate(zip(args, inputs)):
+            if arg.type != t:
+                raise VerifyException(
+                    f"type of entry block argument #{i}('{arg.type}') must match the "
+                    f"type of the corresponding argument in function signature('{t}')"
+                )
 
 
 @irdl_op_definition
 class ReturnOp(CudaTileOp):
-    """``return``: ends an ``entry`` body (kernels return no values)."""
+    """``return``: end the kernel, from its body or from an ``if`` inside it.
+
+    Kernels return no values; ``return`` is not allowed inside loops.
+    """
 
     name = "cuda_tile.return"
-    traits = traits_def(IsTerminator(), HasParent(EntryOp))
-    assembly_format = "attr-dict"
+    operands_ = var_operand_def()
+    traits = traits_def(
+        IsTerminator(), ReturnLike(), ParentOneOf((EntryOp.name, control.IfOp.name))
+    )
+    assembly_format = "attr-dict ($operands_^ `:` type($operands_))?"
+
+    def __init__(self, *values: SSAValue | Operation):
+        super().__init__(operands=[values])
+
+    def verify_(self) -> None:
+        parent = self.parent_op()
+        while isinstance(parent, control.IfOp):
+            parent = parent.parent_op()
+        if parent is None:
+            return
+        if not isinstance(parent, EntryOp):
+            raise VerifyException(
+                "must be used within a cuda_tile.entry, or cuda_tile.if operation"
+            )
+        count = len(self.operands_)
+        returns = len(parent.function_type.outputs)
+        if count != returns:
+            raise VerifyException(
+                f"has {count} operands, but enclosing function "
+                f"(@{parent.sym_name.data}) returns {returns}"
+            )
+        if count:
+            raise VerifyException(
+                f"has {count} operands, but entry function must return 0 operands"
+            )
+
+
+@irdl_op_definition
+class GlobalOp(CudaTileOp):
+    """``global [private] [constant] @g [alignment = N] <E: [...]> : tile<NxE>``.
+
+    A 1-d buffer in global memory, initialised with ``value`` when the CUDA
+    module loads; ``get_global`` gives a pointer to it.
+    """
+
+    name = "cuda_tile.global"
+    sym_name = prop_def(StringAttr)
+    value = prop_def(DenseIntOrFPElementsAttr)
+    alignment = prop_def(IntegerAttr[I64], default_value=IntegerAttr(0, 64))
+    constant = opt_prop_def(UnitAttr)  # 13.3
+    symbol_visibility = prop_def(  # 13.3
+        SymbolVisibilityAttr,
+        default_value=SymbolVisibilityAttr(SymbolVisibility.PUBLIC),
+    )
+    traits = traits_def(SymbolOpInterface())
+
+    def __init__(
+        self,
+        sym_name: str,
+        value: DenseIntOrFPElementsAttr,
+        alignment: int = 0,
+        constant: bool = False,
+        visibility: SymbolVisibility = SymbolVisibility.PUBLIC,
+    ):
+        super().__init__(
+            properties={
+                "sym_name": StringAttr(sym_name),
+                "value": value,
+                "alignment": IntegerAttr(alignment, 64),
+                "constant": UnitAttr() if constant else None,
+                "symbol_visibility": SymbolVisibilityAttr(visibility),
+            }
+        )
+
+    @property
+    def tile_type(self) -> TileType:
+        """The type the value is written with (``tile<NxE>``)."""
+        t = self.value.type
+        return TileType(t.get_shape(), t.get_element_type())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> GlobalOp:
+        # ``custom<SymbolVisibility>``: only these two words, so that a
+        # misspelt one reads as a missing symbol name, as in NVIDIA's parser.
+        word = parser.parse_optional_keyword_in([v.value for v in SymbolVisibility])
+        visibility = SymbolVisibility(word or SymbolVisibility.PUBLIC)
+        constant = parser.parse_optional_keyword("constant") is not None
+        name = parser.parse_symbol_name().data
+        alignment = 0
+        if parser.parse_optional_keyword("alignment") is not None:
+            parser.parse_punctuation("=")
+            alignment = parser.parse_integer(allow_boolean=False, allow_negative=False)
+        attrs = parser.parse_optional_attr_dict()
+        value, _ = parse_dense_literal(parser)
+        op = cls(name, value, alignment, constant, visibility)
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        if self.symbol_visibility.data != SymbolVisibility.PUBLIC:
+            printer.print_string(f"{self.symbol_visibility.data.value} ")
+        if self.constant is not None:
+            printer.print_string("constant ")
+        printer.print_symbol_name(self.sym_name.data)
+        if self.alignment.value.data:
+            printer.print_string(f" alignment = {self.alignment.value.data}")
+        printer.print_op_attributes(self.attributes)
+        t = self.tile_type
+        printer.print_string(" <")
+        printer.print_attribute(t.element_type)
+        printer.print_string(f": {format_dense_values(self.value, t.shape)}> : ")
+        printer.print_attribute(t)
+
+    def verify_(self) -> None:
+        if len(self.value.type.get_shape()) != 1:
+            raise VerifyException("type must have rank 1")
+
+
+class _ReferencesGlobal(SymbolUserOpInterface):
+    """``GetGlobalOp::verifySymbolUses``: the symbol is a ``global`` of the pointee type."""
+
+    def verify(self, op: Operation) -> None:
+        assert isinstance(op, GetGlobalOp)
+        name = op.global_name.root_reference.data
+        try:
+            target = SymbolTable.lookup_symbol(op, op.global_name)
+        except ValueError:  # no enclosing symbol table
+            target = None
+        if not isinstance(target, GlobalOp):
+            raise VerifyException(f"'{name}' does not reference a valid global")
+        pointer = element_type_of(op.result.type)
+        element = target.value.get_element_type()
+        assert isinstance(pointer, PointerType)
+        if pointer.pointee != element:
+            raise VerifyException(
+                f"pointee type of result type '{pointer}' does not match type "
+                f"'{element}' of the global @{name}"
+            )
+
+
+@irdl_op_definition
+class GetGlobalOp(CudaTileOp):
+    """``get_global @g : tile<ptr<E>>``: a pointer to the first element of global ``@g``."""
+
+    name = "cuda_tile.get_global"
+    global_name = prop_def(FlatSymbolRefAttrConstr, prop_name="name")
+    result = result_def(
+        TileOf("0-d tile of pointer values", lambda t: isinstance(t, PointerType), rank=0)
+    )
+    traits = traits_def(Pure(), _ReferencesGlobal())
+    assembly_format = "$name attr-dict `:` type($result)"
+
+    def __init__(self, global_name: str, result_type: TileType):
+        super().__init__(
+            properties={"name": SymbolRefAttr(global_name)}, result_types=[result_type]
+        )

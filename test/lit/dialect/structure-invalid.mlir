@@ -1,0 +1,165 @@
+// RUN: %opt %s --split-input-file --verify-diagnostics | filecheck %s
+
+// A kernel with results: the (implicit) `return` is verified before its
+// parent here, so it reports the mismatch before "entry op must not return
+// values" can.
+// CHECK: error: 'cuda_tile.return' op has 0 operands, but enclosing function (@k) returns 1
+cuda_tile.module @m {
+  // expected-error@+1 {{has 0 operands, but enclosing function (@k) returns 1}}
+  entry @k(%a: tile<f32>) -> tile<f32> {
+  }
+}
+
+// -----
+
+// CHECK: error: 'cuda_tile.entry' op entry op must have scalar types (rank 0 !cuda_tile.tile)
+cuda_tile.module @m {
+  // expected-error@+1 {{entry op must have scalar types (rank 0 !cuda_tile.tile)}}
+  entry @k(%a: tile<2x2xf32>) {}
+}
+
+// -----
+
+// CHECK: error: 'cuda_tile.entry' op type of entry block argument #0('!cuda_tile.tile<f32>') must match the type of the corresponding argument in function signature('!cuda_tile.tile<i32>')
+cuda_tile.module @m {
+  // expected-error@+1 {{type of entry block argument #0('!cuda_tile.tile<f32>') must match the type of the corresponding argument in function signature('!cuda_tile.tile<i32>')}}
+  "cuda_tile.entry"() <{sym_name = "k", function_type = (!cuda_tile.tile<i32>) -> ()}> ({
+  ^bb0(%a: !cuda_tile.tile<f32>):
+    "cuda_tile.return"() : () -> ()
+  }) : () -> ()
+}
+
+// -----
+
+// CHECK: error: 'cuda_tile.entry' op entry block must have 1 arguments to match function signature
+cuda_tile.module @m {
+  // expected-error@+1 {{entry block must have 1 arguments to match function signature}}
+  "cuda_tile.entry"() <{sym_name = "k", function_type = (!cuda_tile.tile<i32>) -> ()}> ({
+    "cuda_tile.return"() : () -> ()
+  }) : () -> ()
+}
+
+// -----
+
+// CHECK: error: 'cuda_tile.return' op has 1 operands, but enclosing function (@k) returns 0
+cuda_tile.module @m {
+  entry @k(%a: tile<f32>) {
+    // expected-error@+1 {{has 1 operands, but enclosing function (@k) returns 0}}
+    return %a : tile<f32>
+  }
+}
+
+// -----
+
+// CHECK: error: 'cuda_tile.return' op has 1 operands, but entry function must return 0 operands
+cuda_tile.module @m {
+  "cuda_tile.entry"() <{sym_name = "k", function_type = (!cuda_tile.tile<f32>) -> !cuda_tile.tile<f32>}> ({
+  ^bb0(%a: !cuda_tile.tile<f32>):
+    // expected-error@+1 {{has 1 operands, but entry function must return 0 operands}}
+    "cuda_tile.return"(%a) : (!cuda_tile.tile<f32>) -> ()
+  }) : () -> ()
+}
+
+// -----
+
+// `return` may leave through `if` branches, but not through a loop.
+// CHECK: error: 'cuda_tile.return' op must be used within a cuda_tile.entry, or cuda_tile.if operation
+cuda_tile.module @m {
+  entry @k(%c: tile<i1>) {
+    loop {
+      if %c {
+        // expected-error@+1 {{must be used within a cuda_tile.entry, or cuda_tile.if operation}}
+        return
+      }
+      break
+    }
+  }
+}
+
+// -----
+
+// CHECK: error: 'cuda_tile.return' op expects parent op to be one of 'cuda_tile.entry, cuda_tile.if'
+cuda_tile.module @m {
+  entry @k() {
+    loop {
+      // expected-error@+1 {{expects parent op to be one of 'cuda_tile.entry, cuda_tile.if'}}
+      return
+    }
+  }
+}
+
+// -----
+
+// CHECK: error: expected dictionary attribute for optimization_hints entry `sm_100` got value=2
+cuda_tile.module @m {
+  // expected-error@+1 {{expected dictionary attribute for optimization_hints entry `sm_100` got value=2}}
+  entry @k(%a: tile<ptr<f32>>) optimization_hints=<sm_100=2> {
+  }
+}
+
+// -----
+
+// CHECK: error: expect symbol name
+cuda_tile.module @m {
+  // expected-error@+1 {{expect symbol name}}
+  entry pluto @k() {}
+}
+
+// -----
+
+// CHECK: error: 'cuda_tile.global' op type must have rank 1
+cuda_tile.module @m {
+  // expected-error@+1 {{type must have rank 1}}
+  global @g <f16: [[1.0, 2.0]]> : tile<1x2xf16>
+}
+
+// -----
+
+// Only `public` and `private` are visibilities.
+// CHECK: error: expect symbol name
+cuda_tile.module @m {
+  // expected-error@+1 {{expect symbol name}}
+  global Public @g <i32: [42]> : tile<1xi32>
+}
+
+// -----
+
+// CHECK: error: 'cuda_tile.get_global' op 'g' does not reference a valid global
+cuda_tile.module @m {
+  entry @k() {
+    // expected-error@+1 {{'g' does not reference a valid global}}
+    %0 = get_global @g : tile<ptr<f32>>
+  }
+}
+
+// -----
+
+// CHECK: error: 'cuda_tile.get_global' op 'k' does not reference a valid global
+cuda_tile.module @m {
+  entry @k() {
+    // expected-error@+1 {{'k' does not reference a valid global}}
+    %0 = get_global @k : tile<ptr<f32>>
+  }
+}
+
+// -----
+
+// CHECK: error: 'cuda_tile.get_global' op pointee type of result type '!cuda_tile.ptr<f32>' does not match type 'f16' of the global @g
+cuda_tile.module @m {
+  global @g <f16: [1.0, 2.0]> : tile<2xf16>
+  entry @k() {
+    // expected-error@+1 {{pointee type of result type '!cuda_tile.ptr<f32>' does not match type 'f16' of the global @g}}
+    %0 = get_global @g : tile<ptr<f32>>
+  }
+}
+
+// -----
+
+// CHECK: error: expected 0-d tile of pointer values, got !cuda_tile.tile<4x!cuda_tile.ptr<f32>>
+cuda_tile.module @m {
+  global @g <f32: [1.0, 2.0]> : tile<2xf32>
+  entry @k() {
+    // expected-error@+1 {{expected 0-d tile of pointer values}}
+    %0 = get_global @g : tile<4xptr<f32>>
+  }
+}
