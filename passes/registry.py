@@ -2,8 +2,9 @@
 
 Three sources, in this order (a later one may not reuse an earlier name):
 
-1. xDSL's generic clean-ups that are correct on ``cuda_tile`` IR
-   (``canonicalize``, ``cse``, ``dce``, ``licm``);
+1. the generic clean-ups, correct on ``cuda_tile`` IR because every op
+   declares its memory effects: xDSL's ``canonicalize``, ``cse`` and ``dce``,
+   and ``licm`` (ours: xDSL's only knows ``scf.for``);
 2. safetile's own passes, one module per pass in this package;
 3. third-party passes, advertised by installed distributions under the entry
    point group ``safetile.passes`` (``name = "module:PassClass"``), or loaded
@@ -28,7 +29,7 @@ PassFactory = Callable[[], type[ModulePass]]
 ENTRY_POINT_GROUP = "safetile.passes"
 
 
-def _xdsl_cleanups() -> dict[str, PassFactory]:
+def _builtin_passes() -> dict[str, PassFactory]:
     def canonicalize() -> type[ModulePass]:
         from xdsl.transforms.canonicalize import CanonicalizePass
 
@@ -47,16 +48,22 @@ def _xdsl_cleanups() -> dict[str, PassFactory]:
         return DeadCodeElimination
 
     def licm() -> type[ModulePass]:
-        from xdsl.transforms.loop_invariant_code_motion import (
-            LoopInvariantCodeMotionPass,
-        )
+        from safetile.passes.licm import LoopInvariantCodeMotion
 
-        return LoopInvariantCodeMotionPass
+        return LoopInvariantCodeMotion
 
     return {"canonicalize": canonicalize, "cse": cse, "dce": dce, "licm": licm}
 
 
-_REGISTRY: dict[str, PassFactory] = _xdsl_cleanups()
+_DESCRIPTIONS = {
+    "canonicalize": "Apply every op's canonicalization patterns and folders.",
+    "cse": "Merge identical side-effect-free ops (common subexpression elimination).",
+    "dce": "Remove ops whose results are unused and that have no side effects.",
+}
+"""One-line descriptions of xDSL's passes, whose docstrings are missing or long."""
+
+
+_REGISTRY: dict[str, PassFactory] = _builtin_passes()
 
 
 class PassRegistryError(Exception):
@@ -111,7 +118,10 @@ def all_passes() -> dict[str, PassFactory]:
     return dict(_REGISTRY)
 
 
-def describe(factory: PassFactory) -> str:
-    """The one-line description of a pass: the first line of its docstring."""
-    doc = inspect.getdoc(factory()) or ""
-    return doc.strip().splitlines()[0] if doc.strip() else "(no description)"
+def describe(name: str, factory: PassFactory) -> str:
+    """The one-line description of a pass: the first sentence of its own docstring."""
+    if name in _DESCRIPTIONS:
+        return _DESCRIPTIONS[name]
+    doc = inspect.cleandoc(factory().__dict__.get("__doc__") or "")
+    first_paragraph = " ".join(doc.split("\n\n")[0].split())
+    return first_paragraph or "(no description)"

@@ -5,12 +5,17 @@
     tile-opt kernel.mlir -t mlir               # fully qualified MLIR syntax
     tile-opt kernel.mlir --print-op-generic    # xDSL's generic form
     tile-opt bad.mlir --split-input-file --verify-diagnostics
+    tile-opt kernel.mlir -t tileirbc -o k.tileirbc   # bytecode for tileiras (13.4)
+    tile-opt kernel.mlir -t 'tileirbc{version=13.1 arch=sm_100}' -o k.tileirbc
+    tile-opt k.tileirbc                        # read bytecode, print Tile IR
 
 Errors in the input are reported as ``file:line:col: error: message`` with
-the offending line, and exit status 1.  With ``--verify-diagnostics`` each
-chunk's diagnostic is printed to standard output instead and the status is
-0, unless the chunk carries ``// expected-error {{text}}`` annotations (also
-``expected-error@+N`` / ``@-N``) that the diagnostic does not match.
+the offending line (``file:offset: error: message`` for bytecode input,
+``.tileirbc`` or ``.tilebc``), and exit status 1.  With
+``--verify-diagnostics`` each chunk's diagnostic is printed to standard
+output instead and the status is 0, unless the chunk carries
+``// expected-error {{text}}`` annotations (also ``expected-error@+N`` /
+``@-N``) that the diagnostic does not match.
 """
 
 from __future__ import annotations
@@ -19,14 +24,15 @@ import argparse
 import dataclasses
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import IO
 
 from xdsl.dialects.builtin import Builtin, ModuleOp
-from xdsl.printer import Printer
+from xdsl.utils.arg_spec import parse_spec
 from xdsl.utils.exceptions import DiagnosticException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
+from safetile.backend import bytecode
 from safetile.dialects.cuda_tile import CudaTile
 from safetile.dialects.cuda_tile.diagnostics import Diagnostic, TileIRError
 from safetile.dialects.cuda_tile.syntax import parse_tile_ir, print_tile_ir
@@ -40,9 +46,11 @@ from safetile.passes.registry import (
 TARGETS = {
     "tileir": "canonical Tile IR text, as NVIDIA's tools write it (default)",
     "mlir": "MLIR syntax with fully qualified names (!cuda_tile.tile<...>)",
+    "tileirbc": "Tile IR bytecode, for tileiras: tileirbc{version=13.4 arch=sm_XX}"
+    " (arch only before 13.3)",
 }
 
-_EXPECTED = re.compile(r"//\s*expected-error(?:@([+-]\d+))?\s*\{\{(.*?)\}\}")
+_EXPECTED = re.compile(r"//\s*expected-error\s*(?:@\s*([+-]\d+))?\s*\{\{(.*?)\}\}")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -80,7 +88,7 @@ class TileOptMain(xDSLOptMain):
     def register_all_frontends(self) -> None:
         # Parsing is done by ``run`` with the Tile IR parser; these names are
         # the file extensions (and --frontend values) it accepts.
-        for ext in ("mlir", "tileir"):
+        for ext in ("mlir", "tileir", *bytecode.FILE_EXTENSIONS):
             self.available_frontends[ext] = lambda io: ModuleOp([])
 
     def get_input_stream(self) -> tuple[IO[bytes], str]:
@@ -102,7 +110,7 @@ class TileOptMain(xDSLOptMain):
         arg_parser.formatter_class = argparse.RawDescriptionHelpFormatter
         width = max(map(len, (*self.available_passes, *TARGETS))) + 2
         passes = "\n".join(
-            f"  {name.ljust(width)}{describe(factory)}"
+            f"  {name.ljust(width)}{describe(name, factory)}"
             for name, factory in sorted(self.available_passes.items())
         )
         targets = "\n".join(f"  {n.ljust(width)}{d}" for n, d in TARGETS.items())
@@ -110,20 +118,50 @@ class TileOptMain(xDSLOptMain):
 
     def emit(self, module: ModuleOp, out: IO[str]) -> None:
         generic = self.args.print_op_generic
-        if self.args.target == "mlir":
-            Printer(stream=out, print_generic_format=generic).print_op(module)
-            out.write("\n")
+        spec = parse_spec(self.args.target)
+        if spec.name == "tileirbc":
+            self.emit_bytecode(module, spec.parameters, out)
         else:
-            out.write(print_tile_ir(module, generic=generic))
+            elide = spec.name != "mlir"
+            out.write(print_tile_ir(module, generic=generic, elide=elide))
 
-    def process_chunk(self, text: str, line_offset: int, out: IO[str]) -> None:
-        """Parse, verify, transform and print one chunk; raise TileIRError."""
-        name = self.get_input_name()
+    def emit_bytecode(
+        self, module: ModuleOp, params: Mapping[str, tuple[object, ...]], out: IO[str]
+    ) -> None:
+        """``-t tileirbc{version=V arch=A}``: write bytecode to ``out``'s byte stream."""
+        unknown = params.keys() - {"version", "arch"}
+        if unknown:
+            raise ValueError(f"unknown tileirbc option(s): {', '.join(sorted(unknown))}")
+        version = str(params.get("version", (bytecode.DEFAULT_VERSION,))[0])
+        arch = params.get("arch", (None,))[0]
         try:
-            module = parse_tile_ir(self.ctx, text, name)
-        except TileIRError as err:
-            d = err.diagnostic
-            raise TileIRError(dataclasses.replace(d, line=d.line + line_offset)) from None
+            data = bytecode.write_bytecode(module, version, None if arch is None else str(arch))
+        except bytecode.BytecodeWriteError as err:
+            raise TileIRError(Diagnostic(self.get_input_name(), 0, 0, str(err))) from None
+        buffer = getattr(out, "buffer", None)
+        if buffer is None:
+            raise ValueError("bytecode needs a binary output: use -o FILE or a pipe")
+        out.flush()
+        buffer.write(data)
+        buffer.flush()
+
+    def process_chunk(self, text: str | bytes, line_offset: int, out: IO[str]) -> None:
+        """Parse, verify, transform and print one chunk; raise TileIRError.
+
+        ``bytes`` are bytecode; ``str`` is Tile IR text.
+        """
+        name = self.get_input_name()
+        if isinstance(text, bytes):
+            try:
+                module = ModuleOp([bytecode.read_bytecode(text)])
+            except bytecode.BytecodeReadError as err:
+                raise TileIRError(bytecode.diagnostic(name, err)) from None
+        else:
+            try:
+                module = parse_tile_ir(self.ctx, text, name)
+            except TileIRError as err:
+                d = err.diagnostic
+                raise TileIRError(dataclasses.replace(d, line=d.line + line_offset)) from None
         try:
             self.apply_passes(module)
         except TileIRError:
@@ -135,14 +173,16 @@ class TileOptMain(xDSLOptMain):
 
     def run(self) -> int:  # type: ignore[override]
         """Process every chunk; return the exit status."""
-        chunks, _ = self.prepare_input()
+        chunks, ext = self.prepare_input()
         out = self.prepare_output()
         status = 0
         try:
             for i, (chunk, offset) in enumerate(chunks):
                 raw = chunk.read()
                 chunk.close()
-                text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+                text: str | bytes = raw
+                if ext not in bytecode.FILE_EXTENSIONS and isinstance(raw, bytes):
+                    text = raw.decode("utf-8", "replace")
                 if i > 0:
                     out.write("// -----\n")
                 status = max(status, self.run_chunk(text, offset, out))
@@ -153,8 +193,12 @@ class TileOptMain(xDSLOptMain):
                 out.close()
         return status
 
-    def run_chunk(self, text: str, offset: int, out: IO[str]) -> int:
-        expected = expected_errors(text, offset) if self.args.verify_diagnostics else []
+    def run_chunk(self, text: str | bytes, offset: int, out: IO[str]) -> int:
+        expected = (
+            expected_errors(text, offset)
+            if self.args.verify_diagnostics and isinstance(text, str)
+            else []
+        )
         try:
             self.process_chunk(text, offset, out)
         except TileIRError as err:

@@ -22,23 +22,33 @@ enclosing custom-syntax op; the two classes here add the rest:
 
 from __future__ import annotations
 
+import re
+import struct
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import AnyFloat, DenseIntOrFPElementsAttr, ModuleOp
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp
 from xdsl.ir import Attribute, Operation, TypeAttribute
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 from xdsl.utils.lexer import Span
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from .diagnostics import TileIRError, at_span, from_parse_error, verify
 from .types import CudaTileType, parse_optional_bare_type
 
 PREFIX = "cuda_tile."
+
+# xDSL 0.74's string-literal pattern nests a ``+`` inside a ``*``, which
+# backtracks exponentially on an unterminated string (a fuzzed input hung
+# tile-opt).  This pattern accepts exactly the same literals in linear time.
+MLIRLexer._unescaped_characters_regex = re.compile(  # pyright: ignore[reportPrivateUsage]
+    r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"'
+)
 
 
 class TileIRParser(Parser):
@@ -79,9 +89,9 @@ class TileIRPrinter(Printer):
     """xDSL's printer, eliding ``cuda_tile.`` inside a ``cuda_tile.module``.
 
     With ``elide=False`` it prints fully qualified names (the ``mlir`` target).
-    Either way, float ``dense`` attributes print as their exact hex bytes in the
-    generic form: xDSL re-reads a bare hex float literal (NaN, inf) as an
-    integer, which would change the constant.
+    Either way, ``dense`` attributes print as their exact hex bytes: xDSL
+    re-reads a bare hex float literal (NaN, inf) as an integer and ``true`` as
+    the byte 0xFF, either of which would change a constant.
     """
 
     elide: bool = field(default=True)
@@ -105,9 +115,7 @@ class TileIRPrinter(Printer):
             self.print_string(attribute.name.removeprefix(PREFIX))
             attribute.print_parameters(self)
             return
-        if isinstance(attribute, DenseIntOrFPElementsAttr) and isinstance(
-            attribute.get_element_type(), AnyFloat
-        ):
+        if isinstance(attribute, DenseIntOrFPElementsAttr):
             self.print_string(f'dense<"0x{attribute.data.data.hex().upper()}"> : ')
             self.print_attribute(attribute.type)
             return
@@ -159,16 +167,28 @@ def parse_tile_ir(ctx: Context, text: str | bytes, name: str = "<input>") -> Mod
     wrapped in an implicit one, as xDSL does for any non-module top-level op.
     Bad input raises ``TileIRError`` with a ``file:line:col`` diagnostic.
     """
-    parser = TileIRParser(ctx, text, name)
+    parser: TileIRParser | None = None
     try:
+        parser = TileIRParser(ctx, text, name)  # lexes the first token
+        if parser._current_token.kind == MLIRTokenKind.EOF:  # pyright: ignore[reportPrivateUsage]
+            return ModuleOp([])  # empty, or only comments
         module = parser.parse_module()
     except ParseError as err:
         raise TileIRError(from_parse_error(err)) from None
-    except DiagnosticException as err:  # an attribute or type failed to verify
+    except (DiagnosticException, *_VALUE_ERRORS) as err:
+        # An attribute or type failed to verify, or a literal does not fit its
+        # type (a float too large for f32, an index beyond i32): report it at
+        # the token where parsing stopped.
+        assert parser is not None
         span = parser._current_token.span  # pyright: ignore[reportPrivateUsage]
-        raise TileIRError(at_span(span, str(err).strip().splitlines()[0])) from None
+        message = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        raise TileIRError(at_span(span, message)) from None
     verify(module, parser.op_spans, name)
     return module
+
+
+_VALUE_ERRORS = (OverflowError, ValueError, IndexError, KeyError, struct.error)
+"""Python errors a malformed literal can raise inside xDSL's parsers."""
 
 
 def print_tile_ir(module: Operation, generic: bool = False, elide: bool = True) -> str:

@@ -81,6 +81,10 @@ class Float8E5M3FNUType(ParametrizedAttribute, CudaTileType):
     name = "cuda_tile.fnv8E5M3FNU"
     SINCE: ClassVar[str] = "13.4"
 
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        return _no_parameters(parser, cls)
+
     def print_parameters(self, printer: Printer) -> None:
         return
 
@@ -171,6 +175,15 @@ def parse_tile_ir_type(parser: AttrParser) -> Attribute:
     if (t := parse_optional_bare_type(parser)) is not None:
         return t
     return parser.parse_type()
+
+
+def _no_parameters(parser: AttrParser, cls: type[CudaTileType]) -> list[Attribute]:
+    """Parameters of a type that takes none: refuse a ``<...>`` after it."""
+    pos = parser.pos
+    if parser.parse_optional_punctuation("<") is not None:
+        name = cls.name.removeprefix("cuda_tile.")
+        parser.raise_error(f"type '{name}' takes no parameters", pos)
+    return []
 
 
 def parse_dims(parser: AttrParser, allow_dynamic: bool) -> list[int]:
@@ -346,7 +359,7 @@ class TokenType(ParametrizedAttribute, CudaTileType):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
-        return []
+        return _no_parameters(parser, cls)
 
     def print_parameters(self, printer: Printer) -> None:
         return

@@ -290,15 +290,20 @@ class _IntUnary(CudaTileOp):
     assembly_format = "$source attr-dict `:` type($result)"
 
 
-class _IntBinary(CudaTileOp):
-    """``op %lhs, %rhs : T`` on integer tiles."""
+class _IntOperands(CudaTileOp):
+    """``op %lhs, %rhs : T`` on integer tiles (traits left to subclasses)."""
 
     T: ClassVar = VarConstraint("T", ArithIntTile)
     lhs = operand_def(T)
     rhs = operand_def(T)
     result = result_def(T)
-    traits = traits_def(Pure())
     assembly_format = "$lhs `,` $rhs attr-dict `:` type($result)"
+
+
+class _IntBinary(_IntOperands):
+    """A side-effect-free, speculatable binary integer op."""
+
+    traits = traits_def(Pure())
 
 
 _NO_OVERFLOW = IntegerOverflowAttr(IntegerOverflow.NONE)
@@ -536,7 +541,7 @@ class MulhiIOp(CudaTileOp):
 
 
 @irdl_op_definition
-class DivIOp(_IntBinary):
+class DivIOp(_IntOperands):
     """Element-wise integer division, rounding toward zero, -inf or +inf."""
 
     name = "cuda_tile.divi"

@@ -114,6 +114,12 @@ def ensure_terminator(
     """
     if not region.blocks:
         region.add_block(Block())
+    if len(region.blocks) > 1:
+        parser.raise_error(
+            "expected a region with one block: Tile IR has no branches, use "
+            "'if', 'for' or 'loop' instead",
+            pos,
+        )
     block = region.block
     last = block.last_op
     if last is not None and last.has_trait(IsTerminator):
