@@ -52,7 +52,18 @@ def _builtin_passes() -> dict[str, PassFactory]:
 
         return LoopInvariantCodeMotion
 
-    return {"canonicalize": canonicalize, "cse": cse, "dce": dce, "licm": licm}
+    def lower_tile_safety() -> type[ModulePass]:
+        from safetile.passes.lower_tile_safety import LowerTileSafety
+
+        return LowerTileSafety
+
+    return {
+        "canonicalize": canonicalize,
+        "cse": cse,
+        "dce": dce,
+        "licm": licm,
+        "lower-tile-safety": lower_tile_safety,
+    }
 
 
 _DESCRIPTIONS = {

@@ -8,6 +8,10 @@
     tile-opt kernel.mlir -t tileirbc -o k.tileirbc   # bytecode for tileiras (13.4)
     tile-opt kernel.mlir -t 'tileirbc{version=13.1 arch=sm_100}' -o k.tileirbc
     tile-opt k.tileirbc                        # read bytecode, print Tile IR
+    tile-opt kernels.py                        # the declared kernel specializations of a Python file
+    tile-opt kernel.mlir -t 'cubin{arch=sm_90}' -o k.cubin   # tileiras, cached
+    tile-opt kernel.mlir -t 'cubin{arch=sm_90 opt=3 lineinfo=true version=13.4}' \
+        --cache-dir DIR -o k.cubin                 # build into a cache folder
 
 Errors in the input are reported as ``file:line:col: error: message`` with
 the offending line (``file:offset: error: message`` for bytecode input,
@@ -33,7 +37,12 @@ from xdsl.utils.exceptions import DiagnosticException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from safetile.backend import bytecode
+from safetile.backend.cache import CACHE_ENV, compile_cubin
+from safetile.backend.tileiras import TileirasError
+from safetile.backend.toolchain import ToolchainError
 from safetile.dialects.cuda_tile import CudaTile
+from safetile.dialects.tile_safety import TileSafety
+from safetile.frontend.pyfile import compile_file
 from safetile.dialects.cuda_tile.diagnostics import Diagnostic, TileIRError
 from safetile.dialects.cuda_tile.syntax import parse_tile_ir, print_tile_ir
 from safetile.passes.registry import (
@@ -48,6 +57,8 @@ TARGETS = {
     "mlir": "MLIR syntax with fully qualified names (!cuda_tile.tile<...>)",
     "tileirbc": "Tile IR bytecode, for tileiras: tileirbc{version=13.4 arch=sm_XX}"
     " (arch only before 13.3)",
+    "cubin": "a cubin through tileiras, no GPU needed, cached (--cache-dir): "
+    "cubin{arch=sm_XX opt=3 lineinfo=true version=13.4}",
 }
 
 _EXPECTED = re.compile(r"//\s*expected-error\s*(?:@\s*([+-]\d+))?\s*\{\{(.*?)\}\}")
@@ -75,6 +86,7 @@ class TileOptMain(xDSLOptMain):
     def register_all_dialects(self) -> None:
         self.ctx.load_dialect(Builtin)
         self.ctx.load_dialect(CudaTile)
+        self.ctx.load_dialect(TileSafety)
 
     def register_all_passes(self) -> None:
         for name, factory in all_passes().items():
@@ -88,7 +100,7 @@ class TileOptMain(xDSLOptMain):
     def register_all_frontends(self) -> None:
         # Parsing is done by ``run`` with the Tile IR parser; these names are
         # the file extensions (and --frontend values) it accepts.
-        for ext in ("mlir", "tileir", *bytecode.FILE_EXTENSIONS):
+        for ext in ("mlir", "tileir", "py", *bytecode.FILE_EXTENSIONS):
             self.available_frontends[ext] = lambda io: ModuleOp([])
 
     def get_input_stream(self) -> tuple[IO[bytes], str]:
@@ -106,6 +118,12 @@ class TileOptMain(xDSLOptMain):
             metavar="FILE",
             help="load the ModulePass subclasses defined in a Python file",
         )
+        arg_parser.add_argument(
+            "--cache-dir",
+            metavar="DIR",
+            help=f"cubin cache folder for -t cubin (default: ${CACHE_ENV}, else "
+            "$XDG_CACHE_HOME/safetile or ~/.cache/safetile)",
+        )
         arg_parser.prog = "tile-opt"
         arg_parser.formatter_class = argparse.RawDescriptionHelpFormatter
         width = max(map(len, (*self.available_passes, *TARGETS))) + 2
@@ -121,6 +139,8 @@ class TileOptMain(xDSLOptMain):
         spec = parse_spec(self.args.target)
         if spec.name == "tileirbc":
             self.emit_bytecode(module, spec.parameters, out)
+        elif spec.name == "cubin":
+            self.emit_cubin(module, spec.parameters, out)
         else:
             elide = spec.name != "mlir"
             out.write(print_tile_ir(module, generic=generic, elide=elide))
@@ -138,12 +158,50 @@ class TileOptMain(xDSLOptMain):
             data = bytecode.write_bytecode(module, version, None if arch is None else str(arch))
         except bytecode.BytecodeWriteError as err:
             raise TileIRError(Diagnostic(self.get_input_name(), 0, 0, str(err))) from None
-        buffer = getattr(out, "buffer", None)
-        if buffer is None:
-            raise ValueError("bytecode needs a binary output: use -o FILE or a pipe")
-        out.flush()
-        buffer.write(data)
-        buffer.flush()
+        _write_bytes(out, data, "bytecode")
+
+    def emit_cubin(
+        self, module: ModuleOp, params: Mapping[str, tuple[object, ...]], out: IO[str]
+    ) -> None:
+        """``-t cubin{arch=A opt=N lineinfo=B version=V}``: compile through the cache."""
+        unknown = params.keys() - {"arch", "opt", "lineinfo", "version"}
+        if unknown:
+            raise ValueError(f"unknown cubin option(s): {', '.join(sorted(unknown))}")
+        if "arch" not in params:
+            raise ValueError("cubin needs a GPU architecture, e.g. -t 'cubin{arch=sm_90}'")
+        opt = params.get("opt", (3,))[0]
+        lineinfo = params.get("lineinfo", (True,))[0]
+        if not isinstance(opt, int) or not isinstance(lineinfo, bool):
+            raise ValueError("cubin options: opt is 0-3 and lineinfo is true or false")
+        version = str(params.get("version", (bytecode.DEFAULT_VERSION,))[0])
+        try:
+            entry = compile_cubin(
+                module,
+                str(params["arch"][0]),
+                opt,
+                lineinfo=lineinfo,
+                version=version,
+                cache_dir=self.args.cache_dir,
+            )
+        except bytecode.BytecodeWriteError as err:
+            raise TileIRError(Diagnostic(self.get_input_name(), 0, 0, str(err))) from None
+        except TileirasError as err:
+            loc = err.location
+            where = (loc.file, loc.line, loc.column) if loc else (self.get_input_name(), 0, 0)
+            raise TileIRError(Diagnostic(*where, err.summary)) from None
+        _write_bytes(out, entry.cubin, "a cubin")
+
+    def python_kernels(self, path: str) -> ModuleOp:
+        """The kernels of a Python file (``frontend.pyfile``); their compile
+        errors are printed, and a failure is reported once the rest is out."""
+        module, errors = compile_file(path)
+        for err in errors:
+            print(err, file=sys.stderr)
+        if errors:
+            self.apply_passes(module)
+            self.emit(module, sys.stdout)
+            raise TileIRError(Diagnostic(path, 0, 0, f"{len(errors)} kernel(s) failed to compile"))
+        return module
 
     def process_chunk(self, text: str | bytes, line_offset: int, out: IO[str]) -> None:
         """Parse, verify, transform and print one chunk; raise TileIRError.
@@ -151,7 +209,9 @@ class TileOptMain(xDSLOptMain):
         ``bytes`` are bytecode; ``str`` is Tile IR text.
         """
         name = self.get_input_name()
-        if isinstance(text, bytes):
+        if name.endswith(".py"):
+            module = self.python_kernels(name)
+        elif isinstance(text, bytes):
             try:
                 module = ModuleOp([bytecode.read_bytecode(text)])
             except bytecode.BytecodeReadError as err:
@@ -227,6 +287,16 @@ class TileOptMain(xDSLOptMain):
         return 0
 
 
+def _write_bytes(out: IO[str], data: bytes, what: str) -> None:
+    """Write ``data`` to the byte stream under ``out`` (a file from -o, or standard output)."""
+    buffer = getattr(out, "buffer", None)
+    if buffer is None:
+        raise ValueError(f"{what} needs a binary output: use -o FILE or a pipe")
+    out.flush()
+    buffer.write(data)
+    buffer.flush()
+
+
 def _preload(argv: Sequence[str]) -> None:
     """Register passes from ``--load FILE`` before the pass list is parsed."""
     pre = argparse.ArgumentParser(add_help=False)
@@ -241,7 +311,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         _preload(argv)
         return TileOptMain(description="Tile IR optimizer", args=argv).run()
-    except (PassRegistryError, OSError, ValueError) as err:
+    except (PassRegistryError, ToolchainError, OSError, ValueError) as err:
         print(f"tile-opt: error: {err}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

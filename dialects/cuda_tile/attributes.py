@@ -258,6 +258,14 @@ class OptimizationHintsAttr(ParametrizedAttribute):
             parser.parse_punctuation(">")
         return [DictionaryAttr(entries)]
 
+    @classmethod
+    def parse_optional_assignment(cls, parser: AttrParser) -> OptimizationHintsAttr | None:
+        """``optimization_hints = <...>`` as ops write it, if present."""
+        if parser.parse_optional_keyword("optimization_hints") is None:
+            return None
+        parser.parse_punctuation("=")
+        return cls.new(cls.parse_parameters(parser))
+
     def print_parameters(self, printer: Printer) -> None:
         """``<arch = {hint = value, ...}, ...>``: keys sorted, as in an MLIR
         dictionary, and values printed without their type, as NVIDIA does."""

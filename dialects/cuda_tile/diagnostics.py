@@ -8,10 +8,11 @@ Tools print it and exit 1; they never show a Python traceback.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from io import StringIO
 
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.utils.lexer import Span
 
@@ -42,6 +43,40 @@ class TileIRError(Exception):
         self.diagnostic = diagnostic
 
 
+def type_text(t: Attribute) -> str:
+    """A type as NVIDIA's diagnostics show it: ``!cuda_tile.tile<4xptr<f32>>``, ``f32``.
+
+    MLIR writes the outer dialect type with its prefix and the types nested in
+    it without.  ``fnv8E5M3FNU`` is a builtin float type in NVIDIA's MLIR
+    (ours is a ``cuda_tile`` type), so it never has one.
+    """
+    # Imported here: both modules import this one.
+    from .syntax import PREFIX, TileIRPrinter
+    from .types import CudaTileType, is_float
+
+    out = StringIO()
+    printer = TileIRPrinter(stream=out)
+    with printer.eliding_prefix():
+        printer.print_attribute(t)
+    prefix = f"!{PREFIX}" if isinstance(t, CudaTileType) and not is_float(t) else ""
+    return prefix + out.getvalue()
+
+
+def shape_text(shape: Sequence[int]) -> str:
+    """A shape as MLIR's diagnostics print an ``ArrayRef``: ``2, 4``."""
+    return ", ".join(map(str, shape))
+
+
+def quoted(t: Attribute) -> str:
+    """A type quoted as in NVIDIA's diagnostics: ``'!cuda_tile.tile<f32>'``."""
+    return f"'{type_text(t)}'"
+
+
+def quoted_types(types: Sequence[Attribute]) -> str:
+    """A type range as MLIR's diagnostics print it: ``'!cuda_tile.tile<f32>', 'i32'``."""
+    return ", ".join(map(quoted, types))
+
+
 def at_span(span: Span[str] | Span[bytes], message: str) -> Diagnostic:
     """A diagnostic pointing at the start of ``span``."""
     loc = span.get_location()
@@ -58,7 +93,7 @@ def from_parse_error(err: ParseError) -> Diagnostic:
     return at_span(err.span, err.msg)
 
 
-def _short_message(err: Exception) -> str:
+def short_message(err: Exception) -> str:
     """The first line of an xDSL exception, without its printed-IR context."""
     text = str(err).strip()
     return text.splitlines()[0] if text else type(err).__name__
@@ -84,7 +119,7 @@ def verify(
         root.verify(verify_nested_ops=False)
     except (DiagnosticException, ValueError) as err:
         cause = err.__cause__ if isinstance(err.__cause__, DiagnosticException) else err
-        message = f"'{root.name}' op {_short_message(cause)}"
+        message = f"'{root.name}' op {short_message(cause)}"
         span = spans.get(root)
         if span is None:
             raise TileIRError(Diagnostic(file, 0, 0, message)) from None

@@ -29,7 +29,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    ArrayAttr,
+    DenseIntOrFPElementsAttr,
+    Float64Type,
+    FloatAttr,
+    ModuleOp,
+)
 from xdsl.ir import Attribute, Operation, TypeAttribute
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -38,8 +45,9 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyExcepti
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
-from .diagnostics import TileIRError, at_span, from_parse_error, verify
-from .types import CudaTileType, parse_optional_bare_type
+from .diagnostics import TileIRError, at_span, from_parse_error, short_message, verify
+from .literals import format_float
+from .types import CudaTileType, is_float, parse_optional_bare_type
 
 PREFIX = "cuda_tile."
 
@@ -69,7 +77,7 @@ class TileIRParser(Parser):
         except VerifyException as err:
             # A custom format built an op whose operand or result types break
             # its constraints: report it at the op, not where parsing stopped.
-            self.raise_error(str(err).strip().splitlines()[0], start)
+            self.raise_error(short_message(err), start)
         self.op_spans[op] = start
         return op
 
@@ -81,7 +89,7 @@ class TileIRParser(Parser):
                 return t
             return super().parse_optional_type()
         except VerifyException as err:  # report an invalid type where it starts
-            self.raise_error(str(err).strip().splitlines()[0], start, self.pos)
+            self.raise_error(short_message(err), start, self.pos)
 
 
 @dataclass(eq=False, repr=False)
@@ -119,7 +127,31 @@ class TileIRPrinter(Printer):
             self.print_string(f'dense<"0x{attribute.data.data.hex().upper()}"> : ')
             self.print_attribute(attribute.type)
             return
+        if isinstance(attribute, ArrayAttr):
+            with self.in_square_brackets():
+                self.print_list(attribute.data, self._print_array_element)
+            return
         super().print_attribute(attribute)
+
+    def _print_array_element(self, attribute: Attribute) -> None:
+        """MLIR leaves out the ``: f64`` of a decimal f64 in an array."""
+        if isinstance(attribute, FloatAttr) and isinstance(attribute.type, Float64Type):
+            text = format_float(attribute.value.data, attribute.type)
+            if not text.startswith("0x"):
+                self.print_string(text)
+                return
+        self.print_attribute(attribute)
+
+    def print_float(self, value: float, type: AnyFloat) -> None:
+        """A float attribute's value as NVIDIA's tools print it.
+
+        MLIR's ``printFloatValue``, as dense literals print their elements
+        (``-1.500000e+00``; non-finite values in hex, ``0xFF800000``).
+        """
+        if is_float(type):
+            self.print_string(format_float(value, type))
+        else:  # a builtin float type Tile IR does not have
+            super().print_float(value, type)
 
     def _print_results(self, op: Operation) -> None:
         """Print ``%r:N =`` for results that share one name, as MLIR does.
@@ -181,8 +213,7 @@ def parse_tile_ir(ctx: Context, text: str | bytes, name: str = "<input>") -> Mod
         # the token where parsing stopped.
         assert parser is not None
         span = parser._current_token.span  # pyright: ignore[reportPrivateUsage]
-        message = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-        raise TileIRError(at_span(span, message)) from None
+        raise TileIRError(at_span(span, short_message(err))) from None
     verify(module, parser.op_spans, name)
     return module
 

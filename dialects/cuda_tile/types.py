@@ -39,6 +39,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from .attributes import PaddingValue, PaddingValueAttr
+from .diagnostics import quoted
 
 DYNAMIC = -1
 """Marker for a dynamic (``?``) dimension or stride of a ``tensor_view``."""
@@ -124,8 +125,23 @@ def is_int(t: Attribute) -> bool:
     )
 
 
+def is_int_or_i4(t: Attribute) -> bool:
+    """An integer element type, or the storage-only ``i4``."""
+    return is_int(t) or t == IntegerType(4)
+
+
+def int_width(t: Attribute) -> int | None:
+    """The width of an integer element type (``i4`` included), else None."""
+    return t.width.data if isinstance(t, IntegerType) and is_int_or_i4(t) else None
+
+
 def is_float(t: Attribute) -> bool:
     return isinstance(t, FLOAT_TYPES)
+
+
+def is_base_float(t: Attribute) -> bool:
+    """``CudaTile_BaseFloatTileType``'s elements: f16, bf16, f32, f64 (arithmetic floats)."""
+    return isinstance(t, Float16Type | BFloat16Type | Float32Type | Float64Type)
 
 
 def is_number(t: Attribute) -> bool:
@@ -141,7 +157,7 @@ _NUMBER_TYPES = (
 
 def is_tile_element(t: Attribute) -> bool:
     """``CudaTile_TileElementType``: a number, a pointer, or ``i4``."""
-    return is_number(t) or isinstance(t, PointerType) or t == IntegerType(4)
+    return is_int_or_i4(t) or is_float(t) or isinstance(t, PointerType)
 
 
 def element_type_of(t: Attribute) -> Attribute:
@@ -229,22 +245,13 @@ def _fmt_list(values: Sequence[int], sep: str = ", ") -> str:
     return sep.join("?" if v == DYNAMIC else str(v) for v in values)
 
 
-def quoted(t: Attribute) -> str:
-    """A type as MLIR diagnostics show it: ``'!cuda_tile.tile<4xptr<f32>>'``, ``'f32'``."""
-    from io import StringIO
-
-    from .syntax import TileIRPrinter
-
-    out = StringIO()
-    printer = TileIRPrinter(stream=out)
-    with printer.eliding_prefix():
-        printer.print_attribute(t)
-    prefix = "!cuda_tile." if isinstance(t, CudaTileType) else ""
-    return f"'{prefix}{out.getvalue()}'"
-
-
 def _ints(values: Sequence[int]) -> ArrayAttr[IntAttr]:
     return ArrayAttr(IntAttr(v) for v in values)
+
+
+def _values(ints: ArrayAttr[IntAttr]) -> tuple[int, ...]:
+    """The integers of an ``_ints`` parameter."""
+    return tuple(d.data for d in ints.data)
 
 
 def verify_tile_size(shape: Sequence[int]) -> None:
@@ -307,7 +314,7 @@ class TileType(ParametrizedAttribute, CudaTileType):
 
     @property
     def shape(self) -> tuple[int, ...]:
-        return tuple(d.data for d in self.shape_attr.data)
+        return _values(self.shape_attr)
 
     @property
     def rank(self) -> int:
@@ -391,11 +398,11 @@ class TensorViewType(ParametrizedAttribute, CudaTileType):
 
     @property
     def shape(self) -> tuple[int, ...]:
-        return tuple(d.data for d in self.shape_attr.data)
+        return _values(self.shape_attr)
 
     @property
     def strides(self) -> tuple[int, ...]:
-        return tuple(d.data for d in self.strides_attr.data)
+        return _values(self.strides_attr)
 
     @property
     def rank(self) -> int:
@@ -521,6 +528,12 @@ def _parse_optional_dim_map(parser: AttrParser, rank: int) -> list[int]:
     return _parse_int_list(parser, allow_dynamic=False)
 
 
+def _print_optional_dim_map(printer: Printer, dim_map: Sequence[int]) -> None:
+    """``, dim_map=[...]``, left out when it is the identity."""
+    if tuple(dim_map) != tuple(range(len(dim_map))):
+        printer.print_string(f", dim_map=[{_fmt_list(dim_map)}]")
+
+
 def _print_view_head(printer: Printer, tile_shape: Sequence[int]) -> None:
     printer.print_string("tile=(" + "x".join(map(str, tile_shape)) + "), ")
 
@@ -545,7 +558,7 @@ class TileViewType(CudaTileType):
 
     @property
     def tile_shape(self) -> tuple[int, ...]:
-        return tuple(d.data for d in self.tile_shape_attr.data)
+        return _values(self.tile_shape_attr)
 
     @property
     def tensor_view(self) -> TensorViewType:
@@ -687,7 +700,7 @@ class PartitionViewType(ParametrizedAttribute, TileViewType):
 
     @property
     def dim_map(self) -> tuple[int, ...]:
-        return tuple(d.data for d in self.dim_map_attr.data)
+        return _values(self.dim_map_attr)
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
@@ -704,8 +717,7 @@ class PartitionViewType(ParametrizedAttribute, TileViewType):
             _print_view_head(printer, self.tile_shape)
             _print_padding(printer, self.padding)
             printer.print_attribute(self.tensor_view_type)
-            if self.dim_map != tuple(range(len(self.dim_map))):
-                printer.print_string(f", dim_map=[{_fmt_list(self.dim_map)}]")
+            _print_optional_dim_map(printer, self.dim_map)
 
     def verify(self) -> None:
         _verify_view_like(
@@ -748,11 +760,11 @@ class StridedViewType(ParametrizedAttribute, TileViewType):
 
     @property
     def traversal_strides(self) -> tuple[int, ...]:
-        return tuple(d.data for d in self.traversal_strides_attr.data)
+        return _values(self.traversal_strides_attr)
 
     @property
     def dim_map(self) -> tuple[int, ...]:
-        return tuple(d.data for d in self.dim_map_attr.data)
+        return _values(self.dim_map_attr)
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
@@ -776,8 +788,7 @@ class StridedViewType(ParametrizedAttribute, TileViewType):
             )
             _print_padding(printer, self.padding)
             printer.print_attribute(self.tensor_view_type)
-            if self.dim_map != tuple(range(len(self.dim_map))):
-                printer.print_string(f", dim_map=[{_fmt_list(self.dim_map)}]")
+            _print_optional_dim_map(printer, self.dim_map)
 
     def verify(self) -> None:
         _verify_view_like(

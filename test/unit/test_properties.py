@@ -34,12 +34,8 @@ from xdsl.dialects.builtin import ModuleOp as BuiltinModuleOp
 from xdsl.ir import Attribute
 
 from safetile.dialects.cuda_tile.attributes import PaddingValue, PaddingValueAttr
-from safetile.dialects.cuda_tile.ops.shape import (
-    ConstantOp,
-    dense_value,
-    element_bits,
-    element_width,
-)
+from safetile.dialects.cuda_tile.literals import dense_value, element_bits, element_width
+from safetile.dialects.cuda_tile.ops.shape import ConstantOp
 from safetile.dialects.cuda_tile.ops.structure import EntryOp, ModuleOp, ReturnOp
 from safetile.dialects.cuda_tile.syntax import parse_tile_ir, print_tile_ir
 from safetile.dialects.cuda_tile.types import (

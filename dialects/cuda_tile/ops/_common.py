@@ -1,4 +1,4 @@
-"""Building blocks shared by the op families: constraints, format directives.
+"""Building blocks shared by the op families: constraints, base ops, verifier helpers, directives.
 
 NVIDIA's ``assemblyFormat`` strings use a handful of custom directives
 (``custom<IEEERoundingMode>``, ``custom<Signedness>``, ...).  The directives
@@ -11,24 +11,22 @@ no directive: ``TileIRParser`` accepts bare types everywhere, so a plain
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import ClassVar, TypeVar
 
-from xdsl.dialects.builtin import (
-    BFloat16Type,
-    Float16Type,
-    Float32Type,
-    Float64Type,
-    IntegerType,
-    UnitAttr,
-)
-from xdsl.ir import Attribute, Operation
+from xdsl.dialects.builtin import Float32Type, UnitAttr, i1, i8, i32, i64
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     AttrConstraint,
     IntConstraint,
     IRDLOperation,
     VerificationContext,
+    operand_def,
+    result_def,
+    traits_def,
 )
+from xdsl.irdl.constraints import InferenceContext
 from xdsl.irdl.declarative_assembly_format import (
     AttributeVariable,
     CustomDirective,
@@ -38,19 +36,33 @@ from xdsl.irdl.declarative_assembly_format import (
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
+from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
 
 from ..attributes import (
     ComparisonOrdering,
     ComparisonOrderingAttr,
     ComparisonPredicate,
     ComparisonPredicateAttr,
+    IntegerOverflow,
+    IntegerOverflowAttr,
     RoundingMode,
     RoundingModeAttr,
     Signedness,
     SignednessAttr,
 )
-from ..types import PointerType, TileType, is_float, is_int, is_number
+from ..diagnostics import quoted
+from ..types import (
+    PointerType,
+    TileType,
+    element_type_of,
+    is_base_float,
+    is_float,
+    is_int,
+    is_int_or_i4,
+    is_number,
+)
 
 
 _D = TypeVar("_D", bound=CustomDirective)
@@ -92,23 +104,74 @@ class TileOf(AttrConstraint[TileType]):
         return self
 
 
-def _is_base_float(t: Attribute) -> bool:
-    """``CudaTile_BaseFloatTileType``: f16, bf16, f32, f64 (arith-capable)."""
-    return isinstance(t, Float16Type | BFloat16Type | Float32Type | Float64Type)
-
-
-def _is_ptr(t: Attribute) -> bool:
+def _is_pointer(t: Attribute) -> bool:
     return isinstance(t, PointerType)
 
 
-IntTile = TileOf("tile of integer values", is_int)
-FloatTile = TileOf("tile of floating-point values", is_float)
-BaseFloatTile = TileOf("tile of f16, bf16, f32 or f64 values", _is_base_float)
-NumberTile = TileOf("tile of integer or floating-point values", is_number)
-PointerTile = TileOf("tile of pointer values", _is_ptr)
+@dataclass(frozen=True)
+class _I32Index(TileOf):
+    """A ``tile<i32>`` index; its type is implied, so the text leaves it out."""
+
+    def can_infer(self, var_constraint_names: AbstractSet[str]) -> bool:
+        return True
+
+    def infer(self, context: InferenceContext) -> TileType:
+        return TileType((), i32)
+
+
+# The descriptions are NVIDIA's (``CudaTile_TileOf`` summaries), 13.4 types included.
+_INTS = "i1 or i8 or i16 or i32 or i64"
+_FLOATS = (
+    "f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 or f8E8M0FNU or "
+    "f4E2M1FN or fnv8E5M3FNU"
+)
+
+IntTile = TileOf(f"tile of {_INTS} values", is_int)
+FloatTile = TileOf(f"tile of {_FLOATS} values", is_float)
+BaseFloatTile = TileOf("tile of f16 or bf16 or f32 or f64 values", is_base_float)
+NumberTile = TileOf(f"tile of {_INTS} or {_FLOATS} values", is_number)
+IntOrI4Tile = TileOf(f"tile of {_INTS} or i4 values", is_int_or_i4)
+NumberOrI4Tile = TileOf(
+    f"tile of {_INTS} or {_FLOATS} or i4 values", lambda t: is_int_or_i4(t) or is_float(t)
+)
+I8Tile = TileOf("tile of i8 values", lambda t: t == i8)
+I64Tile = TileOf("tile of i64 values", lambda t: t == i64)
+BoolTile = TileOf("tile of i1 values", lambda t: t == i1)
+PointerTile = TileOf("tile of Pointer type values", _is_pointer)
 AnyTile = TileOf("tile", lambda t: True)
-ScalarIntTile = TileOf("0-d tile of integer values", is_int, rank=0)
-BoolTile = TileOf("tile of i1 values", lambda t: t == IntegerType(1))
+ScalarIntTile = TileOf(f"0D tile of {_INTS} values", is_int, rank=0)
+ScalarI32Tile = TileOf("0D tile of i32 values", lambda t: t == i32, rank=0)
+ScalarBoolTile = TileOf("0D tile of i1 values", lambda t: t == i1, rank=0)
+ScalarPointerTile = TileOf("0D tile of Pointer type values", _is_pointer, rank=0)
+I32Index = _I32Index("variadic of 0D tile of i32 values", lambda t: t == i32, rank=0)
+
+
+# --------------------------------------------------------------------------
+# One tile in, one tile out
+# --------------------------------------------------------------------------
+
+
+class TileToTileOp(CudaTileOp):
+    """A side-effect-free op from one tile (operand 0) to another (result 0)."""
+
+    traits = traits_def(Pure())
+
+    def _types(self) -> tuple[TileType, TileType]:
+        """The operand and result types; the constraints made them tiles."""
+        operand, result = self.operands[0].type, self.results[0].type
+        assert isinstance(operand, TileType) and isinstance(result, TileType)
+        return operand, result
+
+
+class SourceToResultOp(TileToTileOp):
+    """``op %source : A -> B``."""
+
+    source = operand_def(AnyTile)
+    result = result_def(AnyTile)
+    assembly_format = "$source attr-dict `:` type($source) `->` type($result)"
+
+    def __init__(self, source: SSAValue, result_type: TileType):
+        super().__init__(operands=[source], result_types=[result_type])
 
 
 # --------------------------------------------------------------------------
@@ -116,17 +179,42 @@ BoolTile = TileOf("tile of i1 values", lambda t: t == IntegerType(1))
 # --------------------------------------------------------------------------
 
 
-def result_element_type(op: Operation) -> Attribute:
-    t = op.results[0].type
-    return t.element_type if isinstance(t, TileType) else t
+def _verify_all_match(
+    names: str, types: Sequence[Attribute], key: Callable[[TileType], object], what: str
+) -> None:
+    """ODS's ``AllTypesMatch``/``AllShapesMatch``/... on tile-typed values."""
+    keys = [key(t) if isinstance(t, TileType) else t for t in types]
+    if any(k != keys[0] for k in keys):
+        raise VerifyException(f"failed to verify that all of {{{names}}} have {what}")
+
+
+def same_shape(names: str, *types: Attribute) -> None:
+    _verify_all_match(names, types, lambda t: t.shape, "same shape")
+
+
+def same_rank(names: str, *types: Attribute) -> None:
+    _verify_all_match(names, types, lambda t: t.rank, "same rank")
+
+
+def same_type(names: str, *types: Attribute) -> None:
+    _verify_all_match(names, types, lambda t: t, "same type")
+
+
+def same_element_type(names: str, *types: Attribute) -> None:
+    _verify_all_match(names, types, lambda t: t.element_type, "the same element type")
+
+
+def verify_f32_modifier(op: Operation, modifier: str, present: bool) -> None:
+    """``verifyApprox``, ``verifyFtz`` and ``full``'s twin: the modifier needs f32."""
+    ty = element_type_of(op.results[0].type)
+    if present and not isinstance(ty, Float32Type):
+        raise VerifyException(
+            f"{modifier} modifier only supported for f32 data type, but got: {quoted(ty)}"
+        )
 
 
 def verify_ftz(op: Operation, ftz: UnitAttr | None) -> None:
-    ty = result_element_type(op)
-    if ftz is not None and not isinstance(ty, Float32Type):
-        raise VerifyException(
-            f"flush_to_zero modifier only supported for f32 data type, but got: '{ty}'"
-        )
+    verify_f32_modifier(op, "flush_to_zero", ftz is not None)
 
 
 def verify_rounding_in(
@@ -139,6 +227,9 @@ def verify_rounding_in(
             + "]"
         )
 
+
+NO_OVERFLOW = IntegerOverflowAttr(IntegerOverflow.NONE)
+"""The default ``overflow`` flag (not printed) of integer ops and ``trunci``."""
 
 IEEE_MODES = (
     RoundingMode.NEAREST_EVEN,
@@ -153,7 +244,7 @@ IEEE_MODES = (
 # --------------------------------------------------------------------------
 
 
-def _variant(cls: type[_D]) -> type[_D]:
+def directive_variant(cls: type[_D]) -> type[_D]:
     """Declare a directive that only changes class constants of its base.
 
     ``irdl_custom_directive`` reads the parameters from the class's own
@@ -166,12 +257,19 @@ def _variant(cls: type[_D]) -> type[_D]:
 
 
 @irdl_custom_directive
-class _RoundingBase(CustomDirective):
+class RoundingDirective(CustomDirective):
     """``rounding<mode>``, omitted when it is the op's default mode."""
 
     rounding: AttributeVariable
     DEFAULT: ClassVar[RoundingMode] = RoundingMode.NEAREST_EVEN
     ALLOWED: ClassVar[tuple[RoundingMode, ...]] = IEEE_MODES
+    VERIFIED: ClassVar[bool] = False
+    """Parse every known mode and leave the others to the op verifier.
+
+    NVIDIA's ``divf``, ``sqrt``, ``exp`` and ``tanh`` parsers do so
+    (``tanh %x rounding<zero>`` fails verification, not parsing); an unknown
+    word is a parse error that lists the op's modes without ``got: ...``.
+    """
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
         mode = self.DEFAULT
@@ -179,19 +277,14 @@ class _RoundingBase(CustomDirective):
             with parser.in_angle_brackets():
                 pos = parser.pos
                 word = parser.parse_identifier()
-                choices = ", ".join(f"'{m.value}'" for m in self.ALLOWED)
-                try:
-                    mode = RoundingMode(word)
-                except ValueError:
+                known = next((m for m in RoundingMode if m.value == word), None)
+                if known is None or not (self.VERIFIED or known in self.ALLOWED):
+                    choices = ", ".join(f"'{m.value}'" for m in self.ALLOWED)
+                    got = "" if self.VERIFIED else f", got: '{word}'"
                     parser.raise_error(
-                        f"expected rounding mode to be one of: {choices}, got: '{word}'",
-                        pos,
+                        f"expected rounding mode to be one of: {choices}{got}", pos
                     )
-                if mode not in self.ALLOWED:
-                    parser.raise_error(
-                        f"expected rounding mode to be one of: {choices}, got: '{word}'",
-                        pos,
-                    )
+                mode = known
         self.rounding.set(state, RoundingModeAttr(mode))
 
     def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
@@ -210,67 +303,87 @@ class _RoundingBase(CustomDirective):
         return isinstance(attr, RoundingModeAttr) and attr.data != self.DEFAULT
 
 
-@_variant
-class IEEERounding(_RoundingBase):
+@directive_variant
+class IEEERounding(RoundingDirective):
     """``custom<IEEERoundingMode>``: the four IEEE modes, default nearest_even."""
 
 
-@_variant
-class DivRounding(_RoundingBase):
+@directive_variant
+class DivRounding(RoundingDirective):
     """``custom<DivFOpRoundingMode>``: IEEE modes plus approx and full."""
 
     ALLOWED = (*IEEE_MODES, RoundingMode.APPROX, RoundingMode.FULL)
 
 
-@_variant
-class SqrtRounding(_RoundingBase):
+@directive_variant
+class SqrtRounding(RoundingDirective):
     """``custom<SqrtOpRoundingMode>``: IEEE modes plus approx."""
 
     ALLOWED = (*IEEE_MODES, RoundingMode.APPROX)
 
 
-@_variant
-class ApproxFullRounding(_RoundingBase):
+@directive_variant
+class ApproxFullRounding(RoundingDirective):
     """``custom<ExpOpRoundingMode>`` / ``custom<TanHOpRoundingMode>``: approx|full."""
 
     DEFAULT = RoundingMode.FULL
     ALLOWED = (RoundingMode.APPROX, RoundingMode.FULL)
 
 
-@_variant
-class IntegerRounding(_RoundingBase):
+@directive_variant
+class IntegerRounding(RoundingDirective):
     """``custom<IntegerRoundingMode>``: only nearest_int_to_zero."""
 
     DEFAULT = RoundingMode.NEAREST_INT_TO_ZERO
     ALLOWED = (RoundingMode.NEAREST_INT_TO_ZERO,)
 
 
+def enum_keyword_error(attribute: str, enum: type[StrEnum]) -> str:
+    """MLIR's parse error for a bare enum keyword that is not one of ``enum``'s."""
+    return (
+        "expected string or keyword containing one of the following enum values for "
+        f"attribute '{attribute}' [{', '.join(case.value for case in enum)}]"
+    )
+
+
 @irdl_custom_directive
-class _KeywordEnum(CustomDirective):
-    """An enum attribute written as a bare keyword (``signed``, ``less_than``)."""
+class EnumKeyword(CustomDirective):
+    """An enum attribute written as a bare keyword (``signed``, ``less_than``).
+
+    ``OPTIONAL`` ones are omitted when absent and never fail to parse.
+    """
 
     attr: AttributeVariable
     ATTR_TYPE: ClassVar[type[Attribute]]
-    ENUM: ClassVar[type]
+    ENUM: ClassVar[type[StrEnum]]
     MESSAGE: ClassVar[str]
+    OPTIONAL: ClassVar[bool] = False
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
         pos = parser.pos
-        word = parser.parse_optional_identifier()
-        try:
-            value = self.ENUM(word)
-        except ValueError:
+        word = parser.parse_optional_keyword_in([case.value for case in self.ENUM])
+        if word is None:
+            if self.OPTIONAL:
+                return
             parser.raise_error(self.MESSAGE, pos)
-        self.attr.set(state, self.ATTR_TYPE(value))  # type: ignore[call-arg]
+        self.attr.set(state, self.ATTR_TYPE(self.ENUM(word)))  # type: ignore[call-arg]
 
     def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
         attr = self.attr.get(op)
+        if attr is None:
+            return
         state.print_whitespace(printer)
         printer.print_string(attr.data.value)  # type: ignore[union-attr]
 
+    def is_optional_like(self) -> bool:
+        return self.OPTIONAL
 
-@_variant
-class SignednessKeyword(_KeywordEnum):
+    def is_present(self, op: IRDLOperation) -> bool:
+        return self.attr.get(op) is not None
+
+
+@directive_variant
+class SignednessKeyword(EnumKeyword):
     """``custom<Signedness>``: ``signed`` or ``unsigned``."""
 
     ATTR_TYPE = SignednessAttr
@@ -278,8 +391,8 @@ class SignednessKeyword(_KeywordEnum):
     MESSAGE = "expected signedness to be one of: {'signed', 'unsigned'}"
 
 
-@_variant
-class PredicateKeyword(_KeywordEnum):
+@directive_variant
+class PredicateKeyword(EnumKeyword):
     """``custom<ComparisonPredicate>``: ``equal``, ``less_than``, ..."""
 
     ATTR_TYPE = ComparisonPredicateAttr
@@ -290,8 +403,8 @@ class PredicateKeyword(_KeywordEnum):
     )
 
 
-@_variant
-class OrderingKeyword(_KeywordEnum):
+@directive_variant
+class OrderingKeyword(EnumKeyword):
     """``custom<ComparisonOrdering>``: ``ordered`` or ``unordered``."""
 
     ATTR_TYPE = ComparisonOrderingAttr

@@ -14,11 +14,9 @@ written (``pow``), so printing stays stable in every form.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import ClassVar
 
-from xdsl.dialects.builtin import Float32Type, IntegerType, UnitAttr
-from xdsl.ir import Attribute
+from xdsl.dialects.builtin import UnitAttr, i1, i8, i16, i32
 from xdsl.irdl import (
     IRDLOperation,
     VarConstraint,
@@ -49,38 +47,27 @@ from ..attributes import (
     Signedness,
     SignednessAttr,
 )
-from ..types import TileType, is_int
 from ._common import (
     IEEE_MODES,
+    NO_OVERFLOW,
     ApproxFullRounding,
     BaseFloatTile,
     CudaTileOp,
     DivRounding,
     IEEERounding,
+    IntTile,
     SignednessKeyword,
     SqrtRounding,
     TileOf,
-    result_element_type,
+    directive_variant,
+    same_shape,
+    verify_f32_modifier,
     verify_ftz,
     verify_rounding_in,
 )
 
-# --------------------------------------------------------------------------
-# Type constraints
-# --------------------------------------------------------------------------
-
-
-def _int_of_width(*widths: int) -> Callable[[Attribute], bool]:
-    return lambda t: is_int(t) and isinstance(t, IntegerType) and t.width.data in widths
-
-
-ArithIntTile = TileOf(
-    "tile of i1, i8, i16, i32 or i64 values", _int_of_width(1, 8, 16, 32, 64)
-)
-"""``CudaTile_IntTileType``: integers without ``i4`` (a storage-only type)."""
-
 FPowIExponentTile = TileOf(
-    "tile of i1, i8, i16 or i32 values", _int_of_width(1, 8, 16, 32)
+    "tile of i1 or i8 or i16 or i32 values", lambda t: t in (i1, i8, i16, i32)
 )
 """``fpowi`` exponents: signed integers of at most 32 bits."""
 
@@ -90,47 +77,25 @@ FPowIExponentTile = TileOf(
 # --------------------------------------------------------------------------
 
 
-class _VerifiedRounding(CustomDirective):
-    """A ``rounding<mode>`` directive that parses any known mode.
-
-    NVIDIA's ``divf``, ``sqrt``, ``exp`` and ``tanh`` parsers accept every
-    ``RoundingMode`` and leave unsupported ones to the op verifier
-    (``tanh %x rounding<zero>`` fails verification, not parsing); an unknown
-    word is a parse error that lists the op's modes without ``got: ...``.
-    Mixed in before one of ``_common``'s rounding directives, which supplies
-    the ``rounding`` parameter, ``DEFAULT``, ``ALLOWED`` and printing.
-    """
-
-    rounding: AttributeVariable
-    DEFAULT: ClassVar[RoundingMode]
-    ALLOWED: ClassVar[tuple[RoundingMode, ...]]
-
-    def parse(self, parser: Parser, state: ParsingState) -> None:
-        mode = self.DEFAULT
-        if parser.parse_optional_keyword("rounding") is not None:
-            with parser.in_angle_brackets():
-                pos = parser.pos
-                word = parser.parse_identifier()
-                try:
-                    mode = RoundingMode(word)
-                except ValueError:
-                    choices = ", ".join(f"'{m.value}'" for m in self.ALLOWED)
-                    parser.raise_error(
-                        f"expected rounding mode to be one of: {choices}", pos
-                    )
-        self.rounding.set(state, RoundingModeAttr(mode))
-
-
-class DivFRounding(_VerifiedRounding, DivRounding):
+@directive_variant
+class DivFRounding(DivRounding):
     """``custom<DivFOpRoundingMode>``: IEEE modes, approx, full."""
 
+    VERIFIED = True
 
-class SqrtFRounding(_VerifiedRounding, SqrtRounding):
+
+@directive_variant
+class SqrtFRounding(SqrtRounding):
     """``custom<SqrtOpRoundingMode>``: IEEE modes and approx."""
 
+    VERIFIED = True
 
-class ApproxFullFRounding(_VerifiedRounding, ApproxFullRounding):
+
+@directive_variant
+class ApproxFullFRounding(ApproxFullRounding):
     """``custom<ExpOpRoundingMode>`` / ``custom<TanHOpRoundingMode>``."""
+
+    VERIFIED = True
 
 
 @irdl_custom_directive
@@ -167,18 +132,6 @@ class UnitFlags(CustomDirective):
 # --------------------------------------------------------------------------
 
 
-def verify_f32_modifier(op: CudaTileOp, modifier: str, present: bool) -> None:
-    """``verifyApprox`` and its ``full`` twin: the modifier needs f32 elements.
-
-    The type is quoted as MLIR's diagnostics quote it (``but got: 'f16'``).
-    """
-    ty = result_element_type(op)
-    if present and not isinstance(ty, Float32Type):
-        raise VerifyException(
-            f"{modifier} modifier only supported for f32 data type, but got: '{ty}'"
-        )
-
-
 def _verify_ieee_rounding(
     op: CudaTileOp, rounding: RoundingModeAttr, ftz: UnitAttr | None
 ) -> None:
@@ -187,13 +140,20 @@ def _verify_ieee_rounding(
     verify_ftz(op, ftz)
 
 
-def verify_approx_full(op: CudaTileOp, rounding: RoundingModeAttr) -> None:
-    """``verifyDivSqrtCommonFPModifiers`` once the mode is known to be allowed.
+def verify_div_sqrt(
+    op: CudaTileOp,
+    rounding: RoundingModeAttr,
+    ftz: UnitAttr | None,
+    allowed: tuple[RoundingMode, ...],
+) -> None:
+    """``divf``/``sqrt``: the mode is one of ``allowed``, then ftz, approx, full need f32.
 
-    One ``rounding`` attribute carries the mode, so approx and full exclude
-    each other and an IEEE mode never comes with them: of NVIDIA's checks
-    only the element-type ones can fail.
+    ``verifyDivSqrtCommonFPModifiers``: one ``rounding`` attribute carries
+    the mode, so approx and full exclude each other and an IEEE mode never
+    comes with them: of NVIDIA's checks only the element-type ones can fail.
     """
+    verify_rounding_in(rounding, allowed)
+    verify_ftz(op, ftz)
     verify_f32_modifier(op, "approx", rounding.data == RoundingMode.APPROX)
     verify_f32_modifier(op, "full", rounding.data == RoundingMode.FULL)
 
@@ -283,7 +243,7 @@ class _PowBase(CudaTileOp):
 class _IntUnary(CudaTileOp):
     """``op %source : T`` on an integer tile."""
 
-    T: ClassVar = VarConstraint("T", ArithIntTile)
+    T: ClassVar = VarConstraint("T", IntTile)
     source = operand_def(T)
     result = result_def(T)
     traits = traits_def(Pure())
@@ -293,7 +253,7 @@ class _IntUnary(CudaTileOp):
 class _IntOperands(CudaTileOp):
     """``op %lhs, %rhs : T`` on integer tiles (traits left to subclasses)."""
 
-    T: ClassVar = VarConstraint("T", ArithIntTile)
+    T: ClassVar = VarConstraint("T", IntTile)
     lhs = operand_def(T)
     rhs = operand_def(T)
     result = result_def(T)
@@ -306,13 +266,10 @@ class _IntBinary(_IntOperands):
     traits = traits_def(Pure())
 
 
-_NO_OVERFLOW = IntegerOverflowAttr(IntegerOverflow.NONE)
-
-
 class _IntBinaryOverflow(_IntBinary):
     """``op %lhs, %rhs [overflow<flag>] : T`` (``overflow<none>`` elided)."""
 
-    overflow = prop_def(IntegerOverflowAttr, default_value=_NO_OVERFLOW)
+    overflow = prop_def(IntegerOverflowAttr, default_value=NO_OVERFLOW)
     assembly_format = (
         "$lhs `,` $rhs (`overflow` `` $overflow^)? attr-dict `:` type($result)"
     )
@@ -381,9 +338,9 @@ class DivFOp(_FloatBinaryRounded):
     )
 
     def verify_(self) -> None:
-        verify_rounding_in(self.rounding_mode, DivFRounding.ALLOWED)
-        verify_ftz(self, self.flush_to_zero)
-        verify_approx_full(self, self.rounding_mode)
+        verify_div_sqrt(
+            self, self.rounding_mode, self.flush_to_zero, DivFRounding.ALLOWED
+        )
 
 
 @irdl_op_definition
@@ -463,12 +420,7 @@ class FPowIOp(CudaTileOp):
     )
 
     def verify_(self) -> None:
-        source, exponent = self.source.type, self.exponent.type
-        assert isinstance(source, TileType) and isinstance(exponent, TileType)
-        if source.shape != exponent.shape:
-            raise VerifyException(
-                "failed to verify that all of {source, exponent} have same shape"
-            )
+        same_shape("source, exponent", self.source.type, self.exponent.type)
 
 
 # --------------------------------------------------------------------------
@@ -488,7 +440,7 @@ class NegIOp(_IntUnary):
     """Element-wise two's-complement integer negation."""
 
     name = "cuda_tile.negi"
-    overflow = prop_def(IntegerOverflowAttr, default_value=_NO_OVERFLOW)
+    overflow = prop_def(IntegerOverflowAttr, default_value=NO_OVERFLOW)
     assembly_format = (
         "$source (`overflow` `` $overflow^)? attr-dict `:` type($result)"
     )
@@ -532,7 +484,7 @@ class MulhiIOp(CudaTileOp):
     """Element-wise high half of the integer product ``x * y``."""
 
     name = "cuda_tile.mulhii"
-    T: ClassVar = VarConstraint("T", ArithIntTile)
+    T: ClassVar = VarConstraint("T", IntTile)
     x = operand_def(T)
     y = operand_def(T)
     result = result_def(T)

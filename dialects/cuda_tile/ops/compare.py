@@ -33,9 +33,10 @@ from ._common import (
     CudaTileOp,
     OrderingKeyword,
     PredicateKeyword,
+    IntTile,
     SignednessKeyword,
+    same_shape,
 )
-from .shape import IntTile, same_shape
 
 
 def _i1_like(t: TileType) -> TileType:

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, TypeVar
 
-from xdsl.dialects.builtin import IntegerType, UnitAttr
+from xdsl.dialects.builtin import UnitAttr, i1
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import (
     AttrConstraint,
@@ -51,9 +51,10 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.lexer import Span
 
+from ..diagnostics import quoted, quoted_types
 from ..syntax import TileIRParser
 from ..types import CudaTileType, TensorViewType, TileType, TileViewType, is_number
-from ._common import CudaTileOp, ScalarIntTile, TileOf
+from ._common import CudaTileOp, ScalarBoolTile, ScalarIntTile
 
 # --------------------------------------------------------------------------
 # Traits
@@ -164,13 +165,7 @@ class _AnyTileIRType(AttrConstraint):
 
 
 AnyTileIRType = _AnyTileIRType()
-BoolScalarTile = TileOf("0-d tile of i1 values", lambda t: t == IntegerType(1), rank=0)
-_BOOL = TileType((), IntegerType(1))
-
-
-def _quoted(types: Sequence[Attribute]) -> str:
-    """Types as MLIR diagnostics print a type range: ``'t0', 't1'``."""
-    return ", ".join(f"'{t}'" for t in types)
+_BOOL = TileType((), i1)
 
 
 def _verify_not_view(what: str, index: int, t: Attribute) -> None:
@@ -195,7 +190,7 @@ def _verify_loop_iter_values(
         if init.type != arg.type:
             raise VerifyException(
                 f"init value {i} and region iter_value {i} have different type: "
-                f"'{init.type}' != '{arg.type}'"
+                f"{quoted(init.type)} != {quoted(arg.type)}"
             )
     for i, result in enumerate(results):
         _verify_not_view("result type", i, result.type)
@@ -264,83 +259,76 @@ def _add_attr_dict(parser: Parser, op: Operation) -> None:
 # Terminators
 # --------------------------------------------------------------------------
 
-_TERMINATOR_FORMAT = "attr-dict ($operands_^ `:` type($operands_))?"
+
+class TerminatorOp(CudaTileOp):
+    """``op %v, ... : T, ...``: a terminator handing values to its parent."""
+
+    operands_ = var_operand_def(AnyTileIRType)
+    assembly_format = "attr-dict ($operands_^ `:` type($operands_))?"
+
+    def __init__(self, *values: SSAValue | Operation):
+        super().__init__(operands=[values])
 
 
 @irdl_op_definition
-class YieldOp(CudaTileOp):
+class YieldOp(TerminatorOp):
     """``yield %v, ... : T, ...``: hand values back to an ``if``, ``reduce`` or ``scan``."""
 
     name = "cuda_tile.yield"
-    operands_ = var_operand_def(AnyTileIRType)
     traits = traits_def(
         Pure(),
         ReturnLike(),
         IsTerminator(),
         ParentOneOf(("cuda_tile.if", "cuda_tile.reduce", "cuda_tile.scan")),
     )
-    assembly_format = _TERMINATOR_FORMAT
-
-    def __init__(self, *values: SSAValue | Operation):
-        super().__init__(operands=[values])
 
 
 @irdl_op_definition
-class ContinueOp(CudaTileOp):
+class ContinueOp(TerminatorOp):
     """``continue %v, ... : T, ...``: start the enclosing loop's next iteration."""
 
     name = "cuda_tile.continue"
-    operands_ = var_operand_def(AnyTileIRType)
     traits = traits_def(
         IsTerminator(),
         ParentOneOf(("cuda_tile.for", "cuda_tile.if", "cuda_tile.loop")),
     )
-    assembly_format = _TERMINATOR_FORMAT
-
-    def __init__(self, *values: SSAValue | Operation):
-        super().__init__(operands=[values])
 
     def verify_(self) -> None:
         loop = _enclosing_loop(self, (ForOp.name, LoopOp.name))
-        found = _quoted(self.operands_.types)
+        found = quoted_types(self.operands_.types)
         if isinstance(loop, LoopOp):
             if loop.init_values.types != self.operands_.types:
                 raise VerifyException(
                     "`loop` is missing a valid terminator. `continue` op should have "
                     "operand types that match the parent loop iter_values: "
-                    f"({_quoted(loop.init_values.types)}), but found: ({found})"
+                    f"({quoted_types(loop.init_values.types)}), but found: ({found})"
                 )
         elif isinstance(loop, ForOp):
             if loop.result_values.types != self.operands_.types:
                 raise VerifyException(
                     "`for` is missing a valid terminator. `continue` op should have "
                     "operand types that match the parent loop return types: "
-                    f"({_quoted(loop.result_values.types)}), but found: ({found})"
+                    f"({quoted_types(loop.result_values.types)}), but found: ({found})"
                 )
 
 
 @irdl_op_definition
-class BreakOp(CudaTileOp):
+class BreakOp(TerminatorOp):
     """``break %v, ... : T, ...``: leave the enclosing ``loop`` with its results."""
 
     name = "cuda_tile.break"
-    operands_ = var_operand_def(AnyTileIRType)
     traits = traits_def(
         ReturnLike(),
         IsTerminator(),
         ParentOneOf(("cuda_tile.if", "cuda_tile.loop")),
     )
-    assembly_format = _TERMINATOR_FORMAT
-
-    def __init__(self, *values: SSAValue | Operation):
-        super().__init__(operands=[values])
 
     def verify_(self) -> None:
         loop = _enclosing_loop(self, (LoopOp.name,))
         if loop is not None and loop.result_types != self.operands_.types:
             raise VerifyException(
                 "operand types must correspond to the parent loop result types: "
-                f"({_quoted(self.operands_.types)}) vs ({_quoted(loop.result_types)})"
+                f"({quoted_types(self.operands_.types)}) vs ({quoted_types(loop.result_types)})"
             )
 
 
@@ -477,7 +465,7 @@ class ForOp(CudaTileOp):
         if args[0].type != self.lower_bound.type:
             raise VerifyException(
                 "expected induction variable to be same type as bounds and step: "
-                f"'{args[0].type}' vs '{self.lower_bound.type}'"
+                f"{quoted(args[0].type)} vs {quoted(self.lower_bound.type)}"
             )
         _verify_loop_iter_values(self.init_values, args[1:], self.result_values)
 
@@ -568,7 +556,7 @@ class IfOp(CudaTileOp):
     """
 
     name = "cuda_tile.if"
-    condition = operand_def(BoolScalarTile)
+    condition = operand_def(ScalarBoolTile)
     results_ = var_result_def()
     then_region = region_def("single_block")
     else_region = region_def()
@@ -649,15 +637,15 @@ class IfOp(CudaTileOp):
         results = self.result_types
         if results and not yielded:
             raise VerifyException(
-                f"has return type of {_quoted(results)} but {name} branch "
+                f"has return type of {quoted_types(results)} but {name} branch "
                 "does not yield anything"
             )
         if not results and yielded:
             raise VerifyException(
-                f"does not return a value, but {name} branch yields {_quoted(yielded)}"
+                f"does not return a value, but {name} branch yields {quoted_types(yielded)}"
             )
         if yielded != results:
             raise VerifyException(
                 f"type does not match yield type, {name} branch yields "
-                f"{_quoted(yielded)} but op result type is {_quoted(results)}"
+                f"{quoted_types(yielded)} but op result type is {quoted_types(results)}"
             )

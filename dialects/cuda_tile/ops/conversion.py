@@ -1,7 +1,6 @@
 """Conversions and casts (ftof, itof, exti, bitcast, pointer casts, offset).
 
-Every op here maps a tile to a tile of the same shape; the element-type
-families (``IntTile``, ``FloatTile``, ...) are the ones of ``shape.py``.
+Every op here maps a tile to a tile of the same shape.
 """
 
 from __future__ import annotations
@@ -36,48 +35,33 @@ from ..attributes import (
     Signedness,
     SignednessAttr,
 )
+from ..diagnostics import quoted
+from ..literals import FloatFormat, element_width
 from ..types import Float8E5M3FNUType, TileType
 from ._common import (
+    IEEE_MODES,
+    NO_OVERFLOW,
     CudaTileOp,
-    IEEERounding,
-    _RoundingBase,
-    _variant,
-    IntegerRounding,
-    PointerTile,
-    SignednessKeyword,
-)
-from .shape import (
-    FloatFormat,
     FloatTile,
     I64Tile,
+    IEEERounding,
+    IntegerRounding,
     IntOrI4Tile,
     IntTile,
     NumberTile,
-    element_width,
+    PointerTile,
+    RoundingDirective,
+    SignednessKeyword,
+    SourceToResultOp,
+    TileToTileOp,
+    directive_variant,
     same_shape,
     same_type,
-    type_text,
 )
 
 
-class _Cast(CudaTileOp):
-    """``op %from ... : A -> B``, element-wise: ``from`` and ``to`` have one shape."""
-
-    traits = traits_def(Pure())
-
-    def _types(self) -> tuple[TileType, TileType]:
-        operand, result = self.operands[0].type, self.results[0].type
-        assert isinstance(operand, TileType) and isinstance(result, TileType)
-        return operand, result
-
-
-class _SourceCast(_Cast):
+class _SourceCast(SourceToResultOp):
     """A cast whose operand is named ``source`` and result ``result``."""
-
-    assembly_format = "$source attr-dict `:` type($source) `->` type($result)"
-
-    def __init__(self, source: SSAValue, result_type: TileType):
-        super().__init__(operands=[source], result_types=[result_type])
 
     def verify_(self) -> None:
         same_shape("source, result", *self._types())
@@ -98,8 +82,8 @@ class BitcastOp(_SourceCast):
         res_width = element_width(result.element_type)
         if src_width != res_width:
             raise VerifyException(
-                f"types must be equal width, cannot convert '{type_text(source)}' of "
-                f"width {src_width} to type '{type_text(result)}' of width {res_width}"
+                f"types must be equal width, cannot convert {quoted(source)} of "
+                f"width {src_width} to type {quoted(result)} of width {res_width}"
             )
 
 
@@ -130,8 +114,8 @@ class PtrToPtrOp(_SourceCast):
     result = result_def(PointerTile)
 
 
-class _FromTo(_Cast):
-    """A cast whose operand is named ``from`` and result ``to``."""
+class _FromTo(TileToTileOp):
+    """``op %from ... : A -> B``, element-wise: ``from`` and ``to`` have one shape."""
 
     def _verify_shape(self) -> None:
         same_shape("from, to", *self._types())
@@ -163,9 +147,6 @@ class ExtIOp(_FromTo):
             raise VerifyException("extending to smaller or identical integer")
 
 
-_NO_OVERFLOW = IntegerOverflowAttr(IntegerOverflow.NONE)
-
-
 @irdl_op_definition
 class TruncIOp(_FromTo):
     """Integers narrowed by dropping high bits; ``overflow`` says which bits are known zero/sign."""
@@ -173,7 +154,7 @@ class TruncIOp(_FromTo):
     name = "cuda_tile.trunci"
     from_ = operand_def(IntOrI4Tile)
     to = result_def(IntOrI4Tile)
-    overflow = prop_def(IntegerOverflowAttr, default_value=_NO_OVERFLOW)
+    overflow = prop_def(IntegerOverflowAttr, default_value=NO_OVERFLOW)
     assembly_format = (
         "$from_ (`overflow` `` $overflow^)? attr-dict `:` type($from_) `->` type($to)"
     )
@@ -194,18 +175,12 @@ class TruncIOp(_FromTo):
 
 # ftof rounding rules (Tile IR 13.4), by the kind of conversion.
 _NARROW_MODES = (RoundingMode.NEAREST_EVEN, RoundingMode.ZERO)
-_IEEE_MODES = (
-    RoundingMode.NEAREST_EVEN,
-    RoundingMode.ZERO,
-    RoundingMode.NEGATIVE_INF,
-    RoundingMode.POSITIVE_INF,
-)
-_WIDEN_MODES = (*_IEEE_MODES, RoundingMode.NEAREST_AWAY)
+_WIDEN_MODES = (*IEEE_MODES, RoundingMode.NEAREST_AWAY)
 _TF32_MODES = (*_NARROW_MODES, RoundingMode.NEAREST_AWAY)
 
 
-@_variant
-class FToFRounding(_RoundingBase):
+@directive_variant
+class FToFRounding(RoundingDirective):
     """``ftof``'s ``rounding<mode>``: the IEEE modes and ``nearest_away``."""
 
     ALLOWED = _WIDEN_MODES
@@ -231,7 +206,7 @@ def _ftof_rule(source: Attribute, result: Attribute) -> tuple[tuple[RoundingMode
             "'nearest_even', 'zero', and 'nearest_away' are supported"
         )
     if isinstance(source, Float64Type) and isinstance(result, Float32Type):
-        return _IEEE_MODES, (
+        return IEEE_MODES, (
             "invalid rounding mode specified for conversion from f64 to f32. Only "
             "'nearest_even', 'zero', 'negative_inf', and 'positive_inf' are supported"
         )

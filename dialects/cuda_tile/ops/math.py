@@ -24,14 +24,14 @@ from xdsl.irdl import (
 from xdsl.traits import Pure
 
 from ..attributes import RoundingMode, RoundingModeAttr
-from ._common import BaseFloatTile, CudaTileOp, verify_ftz, verify_rounding_in
-from .arith import (
-    ApproxFullFRounding,
-    FloatUnaryOp,
-    SqrtFRounding,
-    verify_approx_full,
+from ._common import (
+    BaseFloatTile,
+    CudaTileOp,
     verify_f32_modifier,
+    verify_ftz,
+    verify_rounding_in,
 )
+from .arith import ApproxFullFRounding, FloatUnaryOp, SqrtFRounding, verify_div_sqrt
 
 
 class _FloatUnaryFtz(FloatUnaryOp):
@@ -170,9 +170,9 @@ class SqrtOp(FloatUnaryOp):
     )
 
     def verify_(self) -> None:
-        verify_rounding_in(self.rounding_mode, SqrtFRounding.ALLOWED)
-        verify_ftz(self, self.flush_to_zero)
-        verify_approx_full(self, self.rounding_mode)
+        verify_div_sqrt(
+            self, self.rounding_mode, self.flush_to_zero, SqrtFRounding.ALLOWED
+        )
 
 
 @irdl_op_definition

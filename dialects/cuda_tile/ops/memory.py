@@ -27,18 +27,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from io import StringIO
 from typing import ClassVar, NamedTuple, Self, TypeVar
 
 from xdsl.dialects.builtin import (
     I64,
     DenseArrayBase,
-    DictionaryAttr,
-    IntAttr,
-    Float16Type,
-    BFloat16Type,
-    Float32Type,
-    Float64Type,
     IntegerAttr,
     IntegerType,
     UnitAttr,
@@ -81,7 +74,6 @@ from xdsl.traits import (
     Pure,
 )
 from xdsl.utils.exceptions import VerifyException
-from xdsl.utils.str_enum import StrEnum
 
 from ..attributes import (
     AtomicRMWMode,
@@ -92,12 +84,11 @@ from ..attributes import (
     MemoryScopeAttr,
     OptimizationHintsAttr,
 )
-from ..syntax import TileIRPrinter
+from ..diagnostics import quoted, shape_text
+from ..literals import element_width
 from ..types import (
     DYNAMIC,
     TILE_VIEW_TYPES,
-    CudaTileType,
-    Float8E5M3FNUType,
     GatherScatterViewType,
     PartitionViewType,
     PointerType,
@@ -106,43 +97,27 @@ from ..types import (
     TileType,
     TileViewType,
     TokenType,
+    is_base_float,
     is_float,
-    is_int,
+    is_number,
 )
-from ._common import AnyTile, BoolTile, CudaTileOp, NumberTile, PointerTile, TileOf
-
-# --------------------------------------------------------------------------
-# Diagnostics in MLIR's spelling
-# --------------------------------------------------------------------------
-
-
-def _q(t: Attribute) -> str:
-    """A type as MLIR diagnostics show it: ``'!cuda_tile.tile<4xptr<f32>>'``, ``'f32'``."""
-    out = StringIO()
-    printer = TileIRPrinter(stream=out)
-    with printer.eliding_prefix():
-        printer.print_attribute(t)
-    prefix = "!cuda_tile." if isinstance(t, CudaTileType) else ""
-    return f"'{prefix}{out.getvalue()}'"
-
-
-def _dims(shape: Sequence[int]) -> str:
-    """A shape as MLIR diagnostics show an ``ArrayRef``: ``2, 4``."""
-    return ", ".join(map(str, shape))
-
+from ._common import (
+    AnyTile,
+    BoolTile,
+    CudaTileOp,
+    EnumKeyword,
+    IntTile,
+    NumberTile,
+    PointerTile,
+    ScalarIntTile,
+    ScalarPointerTile,
+    directive_variant,
+    enum_keyword_error,
+)
 
 # --------------------------------------------------------------------------
 # Type constraints (Types.td)
 # --------------------------------------------------------------------------
-
-
-# ``_common`` has these constraints too; these carry NVIDIA's wording, which
-# the index and shape operands of the memory ops are diagnosed with.
-ScalarPointerTile = TileOf(
-    "0D tile of Pointer type values", lambda t: isinstance(t, PointerType), rank=0
-)
-ScalarAnyIntTile = TileOf("0D tile of i1 or i8 or i16 or i32 or i64 values", is_int, rank=0)
-IndexTile = TileOf("tile of i1 or i8 or i16 or i32 or i64 values", is_int)
 
 
 @dataclass(frozen=True)
@@ -151,7 +126,7 @@ class TileViewOf(AttrConstraint[TileViewType]):
 
     def verify(self, attr: Attribute, constraint_context: VerificationContext) -> None:
         if not isinstance(attr, TILE_VIEW_TYPES):
-            raise VerifyException(f"expected TileView instance, got {_q(attr)}")
+            raise VerifyException(f"expected TileView instance, got {quoted(attr)}")
 
     def get_bases(self) -> set[type[Attribute]]:
         return set(TILE_VIEW_TYPES)
@@ -205,87 +180,38 @@ class AllocatesResult(MemoryEffect):
 # --------------------------------------------------------------------------
 
 
-class _EnumKeyword(CustomDirective):
-    """An enum property written as a bare keyword, e.g. ``relaxed``.
-
-    Subclasses declare ``attr: AttributeVariable`` and the class constants.
-    ``OPTIONAL`` ones are omitted when absent and never fail to parse.
-    """
-
-    attr: AttributeVariable
-    ATTR: ClassVar[type[MemoryOrderingAttr | MemoryScopeAttr | AtomicRMWModeAttr]]
-    ENUM: ClassVar[type[StrEnum]]
-    PROPERTY: ClassVar[str]
-    OPTIONAL: ClassVar[bool] = False
-
-    def parse(self, parser: Parser, state: ParsingState) -> None:
-        choices = [case.value for case in self.ENUM]
-        pos = parser.pos
-        word = parser.parse_optional_keyword_in(choices)
-        if word is None:
-            if self.OPTIONAL:
-                return
-            parser.raise_error(
-                "expected string or keyword containing one of the following enum "
-                f"values for attribute '{self.PROPERTY}' [{', '.join(choices)}]",
-                pos,
-            )
-        self.attr.set(state, self.ATTR(self.ENUM(word)))  # pyright: ignore[reportArgumentType]
-
-    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
-        attr = self.attr.get(op)
-        if attr is None:
-            return
-        assert isinstance(attr, MemoryOrderingAttr | MemoryScopeAttr | AtomicRMWModeAttr)
-        state.print_whitespace(printer)
-        printer.print_string(attr.data.value)
-
-    def is_optional_like(self) -> bool:
-        return self.OPTIONAL
-
-    def is_present(self, op: IRDLOperation) -> bool:
-        return self.attr.get(op) is not None
-
-
-@irdl_custom_directive
-class MemoryOrderingKeyword(_EnumKeyword):
+@directive_variant
+class MemoryOrderingKeyword(EnumKeyword):
     """``weak`` | ``relaxed`` | ``acquire`` | ``release`` | ``acq_rel``."""
 
-    attr: AttributeVariable
-    ATTR = MemoryOrderingAttr
+    ATTR_TYPE = MemoryOrderingAttr
     ENUM = MemoryOrdering
-    PROPERTY = "memory_ordering_semantics"
+    MESSAGE = enum_keyword_error("memory_ordering_semantics", MemoryOrdering)
 
 
-@irdl_custom_directive
-class MemoryScopeKeyword(_EnumKeyword):
+@directive_variant
+class MemoryScopeKeyword(EnumKeyword):
     """``tl_blk`` | ``device`` | ``sys``."""
 
-    attr: AttributeVariable
-    ATTR = MemoryScopeAttr
+    ATTR_TYPE = MemoryScopeAttr
     ENUM = MemoryScope
-    PROPERTY = "memory_scope"
+    MESSAGE = enum_keyword_error("memory_scope", MemoryScope)
 
 
-@irdl_custom_directive
-class OptionalMemoryScopeKeyword(_EnumKeyword):
+@directive_variant
+class OptionalMemoryScopeKeyword(MemoryScopeKeyword):
     """An optional ``tl_blk`` | ``device`` | ``sys``."""
 
-    attr: AttributeVariable
-    ATTR = MemoryScopeAttr
-    ENUM = MemoryScope
-    PROPERTY = "memory_scope"
     OPTIONAL = True
 
 
-@irdl_custom_directive
-class AtomicModeKeyword(_EnumKeyword):
+@directive_variant
+class AtomicModeKeyword(EnumKeyword):
     """``and`` | ``or`` | ... | ``xchg``."""
 
-    attr: AttributeVariable
-    ATTR = AtomicRMWModeAttr
+    ATTR_TYPE = AtomicRMWModeAttr
     ENUM = AtomicRMWMode
-    PROPERTY = "mode"
+    MESSAGE = enum_keyword_error("mode", AtomicRMWMode)
 
 
 # --------------------------------------------------------------------------
@@ -327,11 +253,8 @@ def _verify_atomic_ordering(ordering: MemoryOrderingAttr) -> None:
 
 
 def _bit_width(t: Attribute) -> int | None:
-    if isinstance(t, IntegerType):
-        return t.width.data
-    if isinstance(t, Float8E5M3FNUType):
-        return 8
-    return getattr(t, "bitwidth", None) if is_float(t) else None
+    """The width of a number element type; None for pointers."""
+    return element_width(t) if is_number(t) else None
 
 
 _INT_MODES = (
@@ -344,7 +267,6 @@ _INT_MODES = (
     AtomicRMWMode.UMAX,
     AtomicRMWMode.UMIN,
 )
-_ADDF_TYPES = (Float16Type, BFloat16Type, Float32Type, Float64Type)
 
 
 def _verify_atomic_mode(mode: AtomicRMWModeAttr, element_type: Attribute) -> None:
@@ -355,7 +277,7 @@ def _verify_atomic_mode(mode: AtomicRMWModeAttr, element_type: Attribute) -> Non
         if not isinstance(element_type, IntegerType) or width not in (32, 64):
             raise VerifyException(f"'{name}' works only with integers i32 and i64")
     elif mode.data == AtomicRMWMode.ADDF:
-        if not isinstance(element_type, _ADDF_TYPES):
+        if not is_base_float(element_type):
             raise VerifyException(
                 f"'{name}' works only with floats f16, bf16, f32, and f64"
             )
@@ -370,8 +292,8 @@ def _verify_pointee(pointers: TileType, element_type: Attribute, operand: str) -
     assert isinstance(pointee, PointerType)
     if pointee.pointee != element_type:
         raise VerifyException(
-            f"expected pointee type ({_q(pointee.pointee)}) to match element type "
-            f"of '{operand}' ({_q(element_type)})"
+            f"expected pointee type ({quoted(pointee.pointee)}) to match element type "
+            f"of '{operand}' ({quoted(element_type)})"
         )
 
 
@@ -420,8 +342,8 @@ def _verify_view_access(
         )
     if tile_type != view_type.tile_type():
         raise VerifyException(
-            f"expected tile type to be {_q(view_type.tile_type())} (based on view "
-            f"type), got {_q(tile_type)}"
+            f"expected tile type to be {quoted(view_type.tile_type())} (based on view "
+            f"type), got {quoted(tile_type)}"
         )
     view_type.verify_indices(index_types)
     if op.inbounds is not None and len(_flags(op.inbounds)) != len(index_types):
@@ -560,14 +482,6 @@ def _print_index_types(printer: Printer, indices: Sequence[SSAValue]) -> None:
         printer.print_attribute(t)
 
 
-def _parse_optional_hints(parser: Parser) -> OptimizationHintsAttr | None:
-    """``optimization_hints = <...>``, if present."""
-    if parser.parse_optional_keyword("optimization_hints") is None:
-        return None
-    parser.parse_punctuation("=")
-    return OptimizationHintsAttr.new(OptimizationHintsAttr.parse_parameters(parser))
-
-
 @irdl_custom_directive
 class OptionalHints(CustomDirective):
     """``optimization_hints = <...>``, omitted when the property is absent."""
@@ -575,7 +489,7 @@ class OptionalHints(CustomDirective):
     hints: AttributeVariable
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
-        if (hints := _parse_optional_hints(parser)) is not None:
+        if (hints := OptimizationHintsAttr.parse_optional_assignment(parser)) is not None:
             self.hints.set(state, hints)
 
     def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
@@ -596,7 +510,7 @@ class OptionalHints(CustomDirective):
 def _parse_access_options(parser: Parser) -> dict[str, Attribute]:
     """``[optimization_hints = <...>] [inbounds = [...]]`` as properties."""
     props: dict[str, Attribute] = {}
-    if (hints := _parse_optional_hints(parser)) is not None:
+    if (hints := OptimizationHintsAttr.parse_optional_assignment(parser)) is not None:
         props["optimization_hints"] = hints
     if parser.parse_optional_keyword("inbounds") is not None:
         parser.parse_punctuation("=")
@@ -753,8 +667,8 @@ class MakeTensorViewOp(CudaTileOp):
 
     name = "cuda_tile.make_tensor_view"
     base = operand_def(ScalarPointerTile)
-    dynamic_shape = var_operand_def(ScalarAnyIntTile)
-    dynamic_strides = var_operand_def(ScalarAnyIntTile)
+    dynamic_shape = var_operand_def(ScalarIntTile)
+    dynamic_strides = var_operand_def(ScalarIntTile)
     result = result_def(TensorViewType)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(NoMemoryEffect())
@@ -776,7 +690,7 @@ class MakeTensorViewOp(CudaTileOp):
         pos = parser.pos
         view = parser.parse_type()
         if not isinstance(view, TensorViewType):
-            parser.raise_error(f"expected 'tensor_view' type, but got {_q(view)}", pos)
+            parser.raise_error(f"expected 'tensor_view' type, but got {quoted(view)}", pos)
         base_value = parser.resolve_operand(
             base, TileType((), PointerType(view.element_type))
         )
@@ -817,8 +731,8 @@ class MakeTensorViewOp(CudaTileOp):
         pointee = pointer.element_type.pointee
         if view.element_type != pointee:
             raise VerifyException(
-                f"expected pointer to {_q(view.element_type)} to build tensor_view of "
-                f"this type, got {_q(pointee)}"
+                f"expected pointer to {quoted(view.element_type)} to build tensor_view of "
+                f"this type, got {quoted(pointee)}"
             )
         for what, count, values in (
             ("shape", view.dynamic_shape_count(), self.dynamic_shape),
@@ -834,8 +748,8 @@ class MakeTensorViewOp(CudaTileOp):
                 if v.type != dynamic_values[0].type:
                     raise VerifyException(
                         f"expected dynamic {what} index {i} to be of the same type as "
-                        f"the other dynamic values ({_q(dynamic_values[0].type)}), got "
-                        f"{_q(v.type)}"
+                        f"the other dynamic values ({quoted(dynamic_values[0].type)}), got "
+                        f"{quoted(v.type)}"
                     )
 
 
@@ -855,7 +769,7 @@ class _MakeViewOp(CudaTileOp):
         view = parser.parse_type()
         if not isinstance(view, cls.VIEW):
             mnemonic = cls.VIEW.name.removeprefix("cuda_tile.")
-            parser.raise_error(f"expected '{mnemonic}' type, but got {_q(view)}", pos)
+            parser.raise_error(f"expected '{mnemonic}' type, but got {quoted(view)}", pos)
         op = cls.build(
             operands=[parser.resolve_operand(source, view.tensor_view)],
             result_types=[view],
@@ -876,8 +790,8 @@ class _MakeViewOp(CudaTileOp):
         if self.tensor_view.type != view.tensor_view:
             raise VerifyException(
                 "expected the type of the provided tensor_view value "
-                f"({_q(self.tensor_view.type)}) to be the same as the view's "
-                f"tensor_view type ({_q(view.tensor_view)})"
+                f"({quoted(self.tensor_view.type)}) to be the same as the view's "
+                f"tensor_view type ({quoted(view.tensor_view)})"
             )
 
 
@@ -914,7 +828,7 @@ class _ShapeQueryOp(CudaTileOp):
     """``get_*_shape %src : SRC -> tile<iN>``: one scalar result per dimension."""
 
     SOURCE: ClassVar[str]
-    result = var_result_def(ScalarAnyIntTile)
+    result = var_result_def(ScalarIntTile)
     traits = traits_def(NoMemoryEffect())
 
     @classmethod
@@ -930,7 +844,7 @@ class _ShapeQueryOp(CudaTileOp):
         src_type = parser.parse_type()
         rank = cls._rank(src_type)
         if rank is None:
-            parser.raise_error(f"expected {cls.SOURCE}, got {_q(src_type)}", pos)
+            parser.raise_error(f"expected {cls.SOURCE}, got {quoted(src_type)}", pos)
         result_type = None
         if parser.parse_optional_punctuation("->") is not None:
             result_type = parser.parse_type()
@@ -1004,7 +918,7 @@ class LoadViewTkoOp(ViewAccessOp):
 
     name = "cuda_tile.load_view_tko"
     view = operand_def(AnyTileView)
-    index = var_operand_def(IndexTile)
+    index = var_operand_def(IntTile)
     token = opt_operand_def(TokenType)
     tile = result_def(AnyTile)
     result_token = result_def(TokenType)
@@ -1065,7 +979,7 @@ class StoreViewTkoOp(ViewAccessOp):
     name = "cuda_tile.store_view_tko"
     tile = operand_def(AnyTile)
     view = operand_def(AnyTileView)
-    index = var_operand_def(IndexTile)
+    index = var_operand_def(IntTile)
     token = opt_operand_def(TokenType)
     result_token = result_def(TokenType)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
@@ -1131,7 +1045,7 @@ class AtomicRedViewTkoOp(TokenOrderedOp):
     name = "cuda_tile.atomic_red_view_tko"
     SINCE: ClassVar[str] = "13.3"
     view = operand_def(AnyTileView)
-    index = var_operand_def(IndexTile)
+    index = var_operand_def(IntTile)
     value = operand_def(AnyTile)
     token = opt_operand_def(TokenType)
     memory_ordering_semantics = prop_def(MemoryOrderingAttr)
@@ -1214,13 +1128,13 @@ class AtomicRedViewTkoOp(TokenOrderedOp):
         view_tile = view.tile_type()
         if view_tile.element_type != value.element_type:
             raise VerifyException(
-                f"view element type ({_q(view_tile.element_type)}) must match value "
-                f"element type ({_q(value.element_type)})"
+                f"view element type ({quoted(view_tile.element_type)}) must match value "
+                f"element type ({quoted(value.element_type)})"
             )
         if view_tile.shape != value.shape:
             raise VerifyException(
-                f"view tile shape {_dims(view_tile.shape)} must match value shape "
-                f"{_dims(value.shape)} for element-wise atomic operations"
+                f"view tile shape {shape_text(view_tile.shape)} must match value shape "
+                f"{shape_text(value.shape)} for element-wise atomic operations"
             )
         if self.mode.data == AtomicRMWMode.XCHG:
             raise VerifyException("atomic_red_view_tko op cannot use xchg operation")
@@ -1247,12 +1161,12 @@ class AtomicRedViewTkoOp(TokenOrderedOp):
             if t.rank:
                 raise VerifyException(
                     f"index operand {i} must be a scalar tile (rank 0), got shape "
-                    f"{_dims(t.shape)}"
+                    f"{shape_text(t.shape)}"
                 )
             if not isinstance(t.element_type, IntegerType):
                 raise VerifyException(
                     f"index operand {i} must be a scalar integer tile, got element "
-                    f"type {_q(t.element_type)}"
+                    f"type {quoted(t.element_type)}"
                 )
 
 
@@ -1525,5 +1439,5 @@ class AllocaOp(CudaTileOp):
         if alignment < size:
             raise VerifyException(
                 f"'alignment' ({alignment}) must be at least the natural size ({size} "
-                f"bytes) for element type {_q(pointee)}"
+                f"bytes) for element type {quoted(pointee)}"
             )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import IntegerType, StringAttr
+from xdsl.dialects.builtin import StringAttr
 from xdsl.irdl import (
     AnyAttr,
     AttrSizedOperandSegments,
@@ -33,9 +33,7 @@ from xdsl.utils.exceptions import VerifyException
 from ..attributes import ASSUME_PREDICATES
 from ..attributes import AssumePredicate as AssumePredicateAttr
 from ..types import TokenType
-from ._common import AnyTile, BoolTile, CudaTileOp, TileOf
-
-I32Scalar = TileOf("0D tile of i32 values", lambda t: t == IntegerType(32), rank=0)
+from ._common import AnyTile, BoolTile, CudaTileOp, ScalarI32Tile
 
 
 @irdl_op_definition
@@ -43,7 +41,7 @@ class GetTileBlockIdOp(CudaTileOp):
     """The (x, y, z) coordinates of the executing tile block in the grid."""
 
     name = "cuda_tile.get_tile_block_id"
-    T: ClassVar = VarConstraint("T", I32Scalar)
+    T: ClassVar = VarConstraint("T", ScalarI32Tile)
     block_id_x = result_def(T)
     block_id_y = result_def(T)
     block_id_z = result_def(T)
@@ -56,7 +54,7 @@ class GetNumTileBlocksOp(CudaTileOp):
     """The number of tile blocks of the grid along x, y and z."""
 
     name = "cuda_tile.get_num_tile_blocks"
-    T: ClassVar = VarConstraint("T", I32Scalar)
+    T: ClassVar = VarConstraint("T", ScalarI32Tile)
     grid_size_x = result_def(T)
     grid_size_y = result_def(T)
     grid_size_z = result_def(T)

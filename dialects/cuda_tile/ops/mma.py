@@ -8,7 +8,6 @@ C++ verifiers of ``MmaFOp`` and ``MmaFScaledOp``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -38,8 +37,9 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from ..attributes import SignednessAttr
-from ..types import CudaTileType, Float8E5M3FNUType, TileType
-from ._common import CudaTileOp, SignednessKeyword, TileOf
+from ..diagnostics import quoted, shape_text, type_text
+from ..types import Float8E5M3FNUType, TileType
+from ._common import CudaTileOp, SignednessKeyword, TileOf, same_element_type, same_rank
 
 F16, BF16, F32, F64, TF32 = (
     Float16Type(),
@@ -108,20 +108,6 @@ MmaIAccTile = TileOf("mmai acc tile type of i32 values", lambda t: t == IntegerT
 # --------------------------------------------------------------------------
 
 
-def _name(t: Attribute) -> str:
-    """An element type as it is printed inside a module: ``f16``."""
-    return t.mnemonic if isinstance(t, CudaTileType) else str(t)
-
-
-def _spell(t: Attribute) -> str:
-    """An element type quoted as MLIR diagnostics print it: ``'f16'``."""
-    return f"'{_name(t)}'"
-
-
-def _dims(t: TileType) -> str:
-    return ", ".join(map(str, t.shape))
-
-
 def _tiles(*values: SSAValue) -> list[TileType]:
     """The operand types; the operand constraints have checked they are tiles."""
     tiles: list[TileType] = []
@@ -131,23 +117,6 @@ def _tiles(*values: SSAValue) -> list[TileType]:
     return tiles
 
 
-def _require_same_element_type(names: Sequence[str], types: Sequence[TileType]) -> None:
-    """``AllElementTypeMatch``."""
-    if any(t.element_type != types[0].element_type for t in types):
-        raise VerifyException(
-            f"failed to verify that all of {{{', '.join(names)}}} have the same "
-            "element type"
-        )
-
-
-def _require_same_rank(names: Sequence[str], types: Sequence[TileType]) -> None:
-    """``AllRanksMatch``."""
-    if any(t.rank != types[0].rank for t in types):
-        raise VerifyException(
-            f"failed to verify that all of {{{', '.join(names)}}} have same rank"
-        )
-
-
 def _require_dim_match(
     a_name: str, a: TileType, a_dim: int, b_name: str, b: TileType, b_dim: int
 ) -> None:
@@ -155,7 +124,7 @@ def _require_dim_match(
         raise VerifyException(
             f"shape error: dim {a_dim} of {a_name} ({a.shape[a_dim]}) and dim "
             f"{b_dim} of {b_name} ({b.shape[b_dim]}) must match, but got {a_name} "
-            f"shape ({_dims(a)}) and {b_name} shape ({_dims(b)})"
+            f"shape ({shape_text(a.shape)}) and {b_name} shape ({shape_text(b.shape)})"
         )
 
 
@@ -176,8 +145,8 @@ def verify_mma_shapes(lhs: TileType, rhs: TileType, acc: TileType) -> int:
 
 def verify_mma(lhs: TileType, rhs: TileType, acc: TileType) -> int:
     """The rules ``mmaf`` and ``mmai`` share, in NVIDIA's order; returns ``batched``."""
-    _require_same_element_type(("lhs", "rhs"), (lhs, rhs))
-    _require_same_rank(("lhs", "rhs", "acc"), (lhs, rhs, acc))
+    same_element_type("lhs, rhs", lhs, rhs)
+    same_rank("lhs, rhs, acc", lhs, rhs, acc)
     return verify_mma_shapes(lhs, rhs, acc)
 
 
@@ -211,9 +180,9 @@ class MmaFOp(CudaTileOp):
         if acc.element_type not in allowed:
             raise VerifyException(
                 "unsupported combination of element types. Input type "
-                f"{_spell(lhs.element_type)} expects accumulator/result type to be "
-                f"one of {{{', '.join(map(_spell, allowed))}}}, but got "
-                f"{_spell(acc.element_type)}"
+                f"{quoted(lhs.element_type)} expects accumulator/result type to be "
+                f"one of {{{', '.join(map(quoted, allowed))}}}, but got "
+                f"{quoted(acc.element_type)}"
             )
 
 
@@ -269,12 +238,9 @@ class MmaFScaledOp(CudaTileOp):
         lhs, rhs, acc, lhs_scale, rhs_scale = _tiles(
             self.lhs, self.rhs, self.acc, self.lhs_scale, self.rhs_scale
         )
-        _require_same_element_type(("lhs", "rhs"), (lhs, rhs))
-        _require_same_element_type(("lhs_scale", "rhs_scale"), (lhs_scale, rhs_scale))
-        _require_same_rank(
-            ("lhs", "rhs", "acc", "lhs_scale", "rhs_scale"),
-            (lhs, rhs, acc, lhs_scale, rhs_scale),
-        )
+        same_element_type("lhs, rhs", lhs, rhs)
+        same_element_type("lhs_scale, rhs_scale", lhs_scale, rhs_scale)
+        same_rank("lhs, rhs, acc, lhs_scale, rhs_scale", lhs, rhs, acc, lhs_scale, rhs_scale)
         batched = verify_mma_shapes(lhs, rhs, acc)
         row, col = batched, batched + 1
         if batched:
@@ -292,21 +258,21 @@ def _verify_scaled_types(lhs: TileType, lhs_scale: TileType, k_dim: int) -> None
     element, scale = lhs.element_type, lhs_scale.element_type
     if scale in F4_ONLY_SCALES and element != F4E2M1FN:
         raise VerifyException(
-            f"unsupported combination of element types. Scale type {_spell(scale)} "
-            f"expects lhs and rhs element types to be {_spell(F4E2M1FN)}, but got "
-            f"{_spell(element)}"
+            f"unsupported combination of element types. Scale type {quoted(scale)} "
+            f"expects lhs and rhs element types to be {quoted(F4E2M1FN)}, but got "
+            f"{quoted(element)}"
         )
     k, scale_k = lhs.shape[k_dim], lhs_scale.shape[k_dim]
     if k % scale_k:
         raise VerifyException(
             f"shape error: dim {k_dim} of lhs_scale ({scale_k}) must be a divisor "
             f"of dim {k_dim} of lhs ({k}), but got lhs_scale shape "
-            f"({_dims(lhs_scale)}) and lhs shape ({_dims(lhs)})"
+            f"({shape_text(lhs_scale.shape)}) and lhs shape ({shape_text(lhs.shape)})"
         )
     block = k // scale_k
     if element == F4E2M1FN:
         allowed = F4_BLOCK_SIZES[scale]
-        what = f"{_name(element)} element type with {_name(scale)} scales"
+        what = f"{type_text(element)} element type with {type_text(scale)} scales"
     else:
         allowed, what = (32,), "f8 element type"
     if block not in allowed:

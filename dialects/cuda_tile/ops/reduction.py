@@ -14,7 +14,6 @@ identity element of the combiner for operand ``i``.  Text form::
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -40,28 +39,20 @@ from xdsl.printer import Printer
 from xdsl.traits import RecursiveMemoryEffect, is_side_effect_free
 from xdsl.utils.exceptions import VerifyException
 
-from ..types import TileType
+from ..diagnostics import quoted, quoted_types
+from ..types import TileType, element_type_of
 from ._common import AnyTile, CudaTileOp
 from . import control
 
 
-def _quoted(types: Sequence[Attribute]) -> str:
-    """Types as MLIR diagnostics print a type range: ``'t0', 't1'``."""
-    return ", ".join(f"'{t}'" for t in types)
-
-
 def _pair(a: Attribute, b: Attribute) -> str:
-    return f"'{a}' and '{b}'"
+    return f"{quoted(a)} and {quoted(b)}"
 
 
 def _tile(t: Attribute) -> TileType:
     """An operand or result type; the ``AnyTile`` constraints made it a tile."""
     assert isinstance(t, TileType)
     return t
-
-
-def _element(t: Attribute) -> Attribute:
-    return t.element_type if isinstance(t, TileType) else t
 
 
 def _same_float_bits(a: Attribute, b: Attribute) -> bool:
@@ -207,7 +198,7 @@ class _AggregateOp(CudaTileOp):
                 f"{n} operands and {len(identities)} identities"
             )
         for i, (t, identity) in enumerate(zip(types, identities)):
-            element, identity_type = _element(t), identity.get_type()
+            element, identity_type = element_type_of(t), identity.get_type()
             if element != identity_type and not _same_float_bits(element, identity_type):
                 raise VerifyException(
                     f"expect same type for operand at index: {i} and identity at "
@@ -233,17 +224,17 @@ class _AggregateOp(CudaTileOp):
         for i, t in enumerate(arg_types):
             if not (isinstance(t, TileType) and t.rank == 0):
                 raise VerifyException(
-                    f"expect 0-rank tile type at index: {i} but got: '{t}'"
+                    f"expect 0-rank tile type at index: {i} but got: {quoted(t)}"
                 )
         for i in range(0, 2 * n, 2):
-            elem, acc = _element(arg_types[i]), _element(arg_types[i + 1])
+            elem, acc = element_type_of(arg_types[i]), element_type_of(arg_types[i + 1])
             if elem != acc:
                 raise VerifyException(
                     "expect same element type for block argument at index: "
                     f"{i} and {i + 1} but got: {_pair(elem, acc)}"
                 )
         for i, t in enumerate(self.operands_.types):
-            operand, arg = _element(t), _element(arg_types[2 * i])
+            operand, arg = element_type_of(t), element_type_of(arg_types[2 * i])
             if operand != arg:
                 raise VerifyException(
                     f"expect same type for operand at index: {i} and block argument "
@@ -272,7 +263,7 @@ class _AggregateOp(CudaTileOp):
                     "expected TileType for operand and terminator types but got: "
                     f"{_pair(t, y)}"
                 )
-            if (element := _element(t)) != y.element_type:
+            if (element := element_type_of(t)) != y.element_type:
                 raise VerifyException(
                     f"expect same type for operand at index: {i} and terminator "
                     f"argument at index: {i} but got: {_pair(element, y.element_type)}"
@@ -297,8 +288,8 @@ class ReduceOp(_AggregateOp):
         ]
         if inferred != list(self.results_.types):
             raise VerifyException(
-                f"inferred type(s) {_quoted(inferred)} are incompatible with return "
-                f"type(s) of operation {_quoted(self.results_.types)}"
+                f"inferred type(s) {quoted_types(inferred)} are incompatible with return "
+                f"type(s) of operation {quoted_types(self.results_.types)}"
             )
 
 

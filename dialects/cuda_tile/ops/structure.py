@@ -15,16 +15,13 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
     FlatSymbolRefAttrConstr,
-    FloatAttr,
     FunctionType,
-    IntAttr,
     IntegerAttr,
-    IntegerType,
     StringAttr,
     SymbolRefAttr,
     UnitAttr,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region
 from xdsl.irdl import (
     irdl_op_definition,
     opt_prop_def,
@@ -49,13 +46,14 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from ..attributes import OptimizationHintsAttr, SymbolVisibility, SymbolVisibilityAttr
+from ..diagnostics import quoted
+from ..literals import format_dense_values, parse_dense_literal
 from ..syntax import TileIRPrinter
 from ..types import PointerType, TileType, element_type_of
-from ._common import CudaTileOp, TileOf
+from ._common import CudaTileOp, ScalarPointerTile
 # ``control`` as a module: ALL_OPS collects the op classes named in this one.
 from . import control
 from .control import ImplicitTerminator, ParentOneOf, ensure_terminator
-from .shape import format_dense_values, parse_dense_literal
 
 
 @irdl_op_definition
@@ -168,10 +166,7 @@ class EntryOp(CudaTileOp):
                     parser.Delimiter.NONE, parser.parse_type
                 )
                 parser.parse_punctuation(")")
-        hints = None
-        if parser.parse_optional_keyword("optimization_hints") is not None:
-            parser.parse_punctuation("=")
-            hints = OptimizationHintsAttr.new(OptimizationHintsAttr.parse_parameters(parser))
+        hints = OptimizationHintsAttr.parse_optional_assignment(parser)
         arg_types = [a.type for a in args]
         region = parser.parse_region(args)
         if not region.blocks:
@@ -222,13 +217,13 @@ class EntryOp(CudaTileOp):
         for i, (arg, t) in enumerate(zip(args, inputs)):
             if arg.type != t:
                 raise VerifyException(
-                    f"type of entry block argument #{i}('{arg.type}') must match the "
-                    f"type of the corresponding argument in function signature('{t}')"
+                    f"type of entry block argument #{i}({quoted(arg.type)}) must match the "
+                    f"type of the corresponding argument in function signature({quoted(t)})"
                 )
 
 
 @irdl_op_definition
-class ReturnOp(CudaTileOp):
+class ReturnOp(control.TerminatorOp):
     """``return``: end the kernel, from its body or from an ``if`` inside it.
 
     Kernels return no values; ``return`` is not allowed inside loops.
@@ -239,10 +234,6 @@ class ReturnOp(CudaTileOp):
     traits = traits_def(
         IsTerminator(), ReturnLike(), ParentOneOf((EntryOp.name, control.IfOp.name))
     )
-    assembly_format = "attr-dict ($operands_^ `:` type($operands_))?"
-
-    def __init__(self, *values: SSAValue | Operation):
-        super().__init__(operands=[values])
 
     def verify_(self) -> None:
         parent = self.parent_op()
@@ -366,8 +357,8 @@ class _ReferencesGlobal(SymbolUserOpInterface):
         assert isinstance(pointer, PointerType)
         if pointer.pointee != element:
             raise VerifyException(
-                f"pointee type of result type '{pointer}' does not match type "
-                f"'{element}' of the global @{name}"
+                f"pointee type of result type {quoted(pointer)} does not match type "
+                f"{quoted(element)} of the global @{name}"
             )
 
 
@@ -377,9 +368,7 @@ class GetGlobalOp(CudaTileOp):
 
     name = "cuda_tile.get_global"
     global_name = prop_def(FlatSymbolRefAttrConstr, prop_name="name")
-    result = result_def(
-        TileOf("0-d tile of pointer values", lambda t: isinstance(t, PointerType), rank=0)
-    )
+    result = result_def(ScalarPointerTile)
     traits = traits_def(Pure(), _ReferencesGlobal())
     assembly_format = "$name attr-dict `:` type($result)"
 

@@ -29,12 +29,12 @@ cuda_tile.module @m {
 cuda_tile.module @m {
   entry @e() {
     %v = constant <tf32: 0.0> : tile<4xtf32>
-    // expected-error@+1 {{expected tile of f16, bf16, f32 or f64 values, got !cuda_tile.tile<4xtf32>}}
+    // expected-error@+1 {{expected tile of f16 or bf16 or f32 or f64 values, got !cuda_tile.tile<4xtf32>}}
     %0 = cmpf equal ordered %v, %v : tile<4xtf32> -> tile<4xi1>
     return
   }
 }
-// CHECK: error: expected tile of f16, bf16, f32 or f64 values, got !cuda_tile.tile<4xtf32>
+// CHECK: error: expected tile of f16 or bf16 or f32 or f64 values, got !cuda_tile.tile<4xtf32>
 
 // -----
 

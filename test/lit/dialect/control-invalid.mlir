@@ -127,7 +127,7 @@ cuda_tile.module @m {
 // CHECK: error: 'cuda_tile.for' op
 cuda_tile.module @m {
   entry @k(%f: tile<f32>) {
-    // expected-error@+1 {{expected 0-d tile of integer values}}
+    // expected-error@+1 {{expected 0D tile of i1 or i8 or i16 or i32 or i64 values}}
     for %iv in (%f to %f, step %f) : tile<f32> {
     }
   }
@@ -390,6 +390,21 @@ cuda_tile.module @m {
 
 // -----
 
+// Types nested in a cuda_tile type print without their prefix, as NVIDIA's tools print them.
+// CHECK: error: 'cuda_tile.if' op type does not match yield type, then branch yields '!cuda_tile.tile<ptr<i32>>' but op result type is '!cuda_tile.tile<ptr<f32>>'
+cuda_tile.module @m {
+  entry @k(%c: tile<i1>, %p: tile<ptr<f32>>, %q: tile<ptr<i32>>) {
+    // expected-error@+1 {{then branch yields '!cuda_tile.tile<ptr<i32>>' but op result type is '!cuda_tile.tile<ptr<f32>>'}}
+    %r = if %c -> (tile<ptr<f32>>) {
+      yield %q : tile<ptr<i32>>
+    } else {
+      yield %p : tile<ptr<f32>>
+    }
+  }
+}
+
+// -----
+
 // CHECK: error: 'cuda_tile.if' op type does not match yield type, else branch yields '!cuda_tile.tile<i32>', '!cuda_tile.tile<i1>' but op result type is '!cuda_tile.tile<i32>', '!cuda_tile.tile<i64>'
 cuda_tile.module @m {
   entry @k(%c: tile<i1>, %x: tile<i32>, %y: tile<i64>) {
@@ -421,7 +436,7 @@ cuda_tile.module @m {
 // CHECK: error: 'cuda_tile.if' op
 cuda_tile.module @m {
   entry @k(%x: tile<i32>) {
-    // expected-error@+1 {{expected 0-d tile of i1 values}}
+    // expected-error@+1 {{expected 0D tile of i1 values}}
     "cuda_tile.if"(%x) ({
       "cuda_tile.yield"() : () -> ()
     }, {

@@ -111,12 +111,12 @@ cuda_tile.module @m {
 
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<i8>>) {
-    // expected-error@+1 {{expected tile of pointer values, got !cuda_tile.tile<i64>}}
+    // expected-error@+1 {{expected tile of Pointer type values, got !cuda_tile.tile<i64>}}
     %0 = ptr_to_ptr %p : tile<ptr<i8>> -> tile<i64>
     return
   }
 }
-// CHECK: error: expected tile of pointer values, got !cuda_tile.tile<i64>
+// CHECK: error: expected tile of Pointer type values, got !cuda_tile.tile<i64>
 
 // -----
 

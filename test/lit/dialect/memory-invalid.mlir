@@ -852,12 +852,12 @@ cuda_tile.module @m {
 
 cuda_tile.module @m {
   entry @e(%x: tile<f32>) {
-    // expected-error@+1 {{'cuda_tile.load_ptr_tko' op expected tile of pointer values, got !cuda_tile.tile<f32>}}
+    // expected-error@+1 {{'cuda_tile.load_ptr_tko' op expected tile of Pointer type values, got !cuda_tile.tile<f32>}}
     %0, %1 = "cuda_tile.load_ptr_tko"(%x) <{memory_ordering_semantics = #cuda_tile.memory_ordering<weak>, operandSegmentSizes = array<i32: 1, 0, 0, 0>}> : (!cuda_tile.tile<f32>) -> (!cuda_tile.tile<f32>, !cuda_tile.token)
     return
   }
 }
-// CHECK: error: 'cuda_tile.load_ptr_tko' op expected tile of pointer values, got !cuda_tile.tile<f32>
+// CHECK: error: 'cuda_tile.load_ptr_tko' op expected tile of Pointer type values, got !cuda_tile.tile<f32>
 
 // -----
 

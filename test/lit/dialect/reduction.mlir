@@ -41,7 +41,7 @@ cuda_tile.module @reduction {
   entry @reduce_variadic() {
     %x = constant <f32: 1.0> : tile<8x16xf32>
     %i = constant <i32: 1> : tile<8x16xi32>
-    // CHECK: %{{.*}}, %{{.*}} = reduce %{{.*}}, %{{.*}} dim=1 identities=[0x{{FF800000|ff800000}} : f32, 0 : i32] : tile<8x16xf32>, tile<8x16xi32> -> tile<8xf32>, tile<8xi32>
+    // CHECK: %{{.*}}, %{{.*}} = reduce %{{.*}}, %{{.*}} dim=1 identities=[0xFF800000 : f32, 0 : i32] : tile<8x16xf32>, tile<8x16xi32> -> tile<8xf32>, tile<8xi32>
     // CHECK-NEXT: (%{{.*}}: tile<f32>, %{{.*}}: tile<f32>, %{{.*}}: tile<i32>, %{{.*}}: tile<i32>) {
     // CHECK: yield %{{.*}}, %{{.*}} : tile<f32>, tile<i32>
     %m, %k = reduce %x, %i dim=1 identities=[0xFF800000 : f32, 0 : i32] : tile<8x16xf32>, tile<8x16xi32> -> tile<8xf32>, tile<8xi32>
@@ -58,6 +58,22 @@ cuda_tile.module @reduction {
     (%l: tile<bf16>, %r: tile<bf16>) {
       %a = addf %l, %r : tile<bf16>
       yield %a : tile<bf16>
+    }
+    // Identities print as NVIDIA's tools print floats: the shortest decimal
+    // that reads back exactly, and no type after a decimal f64.
+    %d = constant <f64: 1.0> : tile<16xf64>
+    // CHECK: reduce %{{.*}} dim=0 identities=[1.000000e-01] : tile<16xf64> -> tile<f64>
+    %sd = reduce %d dim=0 identities=[0.1 : f64] : tile<16xf64> -> tile<f64>
+    (%l: tile<f64>, %r: tile<f64>) {
+      %a = addf %l, %r : tile<f64>
+      yield %a : tile<f64>
+    }
+    // CHECK: reduce %{{.*}} dim=0 identities=[1.00000012 : f32] : tile<8xf32> -> tile<f32>
+    %w = constant <f32: 1.0> : tile<8xf32>
+    %sf = reduce %w dim=0 identities=[1.0000001 : f32] : tile<8xf32> -> tile<f32>
+    (%l: tile<f32>, %r: tile<f32>) {
+      %a = addf %l, %r : tile<f32>
+      yield %a : tile<f32>
     }
     return
   }

@@ -155,11 +155,11 @@ cuda_tile.module @m {
 
 // -----
 
-// CHECK: error: expected 0-d tile of pointer values, got !cuda_tile.tile<4x!cuda_tile.ptr<f32>>
+// CHECK: error: expected 0D tile of Pointer type values, got !cuda_tile.tile<4x!cuda_tile.ptr<f32>>
 cuda_tile.module @m {
   global @g <f32: [1.0, 2.0]> : tile<2xf32>
   entry @k() {
-    // expected-error@+1 {{expected 0-d tile of pointer values}}
+    // expected-error@+1 {{expected 0D tile of Pointer type values}}
     %0 = get_global @g : tile<4xptr<f32>>
   }
 }

@@ -1,0 +1,305 @@
+"""The on-disk cubin cache, and ahead-of-time compilation through it.
+
+    entry = compile_cubin(module, arch="sm_90")       # or bytecode bytes; no GPU needed
+    entry.cubin, entry.path                            # the ELF, and where it lies
+    lookup(module, arch="sm_90")                       # CacheEntry or None; never compiles
+
+Location: ``cache_dir=``, else ``$SAFETILE_CACHE_DIR``, else
+``$XDG_CACHE_HOME/safetile``, else ``~/.cache/safetile``.
+
+Key.  An entry is found by two parts:
+
+* the *build key*, a SHA-256 over the layout version, the bytecode's SHA-256
+  and the options (``arch``, ``opt``, ``lineinfo``), names a folder
+  ``cubin-v1/<first two hex digits>/<build key>/``;
+* the *toolchain id* (``tileiras-13.4.92``) names the files in it:
+  ``<toolchain id>.cubin`` and ``<toolchain id>.json`` (the metadata: every
+  key field, the kernels, the cubin's SHA-256 and size).
+
+Compiling uses the toolchain found here, so a new ``tileiras`` misses and
+builds a new entry beside the old.  A lookup on a machine with no
+``tileiras`` (a GPU machine served by a cache built elsewhere) cannot ask the
+compiler its version: it takes the toolchain id from the entries in the
+folder, preferring the pinned release, else the newest.  ``toolchain=`` pins it.
+
+Checks.  An entry is used only if its metadata parses and matches the key and
+toolchain, and the cubin is an ELF file with the recorded SHA-256; anything
+else is a miss, and ``compile_cubin`` rebuilds it.
+
+Concurrency.  Files are written to a temporary file in the same folder and
+renamed over the old (``os.replace``), cubin first, metadata last, so a reader
+never sees a torn file.  Builders of one key take an exclusive ``flock`` on
+``<build key>/.lock`` and look again once they hold it, so concurrent
+processes compile a kernel once and agree on the result.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from xdsl.ir import Operation
+
+from safetile.backend.bytecode import (
+    DEFAULT_VERSION,
+    BytecodeReadError,
+    Version,
+    read_bytecode,
+    write_bytecode,
+)
+
+from . import toolchain as toolchains
+from .tileiras import ELF_MAGIC, CompileOptions, Kernel, kernels_of, run_tileiras
+
+CACHE_ENV = "SAFETILE_CACHE_DIR"
+LAYOUT = "cubin-v1"
+"""The cache's layout version: the top folder, and part of every build key."""
+
+_ARCH_FREE_SINCE = Version(13, 3)
+"""Bytecode of 13.3 or later names no architecture; older bytecode must."""
+
+
+def default_cache_dir() -> Path:
+    """``$SAFETILE_CACHE_DIR``, else ``$XDG_CACHE_HOME/safetile``, else ``~/.cache/safetile``."""
+    if explicit := os.environ.get(CACHE_ENV):
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "safetile"
+
+
+@dataclass(frozen=True)
+class CacheEntry:
+    """A cubin in the cache, with what it was built from."""
+
+    path: Path
+    """The ``.cubin`` file."""
+    cubin: bytes
+    build_key: str
+    toolchain: str
+    bytecode_sha256: str
+    options: CompileOptions
+    kernels: tuple[str, ...]
+    compiled: bool
+    """True when this call ran ``tileiras``; False when the cache had it."""
+
+    @property
+    def metadata_path(self) -> Path:
+        return self.path.with_suffix(".json")
+
+
+def build_key(bytecode: bytes, options: CompileOptions) -> str:
+    """The toolchain-independent part of the key (see the module docstring)."""
+    fields = {
+        "layout": LAYOUT,
+        "bytecode_sha256": _sha256(bytecode),
+        "arch": options.arch,
+        "opt": options.opt,
+        "lineinfo": options.lineinfo,
+    }
+    return _sha256(json.dumps(fields, sort_keys=True).encode())
+
+
+def to_bytecode(
+    source: Operation | bytes, arch: str, version: Version | str = DEFAULT_VERSION
+) -> bytes:
+    """``source`` as bytecode: bytes are taken as they are, a module is written as ``version``.
+
+    Bytecode before 13.3 targets one GPU, so it is written for ``arch``.
+    """
+    if isinstance(source, bytes):
+        return source
+    if isinstance(version, str):
+        version = Version.parse(version)
+    older = version < _ARCH_FREE_SINCE
+    return write_bytecode(source, version, arch if older else None)
+
+
+def lookup(
+    source: Operation | bytes,
+    arch: str,
+    opt: int = 3,
+    *,
+    lineinfo: bool = True,
+    version: Version | str = DEFAULT_VERSION,
+    toolchain: str | None = None,
+    cache_dir: Path | str | None = None,
+) -> CacheEntry | None:
+    """The cached cubin of ``source`` for these options, or None; never compiles.
+
+    ``toolchain`` is a toolchain id (``tileiras-13.4.92``); by default the
+    installed toolchain's, or where none is installed, the entries' own.
+    """
+    bytecode = to_bytecode(source, arch, version)
+    options = CompileOptions(arch, opt, lineinfo)
+    folder = _folder(cache_dir, build_key(bytecode, options))
+    if toolchain is None:
+        toolchain = _installed_toolchain_id() or _recorded_toolchain_id(folder)
+    if toolchain is None:
+        return None
+    return _read_entry(folder, toolchain, bytecode, options)
+
+
+def compile_cubin(
+    source: Operation | bytes,
+    arch: str,
+    opt: int = 3,
+    *,
+    lineinfo: bool = True,
+    version: Version | str = DEFAULT_VERSION,
+    cache_dir: Path | str | None = None,
+    toolchain: toolchains.Toolchain | None = None,
+    timeout: float | None = None,
+) -> CacheEntry:
+    """The cubin of ``source`` (a module, or bytecode) for ``arch``: from the cache, or built.
+
+    Builds with ``tileiras`` (``toolchain``, default: the one ``find_toolchain``
+    finds) when the cache lacks a valid entry, and stores it.  Needs no GPU.
+    Raises ``TileirasError`` and ``ToolchainError`` as ``run_tileiras`` does.
+    """
+    bytecode = to_bytecode(source, arch, version)
+    options = CompileOptions(arch, opt, lineinfo)
+    tools = toolchain or toolchains.default_toolchain()
+    folder = _folder(cache_dir, build_key(bytecode, options))
+    if entry := _read_entry(folder, tools.id, bytecode, options):
+        return entry
+    folder.mkdir(parents=True, exist_ok=True)
+    with _locked(folder / ".lock"):
+        if entry := _read_entry(folder, tools.id, bytecode, options):
+            return entry  # another process built it while we waited
+        kernels = _kernels(source, bytecode)
+        started = time.monotonic()
+        cubin = run_tileiras(bytecode, options, kernels=kernels, toolchain=tools, timeout=timeout)
+        metadata = {
+            "layout": LAYOUT,
+            "build_key": folder.name,
+            "toolchain": tools.id,
+            "bytecode_sha256": _sha256(bytecode),
+            "arch": options.arch,
+            "opt": options.opt,
+            "lineinfo": options.lineinfo,
+            "kernels": [k.name for k in kernels],
+            "cubin_sha256": _sha256(cubin),
+            "cubin_size": len(cubin),
+            "compile_seconds": round(time.monotonic() - started, 3),
+            "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        }
+        path = folder / f"{tools.id}.cubin"
+        _write_atomically(path, cubin)
+        _write_atomically(path.with_suffix(".json"), json.dumps(metadata, indent=1).encode())
+    return _entry(path, cubin, metadata, options, compiled=True)
+
+
+def _kernels(source: Operation | bytes, bytecode: bytes) -> tuple[Kernel, ...]:
+    """The kernels, for errors and the metadata (none if our reader cannot read the bytes)."""
+    if isinstance(source, Operation):
+        return kernels_of(source)
+    try:
+        return kernels_of(read_bytecode(bytecode))
+    except BytecodeReadError:
+        return ()
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _folder(cache_dir: Path | str | None, key: str) -> Path:
+    root = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    return root / LAYOUT / key[:2] / key
+
+
+def _installed_toolchain_id() -> str | None:
+    try:
+        return toolchains.default_toolchain().id
+    except toolchains.ToolchainError:
+        return None
+
+
+def _recorded_toolchain_id(folder: Path) -> str | None:
+    """The toolchain of an entry in ``folder``: the pinned release if present, else the newest."""
+    ids = [p.stem for p in folder.glob("tileiras-*.json")]
+    pinned = f"tileiras-{toolchains.PINNED_VERSION}"
+    if pinned in ids:
+        return pinned
+
+    def release(toolchain_id: str) -> tuple[int, ...]:
+        parts = toolchain_id.removeprefix("tileiras-").split(".")
+        return tuple(int(p) if p.isdigit() else -1 for p in parts)
+
+    return max(ids, key=release, default=None)
+
+
+def _read_entry(
+    folder: Path, toolchain: str, bytecode: bytes, options: CompileOptions
+) -> CacheEntry | None:
+    """The entry for ``toolchain`` in ``folder`` if it is whole and matches; else None."""
+    path = folder / f"{toolchain}.cubin"
+    try:
+        metadata = json.loads(path.with_suffix(".json").read_bytes())
+        cubin = path.read_bytes()
+    except (OSError, ValueError):
+        return None
+    expected = {
+        "layout": LAYOUT,
+        "build_key": folder.name,
+        "toolchain": toolchain,
+        "bytecode_sha256": _sha256(bytecode),
+        "arch": options.arch,
+        "opt": options.opt,
+        "lineinfo": options.lineinfo,
+        "cubin_sha256": _sha256(cubin),
+    }
+    if not isinstance(metadata, dict) or not cubin.startswith(ELF_MAGIC):
+        return None
+    if any(metadata.get(field) != value for field, value in expected.items()):
+        return None
+    return _entry(path, cubin, metadata, options, compiled=False)
+
+
+def _entry(
+    path: Path, cubin: bytes, metadata: dict[str, object], options: CompileOptions, compiled: bool
+) -> CacheEntry:
+    kernels = metadata.get("kernels")
+    return CacheEntry(
+        path=path,
+        cubin=cubin,
+        build_key=str(metadata["build_key"]),
+        toolchain=str(metadata["toolchain"]),
+        bytecode_sha256=str(metadata["bytecode_sha256"]),
+        options=options,
+        kernels=tuple(map(str, kernels)) if isinstance(kernels, list) else (),
+        compiled=compiled,
+    )
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in its folder and ``os.replace``."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+@contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Hold an exclusive ``flock`` on ``path`` (created if missing) for the block."""
+    with path.open("a") as file:
+        fcntl.flock(file.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(file.fileno(), fcntl.LOCK_UN)

@@ -1,0 +1,225 @@
+"""IR helpers every lowering shares: constants, operand typing, broadcasting.
+
+These apply the typing rules of ``frontend.types`` and emit the ops that
+implement them.  ``lx`` is the ``Lowerer`` of the function being compiled:
+it appends ops (``lx.add``) and raises errors at the current source node
+(``lx.error``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from safetile.dialects.cuda_tile.attributes import Signedness
+from safetile.dialects.cuda_tile.ops.compare import CmpFOp, CmpIOp
+from safetile.dialects.cuda_tile.ops.conversion import ExtIOp, FToFOp, FToIOp, IToFOp, TruncIOp
+from safetile.dialects.cuda_tile.ops.shape import BroadcastOp, ConstantOp, ReshapeOp
+from safetile.dialects.cuda_tile.attributes import ComparisonOrdering, ComparisonPredicate, RoundingMode
+
+from . import dsl
+from .dsl import DType
+from .types import TileValue, broadcast_shapes, fits, is_pow2, python_dtype, tile_type
+
+if TYPE_CHECKING:
+    from .lower import Lowerer
+
+NUMBER = (bool, int, float)
+
+
+def is_number(value: object) -> bool:
+    return isinstance(value, NUMBER)
+
+
+def check_shape(lx: Lowerer, shape: object, what: str = "tile shape") -> tuple[int, ...]:
+    """A static tile shape: a tuple of power-of-two ints (an int is a 1-d shape)."""
+    if isinstance(shape, int) and not isinstance(shape, bool):
+        shape = (shape,)
+    if not isinstance(shape, tuple) or not all(
+        isinstance(d, int) and not isinstance(d, bool) for d in shape
+    ):
+        raise lx.error(
+            f"{what} must be a tuple of compile-time ints, got {describe(shape)}",
+            "use literal ints or int generics (e.g. (BM, BN)) for tile shapes",
+        )
+    bad = [d for d in shape if not is_pow2(d)]
+    if bad:
+        raise lx.error(
+            f"tile dimensions must be powers of two, got {shape}",
+            "choose power-of-two tile sizes; edge tiles of a tensor are handled by partitions",
+        )
+    return shape
+
+
+def describe(value: object) -> str:
+    """How a value is named in messages."""
+    if isinstance(value, TileValue):
+        return value.describe()
+    if isinstance(value, DType):
+        return repr(value)
+    if isinstance(value, NUMBER) or value is None or isinstance(value, str):
+        return repr(value)
+    if isinstance(value, tuple):
+        return "(" + ", ".join(describe(v) for v in value) + ("," if len(value) == 1 else "") + ")"
+    return type(value).__name__.removesuffix("Value").lower()
+
+
+def const(lx: Lowerer, value: object, dtype: DType, shape: tuple[int, ...] = ()) -> TileValue:
+    """A constant tile of ``dtype`` holding the Python number ``value``."""
+    if not is_number(value):
+        raise lx.error(f"expected a number, got {describe(value)}")
+    if dtype.is_int and isinstance(value, float):
+        if not value.is_integer():
+            raise lx.error(
+                f"{value!r} is a float, but the tile is {dtype.name}",
+                "use an integer literal, or convert the tile with .astype(st.f32)",
+            )
+        value = int(value)
+    if dtype.is_int and not fits(int(value), dtype):
+        raise lx.error(
+            f"{value!r} does not fit in {dtype.name}",
+            "use a smaller constant or a wider element type",
+        )
+    if dtype.kind == "bool":
+        value = bool(value)
+    op = lx.add(ConstantOp.splat(tile_type(shape, dtype), value))
+    return TileValue(op.result, dtype)
+
+
+def as_tile(lx: Lowerer, value: object, dtype: DType | None = None, what: str = "operand") -> TileValue:
+    """``value`` as a tile: a tile stays, a Python number becomes a constant."""
+    if isinstance(value, TileValue):
+        return value
+    if is_number(value):
+        return const(lx, value, dtype or python_dtype(value))
+    raise lx.error(f"expected a tile for {what}, got {describe(value)}")
+
+
+def shaped(lx: Lowerer, value: object, dtype: DType, shape: tuple[int, ...], what: str) -> TileValue:
+    """``value`` (a number, or a tile of ``dtype``) as a ``dtype`` tile of ``shape``."""
+    if is_number(value):
+        return const(lx, value, dtype, shape)
+    tile = as_tile(lx, value, dtype, what)
+    if tile.dtype != dtype:
+        raise lx.error(
+            f"{what} must be {dtype.name}, got {tile.describe()}",
+            f"convert explicitly: .astype(st.{dtype.name})",
+        )
+    return broadcast_to(lx, tile, shape)
+
+
+def reshape(lx: Lowerer, tile: TileValue, shape: tuple[int, ...]) -> TileValue:
+    if tile.shape == shape:
+        return tile
+    op = lx.add(ReshapeOp(tile.value, tile_type(shape, tile.dtype)))
+    return TileValue(op.result, tile.dtype)
+
+
+def broadcast_to(lx: Lowerer, tile: TileValue, shape: tuple[int, ...]) -> TileValue:
+    """``tile`` stretched to ``shape`` by NumPy's rules (reshape, then broadcast)."""
+    if tile.shape == shape:
+        return tile
+    if broadcast_shapes(tile.shape, shape) != shape:
+        raise lx.error(
+            f"cannot broadcast {tile.describe()} to shape {shape}",
+            "dimensions must be equal or 1 (aligned from the right); reshape first",
+        )
+    ranked = reshape(lx, tile, (1,) * (len(shape) - tile.ndim) + tile.shape)
+    if ranked.shape == shape:
+        return ranked
+    op = lx.add(BroadcastOp(ranked.value, tile_type(shape, tile.dtype)))
+    return TileValue(op.result, tile.dtype)
+
+
+def unify(lx: Lowerer, what: str, *operands: object) -> list[TileValue]:
+    """Operands of an element-wise op: one element type, one broadcast shape.
+
+    Python numbers take the element type of the tiles; tiles must already
+    agree (no implicit conversion).
+    """
+    tiles = [v for v in operands if isinstance(v, TileValue)]
+    for v in operands:
+        if not isinstance(v, TileValue) and not is_number(v):
+            raise lx.error(f"unsupported operand for {what}: {describe(v)}")
+    dtype = tiles[0].dtype if tiles else python_dtype(_widest(operands))
+    for t in tiles[1:]:
+        if t.dtype != dtype:
+            raise lx.error(
+                f"element types differ in {what}: {dtype.name} and {t.dtype.name}",
+                f"convert one side explicitly, e.g. x.astype(st.{dtype.name})",
+            )
+    shape: tuple[int, ...] = ()
+    for t in tiles:
+        combined = broadcast_shapes(shape, t.shape)
+        if combined is None:
+            shapes = " and ".join(str(x.shape) for x in tiles)
+            raise lx.error(
+                f"shapes do not broadcast in {what}: {shapes}",
+                "dimensions must be equal or 1 (aligned from the right); reshape or broadcast first",
+            )
+        shape = combined
+    return [
+        broadcast_to(lx, v, shape) if isinstance(v, TileValue) else const(lx, v, dtype, shape)
+        for v in operands
+    ]
+
+
+def _widest(values: tuple[object, ...]) -> object:
+    """Among Python numbers, a float if any is one (so 1 + 2.0 is f32)."""
+    return next((v for v in values if isinstance(v, float)), values[0])
+
+
+def signedness(dtype: DType) -> Signedness:
+    return Signedness.UNSIGNED if dtype.kind in ("uint", "bool") else Signedness.SIGNED
+
+
+def convert(
+    lx: Lowerer,
+    tile: TileValue,
+    dtype: DType,
+    rounding: str | None = None,
+    saturate: bool = False,
+) -> TileValue:
+    """Value-preserving element-type conversion (``astype``)."""
+    src = tile.dtype
+    if src == dtype:
+        return tile
+    result_type = tile_type(tile.shape, dtype)
+    if src.kind == "ptr" or dtype.kind == "ptr":
+        raise lx.error(
+            "pointers convert with st.ptr_to_int / st.int_to_ptr / st.ptr_to_ptr",
+            "use the explicit pointer casts inside st.unsafe()",
+        )
+    if dtype.kind == "bool":
+        zero = const(lx, 0, src, tile.shape)
+        if src.is_float:
+            op = lx.add(CmpFOp(ComparisonPredicate.NOT_EQUAL, ComparisonOrdering.UNORDERED, tile.value, zero.value))
+        else:
+            op = lx.add(CmpIOp(ComparisonPredicate.NOT_EQUAL, tile.value, zero.value, Signedness.SIGNED))
+        return TileValue(op.result, dtype)
+    if src.is_float and dtype.is_float:
+        mode = RoundingMode(rounding) if rounding else RoundingMode.NEAREST_EVEN
+        return TileValue(lx.add(FToFOp(tile.value, result_type, mode)).to, dtype)
+    if src.is_float:
+        return TileValue(lx.add(FToIOp(tile.value, result_type, signedness(dtype), saturate)).to, dtype)
+    if dtype.is_float:
+        return TileValue(lx.add(IToFOp(tile.value, result_type, signedness(src))).to, dtype)
+    # Integer to integer: same width only changes how later ops read it.
+    if src.bits == dtype.bits:
+        return TileValue(tile.value, dtype)
+    if src.bits < dtype.bits:
+        return TileValue(lx.add(ExtIOp(tile.value, result_type, signedness(src))).to, dtype)
+    return TileValue(lx.add(TruncIOp(tile.value, result_type)).to, dtype)
+
+
+def index_value(lx: Lowerer, value: object, what: str = "index") -> TileValue:
+    """An i32 scalar index (a Python int or a 0-d integer tile)."""
+    if isinstance(value, TileValue):
+        if value.ndim != 0 or not value.dtype.is_int or value.dtype.kind == "bool":
+            raise lx.error(
+                f"{what} must be an integer scalar, got {value.describe()}",
+                "indices are ints or i32 scalars such as tile_block_id() components",
+            )
+        return convert(lx, value, dsl.i32) if value.dtype.bits != 32 else value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return const(lx, value, dsl.i32)
+    raise lx.error(f"{what} must be an integer, got {describe(value)}")

@@ -1,0 +1,86 @@
+"""Compile errors of the kernel language, pointing at the kernel's source.
+
+Every error the frontend raises is a ``CompileError``: the place
+(``file:line:col``), what is wrong, the offending source line with a caret
+under the column, and one sentence on how to fix it::
+
+    kernels.py:12:13: error: dtype mismatch: f32 + f16
+        z.store(a + b)
+                ^
+    help: convert one side explicitly, e.g. b.astype(st.f32)
+
+``Source`` is a parsed function's source text with its place in the file;
+it turns an AST node into such an error.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+
+class CompileError(Exception):
+    """A kernel that cannot be compiled; the message names the source line."""
+
+    def __init__(
+        self,
+        message: str,
+        file: str = "<unknown>",
+        line: int = 0,
+        column: int = 0,
+        source_line: str = "",
+        hint: str = "",
+    ):
+        self.message = message
+        self.file = file
+        self.line = line
+        self.column = column
+        self.source_line = source_line
+        self.hint = hint
+        self.notes: list[str] = []
+        """Where the failing code was reached from (inlined call sites)."""
+        super().__init__(message)
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def render(self) -> str:
+        text = f"{self.file}:{self.line}:{self.column}: error: {self.message}"
+        if self.source_line:
+            text += f"\n{self.source_line}\n{' ' * (self.column - 1)}^"
+        if self.hint:
+            text += f"\nhelp: {self.hint}"
+        for note in self.notes:
+            text += f"\nnote: {note}"
+        return text
+
+
+@dataclass(frozen=True)
+class Source:
+    """A function's source: its file, its first line and how it was dedented.
+
+    AST nodes of ``tree`` count lines from 1 and columns from 0 in the
+    dedented text; ``line_offset`` and ``indent`` map them back to the file.
+    """
+
+    file: str
+    lines: tuple[str, ...]
+    """The lines of the file (not just of the function)."""
+    line_offset: int
+    indent: int
+
+    def place(self, node: ast.AST) -> tuple[int, int]:
+        """1-based line and column of ``node`` in the file."""
+        line = getattr(node, "lineno", 1) + self.line_offset
+        col = getattr(node, "col_offset", 0) + self.indent + 1
+        return line, col
+
+    def error(self, node: ast.AST, message: str, hint: str = "") -> CompileError:
+        line, col = self.place(node)
+        text = self.lines[line - 1].rstrip("\n") if 0 < line <= len(self.lines) else ""
+        return CompileError(message, self.file, line, col, text, hint)
+
+    def where(self, node: ast.AST) -> str:
+        """``file:line`` of ``node``, for messages carried into the IR."""
+        line, col = self.place(node)
+        return f"{self.file}:{line}:{col}"

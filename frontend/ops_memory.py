@@ -1,0 +1,614 @@
+"""Memory: tensors, partitions, loads and stores; pointers, atomics, tokens.
+
+Safe accesses go through partition views: a mutable output's own tile
+(``z.load()``/``z.store(t)``, at the tile block id), tiles of a read-only
+tensor (``x.partition(shape).load(index)``, ``st.load_tile_like``) and the
+owned tiles of a ``st.MutMapped`` output.  Every index gets a
+``tile_safety.check_index`` obligation (unless the kernel is compiled with
+``unchecked_accesses``).  Memory ops are emitted without tokens; the
+token-order pass threads them.
+
+Raw pointers, mutable device-side partitions and their accesses are unsafe:
+they compile only inside ``with st.unsafe():`` and carry the
+``tile_safety.unsafe`` marker.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from xdsl.dialects.builtin import i32
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from safetile.dialects.cuda_tile.attributes import (
+    AtomicRMWMode,
+    AtomicRMWModeAttr,
+    MemoryOrdering,
+    MemoryOrderingAttr,
+    MemoryScope,
+    MemoryScopeAttr,
+    PaddingValue,
+    PaddingValueAttr,
+    Signedness,
+    SignednessAttr,
+)
+from safetile.dialects.cuda_tile.ops import arith
+from safetile.dialects.cuda_tile.ops.conversion import IntToPtrOp, OffsetOp, PtrToIntOp, PtrToPtrOp
+from safetile.dialects.cuda_tile.ops.memory import (
+    AtomicCASTkoOp,
+    AtomicRMWTkoOp,
+    GetIndexSpaceShapeOp,
+    JoinTokensOp,
+    LoadPtrTkoOp,
+    LoadViewTkoOp,
+    MakePartitionViewOp,
+    MakeTokenOp,
+    StorePtrTkoOp,
+    StoreViewTkoOp,
+)
+from safetile.dialects.cuda_tile.ops.misc import GetNumTileBlocksOp, GetTileBlockIdOp
+from safetile.dialects.cuda_tile.types import PartitionViewType, TensorViewType, TileType, TokenType
+
+from . import dsl
+from .builtins import implements
+from .core import as_tile, broadcast_to, check_shape, describe, index_value, shaped
+from .dsl import DType, ptr_dtype
+from .types import (
+    OwnedIndex,
+    OwnedTiles,
+    PartitionValue,
+    TensorValue,
+    TileValue,
+    TokenValue,
+    broadcast_shapes,
+    tile_type,
+)
+
+if TYPE_CHECKING:
+    from .lower import Lowerer
+
+_I32 = TileType((), i32)
+
+
+# --------------------------------------------------------------------------
+# Grid
+# --------------------------------------------------------------------------
+
+
+@implements(dsl.tile_block_id)
+def block_ids(lx: Lowerer) -> tuple[TileValue, TileValue, TileValue]:
+    op = lx.hoisted("tile_block_id", lambda: GetTileBlockIdOp.build(result_types=[_I32] * 3))
+    return tuple(TileValue(r, dsl.i32) for r in op.results)  # type: ignore[return-value]
+
+
+@implements(dsl.num_tile_blocks)
+def _num_tile_blocks(lx: Lowerer) -> tuple[TileValue, TileValue, TileValue]:
+    op = lx.hoisted("num_tile_blocks", lambda: GetNumTileBlocksOp.build(result_types=[_I32] * 3))
+    return tuple(TileValue(r, dsl.i32) for r in op.results)  # type: ignore[return-value]
+
+
+# --------------------------------------------------------------------------
+# Tensors and partitions
+# --------------------------------------------------------------------------
+
+
+def _tensor(lx: Lowerer, value: Any, what: str) -> TensorValue:
+    if not isinstance(value, TensorValue):
+        raise lx.error(f"{what} needs a tensor parameter, got {describe(value)}")
+    return value
+
+
+def make_partition(
+    lx: Lowerer,
+    tensor: TensorValue,
+    shape: Any,
+    dim_map: Sequence[int] | None = None,
+    padding: str | None = None,
+    mutable: bool = False,
+) -> PartitionValue:
+    """A ``make_partition_view`` of ``tensor`` into tiles of ``shape``."""
+    dims = check_shape(lx, shape, "a partition shape")
+    if len(dims) != tensor.ndim:
+        raise lx.error(
+            f"a partition of the rank-{tensor.ndim} tensor '{tensor.name}' needs {tensor.ndim} "
+            f"dimensions, got {dims}",
+            "give one tile dimension per tensor dimension",
+        )
+    pad = None
+    if padding is not None:
+        try:
+            pad = PaddingValueAttr(PaddingValue(padding))
+        except ValueError:
+            names = ", ".join(repr(p.value) for p in PaddingValue)
+            raise lx.error(f"unknown padding {padding!r}", f"use one of {names}") from None
+        if not tensor.dtype.is_float and pad.data != PaddingValue.ZERO:
+            raise lx.error(f"padding {padding!r} needs a float tensor", "use padding='zero'")
+    view_type = tensor.view.type
+    assert isinstance(view_type, TensorViewType)
+    result = PartitionViewType(dims, view_type, dim_map, pad)
+    op = lx.add(MakePartitionViewOp.build(operands=[tensor.view], result_types=[result]))
+    return PartitionValue(op.result, tensor, dims, mutable)
+
+
+def _check_indices(
+    lx: Lowerer, partition: PartitionValue, index: Any, what: str
+) -> list[TileValue]:
+    if isinstance(index, OwnedIndex):
+        index = index.values
+    if not isinstance(index, tuple):
+        index = (index,)
+    if len(index) != partition.ndim:
+        raise lx.error(
+            f"{what} needs {partition.ndim} indices, got {len(index)}",
+            "give one tile index per dimension, e.g. p.load((i, k))",
+        )
+    values = [index_value(lx, i, "a tile index") for i in index]
+    for dim, v in enumerate(values):
+        lx.check_index(v, partition, dim, what)
+    return values
+
+
+def load_view(lx: Lowerer, partition: PartitionValue, index: list[TileValue]) -> LoadViewTkoOp:
+    view = partition.view.type
+    assert isinstance(view, PartitionViewType)
+    return lx.add(
+        LoadViewTkoOp.build(
+            operands=[partition.view, [i.value for i in index], None],
+            result_types=[view.tile_type(), TokenType()],
+            properties={"memory_ordering_semantics": MemoryOrderingAttr(MemoryOrdering.WEAK)},
+        )
+    )
+
+
+def store_view(
+    lx: Lowerer, partition: PartitionValue, index: list[TileValue], tile: Any
+) -> StoreViewTkoOp:
+    tensor = partition.tensor
+    value = shaped(lx, tile, tensor.dtype, partition.tile, f"a tile stored into '{tensor.name}'")
+    return lx.add(
+        StoreViewTkoOp.build(
+            operands=[value.value, partition.view, [i.value for i in index], None],
+            result_types=[TokenType()],
+            properties={"memory_ordering_semantics": MemoryOrderingAttr(MemoryOrdering.WEAK)},
+        )
+    )
+
+
+def _own_index(lx: Lowerer, tensor: TensorValue, what: str) -> tuple[PartitionValue, list[TileValue]]:
+    """A ``st.Mut`` tensor's own tile: its partition and the tile block id."""
+    if tensor.mode != "mut":
+        if tensor.mode == "mapped":
+            raise lx.error(
+                f"{what}: '{tensor.name}' is st.MutMapped and has no single own tile",
+                f"pass an index from '{tensor.name}.tile_indices()'",
+            )
+        raise lx.error(
+            f"{what}: '{tensor.name}' is read-only (st.Ref)",
+            "only st.Mut outputs have a tile at the block's position; read tiles with x.partition(shape).load(index)",
+        )
+    assert tensor.own_view is not None
+    ids = block_ids(lx)[: tensor.ndim]
+    for dim, v in enumerate(ids):
+        lx.check_index(v, tensor.own_view, dim, what)
+    return tensor.own_view, list(ids)
+
+
+def _mapped_index(lx: Lowerer, tensor: TensorValue, index: Any, what: str) -> list[TileValue]:
+    if not isinstance(index, OwnedIndex) or index.tensor is not tensor:
+        raise lx.error(
+            f"{what}: '{tensor.name}' is st.MutMapped: its tiles are addressed only by indices "
+            f"from '{tensor.name}.tile_indices()'",
+            f"write 'for idx in {tensor.name}.tile_indices():' and pass idx",
+        )
+    assert tensor.own_view is not None
+    for dim, v in enumerate(index.values):
+        lx.check_index(v, tensor.own_view, dim, what)
+    return list(index.values)
+
+
+@implements(dsl.Tensor.load)
+def _tensor_load(lx: Lowerer, tensor: Any, index: Any = None) -> TileValue:
+    t = _tensor(lx, tensor, "load")
+    if t.mode == "mapped":
+        values = _mapped_index(lx, t, index, f"{t.name}.load")
+        assert t.own_view is not None
+        return TileValue(load_view(lx, t.own_view, values).tile, t.dtype)
+    if index is not None:
+        raise lx.error(f"{t.name}.load() takes no index", "load other tiles through a partition")
+    view, ids = _own_index(lx, t, f"{t.name}.load")
+    return TileValue(load_view(lx, view, ids).tile, t.dtype)
+
+
+@implements(dsl.load_tile_mut)
+def _load_tile_mut(lx: Lowerer, dst: Any) -> TileValue:
+    return _tensor_load(lx, dst)
+
+
+@implements(dsl.Tensor.store)
+def _tensor_store(lx: Lowerer, tensor: Any, tile: Any, index: Any) -> None:
+    t = _tensor(lx, tensor, "store")
+    what = f"{t.name}.store"
+    if t.mode == "mapped":
+        values = _mapped_index(lx, t, index, what)
+        assert t.own_view is not None
+        store_view(lx, t.own_view, values, tile)
+        return
+    if index is not None:
+        raise lx.error(
+            f"{what}() stores the block's own tile and takes no index",
+            "each tile block writes only the tile the host partition gives it",
+        )
+    view, ids = _own_index(lx, t, what)
+    store_view(lx, view, ids, tile)
+
+
+@implements(dsl.load_tile_like)
+def _load_tile_like(lx: Lowerer, src: Any, dst: Any) -> TileValue:
+    source, target = _tensor(lx, src, "load_tile_like"), _tensor(lx, dst, "load_tile_like")
+    if target.mode != "mut":
+        raise lx.error(
+            f"load_tile_like: '{target.name}' must be a st.Mut output (its tile gives the shape and position)",
+            "pass the mutable output as the second argument",
+        )
+    if source.ndim != target.ndim or not 1 <= source.ndim <= 3:
+        raise lx.error(
+            f"load_tile_like needs tensors of one rank (1 to 3), got '{source.name}' of rank "
+            f"{source.ndim} and '{target.name}' of rank {target.ndim}",
+            "partition the source explicitly: x.partition(shape).load(index)",
+        )
+    partition = make_partition(lx, source, target.tile)
+    ids = list(block_ids(lx)[: target.ndim])
+    for dim, v in enumerate(ids):
+        lx.check_index(v, partition, dim, "load_tile_like")
+    return TileValue(load_view(lx, partition, ids).tile, source.dtype)
+
+
+def _readable(lx: Lowerer, tensor: TensorValue, what: str) -> None:
+    if tensor.writable:
+        raise lx.error(
+            f"{what}: '{tensor.name}' is a mutable output; reading other tiles of it would race with other blocks",
+            f"read its own tile with {tensor.name}.load(), or use partition_mut inside st.unsafe()",
+        )
+
+
+@implements(dsl.Tensor.partition)
+def _partition(lx: Lowerer, tensor: Any, shape: Any, padding: Any) -> PartitionValue:
+    t = _tensor(lx, tensor, "partition")
+    _readable(lx, t, f"{t.name}.partition")
+    return make_partition(lx, t, shape, None, padding)
+
+
+@implements(dsl.Tensor.partition_permuted)
+def _partition_permuted(lx: Lowerer, tensor: Any, shape: Any, dim_map: Any, padding: Any) -> PartitionValue:
+    t = _tensor(lx, tensor, "partition_permuted")
+    _readable(lx, t, f"{t.name}.partition_permuted")
+    if not isinstance(dim_map, tuple) or sorted(dim_map) != list(range(t.ndim)):
+        raise lx.error(
+            f"dim_map {describe(dim_map)} is not a permutation of the {t.ndim} dimensions of '{t.name}'",
+            f"list each of 0..{t.ndim - 1} once",
+        )
+    return make_partition(lx, t, shape, dim_map, padding)
+
+
+@implements(dsl.Tensor.partition_mut)
+def _partition_mut(lx: Lowerer, tensor: Any, shape: Any) -> PartitionValue:
+    t = _tensor(lx, tensor, "partition_mut")
+    if not t.writable:
+        raise lx.error(f"'{t.name}' is read-only (st.Ref) and cannot be partitioned mutably")
+    partition = make_partition(lx, t, shape, mutable=True)
+    lx.mark_unsafe(partition.view.owner, f"{t.name}.partition_mut")  # type: ignore[arg-type]
+    return partition
+
+
+@implements(dsl.Tensor.load_tile)
+def _load_tile(lx: Lowerer, tensor: Any, shape: Any, index: Any) -> TileValue:
+    return _partition_load(lx, _partition(lx, tensor, shape, None), index)
+
+
+@implements(dsl.Tensor.tile_indices)
+def _tile_indices(lx: Lowerer, tensor: Any) -> OwnedTiles:
+    t = _tensor(lx, tensor, "tile_indices")
+    if t.mode != "mapped":
+        raise lx.error(
+            f"'{t.name}' is not st.MutMapped: tile_indices() walks the tiles of a mapped output",
+            "declare the parameter as st.MutMapped[E, shape]",
+        )
+    return OwnedTiles(t)
+
+
+@implements(dsl.Partition.load)
+def _partition_load(lx: Lowerer, partition: Any, index: Any) -> TileValue:
+    if not isinstance(partition, PartitionValue):
+        raise lx.error(f"expected a partition, got {describe(partition)}")
+    values = _check_indices(lx, partition, index, "load")
+    op = load_view(lx, partition, values)
+    if partition.mutable:
+        lx.mark_unsafe(op, "a load through a mutable partition")
+    return TileValue(op.tile, partition.tensor.dtype)
+
+
+@implements(dsl.Partition.store)
+def _partition_store(lx: Lowerer, partition: Any, index: Any, tile: Any) -> None:
+    if not isinstance(partition, PartitionValue) or not partition.mutable:
+        raise lx.error(
+            "only mutable partitions (partition_mut) accept stores",
+            "store an output's own tile with z.store(tile)",
+        )
+    values = _check_indices(lx, partition, index, "store")
+    lx.mark_unsafe(store_view(lx, partition, values, tile), "a store through a mutable partition")
+
+
+def index_space(lx: Lowerer, partition: PartitionValue) -> list[TileValue]:
+    op = lx.add(GetIndexSpaceShapeOp.build(operands=[partition.view], result_types=[[_I32] * partition.ndim]))
+    return [TileValue(r, dsl.i32) for r in op.results]
+
+
+@implements(dsl.num_tiles, dsl.Partition.num_tiles)
+def _num_tiles(lx: Lowerer, partition: Any, axis: Any) -> TileValue:
+    if not isinstance(partition, PartitionValue):
+        raise lx.error(f"num_tiles needs a partition, got {describe(partition)}")
+    if not isinstance(axis, int) or not 0 <= axis < partition.ndim:
+        raise lx.error(f"axis {describe(axis)} is out of range for a rank-{partition.ndim} partition")
+    return index_space(lx, partition)[axis]
+
+
+@implements(dsl.Partition.shape)
+def _partition_shape(lx: Lowerer, partition: PartitionValue) -> tuple[int, ...]:
+    return partition.tile
+
+
+@implements(dsl.Tensor.shape)
+def _tensor_shape(lx: Lowerer, tensor: TensorValue) -> tuple[Any, ...]:
+    return tensor.tile if tensor.writable else tensor.shape
+
+
+@implements(dsl.Tensor.dtype)
+def _tensor_dtype(lx: Lowerer, tensor: TensorValue) -> DType:
+    return tensor.dtype
+
+
+@implements(dsl.Tensor.ndim)
+def _tensor_ndim(lx: Lowerer, tensor: TensorValue) -> int:
+    return tensor.ndim
+
+
+@implements(dsl.Tile.shape)
+def _tile_shape(lx: Lowerer, tile: TileValue) -> tuple[int, ...]:
+    return tile.shape
+
+
+@implements(dsl.Tile.dtype)
+def _tile_dtype(lx: Lowerer, tile: TileValue) -> DType:
+    return tile.dtype
+
+
+@implements(dsl.Tile.ndim)
+def _tile_ndim(lx: Lowerer, tile: TileValue) -> int:
+    return tile.ndim
+
+
+def owned_tile_range(
+    lx: Lowerer, tensor: TensorValue
+) -> tuple[TileValue, TileValue, TileValue, Callable[[TileValue], tuple[TileValue, ...]]]:
+    """The loop over a mapped output's tiles this block owns (round robin).
+
+    Tiles are numbered row-major; block ``b`` of ``n`` visits ``b, b+n, ...``.
+    Returns the range bounds and the map from tile number to tile index.
+    """
+    assert tensor.own_view is not None
+    counts = index_space(lx, tensor.own_view)
+    total = counts[0]
+    for c in counts[1:]:
+        total = _int_op(lx, arith.MulIOp, total, c)
+    start = block_ids(lx)[0]
+    step = _num_tile_blocks(lx)[0]
+
+    def delinearize(t: TileValue) -> tuple[TileValue, ...]:
+        index: list[TileValue] = []
+        rest = t
+        for d in range(1, len(counts)):
+            stride = counts[d]
+            for c in counts[d + 1 :]:
+                stride = _int_op(lx, arith.MulIOp, stride, c)
+            index.append(_divide(lx, rest, stride))
+            rest = _remainder(lx, rest, stride)
+        return (*index, rest)
+
+    return start, total, step, delinearize
+
+
+def _int_op(lx: Lowerer, cls: type, a: TileValue, b: TileValue, **props: Attribute) -> TileValue:
+    op = lx.add(cls.build(operands=[a.value, b.value], result_types=[a.type], properties=props))
+    return TileValue(op.results[0], a.dtype)
+
+
+def _divide(lx: Lowerer, a: TileValue, b: TileValue) -> TileValue:
+    return _int_op(lx, arith.DivIOp, a, b, signedness=SignednessAttr(Signedness.SIGNED))
+
+
+def _remainder(lx: Lowerer, a: TileValue, b: TileValue) -> TileValue:
+    return _int_op(lx, arith.RemIOp, a, b, signedness=SignednessAttr(Signedness.SIGNED))
+
+
+# --------------------------------------------------------------------------
+# Pointers, atomics, tokens (unsafe)
+# --------------------------------------------------------------------------
+
+_SCOPES = {
+    "tile_block": MemoryScope.TL_BLK,
+    "tl_blk": MemoryScope.TL_BLK,
+    "device": MemoryScope.DEVICE,
+    "system": MemoryScope.SYS,
+    "sys": MemoryScope.SYS,
+}
+
+
+def _pointers(lx: Lowerer, value: Any, what: str) -> TileValue:
+    if not isinstance(value, TileValue) or value.dtype.kind != "ptr":
+        raise lx.error(f"{what} needs a pointer tile, got {describe(value)}", "make one with st.offset(p, offsets)")
+    return value
+
+
+def _memory_properties(lx: Lowerer, ordering: str, scope: str | None) -> dict[str, Attribute]:
+    try:
+        props: dict[str, Attribute] = {"memory_ordering_semantics": MemoryOrderingAttr(MemoryOrdering(ordering))}
+    except ValueError:
+        names = ", ".join(repr(m.value) for m in MemoryOrdering)
+        raise lx.error(f"unknown memory ordering {ordering!r}", f"use one of {names}") from None
+    if scope is not None:
+        if scope not in _SCOPES:
+            raise lx.error(f"unknown memory scope {scope!r}", "use 'tile_block', 'device' or 'system'")
+        props["memory_scope"] = MemoryScopeAttr(_SCOPES[scope])
+    return props
+
+
+def _mask(lx: Lowerer, mask: Any, shape: tuple[int, ...]) -> SSAValue | None:
+    if mask is None:
+        return None
+    return shaped(lx, mask, dsl.bool_, shape, "the mask").value
+
+
+def _token(lx: Lowerer, token: Any) -> SSAValue | None:
+    if token is None:
+        return None
+    if not isinstance(token, TokenValue):
+        raise lx.error(f"token= needs a token, got {describe(token)}")
+    return token.value
+
+
+def _unsafe(lx: Lowerer, op: Operation, what: str) -> Any:
+    lx.mark_unsafe(op, what)
+    return op
+
+
+@implements(dsl.offset)
+def _offset(lx: Lowerer, ptr: Any, offsets: Any) -> TileValue:
+    p = _pointers(lx, ptr, "st.offset")
+    offs = as_tile(lx, offsets, dsl.i32, "the offsets")
+    if not offs.dtype.is_int or offs.dtype.kind == "bool":
+        raise lx.error(f"offsets must be integers, got {offs.describe()}")
+    lx.require_unsafe("pointer arithmetic")
+    shape = broadcast_shapes(p.shape, offs.shape)
+    if shape is None:
+        raise lx.error(f"{p.describe()} and {offs.describe()} do not broadcast")
+    p, offs = broadcast_to(lx, p, shape), broadcast_to(lx, offs, shape)
+    op = _unsafe(lx, lx.add(OffsetOp(p.value, offs.value)), "pointer arithmetic")
+    return TileValue(op.result, p.dtype)
+
+
+def _load_ptr(
+    lx: Lowerer, ptrs: Any, mask: Any, other: Any, ordering: str, scope: str | None, token: Any
+) -> LoadPtrTkoOp:
+    p = _pointers(lx, ptrs, "st.load_ptr")
+    lx.require_unsafe("a load through pointers")
+    assert isinstance(p.dtype, dsl.PtrDType)
+    element = p.dtype.pointee
+    padding = None if other is None else shaped(lx, other, element, p.shape, "other").value
+    op = LoadPtrTkoOp.build(
+        operands=[p.value, _mask(lx, mask, p.shape), padding, _token(lx, token)],
+        result_types=[tile_type(p.shape, element), TokenType()],
+        properties=_memory_properties(lx, ordering, scope),
+    )
+    return _unsafe(lx, lx.add(op), "a load through pointers")
+
+
+@implements(dsl.load_ptr)
+def _load_ptr_tile(lx: Lowerer, ptrs: Any, mask: Any, other: Any, ordering: str, scope: Any, token: Any) -> TileValue:
+    op = _load_ptr(lx, ptrs, mask, other, ordering, scope, token)
+    return TileValue(op.result, _pointee(ptrs))
+
+
+@implements(dsl.load_ptr_tko)
+def _load_ptr_tko(lx: Lowerer, ptrs: Any, mask: Any, other: Any, ordering: str, scope: Any, token: Any) -> tuple[TileValue, TokenValue]:
+    op = _load_ptr(lx, ptrs, mask, other, ordering, scope, token)
+    return TileValue(op.result, _pointee(ptrs)), TokenValue(op.result_token)
+
+
+def _pointee(ptrs: TileValue) -> DType:
+    assert isinstance(ptrs.dtype, dsl.PtrDType)
+    return ptrs.dtype.pointee
+
+
+@implements(dsl.store_ptr)
+def _store_ptr(lx: Lowerer, ptrs: Any, values: Any, mask: Any, ordering: str, scope: Any, token: Any) -> TokenValue:
+    p = _pointers(lx, ptrs, "st.store_ptr")
+    lx.require_unsafe("a store through pointers")
+    v = shaped(lx, values, _pointee(p), p.shape, "the stored values")
+    op = StorePtrTkoOp.build(
+        operands=[p.value, v.value, _mask(lx, mask, p.shape), _token(lx, token)],
+        result_types=[TokenType()],
+        properties=_memory_properties(lx, ordering, scope),
+    )
+    return TokenValue(_unsafe(lx, lx.add(op), "a store through pointers").result_token)
+
+
+@implements(dsl.atomic_rmw)
+def _atomic_rmw(lx: Lowerer, ptrs: Any, values: Any, mode: str, ordering: str, scope: str, mask: Any, token: Any) -> TileValue:
+    p = _pointers(lx, ptrs, "st.atomic_rmw")
+    lx.require_unsafe("an atomic through pointers")
+    try:
+        kind = AtomicRMWModeAttr(AtomicRMWMode(mode))
+    except ValueError:
+        names = ", ".join(repr(m.value) for m in AtomicRMWMode)
+        raise lx.error(f"unknown atomic mode {mode!r}", f"use one of {names}") from None
+    v = shaped(lx, values, _pointee(p), p.shape, "the operand")
+    op = AtomicRMWTkoOp.build(
+        operands=[p.value, v.value, _mask(lx, mask, p.shape), _token(lx, token)],
+        result_types=[v.type, TokenType()],
+        properties={**_memory_properties(lx, ordering, scope), "mode": kind},
+    )
+    return TileValue(_unsafe(lx, lx.add(op), "an atomic").result, v.dtype)
+
+
+@implements(dsl.atomic_cas)
+def _atomic_cas(lx: Lowerer, ptrs: Any, cmp: Any, values: Any, ordering: str, scope: str, mask: Any, token: Any) -> TileValue:
+    p = _pointers(lx, ptrs, "st.atomic_cas")
+    lx.require_unsafe("an atomic through pointers")
+    element = _pointee(p)
+    c = shaped(lx, cmp, element, p.shape, "the compared value")
+    v = shaped(lx, values, element, p.shape, "the new value")
+    op = AtomicCASTkoOp.build(
+        operands=[p.value, c.value, v.value, _mask(lx, mask, p.shape), _token(lx, token)],
+        result_types=[v.type, TokenType()],
+        properties=_memory_properties(lx, ordering, scope),
+    )
+    return TileValue(_unsafe(lx, lx.add(op), "an atomic").result, v.dtype)
+
+
+@implements(dsl.make_token)
+def _make_token(lx: Lowerer) -> TokenValue:
+    return TokenValue(lx.add(MakeTokenOp.build(result_types=[TokenType()])).result)
+
+
+@implements(dsl.join_tokens)
+def _join_tokens(lx: Lowerer, *tokens: Any) -> TokenValue:
+    values = [_token(lx, t) for t in tokens]
+    if len(values) < 2:
+        raise lx.error("join_tokens needs two or more tokens")
+    return TokenValue(lx.add(JoinTokensOp.build(operands=[values], result_types=[TokenType()])).result)
+
+
+@implements(dsl.int_to_ptr)
+def _int_to_ptr(lx: Lowerer, tile: Any, dtype: Any) -> TileValue:
+    t = as_tile(lx, tile, dsl.i64)
+    if t.dtype.bits != 64 or not t.dtype.is_int:
+        raise lx.error(f"int_to_ptr needs i64 addresses, got {t.describe()}", "convert with .astype(st.i64)")
+    target = ptr_dtype(dtype)
+    op = _unsafe(lx, lx.add(IntToPtrOp(t.value, tile_type(t.shape, target))), "int_to_ptr")
+    return TileValue(op.result, target)
+
+
+@implements(dsl.ptr_to_int)
+def _ptr_to_int(lx: Lowerer, ptrs: Any) -> TileValue:
+    p = _pointers(lx, ptrs, "st.ptr_to_int")
+    op = _unsafe(lx, lx.add(PtrToIntOp(p.value, tile_type(p.shape, dsl.i64))), "ptr_to_int")
+    return TileValue(op.result, dsl.i64)
+
+
+@implements(dsl.ptr_to_ptr)
+def _ptr_to_ptr(lx: Lowerer, ptrs: Any, dtype: Any) -> TileValue:
+    p = _pointers(lx, ptrs, "st.ptr_to_ptr")
+    target = ptr_dtype(dtype)
+    op = _unsafe(lx, lx.add(PtrToPtrOp(p.value, tile_type(p.shape, target))), "ptr_to_ptr")
+    return TileValue(op.result, target)

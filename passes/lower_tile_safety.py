@@ -1,0 +1,87 @@
+"""``lower-tile-safety``: the last rung of bounds checking, and the exit from ``tile_safety``."""
+
+from __future__ import annotations
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import DiagnosticException
+
+from safetile.dialects import tile_safety
+from safetile.dialects.cuda_tile.attributes import ComparisonPredicate, Signedness
+from safetile.dialects.cuda_tile.ops.arith import AndIOp
+from safetile.dialects.cuda_tile.ops.compare import CmpIOp
+from safetile.dialects.cuda_tile.ops.memory import GetIndexSpaceShapeOp
+from safetile.dialects.cuda_tile.ops.misc import AssertOp
+from safetile.dialects.cuda_tile.ops.shape import ConstantOp
+from safetile.dialects.cuda_tile.ops.structure import EntryOp
+from safetile.dialects.cuda_tile.types import TileType, TileViewType
+
+
+class LowerTileSafety(ModulePass):
+    """Lower tile_safety index checks to in-kernel asserts; strip tile_safety attributes.
+
+    Invariant established: afterwards the module is pure ``cuda_tile`` — no
+    ``tile_safety`` op is left and no op carries a ``tile_safety.*``
+    attribute, so NVIDIA's tools accept it.
+
+    Each remaining ``tile_safety.check_index %i, %view[d], "msg"`` (one the
+    earlier safety passes could not discharge or hoist) becomes the
+    in-kernel check::
+
+        %n:k = get_index_space_shape %view
+        %lo = cmpi greater_than_or_equal %i, 0 signed
+        %hi = cmpi less_than %i, %n#d signed
+        assert (andi %lo, %hi), "msg"
+
+    An ``entry`` marked ``tile_safety.deny_in_kernel_checks`` refuses this
+    rung: a check left in it is an error naming the access.
+    """
+
+    name = "lower-tile-safety"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        checks = [o for o in op.walk() if isinstance(o, tile_safety.CheckIndexOp)]
+        for check in checks:
+            entry = _entry_of(check)
+            if entry is not None and tile_safety.DENY_IN_KERNEL_CHECKS in entry.attributes:
+                raise DiagnosticException(
+                    f"{check.message.data}: this index check needs an in-kernel assert, but "
+                    f"@{entry.sym_name.data} is compiled with deny_in_kernel_checks"
+                )
+            _lower_check(check)
+        for o in op.walk():
+            for name in [n for n in o.attributes if tile_safety.is_safety_attribute(n)]:
+                del o.attributes[name]
+
+
+def _entry_of(op: Operation) -> EntryOp | None:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, EntryOp):
+        parent = parent.parent_op()
+    return parent
+
+
+def _lower_check(check: tile_safety.CheckIndexOp) -> None:
+    view = check.view.type
+    index = check.index.type
+    assert isinstance(view, TileViewType) and isinstance(index, TileType)
+    counts = GetIndexSpaceShapeOp.build(
+        operands=[check.view], result_types=[[index] * view.index_rank()]
+    )
+    zero = ConstantOp.splat(index, 0)
+    low = CmpIOp(ComparisonPredicate.GREATER_THAN_OR_EQUAL, check.index, zero.result, Signedness.SIGNED)
+    high = CmpIOp(
+        ComparisonPredicate.LESS_THAN,
+        check.index,
+        counts.results[check.dim.value.data],
+        Signedness.SIGNED,
+    )
+    both = AndIOp.build(operands=[low.result, high.result], result_types=[low.result.type])
+    ok = AssertOp.build(operands=[both.results[0]], properties={"message": check.message})
+    block = check.parent_block()
+    assert block is not None
+    block.insert_ops_before([counts, zero, low, high, both, ok], check)
+    check.detach()
+    check.erase()

@@ -1,0 +1,140 @@
+"""Build the cubins that the GPU tests launch, on a machine with no GPU.
+
+    .venv/bin/python test/gpu/build_cache.py                  # sm_90 into build/gpu-cache
+    .venv/bin/python test/gpu/build_cache.py --arch sm_100 --out DIR
+
+Each kernel of ``test/gpu/kernels/`` is compiled through safetile's cubin
+cache (``safetile.backend.cache.compile_cubin``) into the folder, and
+``manifest.json`` there says, for each kernel, where its cubin lies and how
+to launch it: the symbol, the parameters in order (name and Tile IR type),
+the arrays and scalars of the test problem, the grid (block is always
+(1, 1, 1)).  ``launch.py`` reads the folder on the GPU machine with numpy and
+cuda-python only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import io
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import Builtin
+
+from safetile.backend.cache import compile_cubin
+from safetile.dialects.cuda_tile import CudaTile
+from safetile.dialects.cuda_tile.ops.structure import EntryOp
+from safetile.dialects.cuda_tile.syntax import TileIRPrinter, parse_tile_ir
+from safetile.dialects.cuda_tile.types import PointerType, TileType
+
+HERE = Path(__file__).resolve().parent
+REPO_ROOT = HERE.parents[1]
+MANIFEST = "manifest.json"
+N = 1 << 24
+M_MM, N_MM, K_MM = 1024, 1024, 512
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One test launch: the kernel's file, its data and its grid."""
+
+    file: str
+    arrays: dict[str, tuple[str, tuple[int, ...]]]
+    """Pointer parameters: numpy dtype name and shape of the array each points to."""
+    scalars: dict[str, int]
+    """The other parameters' values."""
+    outputs: tuple[str, ...]
+    grid: tuple[int, int, int]
+
+
+PROBLEMS = {
+    "vector_add": Problem(
+        "vector_add.mlir",
+        {"a": ("float32", (N,)), "b": ("float32", (N,)), "c": ("float32", (N,))},
+        {"na": N, "nb": N, "nc": N},
+        ("c",),
+        (N // 1024, 1, 1),
+    ),
+    "matmul": Problem(
+        "matmul.mlir",
+        {
+            "a": ("float16", (M_MM, K_MM)),
+            "b": ("float16", (K_MM, N_MM)),
+            "c": ("float16", (M_MM, N_MM)),
+        },
+        {"m": M_MM, "n": N_MM, "k": K_MM, "lda": K_MM, "ldb": N_MM, "ldc": N_MM},
+        ("c",),
+        (M_MM // 128, N_MM // 128, 1),
+    ),
+}
+
+
+def type_text(t: object) -> str:
+    """A parameter type as Tile IR writes it (``tile<ptr<f32>>``)."""
+    out = io.StringIO()
+    printer = TileIRPrinter(stream=out)
+    with printer.eliding_prefix():
+        printer.print_attribute(t)  # type: ignore[arg-type]
+    return out.getvalue()
+
+
+def build(name: str, problem: Problem, arch: str, out: Path) -> dict[str, object]:
+    """Compile one kernel into the cache at ``out``; its manifest record."""
+    ctx = Context()
+    ctx.load_dialect(Builtin)
+    ctx.load_dialect(CudaTile)
+    path = HERE / "kernels" / problem.file
+    module = parse_tile_ir(ctx, path.read_text(), str(path))
+    (entry,) = [op for op in module.walk() if isinstance(op, EntryOp)]
+    params = []
+    for arg in entry.body.block.args:
+        t = arg.type
+        pointer = isinstance(t, TileType) and isinstance(t.element_type, PointerType)
+        known = problem.arrays if pointer else problem.scalars
+        if arg.name_hint not in known:
+            raise SystemExit(f"{path}: parameter %{arg.name_hint} has no value in {name}'s problem")
+        params.append({"name": arg.name_hint, "type": type_text(t)})
+    cached = compile_cubin(module, arch, cache_dir=out)
+    return {
+        "source": str(path.relative_to(REPO_ROOT)),
+        "symbol": entry.sym_name.data,
+        "arch": arch,
+        "toolchain": cached.toolchain,
+        "cubin": str(cached.path.relative_to(out)),
+        "cubin_sha256": hashlib.sha256(cached.cubin).hexdigest(),
+        "cubin_size": len(cached.cubin),
+        "params": params,
+        "arrays": {k: {"dtype": d, "shape": list(s)} for k, (d, s) in problem.arrays.items()},
+        "scalars": problem.scalars,
+        "outputs": list(problem.outputs),
+        "grid": list(problem.grid),
+        "block": [1, 1, 1],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Build the cubins the GPU tests launch.")
+    parser.add_argument("--arch", default="sm_90", help="GPU architecture (default sm_90)")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=REPO_ROOT / "build" / "gpu-cache",
+        help="cache folder to fill (default build/gpu-cache)",
+    )
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    kernels = {name: build(name, p, args.arch, args.out) for name, p in PROBLEMS.items()}
+    manifest = {"format": 1, "arch": args.arch, "kernels": kernels}
+    (args.out / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
+    for name, record in kernels.items():
+        print(f"{name}: {record['cubin']} ({record['cubin_size']} bytes)")
+    print(f"wrote {args.out / MANIFEST}; on the GPU machine: SAFETILE_CACHE_DIR={args.out} ...")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
