@@ -132,7 +132,10 @@ def main(argv: list[str] | None = None) -> int:
     (args.out / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
     for name, record in kernels.items():
         print(f"{name}: {record['cubin']} ({record['cubin_size']} bytes)")
-    print(f"wrote {args.out / MANIFEST}; on the GPU machine: SAFETILE_CACHE_DIR={args.out} ...")
+    out = args.out.resolve()
+    shown = out.relative_to(REPO_ROOT) if out.is_relative_to(REPO_ROOT) else out
+    print(f"wrote {shown / MANIFEST}; on the GPU machine, from the repository root:")
+    print(f"SAFETILE_CACHE_DIR={shown} python3 -m pytest test/gpu -m gpu -v -s -p no:cacheprovider")
     return 0
 
 

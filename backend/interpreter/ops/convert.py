@@ -20,9 +20,8 @@ from safetile.dialects.cuda_tile.attributes import Signedness
 from safetile.dialects.cuda_tile.ops import conversion
 from safetile.dialects.cuda_tile.types import PointerType
 
-from .. import floats, values
+from .. import floats, values, views
 from ..engine import Builder, Executor, Frame, Kernel
-from ..errors import UnsupportedError
 from .common import element, width
 
 
@@ -131,10 +130,7 @@ def _build_offset(op: Operation, kernel: Kernel) -> Executor:
     assert isinstance(op, conversion.OffsetOp)
     pointee = element(op.ptr)
     assert isinstance(pointee, PointerType)
-    try:
-        size = values.storage_dtype(pointee.pointee).itemsize
-    except TypeError as err:
-        raise UnsupportedError(str(err)) from None
+    size = views.storage_itemsize_of(pointee.pointee)
     w = width(op.offset)
 
     def run(frame: Frame, a: list[Any]) -> tuple[np.ndarray]:
