@@ -590,6 +590,16 @@ def bitcast(tile: Tile, dtype: DType) -> Tile:
 
 
 @builtin
+def pack(tile: Tile) -> Tile:
+    """The bytes of a 1-d tile, as a 1-d ``u8`` tile."""
+
+
+@builtin
+def unpack(tile: Tile, dtype: DType) -> Tile:
+    """A 1-d tile of bytes (``i8``/``u8``) read as ``dtype`` elements."""
+
+
+@builtin
 def int_to_ptr(tile: Tile, dtype: DType) -> Tile:
     """Pointers to ``dtype`` from i64 addresses (unsafe)."""
 

@@ -79,6 +79,10 @@ _IEEE = (
 )
 
 
+_ROUNDED = (arith.AddFOp, arith.SubFOp, arith.MulFOp, arith.DivFOp)
+"""The float binary ops with a rounding mode (and flush-to-zero)."""
+
+
 def _ftz(lx: Lowerer, ftz: bool, dtype: DType) -> UnitAttr | None:
     if ftz and dtype != dsl.f32:
         raise lx.error(
@@ -131,12 +135,14 @@ def _float_or_int(
     if x.dtype.is_float:
         _need(lx, x, what, "float")
         props: dict[str, Attribute | None] = {"flush_to_zero": _ftz(lx, ftz, x.dtype)}
-        if issubclass(float_cls, arith._FloatBinaryRounded):  # pyright: ignore[reportPrivateUsage]
+        if float_cls in _ROUNDED:
             allowed = _IEEE if float_cls is not arith.DivFOp else (*_IEEE, RoundingMode.APPROX, RoundingMode.FULL)
             props["rounding_mode"] = _rounding(lx, rounding, allowed)
         return emit(lx, float_cls, [x, y], x.dtype, **props)
     if int_cls is None:
         raise lx.error(f"{what} needs float tiles, got {x.describe()}", "convert with .astype(st.f32)")
+    if ftz or rounding != "nearest_even":
+        raise lx.error(f"rounding and ftz apply to float tiles, not {x.describe()}", "drop them")
     _need(lx, x, what, "int")
     return emit(lx, int_cls, [x, y], x.dtype)
 

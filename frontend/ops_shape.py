@@ -18,7 +18,7 @@ from safetile.dialects.cuda_tile.attributes import SignednessAttr
 from safetile.dialects.cuda_tile.ops.control import YieldOp
 from safetile.dialects.cuda_tile.ops.mma import MMAF_ACCUMULATORS, MmaFOp, MmaIOp
 from safetile.dialects.cuda_tile.ops.reduction import ReduceOp, ScanOp
-from safetile.dialects.cuda_tile.ops.shape import CatOp, ExtractOp, IotaOp, PermuteOp
+from safetile.dialects.cuda_tile.ops.shape import CatOp, ExtractOp, IotaOp, PackOp, PermuteOp, UnpackOp
 
 from . import dsl
 from .builtins import OPERATORS, call, implements
@@ -206,6 +206,32 @@ def _extract(lx: Lowerer, tile: Any, index: Any, shape: Any) -> TileValue:
     indices = [index_value(lx, i).value for i in index]
     op = lx.add(ExtractOp(t.value, indices, tile_type(dims, t.dtype)))
     return TileValue(op.result, t.dtype)
+
+
+def _repack(lx: Lowerer, tile: Any, dtype: DType, what: str, cls: type) -> TileValue:
+    """``tile``'s bits as a 1-d tile of ``dtype`` (``pack``/``unpack``)."""
+    t = _tile(lx, tile, what)
+    bits = t.shape[0] * t.dtype.bits if t.ndim == 1 else 0
+    if t.ndim != 1 or t.dtype.kind == "ptr" or bits % dtype.bits or t.dtype.bits == dtype.bits:
+        raise lx.error(
+            f"{what} cannot turn {t.describe()} into {dtype.name} elements",
+            "pack/unpack take 1-d number tiles whose element width differs from the result's",
+        )
+    op = lx.add(cls(t.value, tile_type((bits // dtype.bits,), dtype)))
+    return TileValue(op.result, dtype)
+
+
+@implements(dsl.pack)
+def _pack(lx: Lowerer, tile: Any) -> TileValue:
+    return _repack(lx, tile, dsl.u8, "st.pack", PackOp)
+
+
+@implements(dsl.unpack)
+def _unpack(lx: Lowerer, tile: Any, dtype: Any) -> TileValue:
+    t = _tile(lx, tile, "st.unpack")
+    if t.dtype.name not in _INT_MMA:
+        raise lx.error(f"st.unpack reads a tile of bytes (i8/u8), got {t.describe()}", "st.pack makes one")
+    return _repack(lx, t, _dtype(lx, dtype), "st.unpack", UnpackOp)
 
 
 # --------------------------------------------------------------------------

@@ -5,7 +5,7 @@ a float, a bool, a tuple, a dtype, a function; generics such as ``BM`` are
 these) or to a *runtime* value, one of the classes below, which wraps the
 SSA value the IR computes it with.
 
-Typing rules (``frontend.builtins`` applies them):
+Typing rules (``frontend.core`` applies them):
 
 * no implicit element-type conversion between tiles: ``f32 + f16`` is an
   error that asks for ``.astype(...)``;

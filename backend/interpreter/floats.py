@@ -19,7 +19,6 @@ every format up to ``f32`` and in every mode (``f64``: see ``adjust_f64``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 from xdsl.dialects.builtin import (
@@ -34,6 +33,8 @@ from xdsl.ir import Attribute
 
 from safetile.dialects.cuda_tile.attributes import RoundingMode
 from safetile.dialects.cuda_tile.literals import FloatFormat
+
+from .typecache import per_type
 
 F64 = np.dtype(np.float64)
 F32_MIN_NORMAL = np.float32(2.0**-126)
@@ -69,22 +70,27 @@ class Format:
         return self.sem.nonfinite is not FloatNonfiniteBehavior.FINITE_ONLY
 
     @staticmethod
-    @cache
     def of(t: Attribute) -> Format:
-        fmt = FloatFormat.of(t)
-        sem = fmt.sem
-        top = sem.max_exponent if sem.nonfinite is not FloatNonfiniteBehavior.IEEE else sem.max_exponent - 1
-        mant = sem.max_mantissa
-        if sem.nonfinite is FloatNonfiniteBehavior.NAN_ONLY and sem.nan_encoding is FloatNanEncoding.ALL_ONES:
-            if mant == 0:
-                top -= 1  # e8m0: the all-ones code is NaN, a whole exponent
-            else:
-                mant -= 1  # e4m3fn: the all-ones mantissa of the top exponent is NaN
-        max_finite = (1 + mant / 2**sem.mantissa_bits) * 2.0 ** (top - sem.exponent_bias)
-        emin = fmt.min_exponent
-        precision = sem.mantissa_bits + 1
-        min_positive = 2.0 ** (emin - precision + 1) if sem.has_zero else 2.0**emin
-        return Format(sem, precision, emin, max_finite, min_positive)
+        return _format(t)
+
+
+@per_type
+def _format(t: Attribute) -> Format:
+    """The ``Format`` of float type ``t``."""
+    fmt = FloatFormat.of(t)
+    sem = fmt.sem
+    top = sem.max_exponent if sem.nonfinite is not FloatNonfiniteBehavior.IEEE else sem.max_exponent - 1
+    mant = sem.max_mantissa
+    if sem.nonfinite is FloatNonfiniteBehavior.NAN_ONLY and sem.nan_encoding is FloatNanEncoding.ALL_ONES:
+        if mant == 0:
+            top -= 1  # e8m0: the all-ones code is NaN, a whole exponent
+        else:
+            mant -= 1  # e4m3fn: the all-ones mantissa of the top exponent is NaN
+    max_finite = (1 + mant / 2**sem.mantissa_bits) * 2.0 ** (top - sem.exponent_bias)
+    emin = fmt.min_exponent
+    precision = sem.mantissa_bits + 1
+    min_positive = 2.0 ** (emin - precision + 1) if sem.has_zero else 2.0**emin
+    return Format(sem, precision, emin, max_finite, min_positive)
 
 
 def flush_subnormals(x: np.ndarray) -> np.ndarray:
@@ -174,8 +180,13 @@ def round_to_format(
     fmt = Format.of(t)
     sem = fmt.sem
     ax = np.abs(x)
-    _, e = np.frexp(ax)
-    quantum = np.maximum(e - 1, fmt.emin) - (fmt.precision - 1)
+    mantissa, e = np.frexp(ax)
+    lead = e - 1
+    if err is not None:
+        # A power of two whose exact value lies just below it in magnitude
+        # belongs to the binade below, where the quantum is half as big.
+        lead = lead - ((mantissa == 0.5) & (err * x < 0))
+    quantum = np.maximum(lead, fmt.emin) - (fmt.precision - 1)
     scaled = np.copysign(np.ldexp(ax, -quantum), x)
     if err is not None:
         # The exact value lies strictly beside ``x``: nudge grid points and
@@ -265,6 +276,7 @@ def adjust_f64(
     return out
 
 
+@per_type
 def carrier_of(t: Attribute) -> np.dtype:
     """The numpy dtype that holds values of float type ``t``."""
     return NATIVE.get(type(t), np.dtype(np.float32))
@@ -285,7 +297,7 @@ class _Table:
     nan_code: int
 
 
-@cache
+@per_type
 def _table(t: Attribute) -> _Table:
     sem = FloatFormat.of(t).sem
     mb = sem.mantissa_bits

@@ -194,7 +194,7 @@ class GlobalMemory:
         if flat.size == 0:
             return []
         if itemsize > 1:
-            misaligned = flat % np.uint64(itemsize) != 0
+            misaligned = (flat & np.uint64(itemsize - 1)) != 0  # itemsize: a power of two
             if misaligned.any():
                 bad = int(flat[np.argmax(misaligned)])
                 raise MemoryAccessError(

@@ -41,6 +41,7 @@ from safetile.dialects.cuda_tile.types import (
 )
 
 from . import floats
+from .typecache import per_type
 
 POISON_BITS = 0xDEADBEEFDEADBEEF
 """The bit pattern of unspecified integer and pointer values (truncated)."""
@@ -95,6 +96,7 @@ class TileView:
 # --------------------------------------------------------------------------
 
 
+@per_type
 def carrier(t: Attribute) -> np.dtype:
     """The numpy dtype that holds elements of type ``t`` in a tile."""
     if isinstance(t, PointerType):
@@ -217,6 +219,7 @@ def bit_width(t: Attribute) -> int:
     return floats.Format.of(t).sem.bitwidth
 
 
+@per_type
 def storage_dtype(t: Attribute) -> np.dtype:
     """The numpy dtype of one element of type ``t`` in global memory."""
     if isinstance(t, Float4E2M1FNType) or int_width(t) == 4:

@@ -18,6 +18,7 @@ load, skipped on store (as are rows of a gather index that lie outside).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from xdsl.ir import Attribute
@@ -30,6 +31,7 @@ from safetile.dialects.cuda_tile.types import (
 
 from . import values
 from .errors import OutOfRangeError, UnsupportedError
+from .typecache import per_type
 from .values import TensorView, TileView
 
 
@@ -37,13 +39,46 @@ def _ceil_div(a: int, b: int) -> int:
     return -(-a // b)
 
 
+@dataclass(frozen=True)
+class _Layout:
+    """What a view type fixes about the tiles it selects."""
+
+    tile: tuple[int, ...]
+    dims: tuple[int, ...]
+    """The tensor dimension each tile dimension walks."""
+    steps: tuple[int, ...]
+    """Elements between the starts of consecutive tiles, per tile dimension."""
+    gather: int | None
+    itemsize: int
+    lanes: tuple[np.ndarray, ...]
+    """``arange(tile[k])`` shaped to broadcast along tile dimension ``k``."""
+
+
+@per_type
+def _layout(t: Attribute) -> _Layout:
+    assert isinstance(t, TileViewType)
+    tile = t.tile_shape
+    rank = len(tile)
+    if isinstance(t, GatherScatterViewType):
+        dims, steps, gather = tuple(range(rank)), (1,) * rank, t.sparse_dim
+    else:
+        dims = t.dim_map
+        steps = t.traversal_strides if isinstance(t, StridedViewType) else tile
+        gather = None
+    lanes = tuple(
+        np.arange(n, dtype=np.int64).reshape([n if j == k else 1 for j in range(rank)])
+        for k, n in enumerate(tile)
+    )
+    return _Layout(tile, dims, steps, gather, storage_itemsize_of(t.tensor_view.element_type), lanes)
+
+
 def tile_view(t: TileViewType, tensor: TensorView) -> TileView:
     """The view of type ``t`` over ``tensor``."""
-    if isinstance(t, GatherScatterViewType):
+    layout = _layout(t)
+    if layout.gather is not None:
         space = tensor.shape
     else:
-        steps = t.traversal_strides if isinstance(t, StridedViewType) else t.tile_shape
-        space = tuple(_ceil_div(tensor.shape[d], s) for d, s in zip(t.dim_map, steps))
+        space = tuple(_ceil_div(tensor.shape[d], s) for d, s in zip(layout.dims, layout.steps))
     return TileView(t, tensor, space)
 
 
@@ -70,45 +105,39 @@ def elements(
     dimension ``k`` stays inside the tensor; a broken promise is an
     ``OutOfRangeError`` when checking.
     """
-    t = view.type
+    layout = _layout(view.type)
     tensor = view.tensor
-    tile = t.tile_shape
-    rank = len(tile)
-    gather = t.sparse_dim if isinstance(t, GatherScatterViewType) else None
     if check:
-        _check_index(view, index, gather)
-    offsets = np.zeros((1,) * rank, dtype=np.int64)
+        _check_index(view, index, layout.gather)
+    offsets: np.ndarray | int = 0
     mask: np.ndarray | None = None
-    for k in range(rank):
-        if gather is not None:
-            d = k
-            if k == gather:
-                coords = np.asarray(index[k], dtype=np.uint64)
-            else:
-                coords = np.uint64(index[k]) + np.arange(tile[k], dtype=np.uint64)
+    for k, lane in enumerate(layout.lanes):
+        d = layout.dims[k]
+        size = tensor.shape[d]
+        if k == layout.gather:
+            coords = np.asarray(index[k], dtype=np.uint64).reshape(lane.shape)
+            inside = coords < np.uint64(size)
+            outside = not inside.all()
+            coords = coords.astype(np.int64)
         else:
-            d = t.dim_map[k]
-            step = t.traversal_strides[k] if isinstance(t, StridedViewType) else tile[k]
-            coords = np.uint64(int(index[k]) * step) + np.arange(tile[k], dtype=np.uint64)
-        inside = coords < np.uint64(tensor.shape[d])
-        along = [1] * rank
-        along[k] = tile[k]
-        if not inside.all():
+            start = int(index[k]) * layout.steps[k]
+            coords = start + lane
+            outside = start + layout.tile[k] > size
+            if outside:
+                inside = coords < size
+        if outside:
             if check and k < len(inbounds) and inbounds[k]:
                 raise OutOfRangeError(
-                    f"tile dimension {k} is declared in bounds but its elements "
-                    f"{int(coords[~inside][0])}.. lie outside the tensor dimension of "
-                    f"size {tensor.shape[d]}"
+                    f"tile dimension {k} is declared in bounds but runs past the end of "
+                    f"tensor dimension {d} (size {size})"
                 )
-            coords = np.where(inside, coords, np.uint64(0))
-            inside = inside.reshape(along)
+            coords = np.where(inside, coords, 0)
             mask = inside if mask is None else mask & inside
-        offsets = offsets + (coords.astype(np.int64) * tensor.strides[d]).reshape(along)
-    item = storage_itemsize_of(tensor.element_type)
-    addresses = np.uint64(tensor.base) + (offsets * item).astype(np.uint64)
-    addresses = np.broadcast_to(addresses, tile)
+        offsets = offsets + coords * tensor.strides[d]
+    addresses = np.uint64(tensor.base) + (np.asarray(offsets) * layout.itemsize).astype(np.uint64)
+    addresses = np.broadcast_to(addresses, layout.tile)
     if mask is not None:
-        mask = np.broadcast_to(mask, tile)
+        mask = np.broadcast_to(mask, layout.tile)
     return addresses, mask
 
 

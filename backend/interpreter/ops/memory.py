@@ -52,6 +52,7 @@ def _atomic(ordering: MemoryOrdering) -> bool:
 def _build_make_tensor_view(op: Operation, kernel: Kernel) -> Executor:
     assert isinstance(op, memory.MakeTensorViewOp)
     t = op.result.type
+    static_shape, static_strides = t.shape, t.strides
     n_shape = len(op.dynamic_shape)
     widths = [width(v) for v in (*op.dynamic_shape, *op.dynamic_strides)]
 
@@ -61,8 +62,8 @@ def _build_make_tensor_view(op: Operation, kernel: Kernel) -> Executor:
 
     def run(frame: Frame, a: list[Any]) -> tuple[TensorView]:
         dynamic = [index(v, w) for v, w in zip(a[1:], widths)]
-        shape = fill(t.shape, dynamic[:n_shape])
-        strides = fill(t.strides, dynamic[n_shape:])
+        shape = fill(static_shape, dynamic[:n_shape])
+        strides = fill(static_strides, dynamic[n_shape:])
         return (TensorView(t, int(a[0]), shape, strides),)
 
     return run

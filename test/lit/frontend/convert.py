@@ -19,7 +19,8 @@ def convert(z: st.Mut[f32, (8,)], x: st.Ref[f32, (-1,)], n: i32):
     f = t.astype(f32) + u.astype(f32) + h.astype(f32) + b.astype(f32) + st.convert_tile(r, f32)
     m = (a > 0.0).astype(i32) + (i.astype(bool_)).astype(i32) + a.astype(bool_).astype(i32)
     bits = st.bitcast(a, i32)
-    z.store(f + st.bitcast(bits + m, f32) + float(n))
+    raw = st.unpack(st.pack(h), f32)
+    z.store(f + st.bitcast(bits + m, f32) + float(n) + st.cat(raw, raw, 0))
 
 
 # CHECK-LABEL: entry @convert(
@@ -43,6 +44,9 @@ def convert(z: st.Mut[f32, (8,)], x: st.Ref[f32, (-1,)], n: i32):
 # CHECK: cmpi not_equal %[[I]], %{{.+}}, signed : tile<8xi32> -> tile<8xi1>
 # CHECK: cmpf not_equal unordered %[[A]]#0
 # CHECK: bitcast %[[A]]#0 : tile<8xf32> -> tile<8xi32>
+# pack: the bytes of 8 halves; unpack: read as 4 floats.
+# CHECK-NEXT: %[[BYTES:.+]] = pack %[[H]] : tile<8xf16> -> tile<16xi8>
+# CHECK-NEXT: unpack %[[BYTES]] : tile<16xi8> -> tile<4xf32>
 # CHECK: bitcast %{{.+}} : tile<8xi32> -> tile<8xf32>
 # float(n) of a runtime i32 scalar is itof.
 # CHECK: itof %n signed : tile<i32> -> tile<f32>

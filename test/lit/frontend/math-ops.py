@@ -5,7 +5,7 @@ from safetile import f16, f32
 
 
 @st.kernel(specialize=[dict()])
-def math(z: st.Mut[f32, (8,)], x: st.Ref[f32, (-1,)]):
+def math_ops(z: st.Mut[f32, (8,)], x: st.Ref[f32, (-1,)]):
     a = st.load_tile_like(x, z)
     b = st.exp(a) + st.exp(a, approx=True) + st.exp2(a) + st.exp2(a, ftz=True)
     c = st.log(b) + st.log2(b) + st.sqrt(b) + st.sqrt(b, rounding="approx") + st.sqrt(b, ftz=True)
@@ -15,7 +15,7 @@ def math(z: st.Mut[f32, (8,)], x: st.Ref[f32, (-1,)]):
     z.store(f)
 
 
-# CHECK-LABEL: entry @math(
+# CHECK-LABEL: entry @math_ops(
 # CHECK: %[[A:.+]]:2 = load_view_tko
 # CHECK-NEXT: exp %[[A]]#0 : tile<8xf32>
 # CHECK-NEXT: exp %[[A]]#0 rounding<approx> : tile<8xf32>
