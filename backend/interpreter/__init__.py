@@ -26,11 +26,13 @@ from .errors import (
     UnsupportedError,
 )
 from .memory import Buffer, GlobalMemory
+from .ops import DISPATCH
 from .runner import LaunchResult, find_entry, run_kernel
 from .values import TensorView, TileView, Token, from_storage, to_storage
 from .views import tile_view
 
 __all__ = [
+    "DISPATCH",
     "AssumptionError",
     "Buffer",
     "DeviceAssertError",

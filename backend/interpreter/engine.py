@@ -156,7 +156,7 @@ class Kernel:
                 for buffer in frame.allocations[mark:]:
                     frame.launch.memory.release(buffer)
                 del frame.allocations[mark:]
-        raise InterpreterError(f"block of '{block.parent_op()}' has no terminator")
+        raise AssertionError("a verified block ends in a terminator")
 
     def run(self, launch: Launch, args: Sequence[Any]) -> list[BlockId]:
         """Run every tile block of ``launch.grid``; returns the order they ran in."""

@@ -24,6 +24,8 @@ class RaceDetector:
     def __init__(self, grid: BlockId):
         self._grid = grid
         self._writers: dict[Buffer, np.ndarray] = {}
+        # History entries are ``2 * block + atomic``, or -1 for none.
+        self._dtype = np.int32 if grid[0] * grid[1] * grid[2] < 2**30 else np.int64
 
     def block_id(self, linear: int) -> BlockId:
         gx, gy, _ = self._grid
@@ -37,7 +39,7 @@ class RaceDetector:
         if history is None:
             if not write:
                 return
-            history = np.full(span.buffer.nbytes, -1, dtype=np.int64)
+            history = np.full(span.buffer.nbytes, -1, dtype=self._dtype)
             self._writers[span.buffer] = history
         where = span.index
         if itemsize > 1:

@@ -75,7 +75,7 @@ def find_entry(module_or_entry: Operation, name: str | None = None) -> EntryOp:
 
 
 def run_kernel(
-    module_or_entry: Operation,
+    module_or_entry: Operation | Kernel,
     grid: Sequence[int] = (1, 1, 1),
     args: Sequence[Any] = (),
     *,
@@ -90,6 +90,10 @@ def run_kernel(
 ) -> LaunchResult:
     """Run an ``entry`` on every tile block of ``grid``, one block at a time.
 
+    ``module_or_entry`` is a module (``entry`` names the kernel if it holds
+    several), an ``entry`` op, or a ``Kernel`` (which keeps its compiled ops
+    across launches; build one with ``Kernel(entry, DISPATCH)`` and do not
+    change the IR under it).
     ``shuffle`` runs the blocks in a random order (``seed`` fixes it);
     ``detect_races`` makes conflicting accesses of two blocks a
     ``RaceError``; ``check_bounds`` makes view indices outside the index
@@ -97,7 +101,10 @@ def run_kernel(
     ``check_assumes`` checks every ``assume`` predicate.  ``print_tko``
     writes to ``stream`` (default: ``sys.stdout``).
     """
-    kernel = Kernel(find_entry(module_or_entry, entry), DISPATCH)
+    if isinstance(module_or_entry, Kernel):
+        kernel = module_or_entry
+    else:
+        kernel = Kernel(find_entry(module_or_entry, entry), DISPATCH)
     full_grid = _grid(grid)
     memory = GlobalMemory() if memory is None else memory
     options = LaunchOptions(shuffle, seed, detect_races, check_bounds, check_assumes, stream)

@@ -120,7 +120,8 @@ def elements(
             outside = not inside.all()
             coords = coords.astype(np.int64)
         else:
-            start = int(index[k]) * layout.steps[k]
+            # A start past the end (an unchecked bad index) masks the whole tile.
+            start = min(int(index[k]) * layout.steps[k], size)
             coords = start + lane
             outside = start + layout.tile[k] > size
             if outside:
