@@ -259,6 +259,11 @@ def unsafe() -> Iterator[None]:
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
+def kernel_only(what: str) -> RuntimeError:
+    """The error for touching a kernel value (``Tile.shape``, ...) in plain Python."""
+    return RuntimeError(f"{what} only exists inside a @st.kernel or @st.function")
+
+
 def builtin(fn: _F) -> _F:
     """Mark ``fn`` as a kernel-language function: only kernels may call it."""
 
@@ -745,20 +750,20 @@ class Tile:
     @property
     def shape(self) -> tuple[int, ...]:
         """The static shape, a tuple of ints."""
-        raise NotImplementedError
+        raise kernel_only("Tile.shape")
 
     @property
     def dtype(self) -> DType:
-        raise NotImplementedError
+        raise kernel_only("Tile.dtype")
 
     @property
     def ndim(self) -> int:
-        raise NotImplementedError
+        raise kernel_only("Tile.ndim")
 
     @property
     def T(self) -> Tile:  # noqa: N802
         """Transpose of a 2-d tile."""
-        raise NotImplementedError
+        raise kernel_only("Tile.T")
 
     @builtin
     def reshape(self, shape: tuple[int, ...]) -> Tile:
@@ -784,15 +789,15 @@ class Tensor:
     def shape(self) -> tuple[Any, ...]:
         """``st.Mut``: the partition shape ``S``; ``st.Ref``: the runtime shape
         (ints for static dims, i32 scalars for dynamic ones)."""
-        raise NotImplementedError
+        raise kernel_only("Tensor.shape")
 
     @property
     def dtype(self) -> DType:
-        raise NotImplementedError
+        raise kernel_only("Tensor.dtype")
 
     @property
     def ndim(self) -> int:
-        raise NotImplementedError
+        raise kernel_only("Tensor.ndim")
 
     @builtin
     def load(self) -> Tile:
@@ -831,7 +836,7 @@ class Partition:
     @property
     def shape(self) -> tuple[int, ...]:
         """The tile shape."""
-        raise NotImplementedError
+        raise kernel_only("Partition.shape")
 
     @builtin
     def load(self, index: tuple[Any, ...]) -> Tile:

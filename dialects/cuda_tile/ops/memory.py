@@ -25,6 +25,8 @@ querying shapes have no memory effects.
 
 from __future__ import annotations
 
+from abc import abstractmethod
+
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, NamedTuple, Self, TypeVar
@@ -832,9 +834,9 @@ class _ShapeQueryOp(CudaTileOp):
     traits = traits_def(NoMemoryEffect())
 
     @classmethod
+    @abstractmethod
     def _rank(cls, source: Attribute) -> int | None:
         """The number of results for ``source``, or None if it is not accepted."""
-        raise NotImplementedError
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
