@@ -235,6 +235,15 @@ class Kernel:
     def __repr__(self) -> str:
         return f"<st.kernel {self.__qualname__}>"
 
+    launch_hook: Callable[..., Any] | None = None
+    """Set by ``safetile.runtime``: what calling a kernel on host arguments does."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """``kernel(z_part, x, y)``: a lazy launch (a ``DeviceOp``; see safetile.runtime)."""
+        if Kernel.launch_hook is None:
+            raise RuntimeError(f"calling {self.name}() needs the runtime: import safetile.runtime")
+        return Kernel.launch_hook(self, *args, **kwargs)
+
     # -- specialization ------------------------------------------------------
 
     def error(self, message: str, hint: str = "", param: str | None = None) -> CompileError:
@@ -484,19 +493,22 @@ class Kernel:
 
         The variants are ``specializations`` (dicts) and/or ``values`` (one
         more), else the declared ones, else the one with no values.  With
-        ``lower_safety`` (the default) the ``tile_safety`` checks become
-        in-kernel asserts, so the result is plain Tile IR.
+        ``lower_safety`` (the default) the safety steps of the default
+        pipeline (``passes/pipeline.py``) run: stores are proved disjoint,
+        provable bounds checks are dropped and the rest become in-kernel
+        asserts, so the result is plain Tile IR.
         """
         wanted = [dict(s) for s in specializations] + ([values] if values else [])
         variants = [self.specialize(**s) for s in (wanted or self.specializations or [{}])]
         module = self.module(variants)
         if lower_safety:
-            from safetile.passes.lower_tile_safety import LowerTileSafety
+            from safetile.passes.pipeline import safety_passes
 
             try:
-                LowerTileSafety().apply(context(), module)
+                for step in safety_passes():
+                    step.apply(context(), module)
             except DiagnosticException as err:
-                raise self.error(str(err), "prove the index in range or drop deny_in_kernel_checks") from None
+                raise self.error(str(err)) from None
         module.verify()
         self._report(module)
         return module

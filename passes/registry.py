@@ -52,17 +52,35 @@ def _builtin_passes() -> dict[str, PassFactory]:
 
         return LoopInvariantCodeMotion
 
+    def bounds_check_elision() -> type[ModulePass]:
+        from safetile.passes.bounds_check_elision import BoundsCheckElision
+
+        return BoundsCheckElision
+
+    def partition_disjointness() -> type[ModulePass]:
+        from safetile.passes.partition_disjointness import PartitionDisjointness
+
+        return PartitionDisjointness
+
     def lower_tile_safety() -> type[ModulePass]:
         from safetile.passes.lower_tile_safety import LowerTileSafety
 
         return LowerTileSafety
+
+    def safetile_pipeline() -> type[ModulePass]:
+        from safetile.passes.pipeline import SafetilePipeline
+
+        return SafetilePipeline
 
     return {
         "canonicalize": canonicalize,
         "cse": cse,
         "dce": dce,
         "licm": licm,
+        "bounds-check-elision": bounds_check_elision,
+        "partition-disjointness": partition_disjointness,
         "lower-tile-safety": lower_tile_safety,
+        "safetile-pipeline": safetile_pipeline,
     }
 
 

@@ -1,0 +1,1 @@
+"""Analyses the safety passes share (facts about index values)."""

@@ -1,0 +1,259 @@
+"""Interval facts about scalar integer indices, with symbolic tile counts.
+
+A bound is ``Bound(extent, offset)``: the number ``extent + offset`` where
+``extent`` is a partition view's tile count along one dimension
+(``num_tiles``, an :class:`Extent`) or absent (a plain constant).  An
+:class:`Interval` is a lower bound (a constant or unknown) and an upper
+bound (a :class:`Bound` or unknown); both are inclusive.
+
+Facts used, each sound for the IR the frontend makes:
+
+* ``constant c`` lies in ``[c, c]``;
+* ``get_tile_block_id`` result ``d`` lies in ``[0, grid_d - 1]`` where the
+  grid is the index space of a host-partitioned mutable output (entry
+  attribute ``tile_safety.partition`` on its ``make_tensor_view``): the
+  runtime launches exactly that grid (``runtime/launch.py``); with no such
+  output only ``0 <=`` is known; ``get_num_tile_blocks`` is ``>= 1``;
+* ``get_index_space_shape`` result ``d`` is the extent itself;
+* a ``for`` induction variable with a step known ``>= 1`` (signed
+  comparison) lies in ``[lo(lower_bound), hi(upper_bound) - 1]``;
+* ``assume bounded<lb, ub>`` intersects its operand's interval;
+* ``addi``/``subi`` with a constant operand shift the interval;
+* ``remi x, c`` with ``x >= 0`` lies in ``[0, c - 1]`` for a constant
+  ``c >= 1`` or a tile count ``c`` (``get_index_space_shape``; a zero count
+  makes the ``remi`` undefined, so no run reaches a use with it).
+
+Index arithmetic is assumed not to wrap (indices are far below 2^31).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, StringAttr
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
+
+from safetile.dialects import tile_safety
+from safetile.dialects.cuda_tile.attributes import BoundedAttr
+from safetile.dialects.cuda_tile.ops.arith import AddIOp, RemIOp, SubIOp
+from safetile.dialects.cuda_tile.ops.control import ForOp
+from safetile.dialects.cuda_tile.ops.memory import (
+    GetIndexSpaceShapeOp,
+    MakePartitionViewOp,
+    MakeTensorViewOp,
+)
+from safetile.dialects.cuda_tile.ops.misc import AssumeOp, GetNumTileBlocksOp, GetTileBlockIdOp
+from safetile.dialects.cuda_tile.ops.shape import ConstantOp
+from safetile.dialects.cuda_tile.types import DYNAMIC, PartitionViewType, TensorViewType
+
+
+@dataclass(frozen=True)
+class Extent:
+    """``ceil(size / tile)``: a tile count along one tensor dimension.
+
+    Two extents are equal when their sizes are the same SSA value (after
+    looking through ``assume``) or the same constant, with the same tile.
+    """
+
+    size: SSAValue | int
+    tile: int
+    tensor: str | None = field(default=None, compare=False)
+    dim: int = field(default=0, compare=False)
+
+    def constant(self) -> int | None:
+        return -(-self.size // self.tile) if isinstance(self.size, int) else None
+
+    def host(self) -> str | None:
+        """A Python expression over the tensor arguments, for the runtime."""
+        if isinstance(self.size, int):
+            return str(self.constant())
+        if self.tensor is None:
+            return None
+        return f"ceil_div({self.tensor}.shape[{self.dim}], {self.tile})"
+
+
+@dataclass(frozen=True)
+class Bound:
+    """``extent + offset``, or just ``offset`` without an extent."""
+
+    extent: Extent | None
+    offset: int
+
+    def shifted(self, by: int) -> Bound:
+        return Bound(self.extent, self.offset + by)
+
+    def host(self) -> str | None:
+        if self.extent is None:
+            return str(self.offset)
+        base = self.extent.host()
+        if base is None:
+            return None
+        return base if self.offset == 0 else f"{base} {'+' if self.offset > 0 else '-'} {abs(self.offset)}"
+
+
+@dataclass(frozen=True)
+class Interval:
+    lo: int | None = None
+    hi: Bound | None = None
+
+    def shifted(self, by: int) -> Interval:
+        return Interval(
+            None if self.lo is None else self.lo + by, None if self.hi is None else self.hi.shifted(by)
+        )
+
+
+def strip_assumes(value: SSAValue) -> SSAValue:
+    while isinstance(value, OpResult) and isinstance(value.op, AssumeOp):
+        value = value.op.value
+    return value
+
+
+def extent_of(view: SSAValue, dim: int) -> Extent | None:
+    """The tile count of a partition view along index dimension ``dim``."""
+    if not (isinstance(view, OpResult) and isinstance(view.op, MakePartitionViewOp)):
+        return None
+    view_type = view.type
+    assert isinstance(view_type, PartitionViewType)
+    tensor_dim = view_type.dim_map[dim] if view_type.dim_map else dim
+    return _tensor_extent(view.op.tensor_view, tensor_dim, view_type.tile_shape[dim])
+
+
+def _tensor_extent(tensor_view: SSAValue, dim: int, tile: int) -> Extent | None:
+    if not (isinstance(tensor_view, OpResult) and isinstance(tensor_view.op, MakeTensorViewOp)):
+        return None
+    make = tensor_view.op
+    tv_type = make.result.type
+    assert isinstance(tv_type, TensorViewType)
+    name = make.attributes.get(tile_safety.ARG)
+    tensor = name.data if isinstance(name, StringAttr) else None
+    shape = tv_type.shape
+    if shape[dim] != DYNAMIC:
+        return Extent(shape[dim], tile, tensor, dim)
+    dynamic_index = sum(d == DYNAMIC for d in shape[:dim])
+    return Extent(strip_assumes(make.dynamic_shape[dynamic_index]), tile, tensor, dim)
+
+
+def grid_extents(root: Operation) -> tuple[Extent | None, Extent | None, Extent | None]:
+    """The launch grid, from the first host-partitioned mutable output under ``root``."""
+    for op in root.walk():
+        partition = op.attributes.get(tile_safety.PARTITION)
+        if isinstance(op, MakeTensorViewOp) and partition is not None:
+            tiles = [int(t) for t in partition.get_values()]  # type: ignore[attr-defined]
+            dims = [_tensor_extent(op.result, d, t) for d, t in enumerate(tiles)]
+            # Dimensions past the output's rank have one block.
+            return tuple((dims + [Extent(1, 1)] * 3)[:3])  # type: ignore[return-value]
+    return (None, None, None)
+
+
+class IntervalAnalysis:
+    """Intervals of scalar integer values in one entry, computed on demand."""
+
+    def __init__(self, entry: Operation):
+        self.grid = grid_extents(entry)
+        self._memo: dict[SSAValue, Interval] = {}
+
+    def interval(self, value: SSAValue) -> Interval:
+        if value not in self._memo:
+            self._memo[value] = Interval()  # cycles (loop-carried values) are unknown
+            self._memo[value] = self._compute(value)
+        return self._memo[value]
+
+    def constant(self, value: SSAValue) -> int | None:
+        iv = self.interval(value)
+        if iv.hi is not None and iv.hi.extent is None and iv.lo == iv.hi.offset:
+            return iv.lo
+        return None
+
+    def _compute(self, value: SSAValue) -> Interval:
+        if isinstance(value, BlockArgument):
+            return self._block_argument(value)
+        assert isinstance(value, OpResult)
+        op = value.op
+        if isinstance(op, ConstantOp):
+            return _constant(op)
+        if isinstance(op, GetTileBlockIdOp):
+            extent = self.grid[value.index]
+            return Interval(0, None if extent is None else Bound(extent, -1))
+        if isinstance(op, GetNumTileBlocksOp):
+            return Interval(1, None)
+        if isinstance(op, GetIndexSpaceShapeOp):
+            extent = extent_of(op.src, value.index)
+            return Interval(0, None if extent is None else Bound(extent, 0))
+        if isinstance(op, AssumeOp):
+            return self._assume(op)
+        if isinstance(op, AddIOp | SubIOp):
+            lhs, rhs = op.operands
+            sign = 1 if isinstance(op, AddIOp) else -1
+            if (c := self.constant(rhs)) is not None:
+                return self.interval(lhs).shifted(sign * c)
+            if sign == 1 and (c := self.constant(lhs)) is not None:
+                return self.interval(rhs).shifted(c)
+        if isinstance(op, RemIOp):
+            return self._remainder(op)
+        return Interval()
+
+    def _remainder(self, op: RemIOp) -> Interval:
+        lo = self.interval(op.lhs).lo
+        if lo is None or lo < 0:
+            return Interval()
+        divisor = strip_assumes(op.rhs)
+        if (c := self.constant(divisor)) is not None:
+            return Interval(0, Bound(None, c - 1)) if c >= 1 else Interval()
+        if isinstance(divisor, OpResult) and isinstance(divisor.op, GetIndexSpaceShapeOp):
+            extent = extent_of(divisor.op.src, divisor.index)
+            if extent is not None:
+                return Interval(0, Bound(extent, -1))
+        return Interval()
+
+    def _block_argument(self, arg: BlockArgument) -> Interval:
+        loop = arg.block.parent_op()
+        if not (isinstance(loop, ForOp) and arg.index == 0 and loop.unsigned_cmp is None):
+            return Interval()
+        step = self.interval(loop.step)
+        if step.lo is None or step.lo < 1:
+            return Interval()
+        upper = self.interval(loop.upper_bound).hi
+        return Interval(self.interval(loop.lower_bound).lo, None if upper is None else upper.shifted(-1))
+
+    def _assume(self, op: AssumeOp) -> Interval:
+        inner = self.interval(op.value)
+        predicate = op.predicate
+        if not isinstance(predicate, BoundedAttr):
+            return inner
+        lo = inner.lo
+        if predicate.lb is not None:
+            lo = predicate.lb if lo is None else max(lo, predicate.lb)
+        hi = inner.hi
+        if predicate.ub is not None and (hi is None or (hi.extent is None and hi.offset > predicate.ub)):
+            hi = Bound(None, predicate.ub)
+        return Interval(lo, hi)
+
+
+def _constant(op: ConstantOp) -> Interval:
+    value = op.value
+    if isinstance(value, DenseIntOrFPElementsAttr):
+        values = value.get_values()
+        if len(values) == 1 and isinstance(values[0], int):
+            return Interval(values[0], Bound(None, values[0]))
+    if isinstance(value, IntegerAttr):
+        return Interval(value.value.data, Bound(None, value.value.data))
+    return Interval()
+
+
+def defined_outside(value: SSAValue, op: Operation) -> bool:
+    """Whether ``value`` is defined outside ``op`` (so it dominates ``op``)."""
+    owner = value.owner
+    owner_op = owner.parent_op() if isinstance(owner, Block) else owner
+    return owner_op is None or not op.is_ancestor(owner_op)
+
+
+__all__ = [
+    "Bound",
+    "Extent",
+    "Interval",
+    "IntervalAnalysis",
+    "defined_outside",
+    "extent_of",
+    "grid_extents",
+    "strip_assumes",
+]

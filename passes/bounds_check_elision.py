@@ -1,0 +1,144 @@
+"""``bounds-check-elision``: discharge partition index checks as early as possible."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from enum import Enum
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import DiagnosticException
+
+from safetile.dialects import tile_safety
+from safetile.dialects.cuda_tile.ops.control import ForOp, LoopOp
+from safetile.dialects.cuda_tile.ops.structure import EntryOp
+from safetile.passes.analyses.intervals import (
+    Extent,
+    Interval,
+    IntervalAnalysis,
+    defined_outside,
+    extent_of,
+)
+
+LAUNCH_CHECKS = tile_safety.PREFIX + "launch_checks"
+"""Entry attribute: the launch checks, ``"message: expression"`` strings the runtime evaluates."""
+
+
+class Rung(Enum):
+    """Where an obligation is discharged, cheapest first."""
+
+    STATIC = "static"
+    LAUNCH = "launch"
+    IN_KERNEL = "in-kernel"
+    UNCHECKED = "unchecked"
+
+
+@dataclass(frozen=True)
+class BoundsCheckElision(ModulePass):
+    """Discharge each tile_safety.check_index statically, at launch, or keep it hoisted in the kernel.
+
+    Invariant established: every ``tile_safety.check_index %i, %v[d]`` left
+    in the module is one whose obligations ``0 <= %i`` and
+    ``%i < num_tiles(%v, d)`` could neither be proved from interval facts
+    (``passes/analyses/intervals.py``: constants, tile block id < grid,
+    ``for`` ranges, ``assume bounded``) nor reduced to a launch check; it
+    sits in front of the outermost ``for``/``loop`` whose body does not
+    define its operands.  Each check reduced to a launch check is gone from
+    the kernel and its condition, a Python expression over the tensor
+    arguments' shapes (``ceil_div(x.shape[1], 64) - 1 < ceil_div(y.shape[0], 64)``),
+    is appended to the entry's ``tile_safety.launch_checks`` for the runtime
+    to evaluate before the launch.
+
+    Options: ``launch_checks=false`` skips the launch rung (a check that
+    would take it stays in the kernel); ``deny_in_kernel_checks`` (or the
+    entry attribute of that name) makes a check that stays in the kernel a
+    compile error naming its access; ``unchecked_accesses`` (or the entry
+    attribute) removes every check; ``report`` prints one line per check,
+    ``<rung>: <message>``, on stderr.
+    """
+
+    name = "bounds-check-elision"
+
+    report: bool = False
+    launch_checks: bool = True
+    deny_in_kernel_checks: bool = False
+    unchecked_accesses: bool = False
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for entry in [o for o in op.walk() if isinstance(o, EntryOp)]:
+            self._apply_entry(entry)
+
+    def _apply_entry(self, entry: EntryOp) -> None:
+        analysis = IntervalAnalysis(entry)
+        unchecked = self.unchecked_accesses or tile_safety.UNCHECKED_ACCESSES in entry.attributes
+        deny = self.deny_in_kernel_checks or tile_safety.DENY_IN_KERNEL_CHECKS in entry.attributes
+        launch: list[str] = []
+        checks = [o for o in entry.walk() if isinstance(o, tile_safety.CheckIndexOp)]
+        for check in checks:
+            message = check.message.data
+            if unchecked:
+                rung, host = Rung.UNCHECKED, None
+            else:
+                rung, host = decide(analysis.interval(check.index), extent_of(check.view, check.dim.value.data))
+                if rung is Rung.LAUNCH and not self.launch_checks:
+                    rung = Rung.IN_KERNEL
+            if self.report:
+                print(f"{rung.value}: {message}", file=sys.stderr)
+            if rung is Rung.IN_KERNEL:
+                if deny:
+                    raise DiagnosticException(
+                        f"{message}: this index check needs an in-kernel assert, but "
+                        f"@{entry.sym_name.data} is compiled with deny_in_kernel_checks "
+                        "(bound the index with a loop over num_tiles, the tile block id, or assume bounded)"
+                    )
+                hoist(check)
+                continue
+            if host is not None:
+                launch.append(f"{message}: {host}")
+            check.detach()
+            check.erase()
+        if launch:
+            old = entry.attributes.get(LAUNCH_CHECKS)
+            previous = list(old.data) if isinstance(old, ArrayAttr) else []
+            entry.attributes[LAUNCH_CHECKS] = ArrayAttr(
+                previous + [StringAttr(t) for t in dict.fromkeys(launch) if StringAttr(t) not in previous]
+            )
+
+
+def decide(index: Interval, extent: Extent | None) -> tuple[Rung, str | None]:
+    """The rung for ``0 <= index < extent``, and the launch expression if it takes that rung."""
+    if index.lo is None or index.lo < 0 or index.hi is None or extent is None:
+        return Rung.IN_KERNEL, None
+    hi = index.hi
+    if hi.extent == extent:
+        # extent + offset < extent is decided now: true, or false whenever
+        # the access runs (a launch check would refuse even launches where
+        # it never runs, e.g. an empty loop), so the assert decides.
+        return (Rung.STATIC if hi.offset <= -1 else Rung.IN_KERNEL), None
+    bound, limit = hi.extent.constant() if hi.extent is not None else 0, extent.constant()
+    if bound is not None and limit is not None:
+        if bound + hi.offset < limit:
+            return Rung.STATIC, None
+        return Rung.IN_KERNEL, None  # statically out of range: the assert reports it
+    lhs, rhs = hi.host(), extent.host()
+    if lhs is None or rhs is None:
+        return Rung.IN_KERNEL, None
+    return Rung.LAUNCH, f"{lhs} < {rhs}"
+
+
+def hoist(check: tile_safety.CheckIndexOp) -> None:
+    """Move ``check`` in front of the outermost enclosing loop that does not define its operands."""
+    target: Operation | None = None
+    parent = check.parent_op()
+    while isinstance(parent, ForOp | LoopOp) and all(defined_outside(v, parent) for v in check.operands):
+        target = parent
+        parent = parent.parent_op()
+    if target is None:
+        return
+    check.detach()
+    block = target.parent_block()
+    assert block is not None
+    block.insert_op_before(check, target)

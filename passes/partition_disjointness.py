@@ -1,0 +1,161 @@
+"""``partition-disjointness``: every store to a mutable tensor has one writer per tile."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.ir import Operation, OpResult, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import DiagnosticException
+
+from safetile.dialects import tile_safety
+from safetile.dialects.cuda_tile.ops.arith import DivIOp, RemIOp
+from safetile.dialects.cuda_tile.ops.control import ForOp
+from safetile.dialects.cuda_tile.ops.memory import (
+    GetIndexSpaceShapeOp,
+    MakePartitionViewOp,
+    MakeTensorViewOp,
+    StoreViewTkoOp,
+)
+from safetile.dialects.cuda_tile.ops.misc import GetNumTileBlocksOp, GetTileBlockIdOp
+from safetile.dialects.cuda_tile.ops.structure import EntryOp
+from safetile.passes.analyses.intervals import strip_assumes
+
+
+@dataclass(frozen=True)
+class PartitionDisjointness(ModulePass):
+    """Prove that each store to a mutable tensor writes a tile no other tile block writes.
+
+    Invariant established (or the pass fails): every ``store_view_tko`` into
+    a partition view of a tensor marked ``#tile_safety.access<mut>`` or
+    ``<mapped>``, outside unsafe code, stores at an index that only this
+    tile block produces:
+
+    * ``mut`` (host-partitioned, one block per tile): the index is the tile
+      block id itself, ``(bid.x, bid.y, bid.z)`` cut to the view's rank, in
+      that order (by construction the grid is the partition's index space,
+      so distinct blocks have distinct tiles);
+    * ``mapped`` (one block walks several tiles): the index is the
+      induction variable ``t`` of ``for t in (bid.x to N, step nblocks.x)``
+      (1-d) or ``(t / n1, t % n1)`` with ``n1 = num_tiles(view, 1)`` (2-d):
+      blocks start at distinct residues of ``nblocks.x``, so their ``t``
+      never meet, and the division is injective in ``t >= 0``.  This
+      assumes a 1-d launch grid for mapped outputs (the runtime's default).
+
+    Stores carrying ``tile_safety.unsafe`` are exempt; with ``report`` each
+    exempt store is listed on stderr, as is each proof (``mut``/``mapped``).
+    A store it cannot prove is a compile error naming the store's source
+    (from the access's ``check_index`` message) and what would make it
+    provable.  Nothing is rewritten.
+    """
+
+    name = "partition-disjointness"
+
+    report: bool = False
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for store in [o for o in op.walk() if isinstance(o, StoreViewTkoOp)]:
+            tensor = _tensor_of(store.view)
+            if tensor is None:
+                continue
+            mode = tensor.attributes.get(tile_safety.ACCESS)
+            if not isinstance(mode, tile_safety.AccessAttr) or mode.data is tile_safety.AccessMode.SHARED:
+                continue
+            name = _arg_name(tensor)
+            where = _source_of(store)
+            if tile_safety.UNSAFE in store.attributes:
+                self._say(f"unsafe (exempt): {where}: store to '{name}'")
+                continue
+            indices = list(store.index)
+            if mode.data is tile_safety.AccessMode.MUT:
+                proved = _is_own_tile(indices)
+                hint = (
+                    f"store at the tile block's own tile ({name}.store(tile), index = tile block id "
+                    "in order), or make the output st.MutMapped and store at an index from "
+                    f"{name}.tile_indices()"
+                )
+            else:
+                proved = _is_mapped_tile(indices, store.view)
+                hint = f"store at an index taken from {name}.tile_indices(), unchanged"
+            if not proved:
+                raise DiagnosticException(
+                    f"{where}: cannot prove that this store to '{name}' writes a tile no other tile "
+                    f"block writes (a possible data race): {hint}; or write it in `with st.unsafe():`"
+                )
+            self._say(f"{mode.data.value}: {where}: store to '{name}'")
+
+    def _say(self, line: str) -> None:
+        if self.report:
+            print(line, file=sys.stderr)
+
+
+def _tensor_of(view: SSAValue) -> MakeTensorViewOp | None:
+    if isinstance(view, OpResult) and isinstance(view.op, MakePartitionViewOp):
+        tv = view.op.tensor_view
+        if isinstance(tv, OpResult) and isinstance(tv.op, MakeTensorViewOp):
+            return tv.op
+    return None
+
+
+def _arg_name(tensor: MakeTensorViewOp) -> str:
+    name = tensor.attributes.get(tile_safety.ARG)
+    return name.data if isinstance(name, StringAttr) else "?"
+
+
+def _source_of(store: StoreViewTkoOp) -> str:
+    """The store's source position: from the check_index ops the frontend put in front of it."""
+    op: Operation | None = store.prev_op
+    while isinstance(op, tile_safety.CheckIndexOp):
+        if op.view is store.view:
+            return op.message.data.split(": index ")[0]
+        op = op.prev_op
+    entry = store.parent_op()
+    while entry is not None and not isinstance(entry, EntryOp):
+        entry = entry.parent_op()
+    return f"@{entry.sym_name.data}" if entry is not None else "store"
+
+
+def _result_of(value: SSAValue, op_type: type[Operation], index: int) -> Operation | None:
+    value = strip_assumes(value)
+    if isinstance(value, OpResult) and isinstance(value.op, op_type) and value.index == index:
+        return value.op
+    return None
+
+
+def _is_own_tile(indices: list[SSAValue]) -> bool:
+    ids = [_result_of(v, GetTileBlockIdOp, d) for d, v in enumerate(indices)]
+    return len(indices) <= 3 and all(ids) and len({id(o) for o in ids}) == 1
+
+
+def _is_mapped_tile(indices: list[SSAValue], view: SSAValue) -> bool:
+    if len(indices) == 1:
+        return _mapped_iterator(indices[0]) is not None
+    if len(indices) != 2:
+        return False
+    row, col = (strip_assumes(v) for v in indices)
+    if not (isinstance(row, OpResult) and isinstance(row.op, DivIOp)):
+        return False
+    if not (isinstance(col, OpResult) and isinstance(col.op, RemIOp)):
+        return False
+    t = _mapped_iterator(row.op.lhs)
+    if t is None or strip_assumes(col.op.lhs) is not t:
+        return False
+    n1 = [_result_of(d.rhs, GetIndexSpaceShapeOp, 1) for d in (row.op, col.op)]
+    return all(isinstance(s, GetIndexSpaceShapeOp) and strip_assumes(s.src) is view for s in n1)
+
+
+def _mapped_iterator(value: SSAValue) -> SSAValue | None:
+    """``value`` if it is ``t`` of ``for t in (bid.x to _, step nblocks.x)``."""
+    value = strip_assumes(value)
+    owner = value.owner
+    if not (hasattr(owner, "parent_op") and value is getattr(owner, "args", (None,))[0]):
+        return None
+    loop = owner.parent_op()  # type: ignore[union-attr]
+    if not isinstance(loop, ForOp):
+        return None
+    starts_at_id = _result_of(loop.lower_bound, GetTileBlockIdOp, 0) is not None
+    steps_by_grid = _result_of(loop.step, GetNumTileBlocksOp, 0) is not None
+    return value if starts_at_id and steps_by_grid else None

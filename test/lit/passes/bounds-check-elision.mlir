@@ -1,0 +1,268 @@
+// RUN: %opt %s --split-input-file --verify-diagnostics -p bounds-check-elision | filecheck %s
+// RUN: %opt %s --split-input-file --verify-diagnostics -p 'bounds-check-elision{report=true}' 2>&1 | filecheck %s --check-prefix=REPORT
+
+// The store at the block's own index into the host-partitioned output:
+// the grid is that output's index space, so 0 <= bid < num_tiles holds.
+// REPORT: static: own tile
+// CHECK-LABEL: entry @own_tile
+// CHECK-NOT: check_index
+// CHECK: store_view_tko
+// CHECK-NOT: launch_checks
+cuda_tile.module @m {
+  entry @own_tile(%z: tile<ptr<f32>>, %n: tile<i32>, %t: tile<f32>) {
+    %b:3 = get_tile_block_id : tile<i32>
+    %tv = make_tensor_view %z, shape = [%n], strides = [1] {tile_safety.access = #tile_safety.access<mut>, tile_safety.arg = "z", tile_safety.partition = array<i64: 16>} : tile<i32> -> tensor_view<?xf32, strides=[1]>
+    %pv = make_partition_view %tv : partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
+    %r = reshape %t : tile<f32> -> tile<1xf32>
+    %v = broadcast %r : tile<1xf32> -> tile<16xf32>
+    tile_safety.check_index %b#0, %pv[0], "own tile" : tile<i32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
+    %tok = store_view_tko weak %v, %pv[%b#0] : tile<16xf32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>, tile<i32> -> token
+    return
+  }
+}
+
+// -----
+
+// A load from another tensor at the block id: bid < num_tiles(z) is known,
+// num_tiles(z) <= num_tiles(x) is not; it becomes a launch check.
+// REPORT: launch: input tile
+// CHECK-LABEL: entry @input_tile
+// CHECK-NOT: check_index
+// CHECK: tile_safety.launch_checks = ["input tile: ceil_div(z.shape[0], 16) - 1 < ceil_div(x.shape[0], 16)"]
+cuda_tile.module @m {
+  entry @input_tile(%z: tile<ptr<f32>>, %n: tile<i32>, %x: tile<ptr<f32>>, %m: tile<i32>) {
+    %b:3 = get_tile_block_id : tile<i32>
+    %tz = make_tensor_view %z, shape = [%n], strides = [1] {tile_safety.access = #tile_safety.access<mut>, tile_safety.arg = "z", tile_safety.partition = array<i64: 16>} : tile<i32> -> tensor_view<?xf32, strides=[1]>
+    %tx = make_tensor_view %x, shape = [%m], strides = [1] {tile_safety.access = #tile_safety.access<shared>, tile_safety.arg = "x"} : tile<i32> -> tensor_view<?xf32, strides=[1]>
+    %px = make_partition_view %tx : partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
+    tile_safety.check_index %b#0, %px[0], "input tile" : tile<i32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
+    return
+  }
+}
+
+// -----
+
+// A loop over num_tiles of the view it indexes: static, through `assume`.
+// REPORT: static: loop over own tiles
+// CHECK-LABEL: entry @loop_range
+// CHECK: for %k
+// CHECK-NOT: check_index
+// CHECK: load_view_tko
+cuda_tile.module @m {
+  entry @loop_range(%x: tile<ptr<f32>>, %m: tile<i32>) {
+    %ma = assume bounded<0, ?>, %m : tile<i32>
+    %tx = make_tensor_view %x, shape = [%ma], strides = [1] {tile_safety.access = #tile_safety.access<shared>, tile_safety.arg = "x"} : tile<i32> -> tensor_view<?xf32, strides=[1]>
+    %px = make_partition_view %tx : partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
+    %nt = get_index_space_shape %px : partition_view<tile=(16), tensor_view<?xf32, strides=[1]>> -> tile<i32>
+    %c0 = constant <i32: 0> : tile<i32>
+    %c1 = constant <i32: 1> : tile<i32>
+    for %k in (%c0 to %nt, step %c1) : tile<i32> {
+      tile_safety.check_index %k, %px[0], "loop over own tiles" : tile<i32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
+      %t:2 = load_view_tko weak %px[%k] : partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>, tile<i32> -> tile<16xf32>, token
+    }
+    return
+  }
+}
+
+// -----
+
+// The GEMM reduction: k runs over x's column tiles and indexes y's rows;
+// the shapes are separate arguments, so num_tiles(x, 1) <= num_tiles(y, 0)
+// is a launch check.  (Had both tensors taken the same size value, the
+// extents would be equal and the check static.)
+// REPORT: static: x col
+// REPORT: launch: y row
+// CHECK-LABEL: entry @reduction
+// CHECK-NOT: check_index
+// CHECK: tile_safety.launch_checks = ["y row: ceil_div(x.shape[1], 32) - 1 < ceil_div(y.shape[0], 32)"]
+cuda_tile.module @m {
+  entry @reduction(%x: tile<ptr<f32>>, %m: tile<i32>, %k: tile<i32>, %y: tile<ptr<f32>>, %k2: tile<i32>, %n: tile<i32>) {
+    %tx = make_tensor_view %x, shape = [%m, %k], strides = [%k, 1] {tile_safety.arg = "x"} : tile<i32> -> tensor_view<?x?xf32, strides=[?,1]>
+    %ty = make_tensor_view %y, shape = [%k2, %n], strides = [%n, 1] {tile_safety.arg = "y"} : tile<i32> -> tensor_view<?x?xf32, strides=[?,1]>
+    %px = make_partition_view %tx : partition_view<tile=(16x32), tensor_view<?x?xf32, strides=[?,1]>>
+    %py = make_partition_view %ty : partition_view<tile=(32x16), tensor_view<?x?xf32, strides=[?,1]>>
+    %nt:2 = get_index_space_shape %px : partition_view<tile=(16x32), tensor_view<?x?xf32, strides=[?,1]>> -> tile<i32>
+    %c0 = constant <i32: 0> : tile<i32>
+    %c1 = constant <i32: 1> : tile<i32>
+    for %i in (%c0 to %nt#1, step %c1) : tile<i32> {
+      tile_safety.check_index %i, %px[1], "x col" : tile<i32>, partition_view<tile=(16x32), tensor_view<?x?xf32, strides=[?,1]>>
+      tile_safety.check_index %i, %py[0], "y row" : tile<i32>, partition_view<tile=(32x16), tensor_view<?x?xf32, strides=[?,1]>>
+    }
+    return
+  }
+}
+
+// -----
+
+// Constants against a static shape: 3 < ceil(64/16) = 4 holds; 4 does not,
+// so that check stays (the assert will report it).
+// REPORT: static: in range
+// REPORT: in-kernel: out of range
+// CHECK-LABEL: entry @constants
+// CHECK-NOT: "in range"
+// CHECK: tile_safety.check_index %c4, %px[0], "out of range"
+cuda_tile.module @m {
+  entry @constants(%x: tile<ptr<f32>>) {
+    %tx = make_tensor_view %x, shape = [64], strides = [1] : tensor_view<64xf32, strides=[1]>
+    %px = make_partition_view %tx : partition_view<tile=(16), tensor_view<64xf32, strides=[1]>>
+    %c3 = constant <i32: 3> : tile<i32>
+    %c4 = constant <i32: 4> : tile<i32>
+    tile_safety.check_index %c3, %px[0], "in range" : tile<i32>, partition_view<tile=(16), tensor_view<64xf32, strides=[1]>>
+    tile_safety.check_index %c4, %px[0], "out of range" : tile<i32>, partition_view<tile=(16), tensor_view<64xf32, strides=[1]>>
+    return
+  }
+}
+
+// -----
+
+// `assume bounded<0, 3>` proves an unknown argument in range of a static view.
+// REPORT: static: assumed
+// CHECK-LABEL: entry @assumed
+// CHECK-NOT: check_index
+cuda_tile.module @m {
+  entry @assumed(%x: tile<ptr<f32>>, %i: tile<i32>) {
+    %tx = make_tensor_view %x, shape = [64], strides = [1] : tensor_view<64xf32, strides=[1]>
+    %px = make_partition_view %tx : partition_view<tile=(16), tensor_view<64xf32, strides=[1]>>
+    %a = assume bounded<0, 3>, %i : tile<i32>
+    tile_safety.check_index %a, %px[0], "assumed" : tile<i32>, partition_view<tile=(16), tensor_view<64xf32, strides=[1]>>
+    return
+  }
+}
+
+// -----
+
+// An unknown index stays in the kernel, hoisted out of both loops that
+// do not define it; one that depends on the inner induction variable
+// (k + 1 may equal num_tiles) stays inside the inner loop.
+// REPORT: in-kernel: unknown
+// REPORT: in-kernel: next tile
+// CHECK-LABEL: entry @hoisted
+// CHECK: tile_safety.check_index %i, %px[0], "unknown"
+// CHECK-NEXT: for %j
+// CHECK-NEXT: for %k
+// CHECK-NEXT: %k1 = addi %k, %c1
+// CHECK-NEXT: tile_safety.check_index %k1, %px[0], "next tile"
+cuda_tile.module @m {
+  entry @hoisted(%x: tile<ptr<f32>>, %m: tile<i32>, %i: tile<i32>) {
+    %tx = make_tensor_view %x, shape = [%m], strides = [1] {tile_safety.arg = "x"} : tile<i32> -> tensor_view<?xf32, strides=[1]>
+    %px = make_partition_view %tx : partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
+    %nt = get_index_space_shape %px : partition_view<tile=(16), tensor_view<?xf32, strides=[1]>> -> tile<i32>
+    %c0 = constant <i32: 0> : tile<i32>
+    %c1 = constant <i32: 1> : tile<i32>
+    for %j in (%c0 to %nt, step %c1) : tile<i32> {
+      for %k in (%c0 to %nt, step %c1) : tile<i32> {
+        tile_safety.check_index %i, %px[0], "unknown" : tile<i32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
+        %k1 = addi %k, %c1 : tile<i32>
+        tile_safety.check_index %k1, %px[0], "next tile" : tile<i32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
+      }
+    }
+    return
+  }
+}
+
+// -----
+
+// A possibly negative index (k - 1 at k = 0) is not proved: in-kernel.
+// REPORT: in-kernel: previous tile
+// CHECK-LABEL: entry @negative
+// CHECK: tile_safety.check_index %p, %px[0], "previous tile"
+cuda_tile.module @m {
+  entry @negative(%x: tile<ptr<f32>>, %m: tile<i32>) {
+    %tx = make_tensor_view %x, shape = [%m], strides = [1] {tile_safety.arg = "x"} : tile<i32> -> tensor_view<?xf32, strides=[1]>
+    %px = make_partition_view %tx : partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
+    %nt = get_index_space_shape %px : partition_view<tile=(16), tensor_view<?xf32, strides=[1]>> -> tile<i32>
+    %c0 = constant <i32: 0> : tile<i32>
+    %c1 = constant <i32: 1> : tile<i32>
+    for %k in (%c0 to %nt, step %c1) : tile<i32> {
+      %p = subi %k, %c1 : tile<i32>
+      tile_safety.check_index %p, %px[0], "previous tile" : tile<i32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
+    }
+    return
+  }
+}
+
+// -----
+
+// Without a host-partitioned output the grid is unknown: a block id indexing
+// an input keeps its in-kernel check.
+// REPORT: in-kernel: no grid
+// CHECK-LABEL: entry @no_grid
+// CHECK: tile_safety.check_index %b#0, %px[0], "no grid"
+cuda_tile.module @m {
+  entry @no_grid(%x: tile<ptr<f32>>, %m: tile<i32>) {
+    %b:3 = get_tile_block_id : tile<i32>
+    %tx = make_tensor_view %x, shape = [%m], strides = [1] {tile_safety.access = #tile_safety.access<mapped>, tile_safety.arg = "x"} : tile<i32> -> tensor_view<?xf32, strides=[1]>
+    %px = make_partition_view %tx : partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
+    tile_safety.check_index %b#0, %px[0], "no grid" : tile<i32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
+    return
+  }
+}
+
+// -----
+
+// The entry's unchecked_accesses removes every check, provable or not.
+// REPORT: unchecked: dropped
+// CHECK-LABEL: entry @unchecked
+// CHECK-NOT: check_index
+cuda_tile.module @m {
+  entry @unchecked(%x: tile<ptr<f32>>, %m: tile<i32>, %i: tile<i32>) {
+    %tx = make_tensor_view %x, shape = [%m], strides = [1] : tile<i32> -> tensor_view<?xf32, strides=[1]>
+    %px = make_partition_view %tx : partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
+    tile_safety.check_index %i, %px[0], "dropped" : tile<i32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
+    return
+  } {tile_safety.unchecked_accesses}
+}
+
+// -----
+
+// The entry's deny_in_kernel_checks: a check that must stay is an error
+// naming its access (a provable one is fine).
+// CHECK: error: k.py:9:5: load: index 0 out of bounds: this index check needs an in-kernel assert, but @denied is compiled with deny_in_kernel_checks
+// expected-error {{this index check needs an in-kernel assert}}
+cuda_tile.module @m {
+  entry @denied(%x: tile<ptr<f32>>, %i: tile<i32>) {
+    %tx = make_tensor_view %x, shape = [64], strides = [1] : tensor_view<64xf32, strides=[1]>
+    %px = make_partition_view %tx : partition_view<tile=(16), tensor_view<64xf32, strides=[1]>>
+    %c0 = constant <i32: 0> : tile<i32>
+    tile_safety.check_index %c0, %px[0], "provable" : tile<i32>, partition_view<tile=(16), tensor_view<64xf32, strides=[1]>>
+    tile_safety.check_index %i, %px[0], "k.py:9:5: load: index 0 out of bounds" : tile<i32>, partition_view<tile=(16), tensor_view<64xf32, strides=[1]>>
+    return
+  } {tile_safety.deny_in_kernel_checks}
+}
+
+// -----
+
+// The mapped iterator's column, t % num_tiles(z, 1) with t >= 0, is in range
+// of dim 1 (static); its row t / num_tiles(z, 1) is not proved (in-kernel).
+// A remainder by a constant: 0 <= i % 4 <= 3 < ceil(64/16).
+// REPORT: in-kernel: row
+// REPORT: static: column
+// REPORT: static: remainder
+// CHECK-LABEL: entry @remainders
+// CHECK: for %t
+// CHECK: tile_safety.check_index %r, %pz[0], "row"
+// CHECK-NOT: check_index
+// CHECK: return
+cuda_tile.module @m {
+  entry @remainders(%z: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>, %i: tile<i32>) {
+    %nb:3 = get_num_tile_blocks : tile<i32>
+    %b:3 = get_tile_block_id : tile<i32>
+    %tz = make_tensor_view %z, shape = [%m, %n], strides = [%n, 1] {tile_safety.access = #tile_safety.access<mapped>, tile_safety.arg = "z", tile_safety.partition = array<i64: 16, 16>} : tile<i32> -> tensor_view<?x?xf32, strides=[?,1]>
+    %pz = make_partition_view %tz : partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>>
+    %s:2 = get_index_space_shape %pz : partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>> -> tile<i32>
+    %total = muli %s#0, %s#1 : tile<i32>
+    for %t in (%b#0 to %total, step %nb#0) : tile<i32> {
+      %r = divi %t, %s#1 signed : tile<i32>
+      %c = remi %t, %s#1 signed : tile<i32>
+      tile_safety.check_index %r, %pz[0], "row" : tile<i32>, partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>>
+      tile_safety.check_index %c, %pz[1], "column" : tile<i32>, partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>>
+    }
+    %tx = make_tensor_view %z, shape = [64], strides = [1] : tensor_view<64xf32, strides=[1]>
+    %px = make_partition_view %tx : partition_view<tile=(16), tensor_view<64xf32, strides=[1]>>
+    %ia = assume bounded<0, ?>, %i : tile<i32>
+    %c4 = constant <i32: 4> : tile<i32>
+    %q = remi %ia, %c4 signed : tile<i32>
+    tile_safety.check_index %q, %px[0], "remainder" : tile<i32>, partition_view<tile=(16), tensor_view<64xf32, strides=[1]>>
+    return
+  }
+}
