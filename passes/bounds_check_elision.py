@@ -94,7 +94,7 @@ class BoundsCheckElision(ModulePass):
                         f"@{entry.sym_name.data} is compiled with deny_in_kernel_checks "
                         "(bound the index with a loop over num_tiles, the tile block id, or assume bounded)"
                     )
-                hoist(check)
+                hoist(check, analysis)
                 continue
             if host is not None:
                 launch.append(f"{message}: {host}")
@@ -129,11 +129,18 @@ def decide(index: Interval, extent: Extent | None) -> tuple[Rung, str | None]:
     return Rung.LAUNCH, f"{lhs} < {rhs}"
 
 
-def hoist(check: tile_safety.CheckIndexOp) -> None:
-    """Move ``check`` in front of the outermost enclosing loop that does not define its operands."""
+def hoist(check: tile_safety.CheckIndexOp, analysis: IntervalAnalysis) -> None:
+    """Move ``check`` in front of the outermost enclosing loop that does not define
+    its operands and surely runs its body: a ``loop`` always does; a ``for`` only
+    when its bounds are constants with ``lb < ub`` (otherwise a zero-trip loop
+    would fail a check its body never reaches)."""
     target: Operation | None = None
     parent = check.parent_op()
-    while isinstance(parent, ForOp | LoopOp) and all(defined_outside(v, parent) for v in check.operands):
+    while (
+        isinstance(parent, ForOp | LoopOp)
+        and all(defined_outside(v, parent) for v in check.operands)
+        and runs_at_least_once(parent, analysis)
+    ):
         target = parent
         parent = parent.parent_op()
     if target is None:
@@ -142,3 +149,11 @@ def hoist(check: tile_safety.CheckIndexOp) -> None:
     block = target.parent_block()
     assert block is not None
     block.insert_op_before(check, target)
+
+
+def runs_at_least_once(loop: ForOp | LoopOp, analysis: IntervalAnalysis) -> bool:
+    if isinstance(loop, LoopOp):
+        return True
+    lb = analysis.constant(loop.lower_bound)
+    ub = analysis.constant(loop.upper_bound)
+    return lb is not None and ub is not None and lb < ub

@@ -132,16 +132,16 @@ cuda_tile.module @m {
 // -----
 
 // An unknown index stays in the kernel, hoisted out of both loops that
-// do not define it; one that depends on the inner induction variable
-// (k + 1 may equal num_tiles) stays inside the inner loop.
+// do not define it and surely run (constant bounds, 0 < 4); k + 1 <= 4 is
+// decided at launch (4 < number of tiles).
 // REPORT: in-kernel: unknown
-// REPORT: in-kernel: next tile
+// REPORT: launch: next tile
 // CHECK-LABEL: entry @hoisted
 // CHECK: tile_safety.check_index %i, %px[0], "unknown"
 // CHECK-NEXT: for %j
 // CHECK-NEXT: for %k
 // CHECK-NEXT: %k1 = addi %k, %c1
-// CHECK-NEXT: tile_safety.check_index %k1, %px[0], "next tile"
+// CHECK-NOT: "next tile"
 cuda_tile.module @m {
   entry @hoisted(%x: tile<ptr<f32>>, %m: tile<i32>, %i: tile<i32>) {
     %tx = make_tensor_view %x, shape = [%m], strides = [1] {tile_safety.arg = "x"} : tile<i32> -> tensor_view<?xf32, strides=[1]>
@@ -149,12 +149,35 @@ cuda_tile.module @m {
     %nt = get_index_space_shape %px : partition_view<tile=(16), tensor_view<?xf32, strides=[1]>> -> tile<i32>
     %c0 = constant <i32: 0> : tile<i32>
     %c1 = constant <i32: 1> : tile<i32>
-    for %j in (%c0 to %nt, step %c1) : tile<i32> {
-      for %k in (%c0 to %nt, step %c1) : tile<i32> {
+    %c4 = constant <i32: 4> : tile<i32>
+    for %j in (%c0 to %c4, step %c1) : tile<i32> {
+      for %k in (%c0 to %c4, step %c1) : tile<i32> {
         tile_safety.check_index %i, %px[0], "unknown" : tile<i32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
         %k1 = addi %k, %c1 : tile<i32>
         tile_safety.check_index %k1, %px[0], "next tile" : tile<i32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
       }
+    }
+    return
+  }
+}
+
+// -----
+
+// A for loop that may run zero times (0 to num_tiles, and num_tiles may be 0)
+// keeps the check inside: hoisted, it could fail where the body never runs.
+// REPORT: in-kernel: zero trip
+// CHECK-LABEL: entry @zero_trip
+// CHECK: for %j
+// CHECK-NEXT: tile_safety.check_index %i, %px[0], "zero trip"
+cuda_tile.module @m {
+  entry @zero_trip(%x: tile<ptr<f32>>, %m: tile<i32>, %i: tile<i32>) {
+    %tx = make_tensor_view %x, shape = [%m], strides = [1] {tile_safety.arg = "x"} : tile<i32> -> tensor_view<?xf32, strides=[1]>
+    %px = make_partition_view %tx : partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
+    %nt = get_index_space_shape %px : partition_view<tile=(16), tensor_view<?xf32, strides=[1]>> -> tile<i32>
+    %c0 = constant <i32: 0> : tile<i32>
+    %c1 = constant <i32: 1> : tile<i32>
+    for %j in (%c0 to %nt, step %c1) : tile<i32> {
+      tile_safety.check_index %i, %px[0], "zero trip" : tile<i32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
     }
     return
   }
