@@ -264,11 +264,19 @@ def kernel_only(what: str) -> RuntimeError:
     return RuntimeError(f"{what} only exists inside a @st.kernel or @st.function")
 
 
+HOST_FUNCTIONS: dict[str, Callable[..., Any]] = {}
+"""Host implementations of kernel-language names (``st.zeros`` outside a
+kernel allocates a tensor); ``safetile.runtime`` registers them."""
+
+
 def builtin(fn: _F) -> _F:
     """Mark ``fn`` as a kernel-language function: only kernels may call it."""
 
     @functools.wraps(fn)
     def outside(*args: Any, **kwargs: Any) -> Any:
+        host = HOST_FUNCTIONS.get(fn.__name__)
+        if host is not None:
+            return host(*args, **kwargs)
         raise RuntimeError(
             f"st.{fn.__name__}() can only be called inside a @st.kernel or @st.function"
         )

@@ -122,6 +122,9 @@ from safetile.frontend.dsl import (
 )
 from safetile.frontend.errors import CompileError
 from safetile.frontend.kernel import Kernel, KernelOptions, function, kernel
+from safetile.runtime import DeviceOp, Stream, arange, from_numpy, shared  # also makes kernels callable
+from safetile.runtime import zip  # noqa: A004 - st.zip(op, ...) composes DeviceOps (not in __all__)
+
 
 try:
     __version__ = version("safetile")
@@ -131,6 +134,7 @@ except PackageNotFoundError:  # running from a source tree that is not installed
 __all__ = [
     "CompileError",
     "DType",
+    "DeviceOp",
     "Diagnostic",
     "Kernel",
     "KernelOptions",
@@ -140,6 +144,7 @@ __all__ = [
     "Ptr",
     "Ref",
     "Shape",
+    "Stream",
     "Tensor",
     "TensorSpec",
     "Tile",
@@ -148,6 +153,7 @@ __all__ = [
     "__version__",
     "abs",
     "add",
+    "arange",
     "astype",
     "assume_bounds",
     "assume_bounds_lower",
@@ -181,6 +187,7 @@ __all__ = [
     "f64",
     "floor",
     "fma",
+    "from_numpy",
     "full",
     "function",
     "i8",
@@ -223,6 +230,7 @@ __all__ = [
     "rsqrt",
     "scan",
     "select",
+    "shared",
     "sin",
     "sinh",
     "sqrt",

@@ -1,0 +1,242 @@
+"""Host tensors, partitions and shared handles, with run-time ownership.
+
+A ``Tensor`` is a handle on memory (a numpy array for the CPU backend) with
+an element type, a shape and strides in elements.  Moving a tensor — into a
+``Partition`` (``tensor.partition(shape)``), a shared handle
+(``st.shared(tensor)``) or a kernel launch — kills the handle: using it
+afterwards raises ``OwnershipError`` naming what holds the memory.  The new
+owner gives a *new* handle back (``unpartition()``, ``DeviceOp.sync()``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from safetile.backend.interpreter.values import from_storage, storage_dtype, to_storage
+from safetile.frontend.dsl import DType
+
+from .errors import OwnershipError
+
+
+def numpy_dtype(dtype: DType) -> np.dtype:
+    """The numpy dtype holding ``dtype``'s elements in memory (bf16 as uint16...)."""
+    return np.dtype(storage_dtype(dtype.ir))
+
+
+def _value_dtype(dtype: DType) -> np.dtype:
+    """The numpy dtype ``numpy()`` returns (float32 for formats numpy lacks)."""
+    storage = numpy_dtype(dtype)
+    if dtype.is_float and storage.kind != "f":
+        return np.dtype(np.float32)
+    return storage
+
+
+class Holder:
+    """Something that can hold moved memory; ``describe()`` names it in errors."""
+
+    def describe(self) -> str:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+
+class _Handle:
+    """Common ownership state: a handle is live until something takes it."""
+
+    _taken_by: Holder | None = None
+    _kind = "handle"
+
+    def _check_live(self, action: str) -> None:
+        if self._taken_by is not None:
+            raise OwnershipError(
+                f"cannot {action}: this {self._kind} was moved into {self._taken_by.describe()}; "
+                "use the handle it gave back"
+            )
+
+    def _take(self, holder: Holder, action: str) -> None:
+        self._check_live(action)
+        self._taken_by = holder
+
+    @property
+    def is_live(self) -> bool:
+        return self._taken_by is None
+
+
+class Tensor(_Handle):
+    """A tensor in memory: ``dtype``, ``shape``, ``strides`` (elements)."""
+
+    _kind = "tensor"
+
+    def __init__(self, array: np.ndarray, dtype: DType):
+        if array.dtype != numpy_dtype(dtype):
+            raise TypeError(f"a {dtype.name} tensor is stored as {numpy_dtype(dtype)}, got {array.dtype}")
+        self._array = array
+        self.dtype = dtype
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(self._array.shape)
+
+    @property
+    def strides(self) -> tuple[int, ...]:
+        return tuple(s // self._array.itemsize for s in self._array.strides)
+
+    @property
+    def ndim(self) -> int:
+        return self._array.ndim
+
+    def __repr__(self) -> str:
+        state = "" if self.is_live else f", moved into {self._taken_by.describe()}"  # type: ignore[union-attr]
+        return f"Tensor({self.dtype.name}, shape={self.shape}{state})"
+
+    def storage(self, action: str = "access the tensor") -> np.ndarray:
+        """The array holding the elements (checked: the handle must be live)."""
+        self._check_live(action)
+        return self._array
+
+    def numpy(self) -> np.ndarray:
+        """A copy of the elements as a numpy array (bf16 and 8-bit floats as float32)."""
+        data = self.storage("read the tensor")
+        if _value_dtype(self.dtype) != data.dtype:
+            return np.asarray(from_storage(data, self.dtype.ir), dtype=_value_dtype(self.dtype))
+        return data.copy()
+
+    def partition(self, shape: Sequence[int] | int) -> Partition:
+        """Move this tensor into a ``Partition`` of tiles of ``shape``."""
+        shape = (int(shape),) if isinstance(shape, int) else tuple(int(s) for s in shape)
+        self._check_live(f"partition the tensor into {shape}")
+        if len(shape) != self.ndim:
+            raise ValueError(f"partition {shape} has rank {len(shape)}, the tensor has rank {self.ndim}")
+        if not 1 <= len(shape) <= 3:
+            raise ValueError(f"host partitions have rank 1 to 3 (the launch grid), got rank {len(shape)}")
+        if any(s < 1 for s in shape):
+            raise ValueError(f"partition shape {shape} must be positive")
+        part = Partition(Tensor(self._array, self.dtype), shape)
+        self._take(part, "partition the tensor")
+        return part
+
+
+class Partition(_Handle, Holder):
+    """A tensor split into tiles of ``shape``: a launch's mutable output.
+
+    ``grid`` is ``ceil(tensor.shape / shape)`` per dimension; tile block
+    ``(i, j, k)`` owns tile ``(i, j, k)[:rank]``.  The same partition serves
+    ``st.Mut`` (one block per tile) and ``st.MutMapped`` (any grid, each
+    block walking its tiles).
+    """
+
+    _kind = "partition"
+
+    def __init__(self, tensor: Tensor, shape: tuple[int, ...]):
+        self._tensor = tensor
+        self.shape = shape
+        self.grid = tuple(math.ceil(d / s) for d, s in zip(tensor.shape, shape))
+
+    def describe(self) -> str:
+        return f"Partition(tile={self.shape}, grid={self.grid})"
+
+    def __repr__(self) -> str:
+        return f"Partition({self._tensor.dtype.name}, shape={self._tensor.shape}, tile={self.shape}, grid={self.grid})"
+
+    @property
+    def dtype(self) -> DType:
+        return self._tensor.dtype
+
+    @property
+    def tensor_shape(self) -> tuple[int, ...]:
+        return self._tensor.shape
+
+    def launch_grid(self) -> tuple[int, int, int]:
+        return tuple(self.grid) + (1,) * (3 - len(self.grid))  # type: ignore[return-value]
+
+    def tensor(self, action: str = "use the partition") -> Tensor:
+        self._check_live(action)
+        return self._tensor
+
+    def unpartition(self) -> Tensor:
+        """The whole tensor back (this partition handle dies)."""
+        tensor = self.tensor("unpartition")
+        fresh = Tensor(tensor._array, tensor.dtype)
+        self._take(_GaveBack("unpartition"), "unpartition")
+        return fresh
+
+
+class _GaveBack(Holder):
+    """The holder of a handle that gave its tensor back (``unpartition``, ``unshare``)."""
+
+    def __init__(self, how: str):
+        self.how = how
+
+    def describe(self) -> str:
+        return f"the tensor returned by {self.how}()"
+
+
+class Shared(_Handle, Holder):
+    """A read-only handle many launches may hold at once (``st.shared(t)``)."""
+
+    _kind = "shared handle"
+
+    def __init__(self, tensor: Tensor):
+        self._tensor = tensor
+        self._borrowers: list[Holder] = []
+
+    def describe(self) -> str:
+        return f"shared({self._tensor.dtype.name} tensor of shape {self._tensor.shape})"
+
+    def __repr__(self) -> str:
+        return f"Shared({self._tensor.dtype.name}, shape={self._tensor.shape})"
+
+    @property
+    def dtype(self) -> DType:
+        return self._tensor.dtype
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self._tensor.shape
+
+    def tensor(self, action: str = "use the shared tensor") -> Tensor:
+        self._check_live(action)
+        return self._tensor
+
+    def numpy(self) -> np.ndarray:
+        """A copy of the elements (reading is allowed while launches hold it)."""
+        return self.tensor("read the shared tensor").numpy()
+
+    def _borrow(self, op: Holder) -> None:
+        self._borrowers.append(op)
+
+    def _release(self, op: Holder) -> None:
+        if op in self._borrowers:
+            self._borrowers.remove(op)
+
+    def unshare(self) -> Tensor:
+        """The tensor back, mutable again; refused while a pending op holds it."""
+        tensor = self.tensor("unshare")
+        if self._borrowers:
+            names = ", ".join(b.describe() for b in self._borrowers)
+            raise OwnershipError(f"cannot unshare: the tensor is borrowed by in-flight work: {names}")
+        fresh = Tensor(tensor._array, tensor.dtype)
+        self._take(_GaveBack("unshare"), "unshare")
+        return fresh
+
+
+def shared(tensor: Tensor) -> Shared:
+    """Move ``tensor`` into a read-only ``Shared`` handle."""
+    if isinstance(tensor, Shared):
+        return tensor
+    handle = Shared(Tensor(tensor.storage("share the tensor"), tensor.dtype))
+    tensor._take(handle, "share the tensor")
+    return handle
+
+
+def tensor_from_values(values: Any, dtype: DType) -> Tensor:
+    """A new tensor holding ``values`` converted to ``dtype`` (a copy)."""
+    storage = numpy_dtype(dtype)
+    data = np.asarray(values)
+    if dtype.is_float and storage.kind != "f":
+        array = np.ascontiguousarray(to_storage(data, dtype.ir)).astype(storage, copy=False)
+    else:
+        array = np.array(data, dtype=storage, copy=True, order="C")
+    return Tensor(array, dtype)

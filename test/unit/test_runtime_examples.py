@@ -1,0 +1,95 @@
+"""Runtime end to end: every example kernel, launched through the runtime on
+the CPU interpreter, against numpy.
+
+Inputs are fresh random values (never zeros), outputs are filled with NaN
+before the launch (an element no tile block wrote is caught), shapes include
+ones the tiles do not divide, and shuffled tile-block order must give
+results identical to program order.  The drivers are ``examples/run_all.py``'s
+``CASES`` (what ``make run`` prints).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import safetile as st
+from safetile.backend.interpreter import RaceError
+from safetile.frontend.dsl import f32
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
+import run_all  # noqa: E402
+
+SHAPES: dict[str, list[dict[str, int]]] = {
+    "add": [dict(n=1), dict(n=128), dict(n=1000), dict(n=4099)],
+    "add_2d": [dict(m=64, n=64), dict(m=100, n=70), dict(m=1, n=130)],
+    "saxpy": [dict(n=256), dict(n=1000)],
+    "softmax": [dict(m=4, n=128), dict(m=10, n=100), dict(m=3, n=7)],
+    "rms_norm": [dict(m=2, n=256), dict(m=5, n=100), dict(m=3, n=1)],
+    "layer_norm": [dict(m=2, n=256), dict(m=5, n=100), dict(m=1, n=3)],
+    "gemm": [dict(m=64, n=64, k=32), dict(m=70, n=50, k=48), dict(m=1, n=33, k=16)],
+    "persistent_gemm": [dict(m=64, n=64, k=32), dict(m=70, n=50, k=48), dict(m=100, n=1, k=16)],
+    "flash_attention": [dict(bh=1, s=32, sk=32), dict(bh=3, s=40, sk=64), dict(bh=2, s=5, sk=96)],
+    "permute_heads": [dict(b=1, s=32, h=2, d=16), dict(b=2, s=40, h=4, d=16), dict(b=3, s=7, h=1, d=32)],
+}
+
+PARAMS = [(name, shape) for name, shapes in SHAPES.items() for shape in shapes]
+
+
+def test_every_case_has_shapes() -> None:
+    assert set(SHAPES) == set(run_all.CASES)
+    kernels = {p.stem for p in run_all.EXAMPLES.glob("*.py")} - {"run_all"}
+    assert kernels <= {name.removesuffix("_2d") for name in run_all.CASES}
+
+
+@pytest.mark.parametrize(("name", "shape"), PARAMS, ids=[f"{n}-{'x'.join(map(str, s.values()))}" for n, s in PARAMS])
+def test_example_against_numpy(name: str, shape: dict[str, int]) -> None:
+    got, ref, tol = run_all.CASES[name](np.random.default_rng(), **shape)
+    assert not np.isnan(got).any(), "an output element was not written"
+    assert run_all.max_error(got, ref) <= tol
+
+
+@pytest.mark.parametrize("name", list(run_all.CASES))
+def test_shuffled_order_is_identical(name: str) -> None:
+    shape = SHAPES[name][1]
+    seed = int(np.random.default_rng().integers(1 << 30))
+    plain, _, _ = run_all.CASES[name](np.random.default_rng(seed), **shape)
+    shuffled, _, _ = run_all.CASES[name](np.random.default_rng(seed), shuffle=True, seed=7, **shape)
+    np.testing.assert_array_equal(plain, shuffled)
+
+
+@st.kernel
+def racy_permute_heads(
+    z: st.Mut["E", (1, "BS", "D")], x: st.Ref["E", (-1, -1, "H", "D")], *, E: st.DType, BS: int, D: int, H: int
+):
+    bh, bs, _ = st.tile_block_id()
+    b, h = bh // H, bh % H
+    tile = x.partition((1, BS, 1, D)).load((b, bs, h, 0))
+    with st.unsafe():
+        # Bug: the batch index instead of the (batch, head) index, so the
+        # blocks of every head of one batch write the same tile.
+        z.partition_mut((1, BS, D)).store((b, bs, 0), tile.reshape((1, BS, D)))
+
+
+def test_racy_permute_heads_is_caught_by_the_race_detector() -> None:
+    rng = np.random.default_rng()
+    b, s, h, d = 2, 64, 4, 16
+    x = st.from_numpy(run_all.fresh(rng, (b, s, h, d))).sync()
+    z = st.full((b * h, s, d), np.nan, f32).sync().partition((1, 32, d))
+    with pytest.raises(RaceError, match="tile block"):
+        racy_permute_heads(z, x).sync()
+
+
+@pytest.mark.parametrize("grid", [(1,), (3,), (5, 1, 1)])
+def test_persistent_gemm_on_a_smaller_grid(grid: tuple[int, ...]) -> None:
+    got, ref, tol = run_all.CASES["persistent_gemm"](np.random.default_rng(), m=100, n=70, k=32, grid=grid)
+    assert run_all.max_error(got, ref) <= tol
+
+
+def test_mapped_outputs_need_a_one_dimensional_grid() -> None:
+    # tile_indices() walks tiles over the x blocks only; a (2, 2) grid would race.
+    with pytest.raises(st.runtime.LaunchRefused, match=r"walks its tiles over grid x only: grid \(2, 2, 1\)"):
+        run_all.CASES["persistent_gemm"](np.random.default_rng(), m=100, n=70, k=32, grid=(2, 2))
