@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -243,13 +243,11 @@ class TensorSpec:
 # --------------------------------------------------------------------------
 
 
-@contextmanager
-def unsafe() -> Iterator[None]:
+def unsafe() -> AbstractContextManager[None]:
     """``with st.unsafe():`` marks code that may use raw pointers, mutable
     device-side partitions and ``assume_*`` hints.  The compiler records
     every unsafe operation in the IR so a report can list them."""
     raise RuntimeError("st.unsafe() is only meaningful inside a kernel")
-    yield  # pragma: no cover
 
 
 # --------------------------------------------------------------------------

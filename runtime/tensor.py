@@ -10,6 +10,8 @@ owner gives a *new* handle back (``unpartition()``, ``DeviceOp.sync()``).
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -35,11 +37,11 @@ def _value_dtype(dtype: DType) -> np.dtype:
     return storage
 
 
-class Holder:
+class Holder(ABC):
     """Something that can hold moved memory; ``describe()`` names it in errors."""
 
-    def describe(self) -> str:  # pragma: no cover - overridden
-        raise NotImplementedError
+    @abstractmethod
+    def describe(self) -> str: ...
 
 
 class _Handle:
