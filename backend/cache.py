@@ -104,6 +104,8 @@ def build_key(bytecode: bytes, options: CompileOptions) -> str:
         "opt": options.opt,
         "lineinfo": options.lineinfo,
     }
+    if options.sanitize:  # only when set, so that keys of plain builds stay as they were
+        fields["sanitize"] = options.sanitize
     return _sha256(json.dumps(fields, sort_keys=True).encode())
 
 
@@ -128,6 +130,7 @@ def lookup(
     opt: int = 3,
     *,
     lineinfo: bool = True,
+    sanitize: str | None = None,
     version: Version | str = DEFAULT_VERSION,
     toolchain: str | None = None,
     cache_dir: Path | str | None = None,
@@ -138,7 +141,7 @@ def lookup(
     installed toolchain's, or where none is installed, the entries' own.
     """
     bytecode = to_bytecode(source, arch, version)
-    options = CompileOptions(arch, opt, lineinfo)
+    options = CompileOptions(arch, opt, lineinfo, sanitize)
     folder = _folder(cache_dir, build_key(bytecode, options))
     if toolchain is None:
         toolchain = _installed_toolchain_id() or _recorded_toolchain_id(folder)
@@ -153,6 +156,7 @@ def compile_cubin(
     opt: int = 3,
     *,
     lineinfo: bool = True,
+    sanitize: str | None = None,
     version: Version | str = DEFAULT_VERSION,
     cache_dir: Path | str | None = None,
     toolchain: toolchains.Toolchain | None = None,
@@ -165,7 +169,7 @@ def compile_cubin(
     Raises ``TileirasError`` and ``ToolchainError`` as ``run_tileiras`` does.
     """
     bytecode = to_bytecode(source, arch, version)
-    options = CompileOptions(arch, opt, lineinfo)
+    options = CompileOptions(arch, opt, lineinfo, sanitize)
     tools = toolchain or toolchains.default_toolchain()
     folder = _folder(cache_dir, build_key(bytecode, options))
     if entry := _read_entry(folder, tools.id, bytecode, options):
@@ -185,6 +189,7 @@ def compile_cubin(
             "arch": options.arch,
             "opt": options.opt,
             "lineinfo": options.lineinfo,
+            "sanitize": options.sanitize,
             "kernels": [k.name for k in kernels],
             "cubin_sha256": _sha256(cubin),
             "cubin_size": len(cubin),
@@ -255,6 +260,7 @@ def _read_entry(
         "arch": options.arch,
         "opt": options.opt,
         "lineinfo": options.lineinfo,
+        "sanitize": options.sanitize,
         "cubin_sha256": _sha256(cubin),
     }
     if not isinstance(metadata, dict) or not cubin.startswith(ELF_MAGIC):

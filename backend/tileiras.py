@@ -69,6 +69,8 @@ class CompileOptions:
     arch: str
     opt: int = 3
     lineinfo: bool = True
+    sanitize: str | None = None
+    """``"memcheck"``: instrument memory accesses for compute-sanitizer."""
 
     def __post_init__(self) -> None:
         if self.arch not in SUPPORTED_ARCHS:
@@ -78,9 +80,12 @@ class CompileOptions:
             )
         if self.opt not in (0, 1, 2, 3):
             raise ValueError(f"optimization level must be 0, 1, 2 or 3, got {self.opt!r}")
+        if self.sanitize not in (None, "memcheck"):
+            raise ValueError(f"sanitize must be None or 'memcheck', got {self.sanitize!r}")
 
     def flags(self) -> list[str]:
-        return ["--gpu-name", self.arch, f"-O{self.opt}", *(["--lineinfo"] * self.lineinfo)]
+        flags = ["--gpu-name", self.arch, f"-O{self.opt}", *(["--lineinfo"] * self.lineinfo)]
+        return flags + ([f"--sanitize={self.sanitize}"] if self.sanitize else [])
 
 
 @dataclass(frozen=True)

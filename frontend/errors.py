@@ -16,7 +16,9 @@ it turns an AST node into such an error.
 from __future__ import annotations
 
 import ast
+import os
 from dataclasses import dataclass
+from pathlib import Path
 
 
 class CompileError(Exception):
@@ -55,6 +57,14 @@ class CompileError(Exception):
         return text
 
 
+def portable_path(file: str) -> str:
+    """``file`` relative to the working directory if it lies below it, else as given."""
+    try:
+        return os.path.relpath(file) if Path(file).resolve().is_relative_to(Path.cwd().resolve()) else file
+    except (OSError, ValueError):
+        return file
+
+
 @dataclass(frozen=True)
 class Source:
     """A function's source: its file, its first line and how it was dedented.
@@ -81,6 +91,12 @@ class Source:
         return CompileError(message, self.file, line, col, text, hint)
 
     def where(self, node: ast.AST) -> str:
-        """``file:line`` of ``node``, for messages carried into the IR."""
+        """``file:line:col`` of ``node``, for messages carried into the IR.
+
+        The file is relative to the working directory when it lies below it,
+        so that a kernel compiled from a checkout's root gives the same IR,
+        bytecode and cache key on every machine (cubins built ahead of time
+        on one machine are found on another).
+        """
         line, col = self.place(node)
-        return f"{self.file}:{line}:{col}"
+        return f"{portable_path(self.file)}:{line}:{col}"

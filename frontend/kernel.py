@@ -423,9 +423,19 @@ class Kernel:
             self.variants[key] = self._lower(key, generics, layouts)
         return self.variants[key]
 
+    def symbol(self, variant: Variant) -> str:
+        """The entry name fixed by ``variant``'s generics alone (``add_128``).
+
+        Variants differing only in argument facts share it; ``Variant.entry_name``
+        adds a suffix to keep them apart in one module.
+        """
+        return self._base_name(variant.generics)
+
+    def _base_name(self, generics: Mapping[str, Any]) -> str:
+        return "_".join([self.name] + [_mangle(v) for v in generics.values()])
+
     def _entry_name(self, generics: Mapping[str, Any]) -> str:
-        parts = [self.name] + [_mangle(v) for v in generics.values()]
-        base = "_".join(parts)
+        base = self._base_name(generics)
         taken = {v.entry_name for v in self.variants.values()}
         name, n = base, 2
         while name in taken:

@@ -2,22 +2,28 @@
 
 The host side of the model (cuTile Rust's, in Python): ``Tensor``s live in
 memory, allocation ops and kernel calls are lazy ``DeviceOp``s run by
-``.sync()``, ``.sync_on(stream)`` or ``await``; arguments move into a launch
-and come back from it; ownership is checked at run time.  Kernels run on the
-CPU interpreter (the only backend so far).  See docs/runtime.md.
+``.sync()``, ``.sync_on(stream)``, ``await`` or captured into a ``Graph``;
+arguments move into a launch and come back from it; ownership is checked at
+run time.  Kernels run on the GPU (``cuda/``, through cuda-python) or on the
+CPU interpreter.  See docs/runtime.md.
 
-Modules: ``tensor`` (Tensor, Partition, Shared), ``ops`` (DeviceOp, Stream,
-allocation), ``launch`` (kernel calls), ``backend`` (backend selection),
-``errors``.
+Modules: ``tensor`` (Tensor, Partition, Shared), ``ops`` (DeviceOp,
+allocation), ``stream`` (Stream, Event), ``graph`` (Graph), ``launch`` (kernel
+calls), ``warmup`` (ahead-of-use compilation), ``interop`` (DLPack, CUDA
+array interface), ``backend`` (backend selection), ``cpu`` and ``cuda/`` (the
+backends), ``errors``.
 """
 
 from safetile.frontend import dsl as _dsl
 
-from .backend import select_backend
+from .backend import current_backend, select_backend
 from .errors import DeviceOpError, LaunchRefused, OwnershipError, RuntimeModelError
+from .graph import Graph
 from .launch import launch
-from .ops import DeviceOp, Stream, arange, default_stream, from_numpy, full, ones, value, zeros, zip
+from .ops import DeviceOp, arange, default_stream, from_numpy, full, ones, value, zeros, zip
+from .stream import Event, Stream
 from .tensor import Partition, Shared, Tensor, shared
+from .warmup import warm_up
 
 for _name, _fn in (("zeros", zeros), ("ones", ones), ("full", full)):
     _dsl.HOST_FUNCTIONS[_name] = _fn
@@ -25,6 +31,8 @@ for _name, _fn in (("zeros", zeros), ("ones", ones), ("full", full)):
 __all__ = [
     "DeviceOp",
     "DeviceOpError",
+    "Event",
+    "Graph",
     "LaunchRefused",
     "OwnershipError",
     "Partition",
@@ -33,6 +41,7 @@ __all__ = [
     "Stream",
     "Tensor",
     "arange",
+    "current_backend",
     "default_stream",
     "from_numpy",
     "full",
@@ -41,6 +50,7 @@ __all__ = [
     "select_backend",
     "shared",
     "value",
+    "warm_up",
     "zeros",
     "zip",
 ]

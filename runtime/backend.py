@@ -1,35 +1,105 @@
-"""Backend selection: which machine runs the kernels.
+"""Backends: which machine runs the kernels, and the interface each provides.
 
-Only the CPU interpreter exists so far, so it is used wherever no GPU
-backend is available, or on request (``SAFETILE_BACKEND=cpu``).  The choice is
-announced once per process on stderr.
+Two backends: ``cuda`` (an NVIDIA GPU through cuda-python,
+``runtime/cuda/``) and ``cpu`` (the numpy interpreter, ``runtime/cpu.py``).
+The GPU is used wherever cuda-python finds a device; ``SAFETILE_BACKEND=cpu``
+or ``=cuda`` forces one (forcing ``cuda`` without a GPU is an error saying
+why).  The choice is announced once per process on stderr.
+
+A backend owns the memory of the tensors it makes (its *storage*: a numpy
+array on the CPU, a ``DeviceArray`` on the GPU), its streams, and how a
+compiled kernel is made runnable and launched.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import Any
 
-KNOWN = ("cpu",)
-_announced: str | None = None
+import numpy as np
+
+from .stream import Stream
+
+ENV = "SAFETILE_BACKEND"
+NAMES = {"cpu": "cpu", "gpu": "cuda", "cuda": "cuda"}
 
 
-def gpu_available() -> bool:
-    """Whether a GPU backend can run kernels (none is implemented yet)."""
-    return False
+class Backend(ABC):
+    """What the runtime needs of a machine."""
+
+    name: str
+    default_stream: Stream
+
+    @abstractmethod
+    def describe(self) -> str:
+        """One line naming the machine (printed when the backend is chosen)."""
+
+    @abstractmethod
+    def new_stream(self, name: str) -> Stream: ...
+
+    @abstractmethod
+    def upload(self, array: np.ndarray, stream: Stream) -> Any:
+        """New storage holding a copy of the C-contiguous ``array``."""
+
+    @abstractmethod
+    def fill(self, shape: Sequence[int], dtype: np.dtype, value: Any, stream: Stream) -> Any:
+        """New C-contiguous storage of ``shape`` with every element ``value`` (a numpy scalar)."""
+
+    @abstractmethod
+    def download(self, storage: Any) -> np.ndarray:
+        """A host copy of ``storage`` (waits for the work writing it)."""
+
+    @abstractmethod
+    def owns(self, storage: Any) -> bool:
+        """Whether ``storage`` is memory of this backend."""
+
+    @abstractmethod
+    def prepare(self, module: Any, entry_name: str, kernel: Any) -> Any:
+        """The runnable form of entry ``entry_name`` of the lowered ``module``."""
+
+    @abstractmethod
+    def launch(self, runnable: Any, grid: tuple[int, int, int], args: Sequence[Any], stream: Stream,
+               options: dict[str, Any]) -> None:
+        """Enqueue one launch on ``stream``; ``args`` follow the ABI (storage for pointers)."""
+
+
+_current: Backend | None = None
 
 
 def select_backend() -> str:
-    """The backend name (``"cpu"``), announcing it the first time."""
-    global _announced
-    wanted = os.environ.get("SAFETILE_BACKEND", "").strip().lower()
-    if wanted and wanted not in KNOWN + ("gpu", "cuda"):
-        raise ValueError(f"SAFETILE_BACKEND={wanted!r}: expected one of cpu, gpu")
-    if wanted in ("gpu", "cuda") and not gpu_available():
-        raise RuntimeError("SAFETILE_BACKEND=gpu but no GPU backend is available; use SAFETILE_BACKEND=cpu")
-    name = "cpu"
-    if _announced is None:
-        why = "SAFETILE_BACKEND=cpu" if wanted == "cpu" else "no GPU backend available"
-        print(f"safetile: running kernels on the CPU interpreter ({why})", file=sys.stderr)
-        _announced = name
-    return name
+    """The name of the backend in use (``"cuda"`` or ``"cpu"``), choosing it the first time."""
+    return current_backend().name
+
+
+def current_backend() -> Backend:
+    """The backend in use, chosen (and announced) on first use."""
+    global _current
+    if _current is None:
+        _current = _choose()
+        print(f"safetile: {_current.describe()}", file=sys.stderr)
+    return _current
+
+
+def _choose() -> Backend:
+    wanted = os.environ.get(ENV, "").strip().lower()
+    if wanted and wanted not in NAMES:
+        raise ValueError(f"{ENV}={wanted!r}: expected one of cpu, cuda (or gpu)")
+    if NAMES.get(wanted) == "cpu":
+        from .cpu import CpuBackend
+
+        return CpuBackend(f"{ENV}={wanted}")
+    from .cuda.driver import NoGpu
+
+    try:
+        from .cuda.backend import CudaBackend
+
+        return CudaBackend()
+    except NoGpu as err:
+        if wanted:
+            raise RuntimeError(f"{ENV}={wanted} but there is no usable GPU: {err}; use {ENV}=cpu") from None
+        from .cpu import CpuBackend
+
+        return CpuBackend(f"no GPU: {err}")

@@ -3,54 +3,182 @@
 At the call, before anything moves, the launch is checked and specialized:
 
 * each argument matches its parameter (``st.Mut``/``st.MutMapped``: a live
-  ``Partition``; ``st.Ref``: a live ``Tensor`` or ``Shared``; scalars);
+  ``Partition``; ``st.Ref``: a live ``Tensor`` or ``Shared``; scalars), on
+  the backend in use;
 * a mutable output sharing memory with any other argument is refused;
 * several ``st.Mut`` outputs must have the same grid;
 * the variant is inferred from the arguments (dtypes, partition shapes,
-  static extents, facts) through ``Kernel.specialize`` and compiled once;
+  static extents, facts) through ``Kernel.specialize`` and compiled once
+  (on the GPU: JIT through the cubin cache);
 * the launch checks the bounds-check pass recorded (entry attribute
   ``tile_safety.launch_checks``, when present) are evaluated on the shapes.
 
 A refusal raises ``LaunchRefused`` and changes nothing.  Then the arguments
-move into the op (``Shared`` handles are only borrowed) and ``sync()`` gives
+move into the op (``Shared`` handles are only borrowed) and driving it gives
 them back, same type in, same type out: ``z, x, y = add(z, x, y).sync()``.
 Keyword arguments are generics the arguments do not determine
 (``gemm(z, x, y, BK=32)``) or launch options: ``grid=`` (required meaning
 for ``st.MutMapped`` outputs, default one block per tile up to 8 blocks),
-``shuffle=``, ``seed=``, ``detect_races=``.
+and for the CPU interpreter ``shuffle=``, ``seed=``, ``detect_races=``.
+
+Warm launches are cheap: everything the argument *signature* fixes (types,
+dtypes, shapes, strides, partitions, alignment, generics) — the variant, the
+loaded kernel, the grid and the launch checks' verdict — is kept in a
+``_Plan``; a launch with a known signature only checks liveness, aliasing
+and duplicates, then packs the parameters.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+import weakref
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import CodeType
 from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import ArrayAttr, StringAttr
 
-from safetile.backend.interpreter import DISPATCH, find_entry, run_kernel
-from safetile.backend.interpreter import Kernel as InterpreterKernel
 from safetile.frontend.dsl import TensorSpec
 from safetile.frontend.kernel import Kernel
 
-from .backend import select_backend
+from .backend import Backend, current_backend
 from .errors import LaunchRefused
-from .ops import DeviceOp, Stream
+from .ops import DeviceOp
+from .stream import Stream
 from .tensor import Partition, Shared, Tensor
 
 LAUNCH_CHECKS = "tile_safety.launch_checks"
 OPTIONS = ("grid", "shuffle", "seed", "detect_races")
+RUN_OPTIONS = ("shuffle", "seed", "detect_races")
 MAPPED_DEFAULT_BLOCKS = 8
 
-_compiled: dict[tuple[int, Any], tuple[Any, InterpreterKernel]] = {}
+_compiled: dict[tuple[int, Any, str], tuple[Kernel, tuple[Any, list[str]]]] = {}
+"""(kernel, variant key, backend) -> (kernel, (runnable, launch checks))."""
+
+_plans: weakref.WeakKeyDictionary[Kernel, dict[tuple[Any, ...], _Plan]] = weakref.WeakKeyDictionary()
 
 
 def _refuse(kernel: Kernel, message: str) -> LaunchRefused:
     return LaunchRefused(f"launch of '{kernel.name}' refused: {message} (no tensor was changed)")
 
 
-def _array_of(arg: Any) -> np.ndarray:
+@dataclass
+class _Check:
+    text: str
+    label: str
+    expr: str
+    code: CodeType
+    uses_scalars: bool
+
+
+@dataclass
+class _Plan:
+    """What one argument signature fixes about a launch."""
+
+    runnable: Any
+    grid: tuple[int, int, int]
+    tensors: list[int]
+    """Positions of the tensor arguments."""
+    mutable: list[int]
+    """Positions of the mutable outputs."""
+    specs: dict[str, TensorSpec]
+    scalar_checks: list[_Check] = field(default_factory=list)
+    """Launch checks that read scalar arguments: evaluated at every launch."""
+
+
+def launch(kernel: Kernel, *args: Any, **kwargs: Any) -> DeviceOp:
+    """The lazy launch of ``kernel`` on host ``args`` (see the module doc)."""
+    backend = current_backend()
+    run_options = {k: kwargs.pop(k) for k in RUN_OPTIONS if k in kwargs}
+    grid_option = kwargs.pop("grid", None)
+    generics = kwargs
+    params = [p for p in kernel.params if p.kind != "generic"]
+    if len(args) != len(params):
+        names = ", ".join(p.name for p in params)
+        raise _refuse(kernel, f"it takes {len(params)} arguments ({names}), got {len(args)}")
+
+    signature = _signature(args, generics, grid_option)
+    plans = _plans.setdefault(kernel, {})
+    plan = plans.get(signature)
+    if plan is None:
+        plan = _plan(kernel, backend, params, args, generics, grid_option)
+        plans[signature] = plan
+
+    # Per launch: liveness, duplicates, aliasing, scalar-dependent checks.
+    storages: dict[int, Any] = {}
+    for i in plan.tensors:
+        storages[i] = _storage_of(args[i])
+    for i, arg in enumerate(args):
+        if i in storages and not isinstance(arg, Shared) and any(a is arg for a in args[i + 1:]):
+            raise _refuse(kernel, f"'{params[i].name}' is passed twice: a tensor can be moved into a launch once")
+    for out in plan.mutable:
+        for i, storage in storages.items():
+            if i != out and _overlaps(storages[out], storage):
+                raise _refuse(
+                    kernel,
+                    f"mutable output '{params[out].name}' {storages[out].shape} overlaps the memory of "
+                    f"argument '{params[i].name}' {storage.shape}",
+                )
+    if plan.scalar_checks:
+        _run_checks(kernel, plan.scalar_checks, plan.specs, params, args)
+
+    flat: list[Any] = []
+    for i, arg in enumerate(args):
+        if i in storages:
+            storage = storages[i]
+            flat += [storage, *storage.shape, *_strides(storage)]
+        else:
+            flat.append(arg)
+
+    def run(stream: Stream) -> tuple[Any, ...]:
+        try:
+            backend.launch(plan.runnable, plan.grid, flat, stream, run_options)
+        except Exception as err:
+            # The work failed part-way: the arguments come back on the error
+            # (outputs may be partly written).
+            err.returned = tuple(_give_back(arg) for arg in args)  # type: ignore[attr-defined]
+            raise
+        finally:
+            for arg in args:
+                if isinstance(arg, Shared):
+                    arg._release(op)
+        # Stream order: later work on ``stream`` and host copies wait for this launch.
+        for storage in storages.values():
+            if hasattr(storage, "stream"):
+                storage.stream = stream
+        return tuple(_give_back(arg) for arg in args)
+
+    op = DeviceOp(f"{kernel.name}{list(plan.grid)}", run)
+    for arg in args:
+        if isinstance(arg, Shared):
+            arg._borrow(op)
+        elif isinstance(arg, Tensor | Partition):
+            arg._take(op, "launch")
+    return op
+
+
+def _signature(args: Sequence[Any], generics: Mapping[str, Any], grid: Any) -> tuple[Any, ...]:
+    """Everything about the arguments that a plan depends on (not addresses, except alignment)."""
+    parts: list[Any] = []
+    for arg in args:
+        if isinstance(arg, Partition | Tensor | Shared):
+            tensor = arg if isinstance(arg, Tensor) else arg._tensor
+            s = tensor._array
+            parts.append((type(arg), tensor.dtype, s.shape, s.strides, _address(s) % 16 == 0,
+                          arg.shape if isinstance(arg, Partition) else None, type(s)))
+        else:
+            parts.append(type(arg))
+    grid_key = None if grid is None else tuple(grid)
+    return (tuple(parts), tuple(sorted(generics.items(), key=lambda kv: kv[0])), grid_key)
+
+
+def _address(storage: Any) -> int:
+    return storage.ctypes.data if isinstance(storage, np.ndarray) else storage.ptr
+
+
+def _storage_of(arg: Any) -> Any:
     if isinstance(arg, Partition):
         return arg.tensor("launch with the partition").storage()
     if isinstance(arg, Shared):
@@ -58,21 +186,25 @@ def _array_of(arg: Any) -> np.ndarray:
     return arg.storage("launch with the tensor")
 
 
-def launch(kernel: Kernel, *args: Any, **kwargs: Any) -> DeviceOp:
-    """The lazy launch of ``kernel`` on host ``args`` (see the module doc)."""
-    select_backend()
-    options = {k: kwargs.pop(k) for k in OPTIONS if k in kwargs}
-    generics = kwargs
-    params = [p for p in kernel.params if p.kind != "generic"]
-    if len(args) != len(params):
-        names = ", ".join(p.name for p in params)
-        raise _refuse(kernel, f"it takes {len(params)} arguments ({names}), got {len(args)}")
+def _overlaps(a: Any, b: Any) -> bool:
+    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
+        return bool(np.shares_memory(a, b))
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return False  # host and device memory never meet
+    return bool(a.overlaps(b))
 
-    # 1. argument kinds and liveness (a dead handle raises OwnershipError)
+
+def _strides(storage: Any) -> tuple[int, ...]:
+    return tuple(s // storage.itemsize for s in storage.strides)
+
+
+def _plan(kernel: Kernel, backend: Backend, params: Sequence[Any], args: Sequence[Any],
+          generics: Mapping[str, Any], grid_option: Any) -> _Plan:
+    """Check a new signature and compile its variant (refusals raise ``LaunchRefused``)."""
     specs: dict[str, TensorSpec] = {}
-    arrays: dict[str, np.ndarray] = {}
-    mutable: list[str] = []
-    for p, arg in zip(params, args):
+    tensors: list[int] = []
+    mutable: list[int] = []
+    for i, (p, arg) in enumerate(zip(params, args)):
         if p.kind == "tensor":
             mode = p.annotation.mode
             if mode in ("mut", "mapped"):
@@ -83,125 +215,76 @@ def launch(kernel: Kernel, *args: Any, **kwargs: Any) -> DeviceOp:
                         f"'{p.name}' is {decl}: pass a Partition (tensor.partition(shape)), "
                         f"got {type(arg).__name__}",
                     )
-                array = _array_of(arg)
-                specs[p.name] = TensorSpec(arg.dtype, arg.tensor_shape, _strides(array), arg.shape)
-                mutable.append(p.name)
+                storage = _storage_of(arg)
+                specs[p.name] = TensorSpec(arg.dtype, arg.tensor_shape, _strides(storage), arg.shape,
+                                           _address(storage) % 16 == 0)
+                mutable.append(i)
             else:
                 if not isinstance(arg, Tensor | Shared):
                     raise _refuse(
                         kernel, f"'{p.name}' is st.Ref: pass a Tensor or a Shared handle, got {type(arg).__name__}"
                     )
-                array = _array_of(arg)
-                specs[p.name] = TensorSpec(arg.dtype, tuple(array.shape), _strides(array))
-            arrays[p.name] = array
+                storage = _storage_of(arg)
+                specs[p.name] = TensorSpec(arg.dtype, tuple(storage.shape), _strides(storage), None,
+                                           _address(storage) % 16 == 0)
+            if not backend.owns(storage):
+                where = "host (numpy)" if isinstance(storage, np.ndarray) else "GPU"
+                raise _refuse(
+                    kernel,
+                    f"'{p.name}' is in {where} memory but kernels run on the {backend.name} backend: "
+                    "make tensors with the runtime (st.zeros, st.from_numpy, st.from_dlpack) in this process",
+                )
+            tensors.append(i)
         elif p.kind == "scalar":
             if not isinstance(arg, int | float | bool | np.number | np.bool_):
                 raise _refuse(kernel, f"'{p.name}' is a scalar, got {type(arg).__name__}")
         else:
             raise _refuse(kernel, f"'{p.name}' is a raw pointer: the runtime does not pass pointers yet")
-    for name, arg in zip((p.name for p in params), args):
-        if sum(a is arg for a in args) > 1 and not isinstance(arg, Shared | int | float):
-            raise _refuse(kernel, f"'{name}' is passed twice: a tensor can be moved into a launch once")
 
-    # 2. aliasing: a mutable output overlaps no other argument
-    for out in mutable:
-        for name, array in arrays.items():
-            if name != out and np.shares_memory(arrays[out], array):
-                raise _refuse(
-                    kernel,
-                    f"mutable output '{out}' {arrays[out].shape} overlaps the memory of argument "
-                    f"'{name}' {array.shape}",
-                )
+    grid = _grid(kernel, params, args, mutable, grid_option)
+    values: dict[str, Any] = {**generics, **specs}
+    variant = kernel.specialize(**values)
+    runnable, checks = _compile(kernel, backend, variant, values)
+    compiled = [_compile_check(kernel, text, params) for text in checks]
+    plan = _Plan(runnable, grid, tensors, mutable, specs, [c for c in compiled if c.uses_scalars])
+    _run_checks(kernel, [c for c in compiled if not c.uses_scalars], specs, params, args)
+    return plan
 
-    # 3. the grid
-    by_name = dict(zip((p.name for p in params), args))
-    mut_grids = {n: by_name[n].launch_grid() for n in mutable if _mode(kernel, n) == "mut"}
+
+def _grid(kernel: Kernel, params: Sequence[Any], args: Sequence[Any], mutable: list[int],
+          grid_option: Any) -> tuple[int, int, int]:
+    mut_grids = {params[i].name: args[i].launch_grid() for i in mutable if params[i].annotation.mode == "mut"}
     if len(set(mut_grids.values())) > 1:
         listed = ", ".join(f"'{n}' {g}" for n, g in mut_grids.items())
         raise _refuse(kernel, f"its mutable outputs have different grids: {listed}")
-    grid = options.get("grid")
-    if grid is not None:
-        grid = tuple(int(g) for g in grid) + (1,) * (3 - len(grid))
+    if grid_option is not None:
+        grid = tuple(int(g) for g in grid_option) + (1,) * (3 - len(grid_option))
         if mut_grids and grid != next(iter(mut_grids.values())):
             raise _refuse(kernel, f"grid {grid} differs from the partition grid {next(iter(mut_grids.values()))}")
     elif mut_grids:
         grid = next(iter(mut_grids.values()))
     elif mutable:
-        tiles = math.prod(by_name[mutable[0]].grid)
+        tiles = math.prod(args[mutable[0]].grid)
         grid = (max(1, min(tiles, MAPPED_DEFAULT_BLOCKS)), 1, 1)
     else:
         raise _refuse(kernel, "it has no mutable output to infer the grid from: pass grid=(x, y, z)")
-    mapped = [n for n in mutable if _mode(kernel, n) == "mapped"]
+    mapped = [params[i].name for i in mutable if params[i].annotation.mode == "mapped"]
     if mapped and grid[1:] != (1, 1):
         # tile_indices() deals tiles round robin over the x blocks only:
         # blocks differing in y or z would write the same tiles.
         raise _refuse(
             kernel, f"st.MutMapped output '{mapped[0]}' walks its tiles over grid x only: grid {grid} must be (n, 1, 1)"
         )
-
-    # 4. the variant (compile errors name the kernel's source)
-    values: dict[str, Any] = {**generics, **specs}
-    variant = kernel.specialize(**values)
-    module_entry, checks = _compile(kernel, variant, values)
-
-    # 5. launch checks of the bounds-check pass
-    _launch_checks(kernel, checks, specs, by_name)
-
-    # 6. move the arguments into the op
-    flat: list[Any] = []
-    for p, arg in zip(params, args):
-        if p.kind == "tensor":
-            array = arrays[p.name]
-            flat += [array, *array.shape, *_strides(array)]
-        else:
-            flat.append(arg)
-
-    def run(stream: Stream) -> tuple[Any, ...]:
-        try:
-            run_kernel(
-                module_entry,
-                grid,
-                flat,
-                shuffle=options.get("shuffle", False),
-                seed=options.get("seed"),
-                detect_races=options.get("detect_races", True),
-            )
-        except Exception as err:
-            # The work failed part-way: the arguments come back on the error
-            # (outputs may be partly written).
-            err.returned = tuple(_give_back(arg) for arg in args)  # type: ignore[attr-defined]
-            raise
-        finally:
-            for arg in args:
-                if isinstance(arg, Shared):
-                    arg._release(op)
-        return tuple(_give_back(arg) for arg in args)
-
-    op = DeviceOp(f"{kernel.name}{list(grid)}", run)
-    for arg in args:
-        if isinstance(arg, Shared):
-            arg._borrow(op)
-        elif isinstance(arg, Tensor | Partition):
-            arg._take(op, "launch")
-    return op
+    return grid  # type: ignore[return-value]
 
 
-def _mode(kernel: Kernel, name: str) -> str:
-    return next(p.annotation.mode for p in kernel.params if p.name == name)
-
-
-def _strides(array: np.ndarray) -> tuple[int, ...]:
-    return tuple(s // array.itemsize for s in array.strides)
-
-
-def _compile(kernel: Kernel, variant: Any, values: Mapping[str, Any]) -> tuple[InterpreterKernel, list[str]]:
-    """The variant's interpreter kernel and its launch checks (compiled once)."""
-    key = (id(kernel), variant.key)
+def _compile(kernel: Kernel, backend: Backend, variant: Any, values: Mapping[str, Any]) -> tuple[Any, list[str]]:
+    """The variant's runnable kernel on ``backend`` and its launch checks (compiled once)."""
+    key = (id(kernel), variant.key, backend.name)
     cached = _compiled.get(key)
     if cached is None or cached[0] is not kernel:
-        module, checks = _lower(kernel, variant, values)
-        runnable = InterpreterKernel(find_entry(module, variant.entry_name), DISPATCH)
-        cached = (kernel, (runnable, checks))
+        module, checks = lower_for_launch(kernel, variant)
+        cached = (kernel, (backend.prepare(module, kernel.symbol(variant), kernel), checks))
         _compiled[key] = cached
     return cached[1]
 
@@ -214,27 +297,30 @@ def _checks_of(entry: Any) -> list[str]:
     return [i.data if isinstance(i, StringAttr) else str(i) for i in items]
 
 
-def _lower(kernel: Kernel, variant: Any, values: Mapping[str, Any]) -> tuple[Any, list[str]]:
+def lower_for_launch(kernel: Kernel, variant: Any) -> tuple[Any, list[str]]:
     """Plain Tile IR for ``variant`` through the safety passes, with the launch
     checks bounds-check elision hoisted to the host (read before the lowering
-    strips them).  Without the pass pipeline: ``Kernel.compile`` (checks stay
-    in the kernel as asserts)."""
-    try:
-        from safetile.passes.pipeline import clean_up_passes, safety_passes
-    except ImportError:
-        module = kernel.compile(dict(values))
-        return module, _checks_of(variant.entry)
+    strips them).
+
+    The module holds one entry named ``kernel.symbol(variant)`` — a name fixed
+    by the specialization alone, so that the same variant gives the same
+    bytecode (and cubin cache key) in every process.
+    """
     from xdsl.utils.exceptions import DiagnosticException
 
+    from safetile.backend.interpreter import find_entry
     from safetile.frontend.kernel import context
+    from safetile.passes.pipeline import clean_up_passes, safety_passes
 
     module = kernel.module([variant])
+    entry = find_entry(module, variant.entry_name)
+    entry.sym_name = StringAttr(kernel.symbol(variant))
     ctx = context()
     checks = _checks_of(variant.entry)
     try:
         for step in safety_passes(launch_checks=True):
             step.apply(ctx, module)
-            found = _checks_of(find_entry(module, variant.entry_name))
+            found = _checks_of(find_entry(module, kernel.symbol(variant)))
             checks += [c for c in found if c not in checks]
         for step in clean_up_passes():
             step.apply(ctx, module)
@@ -256,7 +342,7 @@ def _give_back(arg: Any) -> Any:
 class _Shape:
     """What a launch-check expression sees of a tensor argument."""
 
-    def __init__(self, name: str, spec: TensorSpec, arg: Any):
+    def __init__(self, name: str, spec: TensorSpec):
         self.name = name
         self.shape = spec.shape
         self.strides = spec.strides
@@ -267,8 +353,23 @@ class _Shape:
         return f"{self.name}{self.shape}"
 
 
-def _launch_checks(kernel: Kernel, checks: list[str], specs: Mapping[str, TensorSpec], args: Mapping[str, Any]) -> None:
-    """Evaluate the launch checks the bounds-check pass recorded.
+_CHECK_GLOBALS = {"__builtins__": {}, "ceil_div": lambda a, b: -(-a // b)}
+
+
+def _compile_check(kernel: Kernel, text: str, params: Sequence[Any]) -> _Check:
+    """A launch check ``"message: expression"`` compiled once."""
+    label, _, expr = text.rpartition(": ") if ": " in text else ("", "", text)
+    try:
+        code = compile(expr, "<launch check>", "eval")
+    except SyntaxError as err:
+        raise _refuse(kernel, f"cannot read launch check {text!r}: {err}") from None
+    scalars = {p.name for p in params if p.kind == "scalar"}
+    return _Check(text, label, expr, code, bool(scalars & set(code.co_names)))
+
+
+def _run_checks(kernel: Kernel, checks: Sequence[_Check], specs: Mapping[str, TensorSpec],
+                params: Sequence[Any], args: Sequence[Any]) -> None:
+    """Evaluate launch checks of the bounds-check pass.
 
     Each check is ``"message: expression"``: a Python expression over the
     tensor arguments (``ceil_div(x.shape[0], 128) - 1 < ceil_div(z.shape[0], 64)``;
@@ -276,18 +377,17 @@ def _launch_checks(kernel: Kernel, checks: list[str], specs: Mapping[str, Tensor
     """
     if not checks:
         return
-    env = {n: _Shape(n, s, args[n]) for n, s in specs.items()}
-    env.update({n: v for n, v in args.items() if not isinstance(v, Tensor | Partition | Shared)})
-    shapes = ", ".join(f"{n}: shape {s.shape}" + (f" partition {s.partition}" if s.partition else "")
-                       for n, s in specs.items())
-    for text in checks:
-        label, _, expr = text.rpartition(": ") if ": " in text else ("", "", text)
+    env: dict[str, Any] = {n: _Shape(n, s) for n, s in specs.items()}
+    env.update({p.name: a for p, a in zip(params, args) if p.kind == "scalar"})
+    for check in checks:
         try:
-            ok = bool(eval(expr, {"__builtins__": {}, "ceil_div": lambda a, b: -(-a // b)}, env))  # noqa: S307
+            ok = bool(eval(check.code, _CHECK_GLOBALS, env))  # noqa: S307
         except Exception as err:  # a check this runtime cannot read
-            raise _refuse(kernel, f"cannot evaluate launch check {text!r}: {err}") from None
+            raise _refuse(kernel, f"cannot evaluate launch check {check.text!r}: {err}") from None
         if not ok:
-            raise _refuse(kernel, f"launch check {label or expr!r} failed: {expr} with {shapes}")
+            shapes = ", ".join(f"{n}: shape {s.shape}" + (f" partition {s.partition}" if s.partition else "")
+                               for n, s in specs.items())
+            raise _refuse(kernel, f"launch check {check.label or check.expr!r} failed: {check.expr} with {shapes}")
 
 
 Kernel.launch_hook = launch

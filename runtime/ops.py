@@ -1,56 +1,57 @@
 """Lazy device operations: nothing runs until an op is driven.
 
 ``DeviceOp`` is a unit of device work producing a value.  Drive it with
-``.sync()`` (on the default stream), ``.sync_on(stream)`` or ``await op``;
-compose with ``.then(f)`` (``f`` takes the value and returns a value or
-another ``DeviceOp``), ``zip(a, b, ...)`` (a tuple of their values) and
-``.shared()`` (a read-only handle of the op's tensor).  An
-op runs once: driving it again is a ``DeviceOpError``.  Allocation ops
-(``zeros``, ``ones``, ``full``, ``arange``, ``from_numpy``) give a ``Tensor``.
+
+* ``.sync()`` / ``.sync_on(stream)``: enqueue it and wait; the value;
+* ``await op``: enqueue it and wait without blocking the event loop;
+* ``.graph()``: capture it into a ``Graph`` (a CUDA graph) to replay.
+
+Compose with ``.then(f)`` (``f`` takes the value and returns a value or
+another ``DeviceOp``: the whole chain is enqueued back to back, with one wait
+at the end), ``zip(a, b, ...)`` (a tuple of their values) and ``.shared()``
+(a read-only handle of the op's tensor).  An op runs once: driving it again,
+or driving an op that was composed into another, is a ``DeviceOpError``.
+Allocation ops (``zeros``, ``ones``, ``full``, ``arange``, ``from_numpy``)
+give a ``Tensor`` on the backend in use; they are refused inside a graph
+capture (a replay must not depend on where memory was allocated).
 """
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Generator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from safetile.frontend.dsl import DType, f32, i32
 
+from .backend import current_backend
 from .errors import DeviceOpError
-from .tensor import Holder, Tensor, numpy_dtype, shared, tensor_from_values
+from .stream import Stream
+from .tensor import Holder, Tensor, host_values, numpy_dtype, shared
+
+if TYPE_CHECKING:
+    from .graph import Graph
 
 _ids = itertools.count(1)
 
 
-class Stream:
-    """An in-order queue of device work.  On the CPU backend work runs when
-    it is submitted; ``synchronize()`` is then a no-op."""
-
-    def __init__(self, name: str = "stream"):
-        self.name = name
-        self.submitted: list[str] = []
-        """Descriptions of the ops run on this stream, in order."""
-
-    def synchronize(self) -> None:
-        return None
-
-    def __repr__(self) -> str:
-        return f"Stream({self.name!r})"
-
-
-default_stream = Stream("default")
+def default_stream() -> Stream:
+    """The stream ``.sync()`` and ``await`` use: the backend's default stream."""
+    return current_backend().default_stream
 
 
 class DeviceOp(Holder):
     """A lazy unit of device work producing a value."""
 
-    def __init__(self, name: str, run: Callable[[Stream], Any]):
+    def __init__(self, name: str, run: Callable[[Stream], Any], *, allocates: bool = False):
         self.id = next(_ids)
         self.name = name
         self._run = run
+        self._steps: tuple[Callable[[Any], Any], ...] = ()
+        self.allocates = allocates
+        """Whether the op allocates memory (refused inside a graph capture)."""
         self.state = "pending"
 
     def describe(self) -> str:
@@ -59,41 +60,74 @@ class DeviceOp(Holder):
     def __repr__(self) -> str:
         return f"<{self.describe()}>"
 
-    def sync_on(self, stream: Stream) -> Any:
-        """Run on ``stream`` and wait: the op's value."""
+    def _claim(self, how: str) -> None:
         if self.state != "pending":
-            raise DeviceOpError(f"{self.describe()} was already driven; an op runs once")
+            raise DeviceOpError(f"cannot {how} {self.describe()}: it was already driven or composed; an op runs once")
+
+    def enqueue(self, stream: Stream) -> Any:
+        """Enqueue the op's work on ``stream`` without waiting; its value.
+
+        The value's tensors are usable at once as arguments of later work on
+        ``stream`` (stream order), and reading them on the host waits for the
+        work that writes them.
+        """
+        self._claim("drive")
+        if self.allocates and stream.capturing:
+            self.state = "failed"
+            raise DeviceOpError(
+                f"{self.name} allocates memory and cannot be recorded in a graph capture "
+                "(a replay must not depend on where memory was allocated): allocate before capturing"
+            )
         self.state = "running"
         try:
             value = self._run(stream)
+            for step in self._steps:
+                out = step(value)
+                value = out.enqueue(stream) if isinstance(out, DeviceOp) else out
         except BaseException:
             self.state = "failed"
             raise
-        stream.submitted.append(self.name)
+        self.state = "enqueued"
+        return value
+
+    def sync_on(self, stream: Stream) -> Any:
+        """Run on ``stream`` and wait: the op's value."""
+        value = self.enqueue(stream)
         stream.synchronize()
         self.state = "done"
         return value
 
     def sync(self) -> Any:
         """Run on the default stream and wait: the op's value."""
-        return self.sync_on(default_stream)
+        return self.sync_on(default_stream())
 
     def __await__(self) -> Generator[Any, None, Any]:
-        yield from ()  # the CPU backend runs the op when it is awaited
-        return self.sync()
+        stream = default_stream()
+        value = self.enqueue(stream)
+        yield from stream.record().wait_async().__await__()
+        self.state = "done"
+        return value
 
     def then(self, f: Callable[[Any], Any]) -> DeviceOp:
-        """An op running this one, then ``f(value)`` (a value, or an op that is run)."""
+        """An op running this one, then ``f(value)`` (a value, or an op that is run).
 
-        def run(stream: Stream) -> Any:
-            out = f(self.sync_on(stream))
-            return out.sync_on(stream) if isinstance(out, DeviceOp) else out
-
-        return DeviceOp(f"{self.name}.then({getattr(f, '__name__', 'f')})", run)
+        This op is moved into the new one (drive the new one).
+        """
+        self._claim("compose")
+        op = DeviceOp(f"{self.name}.then({getattr(f, '__name__', 'f')})", self._run, allocates=self.allocates)
+        op._steps = self._steps + (f,)
+        self.state = f"composed into #{op.id}"
+        return op
 
     def shared(self) -> DeviceOp:
         """An op giving a read-only ``Shared`` handle of this op's tensor."""
         return self.then(shared)
+
+    def graph(self, stream: Stream | None = None) -> Graph:
+        """Capture this op into a ``Graph`` without running it (see ``runtime/graph.py``)."""
+        from .graph import Graph
+
+        return Graph.capture(self, stream)
 
 
 def zip(*ops: DeviceOp) -> DeviceOp:  # noqa: A001 - the model's name
@@ -101,11 +135,12 @@ def zip(*ops: DeviceOp) -> DeviceOp:  # noqa: A001 - the model's name
     for op in ops:
         if not isinstance(op, DeviceOp):
             raise TypeError(f"zip takes DeviceOps, got {type(op).__name__}")
+        op._claim("zip")
 
     def run(stream: Stream) -> tuple[Any, ...]:
-        return tuple(op.sync_on(stream) for op in ops)
+        return tuple(op.enqueue(stream) for op in ops)
 
-    return DeviceOp("zip(" + ", ".join(op.name for op in ops) + ")", run)
+    return DeviceOp("zip(" + ", ".join(op.name for op in ops) + ")", run, allocates=any(o.allocates for o in ops))
 
 
 def value(v: Any) -> DeviceOp:
@@ -123,29 +158,43 @@ def _shape(shape: Sequence[int] | int) -> tuple[int, ...]:
     return shape
 
 
+def _filled(name: str, shape: tuple[int, ...], fill: Any, dtype: DType) -> DeviceOp:
+    def run(stream: Stream) -> Tensor:
+        storage_value = host_values(np.asarray(fill), dtype)[()]
+        return Tensor(current_backend().fill(shape, numpy_dtype(dtype), storage_value, stream), dtype)
+
+    return DeviceOp(name, run, allocates=True)
+
+
 def full(shape: Sequence[int] | int, value: Any, dtype: DType | None = None) -> DeviceOp:
     """A tensor of ``shape`` filled with ``value`` (f32 by default)."""
-    dtype = f32 if dtype is None else dtype
     shape = _shape(shape)
-    return DeviceOp(f"full{shape}", lambda stream: tensor_from_values(np.full(shape, value), dtype))
+    return _filled(f"full{shape}", shape, value, f32 if dtype is None else dtype)
 
 
 def zeros(shape: Sequence[int] | int, dtype: DType = f32) -> DeviceOp:
     """A tensor of zeros."""
     shape = _shape(shape)
-    return DeviceOp(f"zeros{shape}", lambda stream: Tensor(np.zeros(shape, numpy_dtype(dtype)), dtype))
+    return _filled(f"zeros{shape}", shape, 0, dtype)
 
 
 def ones(shape: Sequence[int] | int, dtype: DType = f32) -> DeviceOp:
     """A tensor of ones."""
     shape = _shape(shape)
-    return DeviceOp(f"ones{shape}", lambda stream: tensor_from_values(np.ones(shape), dtype))
+    return _filled(f"ones{shape}", shape, 1, dtype)
+
+
+def _uploaded(name: str, values: Callable[[], np.ndarray], dtype: DType) -> DeviceOp:
+    def run(stream: Stream) -> Tensor:
+        return Tensor(current_backend().upload(values(), stream), dtype)
+
+    return DeviceOp(name, run, allocates=True)
 
 
 def arange(start: int, stop: int | None = None, step: int = 1, dtype: DType = i32) -> DeviceOp:
     """A 1-d tensor ``start, start + step, ... < stop`` (like ``numpy.arange``)."""
     values = np.arange(start) if stop is None else np.arange(start, stop, step)
-    return DeviceOp(f"arange({len(values)})", lambda stream: tensor_from_values(values, dtype))
+    return _uploaded(f"arange({len(values)})", lambda: host_values(values, dtype), dtype)
 
 
 _FROM_NUMPY = {
@@ -154,21 +203,27 @@ _FROM_NUMPY = {
 }
 
 
-def from_numpy(array: np.ndarray, dtype: DType | None = None, *, copy: bool = True) -> DeviceOp:
-    """A tensor holding ``array`` (converted to ``dtype``; by default the
-    array's own type).  ``copy=False`` wraps the array itself when its type
-    is the storage type (then host and tensor share memory)."""
+def dtype_of_numpy(dtype: np.dtype) -> DType:
+    """The element type of a numpy dtype (``TypeError`` if it has none)."""
     import safetile.frontend.dsl as dsl
 
-    if dtype is None:
-        name = _FROM_NUMPY.get(np.dtype(array.dtype).name)
-        if name is None:
-            raise TypeError(f"no element type for numpy {array.dtype}; pass dtype=")
-        dtype = getattr(dsl, name)
+    name = _FROM_NUMPY.get(np.dtype(dtype).name)
+    if name is None:
+        raise TypeError(f"no safetile element type for numpy {np.dtype(dtype)}; pass dtype=")
+    return getattr(dsl, name)
+
+
+def from_numpy(array: np.ndarray, dtype: DType | None = None, *, copy: bool = True) -> DeviceOp:
+    """A tensor holding ``array`` (converted to ``dtype``; by default the
+    array's own type).  ``copy=False`` on the CPU backend wraps the array
+    itself when its type is the storage type (then host and tensor share
+    memory); on the GPU the data is always copied to the device."""
+    dtype = dtype_of_numpy(array.dtype) if dtype is None else dtype
 
     def run(stream: Stream) -> Tensor:
-        if not copy and array.dtype == numpy_dtype(dtype):
+        backend = current_backend()
+        if not copy and array.dtype == numpy_dtype(dtype) and backend.owns(array):
             return Tensor(array, dtype)
-        return tensor_from_values(array, dtype)
+        return Tensor(backend.upload(host_values(array, dtype), stream), dtype)
 
-    return DeviceOp(f"from_numpy{tuple(array.shape)}", run)
+    return DeviceOp(f"from_numpy{tuple(array.shape)}", run, allocates=True)

@@ -1,7 +1,8 @@
-"""Host tensors, partitions and shared handles, with run-time ownership.
+"""Tensors, partitions and shared handles, with run-time ownership.
 
-A ``Tensor`` is a handle on memory (a numpy array for the CPU backend) with
-an element type, a shape and strides in elements.  Moving a tensor — into a
+A ``Tensor`` is a handle on memory (its *storage*: a ``DeviceArray`` on the
+GPU, a numpy array on the CPU backend) with an element type, a shape and
+strides in elements.  Moving a tensor — into a
 ``Partition`` (``tensor.partition(shape)``), a shared handle
 (``st.shared(tensor)``) or a kernel launch — kills the handle: using it
 afterwards raises ``OwnershipError`` naming what holds the memory.  The new
@@ -22,6 +23,7 @@ from safetile.backend.interpreter.values import from_storage, storage_dtype, to_
 from safetile.frontend.dsl import DType
 
 from .errors import OwnershipError
+from .stream import check_no_capture, note_handle
 
 
 def numpy_dtype(dtype: DType) -> np.dtype:
@@ -71,11 +73,12 @@ class Tensor(_Handle):
 
     _kind = "tensor"
 
-    def __init__(self, array: np.ndarray, dtype: DType):
+    def __init__(self, array: Any, dtype: DType):
         if array.dtype != numpy_dtype(dtype):
             raise TypeError(f"a {dtype.name} tensor is stored as {numpy_dtype(dtype)}, got {array.dtype}")
         self._array = array
         self.dtype = dtype
+        note_handle(self)
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -93,17 +96,48 @@ class Tensor(_Handle):
         state = "" if self.is_live else f", moved into {self._taken_by.describe()}"  # type: ignore[union-attr]
         return f"Tensor({self.dtype.name}, shape={self.shape}{state})"
 
-    def storage(self, action: str = "access the tensor") -> np.ndarray:
-        """The array holding the elements (checked: the handle must be live)."""
+    @property
+    def device(self) -> str:
+        """``"cuda"`` for GPU memory, ``"cpu"`` for host memory."""
+        return "cpu" if isinstance(self._array, np.ndarray) else "cuda"
+
+    def storage(self, action: str = "access the tensor") -> Any:
+        """The memory holding the elements (checked: the handle must be live)."""
         self._check_live(action)
         return self._array
 
     def numpy(self) -> np.ndarray:
-        """A copy of the elements as a numpy array (bf16 and 8-bit floats as float32)."""
+        """A host copy of the elements (bf16 and 8-bit floats as float32).
+
+        On the GPU the copy is ordered after the work that wrote the tensor
+        and waits for it.
+        """
         data = self.storage("read the tensor")
-        if _value_dtype(self.dtype) != data.dtype:
-            return np.asarray(from_storage(data, self.dtype.ir), dtype=_value_dtype(self.dtype))
-        return data.copy()
+        check_no_capture("read the tensor")
+        host = data.copy() if isinstance(data, np.ndarray) else data.to_host()
+        if _value_dtype(self.dtype) != host.dtype:
+            return np.asarray(from_storage(host, self.dtype.ir), dtype=_value_dtype(self.dtype))
+        return host
+
+    def __dlpack__(self, *, stream: Any = None, max_version: Any = None, dl_device: Any = None,
+                   copy: bool | None = None) -> Any:
+        """Export without a copy (DLPack): the consumer shares this tensor's memory."""
+        from .interop import to_dlpack
+
+        return to_dlpack(self, stream=stream, max_version=max_version, dl_device=dl_device, copy=copy)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        from .interop import dlpack_device
+
+        return dlpack_device(self)
+
+    @property
+    def __cuda_array_interface__(self) -> dict[str, Any]:
+        """The CUDA Array Interface (v3) of a GPU tensor: CuPy, Numba and torch read it."""
+        data = self.storage("export the tensor")
+        if isinstance(data, np.ndarray):
+            raise AttributeError("a CPU tensor has no __cuda_array_interface__ (use __array_interface__ or DLPack)")
+        return data.__cuda_array_interface__
 
     def partition(self, shape: Sequence[int] | int) -> Partition:
         """Move this tensor into a ``Partition`` of tiles of ``shape``."""
@@ -134,6 +168,7 @@ class Partition(_Handle, Holder):
     def __init__(self, tensor: Tensor, shape: tuple[int, ...]):
         self._tensor = tensor
         self.shape = shape
+        note_handle(self)
         self.grid = tuple(math.ceil(d / s) for d, s in zip(tensor.shape, shape))
 
     def describe(self) -> str:
@@ -183,6 +218,7 @@ class Shared(_Handle, Holder):
     def __init__(self, tensor: Tensor):
         self._tensor = tensor
         self._borrowers: list[Holder] = []
+        note_handle(self)
 
     def describe(self) -> str:
         return f"shared({self._tensor.dtype.name} tensor of shape {self._tensor.shape})"
@@ -233,12 +269,10 @@ def shared(tensor: Tensor) -> Shared:
     return handle
 
 
-def tensor_from_values(values: Any, dtype: DType) -> Tensor:
-    """A new tensor holding ``values`` converted to ``dtype`` (a copy)."""
+def host_values(values: Any, dtype: DType) -> np.ndarray:
+    """``values`` converted to ``dtype``'s storage: a new C-contiguous host array."""
     storage = numpy_dtype(dtype)
     data = np.asarray(values)
     if dtype.is_float and storage.kind != "f":
-        array = np.ascontiguousarray(to_storage(data, dtype.ir)).astype(storage, copy=False)
-    else:
-        array = np.array(data, dtype=storage, copy=True, order="C")
-    return Tensor(array, dtype)
+        return np.ascontiguousarray(to_storage(data, dtype.ir)).astype(storage, copy=False)
+    return np.array(data, dtype=storage, copy=True, order="C")

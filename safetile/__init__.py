@@ -122,7 +122,7 @@ from safetile.frontend.dsl import (
 )
 from safetile.frontend.errors import CompileError
 from safetile.frontend.kernel import Kernel, KernelOptions, function, kernel
-from safetile.runtime import DeviceOp, Stream, arange, from_numpy, shared  # also makes kernels callable
+from safetile.runtime import DeviceOp, Graph, Stream, arange, from_numpy, shared, warm_up  # also makes kernels callable
 from safetile.runtime import zip  # noqa: A004 - st.zip(op, ...) composes DeviceOps (not in __all__)
 
 
@@ -135,6 +135,7 @@ __all__ = [
     "CompileError",
     "DType",
     "DeviceOp",
+    "Graph",
     "Diagnostic",
     "Kernel",
     "KernelOptions",
@@ -198,6 +199,7 @@ __all__ = [
     "iota",
     "join_tokens",
     "kernel",
+    "warm_up",
     "load_ptr",
     "load_ptr_tko",
     "load_tile_like",

@@ -1,0 +1,114 @@
+"""The CPU backend: kernels run on the numpy interpreter, memory is numpy arrays.
+
+Work enqueued on a ``CpuStream`` runs at once (so ``synchronize`` has nothing
+to wait for), except while the stream captures: then it is kept and run by
+each replay of the recording.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from safetile.backend.interpreter import DISPATCH, find_entry, run_kernel
+from safetile.backend.interpreter import Kernel as InterpreterKernel
+
+from .backend import Backend
+from .stream import Event, Recording, Stream
+
+
+class _Done(Event):
+    def done(self) -> bool:
+        return True
+
+    def wait(self) -> None:
+        return None
+
+
+class CpuRecording(Recording):
+    def __init__(self, work: list[Callable[[], None]]):
+        self.work: list[Callable[[], None]] | None = work
+
+    def replay(self, stream: Stream) -> None:
+        if self.work is None:
+            raise RuntimeError("this recording was closed")
+        for thunk in self.work:
+            stream.enqueue(thunk)  # type: ignore[attr-defined]
+
+    def close(self) -> None:
+        self.work = None
+
+
+class CpuStream(Stream):
+    def __init__(self, name: str = "stream"):
+        self.name = name
+        self.capturing = False
+        self._captured: list[Callable[[], None]] = []
+
+    def enqueue(self, thunk: Callable[[], None]) -> None:
+        if self.capturing:
+            self._captured.append(thunk)
+        else:
+            thunk()
+
+    def synchronize(self) -> None:
+        return None
+
+    def record(self) -> Event:
+        return _Done()
+
+    def begin_capture(self) -> None:
+        if self.capturing:
+            raise RuntimeError(f"{self!r} is already capturing")
+        self.capturing, self._captured = True, []
+
+    def end_capture(self) -> Recording:
+        if not self.capturing:
+            raise RuntimeError(f"{self!r} is not capturing")
+        self.capturing = False
+        return CpuRecording(self._captured)
+
+
+class CpuBackend(Backend):
+    name = "cpu"
+
+    def __init__(self, why: str):
+        self.why = why
+        self.default_stream = CpuStream("default")
+
+    def describe(self) -> str:
+        return f"running kernels on the CPU interpreter ({self.why})"
+
+    def new_stream(self, name: str) -> Stream:
+        return CpuStream(name)
+
+    def upload(self, array: np.ndarray, stream: Stream) -> np.ndarray:
+        return np.array(array, copy=True, order="C")
+
+    def fill(self, shape: Sequence[int], dtype: np.dtype, value: Any, stream: Stream) -> np.ndarray:
+        return np.full(tuple(shape), value, dtype)
+
+    def download(self, storage: np.ndarray) -> np.ndarray:
+        return storage.copy()
+
+    def owns(self, storage: Any) -> bool:
+        return isinstance(storage, np.ndarray)
+
+    def prepare(self, module: Any, entry_name: str, kernel: Any) -> InterpreterKernel:
+        return InterpreterKernel(find_entry(module, entry_name), DISPATCH)
+
+    def launch(self, runnable: InterpreterKernel, grid: tuple[int, int, int], args: Sequence[Any],
+               stream: Stream, options: dict[str, Any]) -> None:
+        def run() -> None:
+            run_kernel(
+                runnable,
+                grid,
+                list(args),
+                shuffle=options.get("shuffle", False),
+                seed=options.get("seed"),
+                detect_races=options.get("detect_races", True),
+            )
+
+        stream.enqueue(run)  # type: ignore[attr-defined]

@@ -1,0 +1,89 @@
+"""The CUDA backend: tensors in device memory, kernels JIT-compiled to cubins.
+
+Compilation goes through the cubin cache (``backend/cache.py``) for the
+device's architecture: a cubin built ahead of time for this arch (on another
+machine, copied with ``SAFETILE_CACHE_DIR``) is used as it is; a miss runs
+``tileiras`` if it is installed; with neither, one error says how to install
+the toolchain or build the cache.  ``SAFETILE_SANITIZE=memcheck`` compiles
+with ``tileiras --sanitize=memcheck`` (for compute-sanitizer runs).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from safetile.backend import cache
+from safetile.backend.toolchain import ToolchainError
+
+from ..backend import Backend
+from ..stream import Stream
+from . import memory
+from .device import Device
+from .kernels import CudaKernel
+from .memory import DeviceArray
+from .stream import CudaStream
+
+SANITIZE_ENV = "SAFETILE_SANITIZE"
+
+
+class MissingCubin(RuntimeError):
+    """Neither the cache nor an installed ``tileiras`` can give a kernel's cubin."""
+
+
+class CudaBackend(Backend):
+    name = "cuda"
+
+    def __init__(self, ordinal: int = 0):
+        self.device = Device.open(ordinal)
+        self.default_stream = CudaStream(self.device, "default")
+
+    def describe(self) -> str:
+        return f"running kernels on the GPU: {self.device.describe()}"
+
+    def new_stream(self, name: str) -> CudaStream:
+        return CudaStream(self.device, name)
+
+    def upload(self, array: np.ndarray, stream: Stream) -> DeviceArray:
+        return memory.upload(array, stream)  # type: ignore[arg-type]
+
+    def fill(self, shape: Sequence[int], dtype: np.dtype, value: Any, stream: Stream) -> DeviceArray:
+        return memory.fill(shape, dtype, value, stream)  # type: ignore[arg-type]
+
+    def download(self, storage: DeviceArray) -> np.ndarray:
+        return storage.to_host()
+
+    def owns(self, storage: Any) -> bool:
+        return isinstance(storage, DeviceArray)
+
+    def prepare(self, module: Any, entry_name: str, kernel: Any) -> CudaKernel:
+        entry = cubin_for(module, self.device.arch, kernel_name=entry_name)
+        from safetile.backend.interpreter import find_entry
+
+        op = find_entry(module, entry_name)
+        names = [arg.name_hint or f"arg{i}" for i, arg in enumerate(op.body.block.args)]
+        return CudaKernel(entry.cubin, entry_name, list(op.function_type.inputs.data), names)
+
+    def launch(self, runnable: CudaKernel, grid: tuple[int, int, int], args: Sequence[Any], stream: Stream,
+               options: dict[str, Any]) -> None:
+        runnable.launch(grid, args, stream)  # type: ignore[arg-type]
+
+
+def cubin_for(module: Any, arch: str, kernel_name: str = "the kernel") -> cache.CacheEntry:
+    """The cubin of ``module`` for ``arch``: from the cache, else built by ``tileiras``."""
+    sanitize = os.environ.get(SANITIZE_ENV) or None
+    found = cache.lookup(module, arch, sanitize=sanitize)
+    if found is not None:
+        return found
+    try:
+        return cache.compile_cubin(module, arch, sanitize=sanitize)
+    except ToolchainError as err:
+        raise MissingCubin(
+            f"'{kernel_name}' for {arch} is not in the cubin cache ({cache.default_cache_dir()}) and "
+            f"tileiras cannot build it: {err}.  Install the toolchain (pip install 'safetile[toolchain]'), "
+            f"or build the cache ahead of time where it is installed (st.warm_up(kernel, specs, arch='{arch}') "
+            f"with {cache.CACHE_ENV} set) and copy that folder here"
+        ) from None

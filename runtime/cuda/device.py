@@ -1,0 +1,56 @@
+"""One GPU: its primary context, architecture and memory pool.
+
+Memory comes from the device's stream-ordered pool (``cuMemAllocAsync`` /
+``cuMemFreeAsync``) with its release threshold raised to the maximum, so freed
+blocks stay in the pool and the next allocation of that size is a pool hit
+rather than a ``cudaMalloc``.  No managed memory is used.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .driver import call, load
+
+
+@dataclass
+class Device:
+    """Device ``ordinal``, its primary context current on the calling thread."""
+
+    ordinal: int
+    handle: Any
+    context: Any
+    name: str
+    arch: str
+    """``sm_90``: the architecture cubins are built for."""
+    multiprocessors: int
+    pool: Any
+
+    @classmethod
+    def open(cls, ordinal: int = 0) -> Device:
+        driver = load()
+        handle = call(driver.cuDeviceGet, ordinal)
+        context = call(driver.cuDevicePrimaryCtxRetain, handle)
+        call(driver.cuCtxSetCurrent, context)
+        attr = driver.CUdevice_attribute
+        major = call(driver.cuDeviceGetAttribute, attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, handle)
+        minor = call(driver.cuDeviceGetAttribute, attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, handle)
+        sms = call(driver.cuDeviceGetAttribute, attr.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, handle)
+        name = call(driver.cuDeviceGetName, 256, handle).split(b"\0")[0].decode()
+        pool = call(driver.cuDeviceGetDefaultMemPool, handle)
+        call(
+            driver.cuMemPoolSetAttribute,
+            pool,
+            driver.CUmemPool_attribute.CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+            driver.cuuint64_t(2**64 - 1),
+        )
+        return cls(ordinal, handle, context, name, f"sm_{major}{minor}", sms, pool)
+
+    def make_current(self) -> None:
+        """Make this device's context current on the calling thread (worker threads need it)."""
+        driver = load()
+        call(driver.cuCtxSetCurrent, self.context)
+
+    def describe(self) -> str:
+        return f"{self.name} ({self.arch}, {self.multiprocessors} SMs)"

@@ -1,0 +1,105 @@
+"""The CUDA driver API through cuda-python, every failure a Python exception.
+
+``call(driver.cuStreamCreate, 0)`` runs a ``cuda.bindings.driver`` function
+and returns its values; a result other than ``CUDA_SUCCESS`` raises
+``CudaError`` naming the call and the driver's error (``CUDA_ERROR_...``:
+its description).  ``load()`` imports the bindings and initialises the
+driver once; it raises ``NoGpu`` saying why there is no usable GPU (no
+cuda-python, no driver library, no device).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+INSTALL_HINT = "install the CUDA extra: pip install 'safetile[cuda]'"
+
+_driver: ModuleType | None = None
+_failure: str | None = None
+
+
+class CudaError(RuntimeError):
+    """A CUDA driver call failed.
+
+    ``call`` is the driver function (``cuLaunchKernel``), ``name`` the
+    ``CUresult`` name (``CUDA_ERROR_ILLEGAL_ADDRESS``).
+    """
+
+    def __init__(self, call: str, name: str, description: str = ""):
+        text = f"{call} failed: {name}"
+        if description:
+            text += f" ({description})"
+        if name in STICKY:
+            text += (
+                "; the CUDA context is unusable after this error (a kernel faulted or a "
+                "device-side assert failed): restart the process"
+            )
+        super().__init__(text)
+        self.call = call
+        self.name = name
+
+
+STICKY = frozenset(
+    {
+        "CUDA_ERROR_ASSERT",
+        "CUDA_ERROR_ILLEGAL_ADDRESS",
+        "CUDA_ERROR_ILLEGAL_INSTRUCTION",
+        "CUDA_ERROR_MISALIGNED_ADDRESS",
+        "CUDA_ERROR_HARDWARE_STACK_ERROR",
+        "CUDA_ERROR_LAUNCH_FAILED",
+    }
+)
+"""Errors after which the context cannot be used again (CUDA's sticky errors)."""
+
+
+class NoGpu(RuntimeError):
+    """No usable GPU: cuda-python missing, no driver, or no device."""
+
+
+def load() -> ModuleType:
+    """``cuda.bindings.driver``, initialised (``cuInit``) once per process."""
+    global _driver, _failure
+    if _driver is not None:
+        return _driver
+    if _failure is not None:
+        raise NoGpu(_failure)
+    try:
+        from cuda.bindings import driver
+    except ImportError:
+        _failure = f"cuda-python is not installed ({INSTALL_HINT})"
+        raise NoGpu(_failure) from None
+    try:
+        err, = driver.cuInit(0)
+    except RuntimeError as exc:  # the bindings could not open libcuda.so.1
+        _failure = f"no CUDA driver: {exc}"
+        raise NoGpu(_failure) from None
+    if err != driver.CUresult.CUDA_SUCCESS:
+        _failure = f"cuInit failed: {_name(driver, err)}"
+        raise NoGpu(_failure)
+    _driver = driver
+    return driver
+
+
+def _name(driver: ModuleType, err: Any) -> str:
+    status, name = driver.cuGetErrorName(err)
+    return name.decode() if status == driver.CUresult.CUDA_SUCCESS and name else str(err)
+
+
+def error(function: Callable[..., Any], err: Any) -> CudaError:
+    """The exception for ``err`` returned by ``function``."""
+    driver = load()
+    status, text = driver.cuGetErrorString(err)
+    description = text.decode() if status == driver.CUresult.CUDA_SUCCESS and text else ""
+    return CudaError(getattr(function, "__name__", str(function)), _name(driver, err), description)
+
+
+def call(function: Callable[..., tuple[Any, ...]], *args: Any) -> Any:
+    """``function(*args)``: its value (``None``, one value, or a tuple); raises ``CudaError``."""
+    err, *values = function(*args)
+    if err:  # CUresult.CUDA_SUCCESS is 0
+        raise error(function, err)
+    if not values:
+        return None
+    return values[0] if len(values) == 1 else tuple(values)

@@ -1,0 +1,107 @@
+"""Loaded kernels: cubins from the cache, parameters packed by the launch ABI.
+
+``CudaKernel`` holds a loaded ``CUmodule``/``CUfunction`` and a parameter
+packer built once from the entry's signature (docs/abi.md): pointers are 8
+bytes, shapes and strides i32, scalars their own type.  A launch packs the
+values into one reused buffer (``struct.pack_into``, C alignment) whose
+parameter addresses were computed when the kernel was loaded, and calls
+``cuLaunchKernel`` with grid = tile blocks and block = (1, 1, 1) (the cubin
+carries its thread count).  The driver copies parameter values at the call,
+so the buffer can be reused at once; a lock keeps two threads from packing
+into it together.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import struct
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from safetile.dialects.cuda_tile.types import PointerType, TileType
+
+from .driver import call, load
+from .memory import DeviceArray
+from .stream import CudaStream
+
+_FORMATS = {"i1": "?", "i8": "b", "i16": "h", "i32": "i", "i64": "q", "f16": "e", "f32": "f", "f64": "d",
+            "bf16": "H"}
+"""``struct`` codes of the scalar parameter types."""
+
+_I32 = (-(2**31), 2**31 - 1)
+
+
+def _code(param_type: Any) -> str:
+    if isinstance(param_type, TileType):
+        element = param_type.element_type
+        if isinstance(element, PointerType):
+            return "Q"
+        name = str(element)
+        if name in _FORMATS:
+            return _FORMATS[name]
+    raise TypeError(f"kernel parameter of type {param_type} cannot be passed from the host")
+
+
+class CudaKernel:
+    """A kernel loaded on the device, ready to launch."""
+
+    def __init__(self, cubin: bytes, symbol: str, param_types: Sequence[Any], param_names: Sequence[str]):
+        driver = load()
+        self.symbol = symbol
+        self.param_names = tuple(param_names)
+        self._image = np.frombuffer(cubin, dtype=np.uint8)
+        self.module = call(driver.cuModuleLoadData, self._image.ctypes.data)
+        self.function = call(driver.cuModuleGetFunction, self.module, symbol.encode())
+        self._codes = tuple(_code(t) for t in param_types)
+        self._struct = struct.Struct("@" + "".join(self._codes))
+        size = max(self._struct.size, 8)
+        self._buffer = (ctypes.c_char * size)()
+        base = ctypes.addressof(self._buffer)
+        offsets = _offsets(self._codes)
+        self._pointers = (ctypes.c_void_p * max(len(offsets), 1))(*[base + o for o in offsets])
+        self._params = ctypes.addressof(self._pointers)
+        self._bf16 = tuple(i for i, c in enumerate(self._codes) if c == "H")
+        self._lock = threading.Lock()
+
+    def pack(self, args: Sequence[Any]) -> list[Any]:
+        """The values to pack for ``args`` (storage → its address), checked against the types."""
+        values: list[Any] = []
+        for name, code, arg in zip(self.param_names, self._codes, args):
+            if code == "Q":
+                values.append(arg.ptr if isinstance(arg, DeviceArray) else int(arg))
+            elif code == "i":
+                value = int(arg)
+                if not _I32[0] <= value <= _I32[1]:
+                    raise OverflowError(
+                        f"parameter '{name}' = {value} does not fit the launch ABI's i32 "
+                        "(shapes and strides are i32): split the tensor"
+                    )
+                values.append(value)
+            elif code == "H":
+                values.append(int(np.asarray(arg, np.float32).view(np.uint32)) >> 16)
+            else:
+                values.append(arg)
+        return values
+
+    def launch(self, grid: tuple[int, int, int], args: Sequence[Any], stream: CudaStream) -> None:
+        values = self.pack(args)
+        driver = load()
+        with self._lock:
+            self._struct.pack_into(self._buffer, 0, *values)
+            call(driver.cuLaunchKernel, self.function, grid[0], grid[1], grid[2], 1, 1, 1, 0, stream.handle,
+                 self._params, 0)
+
+
+def _offsets(codes: Sequence[str]) -> list[int]:
+    """Each parameter's offset in the ``@``-aligned struct of ``codes``."""
+    offsets, fmt = [], "@"
+    for code in codes:
+        size = struct.calcsize(fmt)
+        align = struct.calcsize(code)
+        start = -(-size // align) * align
+        offsets.append(start)
+        fmt += "x" * (start - size) + code
+    return offsets

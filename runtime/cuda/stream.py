@@ -1,0 +1,108 @@
+"""CUDA streams, events and graphs (captured recordings)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..stream import Event, Recording, Stream
+from .device import Device
+from .driver import call, error, load
+
+
+class CudaEvent(Event):
+    """An event recorded on a stream (timing off: it only marks completion)."""
+
+    def __init__(self, device: Device, stream: CudaStream):
+        driver = load()
+        self._device = device
+        self.handle = call(driver.cuEventCreate, driver.CUevent_flags.CU_EVENT_DISABLE_TIMING)
+        call(driver.cuEventRecord, self.handle, stream.handle)
+
+    def done(self) -> bool:
+        driver = load()
+        err, = driver.cuEventQuery(self.handle)
+        if err == driver.CUresult.CUDA_ERROR_NOT_READY:
+            return False
+        if err:
+            raise error(driver.cuEventQuery, err)
+        return True
+
+    def wait(self) -> None:
+        self._device.make_current()  # also called from worker threads (wait_async)
+        call(load().cuEventSynchronize, self.handle)
+
+    def __del__(self) -> None:
+        try:
+            load().cuEventDestroy(self.handle)
+        except Exception:  # interpreter shutdown: the driver may be gone
+            pass
+
+
+class CudaGraph(Recording):
+    """An instantiated CUDA graph of the work captured on a stream."""
+
+    def __init__(self, graph: Any):
+        driver = load()
+        self._graph = graph
+        self._exec = call(driver.cuGraphInstantiate, graph, 0)
+        nodes = call(driver.cuGraphGetNodes, graph, 0)
+        self.nodes: int = int(nodes[1]) if isinstance(nodes, tuple) else int(nodes)
+        """The number of nodes (kernel launches and copies) in the graph."""
+
+    def replay(self, stream: Stream) -> None:
+        if self._exec is None:
+            raise RuntimeError("this CUDA graph was closed")
+        call(load().cuGraphLaunch, self._exec, stream.handle)  # type: ignore[attr-defined]
+
+    def close(self) -> None:
+        if self._exec is not None:
+            driver = load()
+            call(driver.cuGraphExecDestroy, self._exec)
+            call(driver.cuGraphDestroy, self._graph)
+            self._exec = None
+
+
+class CudaStream(Stream):
+    """A CUDA stream that synchronises with the legacy default stream (so that
+    work torch or CuPy put there is ordered with ours)."""
+
+    def __init__(self, device: Device, name: str = "stream"):
+        driver = load()
+        self.name = name
+        self.device = device
+        self.capturing = False
+        self.handle = call(driver.cuStreamCreate, 0)
+        self.deferred_frees: list[int] = []
+        """Memory released during a capture, freed once the capture ends."""
+
+    def synchronize(self) -> None:
+        call(load().cuStreamSynchronize, self.handle)
+
+    def record(self) -> CudaEvent:
+        return CudaEvent(self.device, self)
+
+    def begin_capture(self) -> None:
+        driver = load()
+        if self.capturing:
+            raise RuntimeError(f"{self!r} is already capturing")
+        mode = driver.CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_THREAD_LOCAL
+        call(driver.cuStreamBeginCapture, self.handle, mode)
+        self.capturing = True
+
+    def end_capture(self) -> CudaGraph:
+        driver = load()
+        if not self.capturing:
+            raise RuntimeError(f"{self!r} is not capturing")
+        self.capturing = False
+        graph = call(driver.cuStreamEndCapture, self.handle)
+        frees, self.deferred_frees = self.deferred_frees, []
+        for ptr in frees:
+            call(driver.cuMemFreeAsync, ptr, self.handle)
+        return CudaGraph(graph)
+
+    def free(self, ptr: int) -> None:
+        """Return ``ptr`` to the pool once the work enqueued so far is done."""
+        if self.capturing:
+            self.deferred_frees.append(ptr)
+        else:
+            call(load().cuMemFreeAsync, ptr, self.handle)
