@@ -15,7 +15,7 @@ $(BIN)/python:
 
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip==25.3
-	$(BIN)/python -m pip install --quiet -e '.[test,toolchain]'
+	$(BIN)/python -m pip install --quiet -e '.[test,toolchain,cuda]'
 	rm -f $(VENV)/.installed-* && touch $@
 
 install: $(STAMP)

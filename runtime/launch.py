@@ -31,6 +31,7 @@ and duplicates, then packs the parameters.
 from __future__ import annotations
 
 import math
+import os
 import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -40,6 +41,7 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import ArrayAttr, StringAttr
 
+from safetile.backend import cache
 from safetile.frontend.dsl import TensorSpec
 from safetile.frontend.kernel import Kernel
 
@@ -50,6 +52,9 @@ from .stream import Stream
 from .tensor import Partition, Shared, Tensor
 
 LAUNCH_CHECKS = "tile_safety.launch_checks"
+AOT_ENV = "SAFETILE_AOT_ARCHS"
+SANITIZE_ENV = "SAFETILE_SANITIZE"
+"""``memcheck``: cubins are built with ``tileiras --sanitize=memcheck``."""
 OPTIONS = ("grid", "shuffle", "seed", "detect_races")
 RUN_OPTIONS = ("shuffle", "seed", "detect_races")
 MAPPED_DEFAULT_BLOCKS = 8
@@ -144,10 +149,12 @@ def launch(kernel: Kernel, *args: Any, **kwargs: Any) -> DeviceOp:
             for arg in args:
                 if isinstance(arg, Shared):
                     arg._release(op)
-        # Stream order: later work on ``stream`` and host copies wait for this launch.
-        for storage in storages.values():
-            if hasattr(storage, "stream"):
-                storage.stream = stream
+        # Stream order: later work and host copies wait for this launch (a
+        # captured launch runs at replay: the graph sets it when released).
+        if not stream.capturing:
+            for storage in storages.values():
+                if hasattr(storage, "stream"):
+                    storage.stream = stream
         return tuple(_give_back(arg) for arg in args)
 
     op = DeviceOp(f"{kernel.name}{list(plan.grid)}", run)
@@ -286,7 +293,17 @@ def _compile(kernel: Kernel, backend: Backend, variant: Any, values: Mapping[str
         module, checks = lower_for_launch(kernel, variant)
         cached = (kernel, (backend.prepare(module, kernel.symbol(variant), kernel), checks))
         _compiled[key] = cached
+        for arch in aot_archs():
+            cache.compile_cubin(module, arch, sanitize=os.environ.get(SANITIZE_ENV) or None)
     return cached[1]
+
+
+def aot_archs() -> list[str]:
+    """``$SAFETILE_AOT_ARCHS`` (``sm_90,sm_100``): archs every variant a launch
+    compiles is also built for, into the cubin cache — so that running a
+    workload here (on the CPU interpreter, say) fills a cache for a GPU
+    machine without a toolchain."""
+    return [a.strip() for a in os.environ.get(AOT_ENV, "").split(",") if a.strip()]
 
 
 def _checks_of(entry: Any) -> list[str]:

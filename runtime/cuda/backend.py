@@ -20,6 +20,7 @@ from safetile.backend import cache
 from safetile.backend.toolchain import ToolchainError
 
 from ..backend import Backend
+from ..launch import SANITIZE_ENV
 from ..stream import Stream
 from . import memory
 from .device import Device
@@ -27,7 +28,6 @@ from .kernels import CudaKernel
 from .memory import DeviceArray
 from .stream import CudaStream
 
-SANITIZE_ENV = "SAFETILE_SANITIZE"
 
 
 class MissingCubin(RuntimeError):
@@ -69,6 +69,13 @@ class CudaBackend(Backend):
 
     def launch(self, runnable: CudaKernel, grid: tuple[int, int, int], args: Sequence[Any], stream: Stream,
                options: dict[str, Any]) -> None:
+        if not stream.capturing:
+            # Work on these tensors enqueued on other streams comes first.
+            waited: set[int] = set()
+            for arg in args:
+                if isinstance(arg, DeviceArray) and arg.stream is not stream and id(arg.stream) not in waited:
+                    waited.add(id(arg.stream))
+                    stream.wait(arg.stream.record())  # type: ignore[attr-defined]
         runnable.launch(grid, args, stream)  # type: ignore[arg-type]
 
 

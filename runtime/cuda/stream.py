@@ -81,11 +81,15 @@ class CudaStream(Stream):
     def record(self) -> CudaEvent:
         return CudaEvent(self.device, self)
 
+    def wait(self, event: CudaEvent) -> None:
+        """Make later work on this stream wait for ``event`` (the host does not wait)."""
+        call(load().cuStreamWaitEvent, self.handle, event.handle, 0)
+
     def begin_capture(self) -> None:
         driver = load()
         if self.capturing:
             raise RuntimeError(f"{self!r} is already capturing")
-        mode = driver.CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_THREAD_LOCAL
+        mode = driver.CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_RELAXED
         call(driver.cuStreamBeginCapture, self.handle, mode)
         self.capturing = True
 

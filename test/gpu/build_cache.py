@@ -1,9 +1,16 @@
-"""Build the cubins that the GPU tests launch, on a machine with no GPU.
+"""Build the cubins that the GPU tests and benchmarks launch, on a machine with no GPU.
 
     .venv/bin/python test/gpu/build_cache.py                  # sm_90 into build/gpu-cache
     .venv/bin/python test/gpu/build_cache.py --arch sm_100 --out DIR
 
-Each kernel of ``test/gpu/kernels/`` is compiled through safetile's cubin
+Runtime launches (JIT through the cache): the numpy-only GPU tests
+(``RUNTIME_TESTS``) run here on the CPU interpreter with
+``SAFETILE_AOT_ARCHS=<arch>``, so every variant they launch is also compiled
+for the GPU; the benchmark's variants (``bench/gpu.py``) and the interop
+tests' are compiled through ``st.warm_up(..., arch=)``; the sanitizer test's
+kernel is run once more with ``SAFETILE_SANITIZE=memcheck``.
+
+Plain cubins: each kernel of ``test/gpu/kernels/`` is compiled through safetile's cubin
 cache (``safetile.backend.cache.compile_cubin``) into the folder, and
 ``manifest.json`` there says, for each kernel, where its cubin lies and how
 to launch it: the symbol, the parameters in order (name and Tile IR type),
@@ -116,6 +123,32 @@ def build(name: str, problem: Problem, arch: str, out: Path) -> dict[str, object
     }
 
 
+RUNTIME_TESTS = ["test/gpu/test_examples_gpu.py", "test/gpu/test_modes_gpu.py"]
+"""GPU tests that need only numpy: run here to compile what they launch."""
+
+
+def build_runtime_variants(arch: str, out: Path) -> None:
+    """Compile every variant the runtime tests and benchmarks launch for ``arch`` into ``out``."""
+    import os
+    import subprocess
+
+    env = {**os.environ, "SAFETILE_CACHE_DIR": str(out), "SAFETILE_AOT_ARCHS": arch, "SAFETILE_BACKEND": "cpu"}
+    command = [sys.executable, "-m", "pytest", "-q", "-m", "gpu", "-p", "no:cacheprovider", *RUNTIME_TESTS]
+    subprocess.run(command, cwd=REPO_ROOT, env=env, check=True)
+    sanitize = [sys.executable, "test/gpu/sanitized.py"]
+    subprocess.run(sanitize, cwd=REPO_ROOT, env={**env, "SAFETILE_SANITIZE": "memcheck"}, check=True)
+    os.environ["SAFETILE_CACHE_DIR"] = str(out)
+    import safetile as st
+
+    sys.path.insert(0, str(REPO_ROOT / "bench"))
+    sys.path.insert(0, str(HERE))
+    import gpu as bench  # bench/gpu.py
+    import test_interop_gpu
+
+    for kernel, spec in bench.warm_up_specs() + test_interop_gpu.warm_up_specs():
+        st.warm_up(kernel, [spec], arch=arch)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Build the cubins the GPU tests launch.")
     parser.add_argument("--arch", default="sm_90", help="GPU architecture (default sm_90)")
@@ -127,6 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
+    build_runtime_variants(args.arch, args.out)
     kernels = {name: build(name, p, args.arch, args.out) for name, p in PROBLEMS.items()}
     manifest = {"format": 1, "arch": args.arch, "kernels": kernels}
     (args.out / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")

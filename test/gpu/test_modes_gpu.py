@@ -1,0 +1,120 @@
+"""Execution modes and ownership on the GPU (numpy only, so that the same
+tests fill the cubin cache on a CPU machine, see conftest.py)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import numpy as np
+import pytest
+
+import safetile as st
+from safetile import f32
+from safetile.runtime import DeviceOpError, LaunchRefused, OwnershipError
+
+pytestmark = pytest.mark.gpu
+
+N, TILE = 1 << 14, 1024
+
+
+@st.kernel
+def axpb(z: st.Mut[f32, "S"], x: st.Ref[f32, (-1,)], a: f32, b: f32, *, S: st.Shape):
+    """z = a * x + b"""
+    z.store(st.load_tile_like(x, z) * a + b)
+
+
+def vec(value: float, n: int = N) -> st.Tensor:
+    return st.full((n,), value).sync()
+
+
+def test_sync_and_sync_on_a_stream() -> None:
+    z, x, _, _ = axpb(vec(np.nan).partition((TILE,)), vec(2.0), 3.0, 1.0).sync()
+    whole = z.unpartition()
+    np.testing.assert_array_equal(whole.numpy(), np.full(N, 7.0, np.float32))
+    stream = st.Stream("side")
+    z, x, _, _ = axpb(whole.partition((TILE,)), x, 0.5, 0.0).sync_on(stream)
+    np.testing.assert_array_equal(z.unpartition().numpy(), np.full(N, 1.0, np.float32))
+
+
+def ping_pong(steps: int) -> st.DeviceOp:
+    """``steps`` launches, each reading the previous one's output: a = a + 1 each step."""
+    a, b = vec(0.0), vec(np.nan)
+
+    def step(args):  # noqa: ANN001, ANN202
+        out, inp, _, _ = args
+        return axpb(inp.partition((TILE,)), out.unpartition(), 1.0, 1.0)
+
+    op = axpb(b.partition((TILE,)), a, 1.0, 1.0)
+    for _ in range(steps - 1):
+        op = op.then(step)
+    return op
+
+
+def test_a_chain_of_a_thousand_launches_with_one_wait() -> None:
+    z, *_ = ping_pong(1000).sync()
+    np.testing.assert_array_equal(z.unpartition().numpy(), np.full(N, 1000.0, np.float32))
+
+
+def test_async_with_asyncio() -> None:
+    async def main() -> list[np.ndarray]:
+        ops = [axpb(vec(np.nan).partition((TILE,)), vec(float(i)), 2.0, 0.0) for i in range(4)]
+        results = await asyncio.gather(*ops)
+        chained = await ping_pong(10)
+        return [z.unpartition().numpy() for z, *_ in results] + [chained[0].unpartition().numpy()]
+
+    outs = asyncio.run(main())
+    for i in range(4):
+        np.testing.assert_array_equal(outs[i], np.full(N, 2.0 * i, np.float32))
+    np.testing.assert_array_equal(outs[4], np.full(N, 10.0, np.float32))
+
+
+def test_graph_replayed_many_times() -> None:
+    a, b = vec(0.0), vec(np.nan)
+    with st.Graph.scope() as s:
+        b, a, _, _ = s.record(axpb(b.partition((TILE,)), a, 1.0, 1.0))  # b = a + 1
+        a, b, _, _ = s.record(axpb(a.partition((TILE,)), b.unpartition(), 1.0, 1.0))  # a = b + 1
+        a = a.unpartition()
+    g = s.graph
+    for _ in range(500):
+        g.replay()
+    g.release()
+    np.testing.assert_array_equal(a.numpy(), np.full(N, 1000.0, np.float32))
+
+
+def test_op_graph_and_lazy_replays() -> None:
+    z, x = vec(np.nan).partition((TILE,)), vec(4.0)
+    g = axpb(z, x, 0.25, 0.0).graph()
+    st.zip(g.launch(), g.launch()).sync()
+    z, x, _, _ = g.release()
+    np.testing.assert_array_equal(z.unpartition().numpy(), np.ones(N, np.float32))
+
+
+def test_ownership_errors_leave_data_intact() -> None:
+    z, x = vec(np.nan).partition((TILE,)), vec(1.0)
+    op = axpb(z, x, 1.0, 0.0)
+    with pytest.raises(OwnershipError, match="moved into DeviceOp"):
+        z.unpartition()
+    with pytest.raises(OwnershipError, match="moved into DeviceOp"):
+        x.numpy()
+    z, x, _, _ = op.sync()
+    with pytest.raises(DeviceOpError, match="already driven"):
+        op.sync()
+    with pytest.raises(LaunchRefused, match="'z' is st.Mut: pass a Partition"):
+        axpb(x, z.unpartition(), 1.0, 0.0)
+    g = axpb(vec(np.nan).partition((TILE,)), x, 1.0, 0.0).graph()
+    with pytest.raises(OwnershipError, match="moved into DeviceOp"):
+        x.numpy()  # x moved into the captured launch; the graph holds the handles it gives back
+    _, x, _, _ = g.release()
+    with pytest.raises(DeviceOpError, match="allocates memory"):
+        with st.Graph.scope() as s:
+            s.record(st.zeros((8,)))
+    np.testing.assert_array_equal(x.numpy(), np.ones(N, np.float32))
+
+
+def test_streams_order_work_on_the_same_tensor() -> None:
+    first, second = st.Stream("first"), st.Stream("second")
+    z, x, _, _ = axpb(vec(np.nan).partition((TILE,)), vec(1.0), 1.0, 1.0).then(
+        lambda args: axpb(args[0], args[1], 1.0, 1.0)).enqueue(first)
+    # Launched on another stream: it must wait for the work on ``first``.
+    z, x, _, _ = axpb(z, x, 3.0, 0.0).sync_on(second)
+    np.testing.assert_array_equal(z.unpartition().numpy(), np.full(N, 3.0, np.float32))
