@@ -57,6 +57,10 @@ class Backend(ABC):
         """Whether ``storage`` is memory of this backend."""
 
     @abstractmethod
+    def overlaps(self, a: Any, b: Any) -> bool:
+        """Whether two storages of this backend may share memory."""
+
+    @abstractmethod
     def prepare(self, module: Any, entry_name: str, kernel: Any) -> Any:
         """The runnable form of entry ``entry_name`` of the lowered ``module``."""
 

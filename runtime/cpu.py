@@ -96,6 +96,9 @@ class CpuBackend(Backend):
     def owns(self, storage: Any) -> bool:
         return isinstance(storage, np.ndarray)
 
+    def overlaps(self, a: np.ndarray, b: np.ndarray) -> bool:
+        return bool(np.shares_memory(a, b))
+
     def prepare(self, module: Any, entry_name: str, kernel: Any) -> InterpreterKernel:
         return InterpreterKernel(find_entry(module, entry_name), DISPATCH)
 

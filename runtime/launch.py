@@ -82,13 +82,24 @@ class _Check:
 class _Plan:
     """What one argument signature fixes about a launch."""
 
+    name: str
+    """The ops' name: kernel and grid."""
     runnable: Any
     grid: tuple[int, int, int]
-    tensors: list[int]
-    """Positions of the tensor arguments."""
-    mutable: list[int]
-    """Positions of the mutable outputs."""
     specs: dict[str, TensorSpec]
+    tensors: tuple[int, ...]
+    """Positions of the tensor arguments."""
+    mutable: tuple[int, ...]
+    """Indices into ``tensors`` of the mutable outputs."""
+    moved: tuple[int, ...]
+    """Positions of the arguments moved into the op (tensors and partitions, not shared handles)."""
+    shared: tuple[int, ...]
+    template: list[Any]
+    """The flat ABI parameters with the shapes and strides filled in."""
+    storage_slots: tuple[tuple[int, int], ...]
+    """(parameter position, index into ``tensors``) of each tensor's memory."""
+    scalar_slots: tuple[tuple[int, int], ...]
+    """(parameter position, argument position) of each scalar."""
     scalar_checks: list[_Check] = field(default_factory=list)
     """Launch checks that read scalar arguments: evaluated at every launch."""
 
@@ -96,46 +107,46 @@ class _Plan:
 def launch(kernel: Kernel, *args: Any, **kwargs: Any) -> DeviceOp:
     """The lazy launch of ``kernel`` on host ``args`` (see the module doc)."""
     backend = current_backend()
-    run_options = {k: kwargs.pop(k) for k in RUN_OPTIONS if k in kwargs}
-    grid_option = kwargs.pop("grid", None)
-    generics = kwargs
-    params = [p for p in kernel.params if p.kind != "generic"]
-    if len(args) != len(params):
-        names = ", ".join(p.name for p in params)
-        raise _refuse(kernel, f"it takes {len(params)} arguments ({names}), got {len(args)}")
-
-    signature = _signature(args, generics, grid_option)
-    plans = _plans.setdefault(kernel, {})
+    signature = _signature(args, kwargs)
+    plans = _plans.get(kernel)
+    if plans is None:
+        plans = _plans[kernel] = {}
     plan = plans.get(signature)
     if plan is None:
-        plan = _plan(kernel, backend, params, args, generics, grid_option)
-        plans[signature] = plan
+        plan = plans[signature] = _plan(kernel, backend, args, kwargs)
+    run_options = {k: kwargs[k] for k in RUN_OPTIONS if k in kwargs} if kwargs else _NO_OPTIONS
 
     # Per launch: liveness, duplicates, aliasing, scalar-dependent checks.
-    storages: dict[int, Any] = {}
+    storages = []
     for i in plan.tensors:
-        storages[i] = _storage_of(args[i])
-    for i, arg in enumerate(args):
-        if i in storages and not isinstance(arg, Shared) and any(a is arg for a in args[i + 1:]):
-            raise _refuse(kernel, f"'{params[i].name}' is passed twice: a tensor can be moved into a launch once")
+        arg = args[i]
+        if arg._taken_by is not None:
+            arg._check_live(f"launch with the {arg._kind}")
+        storages.append((arg if type(arg) is Tensor else arg._tensor)._array)
+    moved = plan.moved
+    if len(moved) > 1 and len({id(args[i]) for i in moved}) < len(moved):
+        params = _params(kernel)
+        name = next(params[i].name for i in moved if any(args[i] is args[j] for j in moved if j != i))
+        raise _refuse(kernel, f"'{name}' is passed twice: a tensor can be moved into a launch once")
+    overlaps = backend.overlaps
     for out in plan.mutable:
-        for i, storage in storages.items():
-            if i != out and _overlaps(storages[out], storage):
+        for j, storage in enumerate(storages):
+            if j != out and overlaps(storages[out], storage):
+                params = _params(kernel)
                 raise _refuse(
                     kernel,
-                    f"mutable output '{params[out].name}' {storages[out].shape} overlaps the memory of "
-                    f"argument '{params[i].name}' {storage.shape}",
+                    f"mutable output '{params[plan.tensors[out]].name}' {storages[out].shape} overlaps the "
+                    f"memory of argument '{params[plan.tensors[j]].name}' {storage.shape}",
                 )
     if plan.scalar_checks:
-        _run_checks(kernel, plan.scalar_checks, plan.specs, params, args)
+        _run_checks(kernel, plan.scalar_checks, plan.specs, _params(kernel), args)
 
-    flat: list[Any] = []
-    for i, arg in enumerate(args):
-        if i in storages:
-            storage = storages[i]
-            flat += [storage, *storage.shape, *_strides(storage)]
-        else:
-            flat.append(arg)
+    flat = list(plan.template)
+    for pos, j in plan.storage_slots:
+        flat[pos] = storages[j]
+    for pos, i in plan.scalar_slots:
+        flat[pos] = args[i]
+    shared = [args[i] for i in plan.shared]
 
     def run(stream: Stream) -> tuple[Any, ...]:
         try:
@@ -143,42 +154,55 @@ def launch(kernel: Kernel, *args: Any, **kwargs: Any) -> DeviceOp:
         except Exception as err:
             # The work failed part-way: the arguments come back on the error
             # (outputs may be partly written).
-            err.returned = tuple(_give_back(arg) for arg in args)  # type: ignore[attr-defined]
+            err.returned = _give_back(args, moved)  # type: ignore[attr-defined]
             raise
         finally:
-            for arg in args:
-                if isinstance(arg, Shared):
-                    arg._release(op)
-        # Stream order: later work and host copies wait for this launch (a
-        # captured launch runs at replay: the graph sets it when released).
-        if not stream.capturing:
-            for storage in storages.values():
-                if hasattr(storage, "stream"):
-                    storage.stream = stream
-        return tuple(_give_back(arg) for arg in args)
+            for handle in shared:
+                handle._release(op)
+        return _give_back(args, moved)
 
-    op = DeviceOp(f"{kernel.name}{list(plan.grid)}", run)
-    for arg in args:
-        if isinstance(arg, Shared):
-            arg._borrow(op)
-        elif isinstance(arg, Tensor | Partition):
-            arg._take(op, "launch")
+    op = DeviceOp(plan.name, run)
+    for handle in shared:
+        handle._borrow(op)
+    for i in moved:
+        args[i]._taken_by = op  # all live: checked above
     return op
 
 
-def _signature(args: Sequence[Any], generics: Mapping[str, Any], grid: Any) -> tuple[Any, ...]:
+_NO_OPTIONS: dict[str, Any] = {}
+
+
+def _params(kernel: Kernel) -> list[Any]:
+    return [p for p in kernel.params if p.kind != "generic"]
+
+
+def _give_back(args: Sequence[Any], moved: Sequence[int]) -> tuple[Any, ...]:
+    """Same type in, same type out: fresh handles for what was moved in."""
+    out = list(args)
+    for i in moved:
+        out[i] = args[i].fresh()
+    return tuple(out)
+
+
+def _signature(args: Sequence[Any], kwargs: Mapping[str, Any]) -> tuple[Any, ...]:
     """Everything about the arguments that a plan depends on (not addresses, except alignment)."""
     parts: list[Any] = []
     for arg in args:
-        if isinstance(arg, Partition | Tensor | Shared):
-            tensor = arg if isinstance(arg, Tensor) else arg._tensor
-            s = tensor._array
-            parts.append((type(arg), tensor.dtype, s.shape, s.strides, _address(s) % 16 == 0,
-                          arg.shape if isinstance(arg, Partition) else None, type(s)))
+        kind = type(arg)
+        if kind is Tensor or kind is Partition or kind is Shared:
+            key = arg._launch_key
+            if key is None:
+                tensor = arg if kind is Tensor else arg._tensor
+                s = tensor._array
+                key = arg._launch_key = (kind, tensor.dtype.name, s.shape, s.strides, _address(s) % 16 == 0,
+                                         arg.shape if kind is Partition else None, type(s))
+            parts.append(key)
         else:
-            parts.append(type(arg))
-    grid_key = None if grid is None else tuple(grid)
-    return (tuple(parts), tuple(sorted(generics.items(), key=lambda kv: kv[0])), grid_key)
+            parts.append(kind)
+    if kwargs:
+        parts.append(tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in kwargs.items()
+                                  if k not in RUN_OPTIONS)))
+    return tuple(parts)
 
 
 def _address(storage: Any) -> int:
@@ -193,24 +217,24 @@ def _storage_of(arg: Any) -> Any:
     return arg.storage("launch with the tensor")
 
 
-def _overlaps(a: Any, b: Any) -> bool:
-    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
-        return bool(np.shares_memory(a, b))
-    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        return False  # host and device memory never meet
-    return bool(a.overlaps(b))
-
-
 def _strides(storage: Any) -> tuple[int, ...]:
     return tuple(s // storage.itemsize for s in storage.strides)
 
 
-def _plan(kernel: Kernel, backend: Backend, params: Sequence[Any], args: Sequence[Any],
-          generics: Mapping[str, Any], grid_option: Any) -> _Plan:
+def _plan(kernel: Kernel, backend: Backend, args: Sequence[Any], kwargs: Mapping[str, Any]) -> _Plan:
     """Check a new signature and compile its variant (refusals raise ``LaunchRefused``)."""
+    params = _params(kernel)
+    if len(args) != len(params):
+        names = ", ".join(p.name for p in params)
+        raise _refuse(kernel, f"it takes {len(params)} arguments ({names}), got {len(args)}")
+    grid_option = kwargs.get("grid")
+    generics = {k: v for k, v in kwargs.items() if k not in OPTIONS}
     specs: dict[str, TensorSpec] = {}
     tensors: list[int] = []
     mutable: list[int] = []
+    template: list[Any] = []
+    storage_slots: list[tuple[int, int]] = []
+    scalar_slots: list[tuple[int, int]] = []
     for i, (p, arg) in enumerate(zip(params, args)):
         if p.kind == "tensor":
             mode = p.annotation.mode
@@ -225,7 +249,7 @@ def _plan(kernel: Kernel, backend: Backend, params: Sequence[Any], args: Sequenc
                 storage = _storage_of(arg)
                 specs[p.name] = TensorSpec(arg.dtype, arg.tensor_shape, _strides(storage), arg.shape,
                                            _address(storage) % 16 == 0)
-                mutable.append(i)
+                mutable.append(len(tensors))
             else:
                 if not isinstance(arg, Tensor | Shared):
                     raise _refuse(
@@ -241,19 +265,26 @@ def _plan(kernel: Kernel, backend: Backend, params: Sequence[Any], args: Sequenc
                     f"'{p.name}' is in {where} memory but kernels run on the {backend.name} backend: "
                     "make tensors with the runtime (st.zeros, st.from_numpy, st.from_dlpack) in this process",
                 )
+            storage_slots.append((len(template), len(tensors)))
+            template += [None, *storage.shape, *_strides(storage)]
             tensors.append(i)
         elif p.kind == "scalar":
             if not isinstance(arg, int | float | bool | np.number | np.bool_):
                 raise _refuse(kernel, f"'{p.name}' is a scalar, got {type(arg).__name__}")
+            scalar_slots.append((len(template), i))
+            template.append(None)
         else:
             raise _refuse(kernel, f"'{p.name}' is a raw pointer: the runtime does not pass pointers yet")
 
-    grid = _grid(kernel, params, args, mutable, grid_option)
+    grid = _grid(kernel, params, args, [tensors[m] for m in mutable], grid_option)
     values: dict[str, Any] = {**generics, **specs}
     variant = kernel.specialize(**values)
     runnable, checks = _compile(kernel, backend, variant, values)
     compiled = [_compile_check(kernel, text, params) for text in checks]
-    plan = _Plan(runnable, grid, tensors, mutable, specs, [c for c in compiled if c.uses_scalars])
+    moved = tuple(i for i in tensors if not isinstance(args[i], Shared))
+    shared = tuple(i for i in tensors if isinstance(args[i], Shared))
+    plan = _Plan(f"{kernel.name}{list(grid)}", runnable, grid, specs, tuple(tensors), tuple(mutable), moved, shared, template,
+                 tuple(storage_slots), tuple(scalar_slots), [c for c in compiled if c.uses_scalars])
     _run_checks(kernel, [c for c in compiled if not c.uses_scalars], specs, params, args)
     return plan
 
@@ -345,15 +376,6 @@ def lower_for_launch(kernel: Kernel, variant: Any) -> tuple[Any, list[str]]:
         raise kernel.error(str(err), "see the safety pass's message") from None
     module.verify()
     return module, checks
-
-
-def _give_back(arg: Any) -> Any:
-    if isinstance(arg, Partition):
-        tensor = arg._tensor
-        return Partition(Tensor(tensor._array, tensor.dtype), arg.shape)
-    if isinstance(arg, Tensor):
-        return Tensor(arg._array, arg.dtype)
-    return arg
 
 
 class _Shape:

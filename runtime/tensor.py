@@ -26,9 +26,15 @@ from .errors import OwnershipError
 from .stream import check_no_capture, note_handle
 
 
+_STORAGE: dict[DType, np.dtype] = {}
+
+
 def numpy_dtype(dtype: DType) -> np.dtype:
     """The numpy dtype holding ``dtype``'s elements in memory (bf16 as uint16...)."""
-    return np.dtype(storage_dtype(dtype.ir))
+    found = _STORAGE.get(dtype)
+    if found is None:
+        found = _STORAGE[dtype] = np.dtype(storage_dtype(dtype.ir))
+    return found
 
 
 def _value_dtype(dtype: DType) -> np.dtype:
@@ -50,6 +56,9 @@ class _Handle:
     """Common ownership state: a handle is live until something takes it."""
 
     _taken_by: Holder | None = None
+    _launch_key: tuple[object, ...] | None = None
+    """What a launch's plan depends on about this handle (``runtime/launch.py``);
+    fixed for the handle's life, so computed once and passed on by ``fresh``."""
     _kind = "handle"
 
     def _check_live(self, action: str) -> None:
@@ -105,6 +114,13 @@ class Tensor(_Handle):
         """The memory holding the elements (checked: the handle must be live)."""
         self._check_live(action)
         return self._array
+
+    def fresh(self) -> Tensor:
+        """A new live handle on this tensor's memory (what a launch gives back)."""
+        handle = object.__new__(Tensor)
+        handle._array, handle.dtype, handle._launch_key = self._array, self.dtype, self._launch_key
+        note_handle(handle)
+        return handle
 
     def numpy(self) -> np.ndarray:
         """A host copy of the elements (bf16 and 8-bit floats as float32).
@@ -191,6 +207,14 @@ class Partition(_Handle, Holder):
     def tensor(self, action: str = "use the partition") -> Tensor:
         self._check_live(action)
         return self._tensor
+
+    def fresh(self) -> Partition:
+        """A new live handle on this partition (what a launch gives back)."""
+        handle = object.__new__(Partition)
+        handle._tensor, handle.shape, handle.grid = self._tensor.fresh(), self.shape, self.grid
+        handle._launch_key = self._launch_key
+        note_handle(handle)
+        return handle
 
     def unpartition(self) -> Tensor:
         """The whole tensor back (this partition handle dies)."""

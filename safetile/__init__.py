@@ -122,7 +122,16 @@ from safetile.frontend.dsl import (
 )
 from safetile.frontend.errors import CompileError
 from safetile.frontend.kernel import Kernel, KernelOptions, function, kernel
-from safetile.runtime import DeviceOp, Graph, Stream, arange, from_numpy, shared, warm_up  # also makes kernels callable
+from safetile.runtime import (  # also makes kernels callable
+    DeviceOp,
+    Graph,
+    Stream,
+    arange,
+    current_backend,
+    from_numpy,
+    shared,
+    warm_up,
+)
 from safetile.runtime import zip  # noqa: A004 - st.zip(op, ...) composes DeviceOps (not in __all__)
 
 
@@ -172,6 +181,7 @@ __all__ = [
     "ceil",
     "ceil_div",
     "constant",
+    "current_backend",
     "convert_tile",
     "cos",
     "cosh",

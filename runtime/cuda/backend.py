@@ -59,6 +59,9 @@ class CudaBackend(Backend):
     def owns(self, storage: Any) -> bool:
         return isinstance(storage, DeviceArray)
 
+    def overlaps(self, a: DeviceArray, b: DeviceArray) -> bool:
+        return a.overlaps(b)
+
     def prepare(self, module: Any, entry_name: str, kernel: Any) -> CudaKernel:
         entry = cubin_for(module, self.device.arch, kernel_name=entry_name)
         from safetile.backend.interpreter import find_entry
@@ -69,14 +72,22 @@ class CudaBackend(Backend):
 
     def launch(self, runnable: CudaKernel, grid: tuple[int, int, int], args: Sequence[Any], stream: Stream,
                options: dict[str, Any]) -> None:
-        if not stream.capturing:
-            # Work on these tensors enqueued on other streams comes first.
-            waited: set[int] = set()
-            for arg in args:
-                if isinstance(arg, DeviceArray) and arg.stream is not stream and id(arg.stream) not in waited:
-                    waited.add(id(arg.stream))
-                    stream.wait(arg.stream.record())  # type: ignore[attr-defined]
-        runnable.launch(grid, args, stream)  # type: ignore[arg-type]
+        pointers = runnable.pointer_positions
+        if stream.capturing:
+            # Runs at replay; the graph orders the tensors on its stream when released.
+            runnable.launch(grid, args, stream)
+            return
+        # Work on these tensors enqueued on other streams comes first ...
+        waited: list[Stream] = []
+        for p in pointers:
+            other = args[p].stream
+            if other is not stream and other not in waited:
+                waited.append(other)
+                stream.wait(other.record())  # type: ignore[attr-defined]
+        runnable.launch(grid, args, stream)
+        # ... and later work and host copies come after this launch.
+        for p in pointers:
+            args[p].stream = stream
 
 
 def cubin_for(module: Any, arch: str, kernel_name: str = "the kernel") -> cache.CacheEntry:

@@ -87,8 +87,8 @@ def _name(driver: ModuleType, err: Any) -> str:
     return name.decode() if status == driver.CUresult.CUDA_SUCCESS and name else str(err)
 
 
-def error(function: Callable[..., Any], err: Any) -> CudaError:
-    """The exception for ``err`` returned by ``function``."""
+def error(function: Callable[..., Any] | str, err: Any) -> CudaError:
+    """The exception for ``err`` returned by ``function`` (or the call named so)."""
     driver = load()
     status, text = driver.cuGetErrorString(err)
     description = text.decode() if status == driver.CUresult.CUDA_SUCCESS and text else ""

@@ -8,7 +8,8 @@ parameter addresses were computed when the kernel was loaded, and calls
 ``cuLaunchKernel`` with grid = tile blocks and block = (1, 1, 1) (the cubin
 carries its thread count).  The driver copies parameter values at the call,
 so the buffer can be reused at once; a lock keeps two threads from packing
-into it together.
+into it together.  A value that does not fit its type (an extent of 2^31
+or more) is an ``OverflowError`` naming the kernel.
 """
 
 from __future__ import annotations
@@ -23,16 +24,12 @@ import numpy as np
 
 from safetile.dialects.cuda_tile.types import PointerType, TileType
 
-from .driver import call, load
-from .memory import DeviceArray
+from .driver import call, error, load
 from .stream import CudaStream
 
 _FORMATS = {"i1": "?", "i8": "b", "i16": "h", "i32": "i", "i64": "q", "f16": "e", "f32": "f", "f64": "d",
             "bf16": "H"}
 """``struct`` codes of the scalar parameter types."""
-
-_I32 = (-(2**31), 2**31 - 1)
-
 
 def _code(param_type: Any) -> str:
     if isinstance(param_type, TileType):
@@ -64,35 +61,28 @@ class CudaKernel:
         self._pointers = (ctypes.c_void_p * max(len(offsets), 1))(*[base + o for o in offsets])
         self._params = ctypes.addressof(self._pointers)
         self._bf16 = tuple(i for i, c in enumerate(self._codes) if c == "H")
+        self.pointer_positions = tuple(i for i, c in enumerate(self._codes) if c == "Q")
+        self._launch = driver.cuLaunchKernel
         self._lock = threading.Lock()
 
-    def pack(self, args: Sequence[Any]) -> list[Any]:
-        """The values to pack for ``args`` (storage → its address), checked against the types."""
-        values: list[Any] = []
-        for name, code, arg in zip(self.param_names, self._codes, args):
-            if code == "Q":
-                values.append(arg.ptr if isinstance(arg, DeviceArray) else int(arg))
-            elif code == "i":
-                value = int(arg)
-                if not _I32[0] <= value <= _I32[1]:
-                    raise OverflowError(
-                        f"parameter '{name}' = {value} does not fit the launch ABI's i32 "
-                        "(shapes and strides are i32): split the tensor"
-                    )
-                values.append(value)
-            elif code == "H":
-                values.append(int(np.asarray(arg, np.float32).view(np.uint32)) >> 16)
-            else:
-                values.append(arg)
-        return values
-
     def launch(self, grid: tuple[int, int, int], args: Sequence[Any], stream: CudaStream) -> None:
-        values = self.pack(args)
-        driver = load()
+        values = list(args)
+        for p in self.pointer_positions:
+            values[p] = values[p].ptr
+        for p in self._bf16:
+            values[p] = int(np.asarray(values[p], np.float32).view(np.uint32)) >> 16
         with self._lock:
-            self._struct.pack_into(self._buffer, 0, *values)
-            call(driver.cuLaunchKernel, self.function, grid[0], grid[1], grid[2], 1, 1, 1, 0, stream.handle,
-                 self._params, 0)
+            try:
+                self._struct.pack_into(self._buffer, 0, *values)
+            except struct.error as err:
+                raise OverflowError(
+                    f"a parameter of '{self.symbol}' does not fit its type ({err}); shapes and strides "
+                    "are i32 in the launch ABI: split tensors of 2^31 elements or more"
+                ) from None
+            err, = self._launch(self.function, grid[0], grid[1], grid[2], 1, 1, 1, 0, stream.handle,
+                                self._params, 0)
+        if err:
+            raise error(self._launch, err)
 
 
 def _offsets(codes: Sequence[str]) -> list[int]:

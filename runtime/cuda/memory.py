@@ -24,7 +24,7 @@ from .stream import CudaStream
 class DeviceArray:
     """A strided array in GPU memory."""
 
-    __slots__ = ("ptr", "shape", "strides", "dtype", "stream", "owner", "_owned", "__weakref__")
+    __slots__ = ("ptr", "shape", "strides", "dtype", "stream", "owner", "_owned", "_span", "__weakref__")
 
     def __init__(self, ptr: int, shape: Sequence[int], strides: Sequence[int], dtype: np.dtype,
                  stream: CudaStream, owner: Any = None, owned: bool = False):
@@ -36,6 +36,7 @@ class DeviceArray:
         self.stream = stream
         self.owner = owner
         self._owned = owned
+        self._span = self._compute_span()
 
     @classmethod
     def allocate(cls, shape: Sequence[int], dtype: np.dtype, stream: CudaStream) -> DeviceArray:
@@ -64,6 +65,9 @@ class DeviceArray:
 
     def span(self) -> tuple[int, int]:
         """The half-open address range the elements lie in (empty for no elements)."""
+        return self._span
+
+    def _compute_span(self) -> tuple[int, int]:
         if self.size == 0:
             return self.ptr, self.ptr
         low = self.ptr + sum(s * (d - 1) for s, d in zip(self.strides, self.shape) if s < 0)
@@ -72,7 +76,7 @@ class DeviceArray:
 
     def overlaps(self, other: DeviceArray) -> bool:
         """Whether the two arrays' address ranges meet (conservative for interleaved views)."""
-        (a, b), (c, d) = self.span(), other.span()
+        (a, b), (c, d) = self._span, other._span
         return a < d and c < b
 
     def is_contiguous(self) -> bool:
