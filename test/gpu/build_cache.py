@@ -123,7 +123,7 @@ def build(name: str, problem: Problem, arch: str, out: Path) -> dict[str, object
     }
 
 
-RUNTIME_TESTS = ["test/gpu/test_examples_gpu.py", "test/gpu/test_modes_gpu.py"]
+RUNTIME_TESTS = ["test/gpu/test_examples_gpu.py", "test/gpu/test_modes_gpu.py", "test/gpu/test_readme_gpu.py"]
 """GPU tests that need only numpy: run here to compile what they launch."""
 
 
