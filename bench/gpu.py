@@ -102,11 +102,13 @@ def sweep(repeat: int) -> dict[str, dict[int, float]]:
     def chained(n: int) -> None:
         state["z"], state["x"] = chain(n).sync_on(stream)
 
+    loop = asyncio.new_event_loop()
+
     def awaited(n: int) -> None:
         async def main() -> Any:
             return await chain(n)
 
-        state["z"], state["x"] = asyncio.run(main())
+        state["z"], state["x"] = loop.run_until_complete(main())
 
     results: dict[str, dict[int, float]] = {"sync_on per kernel": {}, "then() chain, one sync": {},
                                             "async (await the chain)": {}, "graph replay": {},

@@ -65,9 +65,14 @@ class Backend(ABC):
         """The runnable form of entry ``entry_name`` of the lowered ``module``."""
 
     @abstractmethod
-    def launch(self, runnable: Any, grid: tuple[int, int, int], args: Sequence[Any], stream: Stream,
-               options: dict[str, Any]) -> None:
-        """Enqueue one launch on ``stream``; ``args`` follow the ABI (storage for pointers)."""
+    def bind(self, storage: Any) -> Any:
+        """What a kernel's pointer parameter gets for ``storage`` (its address on the GPU)."""
+
+    @abstractmethod
+    def launch(self, runnable: Any, grid: tuple[int, int, int], args: Sequence[Any], storages: Sequence[Any],
+               stream: Stream, options: dict[str, Any]) -> None:
+        """Enqueue one launch on ``stream``: ``args`` follow the ABI (pointers bound by
+        ``bind``), ``storages`` are the tensors' memory."""
 
 
 _current: Backend | None = None

@@ -102,8 +102,11 @@ class CpuBackend(Backend):
     def prepare(self, module: Any, entry_name: str, kernel: Any) -> InterpreterKernel:
         return InterpreterKernel(find_entry(module, entry_name), DISPATCH)
 
+    def bind(self, storage: np.ndarray) -> np.ndarray:
+        return storage  # the interpreter reads the array itself
+
     def launch(self, runnable: InterpreterKernel, grid: tuple[int, int, int], args: Sequence[Any],
-               stream: Stream, options: dict[str, Any]) -> None:
+               storages: Sequence[Any], stream: Stream, options: dict[str, Any]) -> None:
         def run() -> None:
             run_kernel(
                 runnable,

@@ -475,17 +475,19 @@ def _interface_buffer(interface: dict[str, Any], device: tuple[int, int]) -> _Bu
 
 
 def _cuda_interface(obj: Any) -> dict[str, Any] | None:
-    """``obj.__cuda_array_interface__``, or ``None`` where it has none to give."""
+    """``obj.__cuda_array_interface__``; ``None`` where it has none, or where DLPack describes it better."""
+    has_dlpack = hasattr(obj, "__dlpack__") and hasattr(obj, "__dlpack_device__")
     try:
-        return obj.__cuda_array_interface__  # type: ignore[no-any-return]
+        interface: dict[str, Any] = obj.__cuda_array_interface__
     except AttributeError:
         return None
     except Exception:
-        # torch raises KeyError for element types the interface cannot
-        # describe (bf16) but DLPack can: fall back to DLPack there.
-        if hasattr(obj, "__dlpack__"):
+        if has_dlpack:  # torch raises KeyError for types the interface has no typestr for (bf16)
             return None
         raise
+    if has_dlpack and np.dtype(interface["typestr"]).kind not in _NUMPY_KIND_CODE:
+        return None  # an opaque typestr ('<V2' for bf16): DLPack names the type
+    return interface
 
 
 def _wait_for_producer(stream: int, ours: CudaStream) -> None:

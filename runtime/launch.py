@@ -95,7 +95,8 @@ class _Plan:
     """Positions of the arguments moved into the op (tensors and partitions, not shared handles)."""
     shared: tuple[int, ...]
     template: list[Any]
-    """The flat ABI parameters with the shapes and strides filled in."""
+    """The flat ABI parameters with the shapes and strides filled in; a launch
+    fills in the tensors' memory (``Backend.bind``) and the scalars."""
     storage_slots: tuple[tuple[int, int], ...]
     """(parameter position, index into ``tensors``) of each tensor's memory."""
     scalar_slots: tuple[tuple[int, int], ...]
@@ -142,15 +143,16 @@ def launch(kernel: Kernel, *args: Any, **kwargs: Any) -> DeviceOp:
         _run_checks(kernel, plan.scalar_checks, plan.specs, _params(kernel), args)
 
     flat = list(plan.template)
+    bind = backend.bind
     for pos, j in plan.storage_slots:
-        flat[pos] = storages[j]
+        flat[pos] = bind(storages[j])
     for pos, i in plan.scalar_slots:
         flat[pos] = args[i]
     shared = [args[i] for i in plan.shared]
 
     def run(stream: Stream) -> tuple[Any, ...]:
         try:
-            backend.launch(plan.runnable, plan.grid, flat, stream, run_options)
+            backend.launch(plan.runnable, plan.grid, flat, storages, stream, run_options)
         except Exception as err:
             # The work failed part-way: the arguments come back on the error
             # (outputs may be partly written).

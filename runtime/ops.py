@@ -79,9 +79,13 @@ class DeviceOp(Holder):
                 "(a replay must not depend on where memory was allocated): allocate before capturing"
             )
         self.state = "running"
+        run, steps = self._run, self._steps
+        # An op runs once: dropping its work frees what the closures hold
+        # (a launch's tensors) and breaks the op <-> closure reference cycle.
+        self._run, self._steps = _spent, ()
         try:
-            value = self._run(stream)
-            for step in self._steps:
+            value = run(stream)
+            for step in steps:
                 out = step(value)
                 value = out.enqueue(stream) if isinstance(out, DeviceOp) else out
         except BaseException:
@@ -128,6 +132,10 @@ class DeviceOp(Holder):
         from .graph import Graph
 
         return Graph.capture(self, stream)
+
+
+def _spent(stream: Stream) -> Any:
+    raise DeviceOpError("this op's work was already run")
 
 
 def zip(*ops: DeviceOp) -> DeviceOp:  # noqa: A001 - the model's name

@@ -20,6 +20,10 @@ from abc import ABC, abstractmethod
 from typing import Any
 
 
+POLLS_BEFORE_THREAD = 64
+"""How many times ``wait_async`` polls (yielding to the event loop in between)
+before it hands the wait to a worker thread."""
+
 open_captures: int = 0
 """How many graph captures are open in this process (host reads are refused meanwhile)."""
 
@@ -56,9 +60,16 @@ class Event(ABC):
         """Block until the work before the event has completed."""
 
     async def wait_async(self) -> None:
-        """Wait without blocking the event loop (the wait runs in a worker thread)."""
-        if not self.done():
-            await asyncio.get_running_loop().run_in_executor(None, self.wait)
+        """Wait without blocking the event loop.
+
+        Short work is polled between other tasks (a worker thread costs about
+        100 µs to hand back); longer work is waited for in a worker thread.
+        """
+        for _ in range(POLLS_BEFORE_THREAD):
+            if self.done():
+                return
+            await asyncio.sleep(0)
+        await asyncio.get_running_loop().run_in_executor(None, self.wait)
 
 
 class Recording(ABC):

@@ -70,24 +70,26 @@ class CudaBackend(Backend):
         names = [arg.name_hint or f"arg{i}" for i, arg in enumerate(op.body.block.args)]
         return CudaKernel(entry.cubin, entry_name, list(op.function_type.inputs.data), names)
 
-    def launch(self, runnable: CudaKernel, grid: tuple[int, int, int], args: Sequence[Any], stream: Stream,
-               options: dict[str, Any]) -> None:
-        pointers = runnable.pointer_positions
+    def bind(self, storage: DeviceArray) -> int:
+        return storage.ptr
+
+    def launch(self, runnable: CudaKernel, grid: tuple[int, int, int], args: Sequence[Any],
+               storages: Sequence[DeviceArray], stream: Stream, options: dict[str, Any]) -> None:
         if stream.capturing:
             # Runs at replay; the graph orders the tensors on its stream when released.
-            runnable.launch(grid, args, stream)
+            runnable.launch(grid, args, stream)  # type: ignore[arg-type]
             return
         # Work on these tensors enqueued on other streams comes first ...
         waited: list[Stream] = []
-        for p in pointers:
-            other = args[p].stream
+        for storage in storages:
+            other = storage.stream
             if other is not stream and other not in waited:
                 waited.append(other)
                 stream.wait(other.record())  # type: ignore[attr-defined]
-        runnable.launch(grid, args, stream)
+        runnable.launch(grid, args, stream)  # type: ignore[arg-type]
         # ... and later work and host copies come after this launch.
-        for p in pointers:
-            args[p].stream = stream
+        for storage in storages:
+            storage.stream = stream  # type: ignore[assignment]
 
 
 def cubin_for(module: Any, arch: str, kernel_name: str = "the kernel") -> cache.CacheEntry:

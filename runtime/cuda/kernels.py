@@ -61,16 +61,15 @@ class CudaKernel:
         self._pointers = (ctypes.c_void_p * max(len(offsets), 1))(*[base + o for o in offsets])
         self._params = ctypes.addressof(self._pointers)
         self._bf16 = tuple(i for i, c in enumerate(self._codes) if c == "H")
-        self.pointer_positions = tuple(i for i, c in enumerate(self._codes) if c == "Q")
         self._launch = driver.cuLaunchKernel
         self._lock = threading.Lock()
 
     def launch(self, grid: tuple[int, int, int], args: Sequence[Any], stream: CudaStream) -> None:
-        values = list(args)
-        for p in self.pointer_positions:
-            values[p] = values[p].ptr
-        for p in self._bf16:
-            values[p] = int(np.asarray(values[p], np.float32).view(np.uint32)) >> 16
+        values = args
+        if self._bf16:
+            values = list(args)
+            for p in self._bf16:
+                values[p] = int(np.asarray(values[p], np.float32).view(np.uint32)) >> 16
         with self._lock:
             try:
                 self._struct.pack_into(self._buffer, 0, *values)
