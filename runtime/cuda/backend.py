@@ -34,10 +34,19 @@ class MissingCubin(RuntimeError):
     """Neither the cache nor an installed ``tileiras`` can give a kernel's cubin."""
 
 
+DEVICE_ENV = "SAFETILE_DEVICE"
+"""The GPU to use (its ordinal, default 0)."""
+
+
 class CudaBackend(Backend):
     name = "cuda"
 
-    def __init__(self, ordinal: int = 0):
+    def __init__(self, ordinal: int | None = None):
+        if ordinal is None:
+            text = os.environ.get(DEVICE_ENV, "0")
+            if not text.strip().isdigit():
+                raise ValueError(f"{DEVICE_ENV}={text!r}: expected a device ordinal (0, 1, ...)")
+            ordinal = int(text)
         self.device = Device.open(ordinal)
         self.default_stream = CudaStream(self.device, "default")
 
