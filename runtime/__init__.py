@@ -19,6 +19,7 @@ from safetile.frontend import dsl as _dsl
 from .backend import current_backend, select_backend
 from .errors import DeviceOpError, LaunchRefused, OwnershipError, RuntimeModelError
 from .graph import Graph
+from .interop import as_tensor, from_dlpack
 from .launch import launch
 from .ops import DeviceOp, arange, default_stream, from_numpy, full, ones, value, zeros, zip
 from .stream import Event, Stream
@@ -41,8 +42,10 @@ __all__ = [
     "Stream",
     "Tensor",
     "arange",
+    "as_tensor",
     "current_backend",
     "default_stream",
+    "from_dlpack",
     "from_numpy",
     "full",
     "launch",

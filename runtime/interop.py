@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import ctypes
 import datetime
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -355,7 +354,8 @@ def to_dlpack(tensor: Tensor, *, stream: Any = None, max_version: tuple[int, int
     if copy:
         raise BufferError("safetile exports share the tensor's memory and never copy: copy=True is not supported")
     if dl_device is not None and tuple(dl_device) != device:
-        raise BufferError(f"the tensor is in {_device_name(*device)}; it cannot be exported to device {tuple(dl_device)}")
+        raise BufferError(f"the tensor is in {_device_name(*device)}; it cannot be exported to device "
+                          f"{tuple(dl_device)}")
     version = None if max_version is None or max_version[0] < 1 else min(DLPACK_VERSION, tuple(max_version))
     itemsize = storage.dtype.itemsize
     if any(s % itemsize for s in storage.strides):
@@ -449,8 +449,7 @@ def _open_capsule(capsule: Any) -> tuple[_Buffer, Managed, bytes]:
 
 def _consume(capsule: Any, managed: Managed, name: bytes) -> _Consumed:
     """Take the capsule's tensor (renamed ``used_...``, its destructor leaves it to us)."""
-    if _capsule_set_name(id(capsule), _VERSIONED_USED if name == _VERSIONED else _LEGACY_USED):
-        raise BufferError("could not mark the DLPack capsule consumed")
+    _capsule_set_name(id(capsule), _VERSIONED_USED if name == _VERSIONED else _LEGACY_USED)
     return _Consumed(managed)
 
 
