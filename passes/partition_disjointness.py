@@ -6,23 +6,21 @@ import sys
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, StringAttr
-from xdsl.ir import Operation, OpResult, SSAValue
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
 from safetile.dialects import tile_safety
-from safetile.dialects.cuda_tile.ops.arith import DivIOp, RemIOp
-from safetile.dialects.cuda_tile.ops.control import ForOp
-from safetile.dialects.cuda_tile.ops.memory import (
-    GetIndexSpaceShapeOp,
-    MakePartitionViewOp,
-    MakeTensorViewOp,
-    StoreViewTkoOp,
-)
-from safetile.dialects.cuda_tile.ops.misc import GetNumTileBlocksOp, GetTileBlockIdOp
+from safetile.dialects.cuda_tile.ops.memory import StoreViewTkoOp
 from safetile.dialects.cuda_tile.ops.structure import EntryOp
-from safetile.passes.analyses.intervals import strip_assumes
+from safetile.passes.analyses.partitions import (
+    access_of,
+    arg_name,
+    is_own_tile,
+    mapped_iterator,
+    tensor_of,
+)
 
 
 @dataclass(frozen=True)
@@ -58,51 +56,38 @@ class PartitionDisjointness(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for store in [o for o in op.walk() if isinstance(o, StoreViewTkoOp)]:
-            tensor = _tensor_of(store.view)
+            tensor = tensor_of(store.view)
             if tensor is None:
                 continue
-            mode = tensor.attributes.get(tile_safety.ACCESS)
-            if not isinstance(mode, tile_safety.AccessAttr) or mode.data is tile_safety.AccessMode.SHARED:
+            mode = access_of(tensor)
+            if mode is None or mode is tile_safety.AccessMode.SHARED:
                 continue
-            name = _arg_name(tensor)
+            name = arg_name(tensor)
             where = _source_of(store)
             if tile_safety.UNSAFE in store.attributes:
                 self._say(f"unsafe (exempt): {where}: store to '{name}'")
                 continue
             indices = list(store.index)
-            if mode.data is tile_safety.AccessMode.MUT:
-                proved = _is_own_tile(indices)
+            if mode is tile_safety.AccessMode.MUT:
+                proved = is_own_tile(indices)
                 hint = (
                     f"store at the tile block's own tile ({name}.store(tile), index = tile block id "
                     "in order), or make the output st.MutMapped and store at an index from "
                     f"{name}.tile_indices()"
                 )
             else:
-                proved = _is_mapped_tile(indices, store.view)
+                proved = mapped_iterator(indices, store.view) is not None
                 hint = f"store at an index taken from {name}.tile_indices(), unchanged"
             if not proved:
                 raise DiagnosticException(
                     f"{where}: cannot prove that this store to '{name}' writes a tile no other tile "
                     f"block writes (a possible data race): {hint}; or write it in `with st.unsafe():`"
                 )
-            self._say(f"{mode.data.value}: {where}: store to '{name}'")
+            self._say(f"{mode.value}: {where}: store to '{name}'")
 
     def _say(self, line: str) -> None:
         if self.report:
             print(line, file=sys.stderr)
-
-
-def _tensor_of(view: SSAValue) -> MakeTensorViewOp | None:
-    if isinstance(view, OpResult) and isinstance(view.op, MakePartitionViewOp):
-        tv = view.op.tensor_view
-        if isinstance(tv, OpResult) and isinstance(tv.op, MakeTensorViewOp):
-            return tv.op
-    return None
-
-
-def _arg_name(tensor: MakeTensorViewOp) -> str:
-    name = tensor.attributes.get(tile_safety.ARG)
-    return name.data if isinstance(name, StringAttr) else "?"
 
 
 def _source_of(store: StoreViewTkoOp) -> str:
@@ -116,46 +101,3 @@ def _source_of(store: StoreViewTkoOp) -> str:
     while entry is not None and not isinstance(entry, EntryOp):
         entry = entry.parent_op()
     return f"@{entry.sym_name.data}" if entry is not None else "store"
-
-
-def _result_of(value: SSAValue, op_type: type[Operation], index: int) -> Operation | None:
-    value = strip_assumes(value)
-    if isinstance(value, OpResult) and isinstance(value.op, op_type) and value.index == index:
-        return value.op
-    return None
-
-
-def _is_own_tile(indices: list[SSAValue]) -> bool:
-    ids = [_result_of(v, GetTileBlockIdOp, d) for d, v in enumerate(indices)]
-    return len(indices) <= 3 and all(ids) and len({id(o) for o in ids}) == 1
-
-
-def _is_mapped_tile(indices: list[SSAValue], view: SSAValue) -> bool:
-    if len(indices) == 1:
-        return _mapped_iterator(indices[0]) is not None
-    if len(indices) != 2:
-        return False
-    row, col = (strip_assumes(v) for v in indices)
-    if not (isinstance(row, OpResult) and isinstance(row.op, DivIOp)):
-        return False
-    if not (isinstance(col, OpResult) and isinstance(col.op, RemIOp)):
-        return False
-    t = _mapped_iterator(row.op.lhs)
-    if t is None or strip_assumes(col.op.lhs) is not t:
-        return False
-    n1 = [_result_of(d.rhs, GetIndexSpaceShapeOp, 1) for d in (row.op, col.op)]
-    return all(isinstance(s, GetIndexSpaceShapeOp) and strip_assumes(s.src) is view for s in n1)
-
-
-def _mapped_iterator(value: SSAValue) -> SSAValue | None:
-    """``value`` if it is ``t`` of ``for t in (bid.x to _, step nblocks.x)``."""
-    value = strip_assumes(value)
-    owner = value.owner
-    if not (hasattr(owner, "parent_op") and value is getattr(owner, "args", (None,))[0]):
-        return None
-    loop = owner.parent_op()  # type: ignore[union-attr]
-    if not isinstance(loop, ForOp):
-        return None
-    starts_at_id = _result_of(loop.lower_bound, GetTileBlockIdOp, 0) is not None
-    steps_by_grid = _result_of(loop.step, GetNumTileBlocksOp, 0) is not None
-    return value if starts_at_id and steps_by_grid else None

@@ -12,14 +12,21 @@ from safetile.passes.bounds_check_elision import BoundsCheckElision
 from safetile.passes.licm import LoopInvariantCodeMotion
 from safetile.passes.lower_tile_safety import LowerTileSafety
 from safetile.passes.partition_disjointness import PartitionDisjointness
+from safetile.passes.token_order import TokenOrder
 
 
 def safety_passes(launch_checks: bool = False) -> list[ModulePass]:
     """The safety steps, in order; they read the frontend's ``tile_safety`` facts."""
     return [
         # First: it only reads the IR, and names a racy store's source line
-        # through the check_index ops in front of it, which the next step removes.
+        # through the check_index ops in front of it, where token-order may
+        # put a join_tokens and which bounds-check-elision removes.
         PartitionDisjointness(),
+        # Threads tokens.  After the step above: it forks the stores that
+        # step proved disjoint.  Before lower-tile-safety, which strips the
+        # access attributes that tell mutable from shared tensors, and before
+        # the clean-ups, which then see (and keep) the token chains.
+        TokenOrder(),
         # Before any clean-up: it needs the frontend's tile_safety attributes
         # (partition shapes, argument names) and the checks where the
         # frontend put them.  Launch checks are off unless the caller reads
@@ -41,28 +48,34 @@ def clean_up_passes() -> list[ModulePass]:
     return [
         # Folds the asserts' comparisons and the frontend's constant index math.
         CanonicalizePass(),
-        # Merges the repeated get_index_space_shape/constant ops the lowering made.
+        # Merges the repeated get_index_space_shape/constant ops the lowering
+        # made (and equal make_token/join_tokens: equal tokens order the same).
         CommonSubexpressionElimination(),
         # After CSE, so that merged-away ops are dropped; before LICM, so that
-        # only live ops are hoisted.
+        # only live ops are hoisted.  A load whose tile is unused stays while
+        # its token orders a later access.
         DeadCodeElimination(),
         # Last: hoists what the steps above left loop-invariant (never
-        # assert or memory ops: they have effects).
+        # assert or memory ops: they have effects; a make_token or a
+        # join_tokens of tokens from outside the loop may go, which keeps
+        # their order: a token means only the operations it was made from).
         LoopInvariantCodeMotion(),
     ]
 
 
 @dataclass(frozen=True)
 class SafetilePipeline(ModulePass):
-    """The default pipeline: prove disjointness, elide bounds checks, lower tile_safety, clean up.
+    """The default pipeline: prove disjointness, order memory, elide bounds checks, lower, clean up.
 
     Invariant established: the module is pure ``cuda_tile`` (that of
     ``lower-tile-safety``), every store to a mutable tensor has been proved
-    disjoint across tile blocks (that of ``partition-disjointness``), and
-    only the bounds checks that could not be discharged statically are left,
-    as asserts.  ``launch_checks`` lets bounds-check-elision hoist checks to
-    the host; only for callers that evaluate them (the lowering strips the
-    ``tile_safety.launch_checks`` record).
+    disjoint across tile blocks (that of ``partition-disjointness``), the
+    accesses to each mutable tensor are chained by tokens in program order
+    (that of ``token-order``), and only the bounds checks that could not be
+    discharged statically are left, as asserts.  ``launch_checks`` lets
+    bounds-check-elision hoist checks to the host; only for callers that
+    evaluate them (the lowering strips the ``tile_safety.launch_checks``
+    record).
     """
 
     name = "safetile-pipeline"

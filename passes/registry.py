@@ -62,6 +62,11 @@ def _builtin_passes() -> dict[str, PassFactory]:
 
         return PartitionDisjointness
 
+    def token_order() -> type[ModulePass]:
+        from safetile.passes.token_order import TokenOrder
+
+        return TokenOrder
+
     def lower_tile_safety() -> type[ModulePass]:
         from safetile.passes.lower_tile_safety import LowerTileSafety
 
@@ -79,6 +84,7 @@ def _builtin_passes() -> dict[str, PassFactory]:
         "licm": licm,
         "bounds-check-elision": bounds_check_elision,
         "partition-disjointness": partition_disjointness,
+        "token-order": token_order,
         "lower-tile-safety": lower_tile_safety,
         "safetile-pipeline": safetile_pipeline,
     }

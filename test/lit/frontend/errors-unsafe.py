@@ -7,7 +7,7 @@ from safetile import f32, i32
 
 @st.kernel(specialize=[dict()])
 def pointer_arithmetic(z: st.Mut[f32, (16,)], p: st.Ptr[f32]):
-    # CHECK: {{.+}}errors-unsafe.py:[[# @LINE + 2]]:12: error: pointer arithmetic is unsafe
+    # CHECK: {{.*}}errors-unsafe.py:[[# @LINE + 2]]:12: error: pointer arithmetic is unsafe
     # CHECK: help: wrap it in 'with st.unsafe():' to take responsibility for it
     ptrs = st.offset(p, st.iota((16,)))
     z.store(0.0)
@@ -17,7 +17,7 @@ def pointer_arithmetic(z: st.Mut[f32, (16,)], p: st.Ptr[f32]):
 def pointer_load(z: st.Mut[f32, (16,)], p: st.Ptr[f32]):
     with st.unsafe():
         ptrs = st.offset(p, st.iota((16,)))
-    # CHECK: {{.+}}errors-unsafe.py:[[# @LINE + 1]]:13: error: a load through pointers is unsafe
+    # CHECK: {{.*}}errors-unsafe.py:[[# @LINE + 1]]:13: error: a load through pointers is unsafe
     z.store(st.load_ptr(ptrs))
 
 
@@ -25,35 +25,35 @@ def pointer_load(z: st.Mut[f32, (16,)], p: st.Ptr[f32]):
 def atomic(z: st.Mut[f32, (16,)], p: st.Ptr[i32]):
     with st.unsafe():
         ptrs = st.offset(p, st.iota((16,)))
-    # CHECK: {{.+}}errors-unsafe.py:[[# @LINE + 1]]:5: error: an atomic through pointers is unsafe
+    # CHECK: {{.*}}errors-unsafe.py:[[# @LINE + 1]]:5: error: an atomic through pointers is unsafe
     st.atomic_rmw(ptrs, 1, "add")
     z.store(0.0)
 
 
 @st.kernel(specialize=[dict()])
 def hint(z: st.Mut[f32, (16,)], n: i32):
-    # CHECK: {{.+}}errors-unsafe.py:[[# @LINE + 1]]:9: error: assume_div_by is unsafe
+    # CHECK: {{.*}}errors-unsafe.py:[[# @LINE + 1]]:9: error: assume_div_by is unsafe
     m = st.assume_div_by(n, 16)
     z.store(0.0)
 
 
 @st.kernel(specialize=[dict()])
 def mutable_partition(z: st.Mut[f32, (16,)]):
-    # CHECK: {{.+}}errors-unsafe.py:[[# @LINE + 1]]:10: error: z.partition_mut is unsafe
+    # CHECK: {{.*}}errors-unsafe.py:[[# @LINE + 1]]:10: error: z.partition_mut is unsafe
     pz = z.partition_mut((16,))
     z.store(0.0)
 
 
 @st.kernel(specialize=[dict()])
 def store_to_input(z: st.Mut[f32, (16,)], x: st.Ref[f32, (-1,)]):
-    # CHECK: {{.+}}errors-unsafe.py:[[# @LINE + 2]]:5: error: x.store: 'x' is read-only (st.Ref)
+    # CHECK: {{.*}}errors-unsafe.py:[[# @LINE + 2]]:5: error: x.store: 'x' is read-only (st.Ref)
     # CHECK: help: only st.Mut outputs have a tile at the block's position; read tiles with x.partition(shape).load(index)
     x.store(z.load())
 
 
 @st.kernel(specialize=[dict()])
 def read_other_tiles(z: st.Mut[f32, (16,)]):
-    # CHECK: {{.+}}errors-unsafe.py:[[# @LINE + 2]]:9: error: z.partition: 'z' is a mutable output; reading other tiles of it would race with other blocks
+    # CHECK: {{.*}}errors-unsafe.py:[[# @LINE + 2]]:9: error: z.partition: 'z' is a mutable output; reading other tiles of it would race with other blocks
     # CHECK: help: read its own tile with z.load(), or use partition_mut inside st.unsafe()
     t = z.partition((16,)).load((1,))
     z.store(t)
@@ -61,7 +61,7 @@ def read_other_tiles(z: st.Mut[f32, (16,)]):
 
 @st.kernel(specialize=[dict()])
 def chosen_store_index(z: st.Mut[f32, (16,)]):
-    # CHECK: {{.+}}errors-unsafe.py:[[# @LINE + 2]]:5: error: z.store() stores the block's own tile and takes no index
+    # CHECK: {{.*}}errors-unsafe.py:[[# @LINE + 2]]:5: error: z.store() stores the block's own tile and takes no index
     # CHECK: help: each tile block writes only the tile the host partition gives it
     z.store(0.0, (1,))
 
@@ -69,14 +69,14 @@ def chosen_store_index(z: st.Mut[f32, (16,)]):
 @st.kernel(specialize=[dict()])
 def unowned_mapped_index(z: st.MutMapped[f32, (16, 16)]):
     bm, bn, _ = st.tile_block_id()
-    # CHECK: {{.+}}errors-unsafe.py:[[# @LINE + 2]]:5: error: z.store: 'z' is st.MutMapped: its tiles are addressed only by indices from 'z.tile_indices()'
+    # CHECK: {{.*}}errors-unsafe.py:[[# @LINE + 2]]:5: error: z.store: 'z' is st.MutMapped: its tiles are addressed only by indices from 'z.tile_indices()'
     # CHECK: help: write 'for idx in z.tile_indices():' and pass idx
     z.store(0.0, (bm, bn))
 
 
 @st.kernel(specialize=[dict()])
 def other_context(z: st.Mut[f32, (16,)]):
-    # CHECK: {{.+}}errors-unsafe.py:[[# @LINE + 1]]:10: error: only 'with st.unsafe():' is supported in kernels
+    # CHECK: {{.*}}errors-unsafe.py:[[# @LINE + 1]]:10: error: only 'with st.unsafe():' is supported in kernels
     with open("f"):
         pass
 

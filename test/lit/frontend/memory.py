@@ -36,8 +36,8 @@ def memory(
 # A static dimension is part of the view type: y is 64 x ?.
 # CHECK: %[[YV:.+]] = make_tensor_view %y, shape = [64, %{{.+}}], strides = [%y_stride0, %y_stride1] {{.+}} -> tensor_view<64x?xf32, strides=[?,?]>
 # z.load() and load_tile_mut(z): the own tile, at the block id, checked.
-# CHECK-NEXT: tile_safety.check_index %[[ID]]#0, %[[ZP]][0], "{{.+}}memory.py:[[# @LINE - 20]]:11: z.load: index 0 out of bounds"
-# CHECK-NEXT: tile_safety.check_index %[[ID]]#1, %[[ZP]][1], "{{.+}}memory.py:[[# @LINE - 21]]:11: z.load: index 1 out of bounds"
+# CHECK-NEXT: tile_safety.check_index %[[ID]]#0, %[[ZP]][0], "{{.*}}memory.py:[[# @LINE - 20]]:11: z.load: index 0 out of bounds"
+# CHECK-NEXT: tile_safety.check_index %[[ID]]#1, %[[ZP]][1], "{{.*}}memory.py:[[# @LINE - 21]]:11: z.load: index 1 out of bounds"
 # CHECK-NEXT: load_view_tko weak %[[ZP]][%[[ID]]#0, %[[ID]]#1] : partition_view<tile=(16x32), tensor_view<?x?xf32, strides=[?,?]>>, tile<i32> -> tile<16x32xf32>, token
 # CHECK: load_view_tko weak %[[ZP]][%[[ID]]#0, %[[ID]]#1]
 # load_tile_like(x, z): x cut like z, at the block id.
