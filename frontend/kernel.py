@@ -207,6 +207,7 @@ class Kernel:
         self.python = fn
         self.options = options
         self.specializations = [dict(s) for s in specializations]
+        self.runtime_plans = {}
         """The specializations declared with ``@st.kernel(specialize=[...])``."""
         self.variants: dict[tuple[Any, ...], Variant] = {}
         self._parsed: ParsedFunction | None = None
@@ -234,6 +235,11 @@ class Kernel:
 
     def __repr__(self) -> str:
         return f"<st.kernel {self.__qualname__}>"
+
+    runtime_plans: dict[tuple[Any, ...], Any]
+    """The runtime's launch plans of this kernel, by argument signature
+    (``runtime/launch.py``: kept here so that a warm launch finds them with one
+    attribute read)."""
 
     launch_hook: Callable[..., Any] | None = None
     """Set by ``safetile.runtime``: what calling a kernel on host arguments does."""

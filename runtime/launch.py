@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import math
 import os
-import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import CodeType
@@ -62,7 +61,6 @@ MAPPED_DEFAULT_BLOCKS = 8
 _compiled: dict[tuple[int, Any, str], tuple[Kernel, tuple[Any, list[str]]]] = {}
 """(kernel, variant key, backend) -> (kernel, (runnable, launch checks))."""
 
-_plans: weakref.WeakKeyDictionary[Kernel, dict[tuple[Any, ...], _Plan]] = weakref.WeakKeyDictionary()
 
 
 def _refuse(kernel: Kernel, message: str) -> LaunchRefused:
@@ -109,9 +107,7 @@ def launch(kernel: Kernel, *args: Any, **kwargs: Any) -> DeviceOp:
     """The lazy launch of ``kernel`` on host ``args`` (see the module doc)."""
     backend = current_backend()
     signature = _signature(args, kwargs)
-    plans = _plans.get(kernel)
-    if plans is None:
-        plans = _plans[kernel] = {}
+    plans = kernel.runtime_plans
     plan = plans.get(signature)
     if plan is None:
         plan = plans[signature] = _plan(kernel, backend, args, kwargs)
