@@ -3,7 +3,7 @@
     python bench/gpu.py [--quick] [--json FILE]
 
 1. Execution-mode sweep (the seed paper's): a small element-wise kernel
-   (2048 f32, four tile blocks) repeated N = 1, 10, 100, 1000 times, driven as
+   (2048 f16, four tile blocks) repeated N = 1, 10, 100, 1000 times, driven as
    per-kernel ``.sync_on(stream)``, one chained ``.then()`` pipeline with a
    final sync, the same pipeline awaited (asyncio), and a graph recorded once
    and replayed: microseconds per op, host and GPU time together.
@@ -32,13 +32,14 @@ from collections.abc import Callable
 from typing import Any
 
 import safetile as st
-from safetile import f32
+from safetile import f16, f32
 
 SWEEP_N = (1, 10, 100, 1000)
 SWEEP_SIZE = 2048
 SWEEP_TILE = 512
-"""Four tile blocks: measured on an H100, one block of 2048 runs 1.7 µs per kernel in a
-graph, four of 512 run 1.05 µs (torch's in-place add: 1.17 µs)."""
+"""f16, as the seed paper's sweep.  Four tile blocks: measured on an H100 (f32), one block
+of 2048 runs 1.7 µs per kernel in a graph, four of 512 run 1.05 µs (torch's in-place
+add: 1.17 µs)."""
 DISPATCH_SIZE = 1 << 16
 BANDWIDTH_SIZE = 1 << 28
 VECTOR_TILES = (1024, 2048, 4096)
@@ -50,17 +51,17 @@ def add(z: st.Mut[f32, "S"], x: st.Ref[f32, (-1,)], y: st.Ref[f32, (-1,)], *, S:
 
 
 @st.kernel
-def inc(z: st.Mut[f32, "S"], x: st.Ref[f32, (-1,)], *, S: st.Shape):
+def inc(z: st.Mut[f16, "S"], x: st.Ref[f16, (-1,)], *, S: st.Shape):
     z.store(st.load_tile_like(x, z) + 1.0)
 
 
 def warm_up_specs() -> list[tuple[st.Kernel, dict[str, Any]]]:
     """The variants this benchmark launches (what a launch derives from its tensors)."""
-    def vector(n: int, tile: int | None = None) -> st.TensorSpec:
-        return st.TensorSpec(f32, (n,), (1,), None if tile is None else (tile,), True)
+    def vector(n: int, tile: int | None = None, dtype: st.DType = f32) -> st.TensorSpec:
+        return st.TensorSpec(dtype, (n,), (1,), None if tile is None else (tile,), True)
 
     specs: list[tuple[st.Kernel, dict[str, Any]]] = [
-        (inc, dict(z=vector(SWEEP_SIZE, SWEEP_TILE), x=vector(SWEEP_SIZE))),
+        (inc, dict(z=vector(SWEEP_SIZE, SWEEP_TILE, f16), x=vector(SWEEP_SIZE, dtype=f16))),
         (add, dict(z=vector(DISPATCH_SIZE, 1024), x=vector(DISPATCH_SIZE), y=vector(DISPATCH_SIZE))),
     ]
     specs += [(add, dict(z=vector(BANDWIDTH_SIZE, t), x=vector(BANDWIDTH_SIZE), y=vector(BANDWIDTH_SIZE)))
@@ -84,8 +85,8 @@ def timed(fn: Callable[[], Any], repeat: int) -> float:
 
 def sweep(repeat: int) -> dict[str, dict[int, float]]:
     stream = st.Stream("sweep")
-    state: dict[str, Any] = {"z": st.zeros((SWEEP_SIZE,)).sync().partition((SWEEP_TILE,)),
-                             "x": st.zeros((SWEEP_SIZE,)).sync()}
+    state: dict[str, Any] = {"z": st.zeros((SWEEP_SIZE,), f16).sync().partition((SWEEP_TILE,)),
+                             "x": st.zeros((SWEEP_SIZE,), f16).sync()}
 
     def chain(n: int) -> st.DeviceOp:
         op = inc(state["z"], state["x"])
@@ -138,7 +139,7 @@ def torch_graph(n: int, repeat: int) -> float:
     """Seconds to replay a torch CUDA graph of ``n`` in-place adds on as many elements."""
     import torch
 
-    x = torch.zeros(SWEEP_SIZE, device="cuda")
+    x = torch.zeros(SWEEP_SIZE, device="cuda", dtype=torch.float16)
     side = torch.cuda.Stream()
     with torch.cuda.stream(side):
         x.add_(1.0)  # warm-up outside the capture

@@ -87,10 +87,12 @@ class _Plan:
     specs: dict[str, TensorSpec]
     tensors: tuple[int, ...]
     """Positions of the tensor arguments."""
-    mutable: tuple[int, ...]
-    """Indices into ``tensors`` of the mutable outputs."""
     moved: tuple[int, ...]
     """Positions of the arguments moved into the op (tensors and partitions, not shared handles)."""
+    moved_pairs: tuple[tuple[int, int], ...]
+    """Pairs of those positions: the same handle passed at both is refused."""
+    overlap_pairs: tuple[tuple[int, int], ...]
+    """(mutable output, other tensor) pairs, as indices into ``tensors``: their memory must not meet."""
     shared: tuple[int, ...]
     template: list[Any]
     """The flat ABI parameters with the shapes and strides filled in; a launch
@@ -107,64 +109,72 @@ def launch(kernel: Kernel, *args: Any, **kwargs: Any) -> DeviceOp:
     """The lazy launch of ``kernel`` on host ``args`` (see the module doc)."""
     backend = current_backend()
     signature = _signature(args, kwargs)
-    plans = kernel.runtime_plans
-    plan = plans.get(signature)
+    plan = kernel.runtime_plans.get(signature)
     if plan is None:
-        plan = plans[signature] = _plan(kernel, backend, args, kwargs)
-    run_options = {k: kwargs[k] for k in RUN_OPTIONS if k in kwargs} if kwargs else _NO_OPTIONS
+        plan = kernel.runtime_plans[signature] = _plan(kernel, backend, args, kwargs)
 
     # Per launch: liveness, duplicates, aliasing, scalar-dependent checks.
+    # (This is the hot path of every warm launch: keep it lean.)
     storages = []
     for i in plan.tensors:
         arg = args[i]
         if arg._taken_by is not None:
             arg._check_live(f"launch with the {arg._kind}")
         storages.append((arg if type(arg) is Tensor else arg._tensor)._array)
-    moved = plan.moved
-    if len(moved) > 1 and len({id(args[i]) for i in moved}) < len(moved):
-        params = _params(kernel)
-        name = next(params[i].name for i in moved if any(args[i] is args[j] for j in moved if j != i))
-        raise _refuse(kernel, f"'{name}' is passed twice: a tensor can be moved into a launch once")
+    for i, j in plan.moved_pairs:
+        if args[i] is args[j]:
+            raise _refuse(kernel, f"'{_params(kernel)[i].name}' is passed twice: a tensor can be moved into a "
+                                  "launch once")
     overlaps = backend.overlaps
-    for out in plan.mutable:
-        for j, storage in enumerate(storages):
-            if j != out and overlaps(storages[out], storage):
-                params = _params(kernel)
-                raise _refuse(
-                    kernel,
-                    f"mutable output '{params[plan.tensors[out]].name}' {storages[out].shape} overlaps the "
-                    f"memory of argument '{params[plan.tensors[j]].name}' {storage.shape}",
-                )
+    for out, j in plan.overlap_pairs:
+        if overlaps(storages[out], storages[j]):
+            params = _params(kernel)
+            raise _refuse(
+                kernel,
+                f"mutable output '{params[plan.tensors[out]].name}' {storages[out].shape} overlaps the "
+                f"memory of argument '{params[plan.tensors[j]].name}' {storages[j].shape}",
+            )
     if plan.scalar_checks:
         _run_checks(kernel, plan.scalar_checks, plan.specs, _params(kernel), args)
 
-    flat = list(plan.template)
+    flat = plan.template.copy()
     bind = backend.bind
     for pos, j in plan.storage_slots:
         flat[pos] = bind(storages[j])
     for pos, i in plan.scalar_slots:
         flat[pos] = args[i]
-    shared = [args[i] for i in plan.shared]
+    op = _Launch(plan, backend, args, flat, storages,
+                 {k: kwargs[k] for k in RUN_OPTIONS if k in kwargs} if kwargs else _NO_OPTIONS)
+    for i in plan.shared:
+        args[i]._borrow(op)
+    for i in plan.moved:
+        args[i]._taken_by = op  # all live: checked above
+    return op
 
-    def run(stream: Stream) -> tuple[Any, ...]:
+
+class _Launch(DeviceOp):
+    """A kernel launch: enqueueing it launches the kernel and gives the arguments back."""
+
+    def __init__(self, plan: _Plan, backend: Backend, args: tuple[Any, ...], flat: list[Any], storages: list[Any],
+                 options: dict[str, Any]):
+        super().__init__(plan.name, self._launch)
+        self._plan, self._backend, self._args, self._flat, self._storages = plan, backend, args, flat, storages
+        self._options = options
+
+    def _launch(self, stream: Stream) -> tuple[Any, ...]:
+        plan, args = self._plan, self._args
         try:
-            backend.launch(plan.runnable, plan.grid, flat, storages, stream, run_options)
+            self._backend.launch(plan.runnable, plan.grid, self._flat, self._storages, stream, self._options)
         except Exception as err:
             # The work failed part-way: the arguments come back on the error
             # (outputs may be partly written).
-            err.returned = _give_back(args, moved)  # type: ignore[attr-defined]
+            err.returned = _give_back(args, plan.moved)  # type: ignore[attr-defined]
             raise
         finally:
-            for handle in shared:
-                handle._release(op)
-        return _give_back(args, moved)
-
-    op = DeviceOp(plan.name, run)
-    for handle in shared:
-        handle._borrow(op)
-    for i in moved:
-        args[i]._taken_by = op  # all live: checked above
-    return op
+            for i in plan.shared:
+                args[i]._release(self)
+            self._flat = self._storages = ()  # an op runs once; let the memory go with the handles
+        return _give_back(args, plan.moved)
 
 
 _NO_OPTIONS: dict[str, Any] = {}
@@ -281,8 +291,11 @@ def _plan(kernel: Kernel, backend: Backend, args: Sequence[Any], kwargs: Mapping
     compiled = [_compile_check(kernel, text, params) for text in checks]
     moved = tuple(i for i in tensors if not isinstance(args[i], Shared))
     shared = tuple(i for i in tensors if isinstance(args[i], Shared))
-    plan = _Plan(f"{kernel.name}{list(grid)}", runnable, grid, specs, tuple(tensors), tuple(mutable), moved, shared, template,
-                 tuple(storage_slots), tuple(scalar_slots), [c for c in compiled if c.uses_scalars])
+    moved_pairs = tuple((a, b) for n, a in enumerate(moved) for b in moved[n + 1:])
+    overlap_pairs = tuple((out, j) for out in mutable for j in range(len(tensors)) if j != out)
+    plan = _Plan(f"{kernel.name}{list(grid)}", runnable, grid, specs, tuple(tensors), moved,
+                 moved_pairs, overlap_pairs, shared, template, tuple(storage_slots), tuple(scalar_slots),
+                 [c for c in compiled if c.uses_scalars])
     _run_checks(kernel, [c for c in compiled if not c.uses_scalars], specs, params, args)
     return plan
 

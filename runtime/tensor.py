@@ -23,6 +23,7 @@ from safetile.backend.interpreter.values import from_storage, storage_dtype, to_
 from safetile.frontend.dsl import DType
 
 from .errors import OwnershipError
+from . import stream as streams
 from .stream import check_no_capture, note_handle
 
 
@@ -119,7 +120,8 @@ class Tensor(_Handle):
         """A new live handle on this tensor's memory (what a launch gives back)."""
         handle = object.__new__(Tensor)
         handle._array, handle.dtype, handle._launch_key = self._array, self.dtype, self._launch_key
-        note_handle(handle)
+        if streams.open_captures:
+            streams.note_handle(handle)
         return handle
 
     def numpy(self) -> np.ndarray:
@@ -213,7 +215,8 @@ class Partition(_Handle, Holder):
         handle = object.__new__(Partition)
         handle._tensor, handle.shape, handle.grid = self._tensor.fresh(), self.shape, self.grid
         handle._launch_key = self._launch_key
-        note_handle(handle)
+        if streams.open_captures:
+            streams.note_handle(handle)
         return handle
 
     def unpartition(self) -> Tensor:

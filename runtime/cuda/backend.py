@@ -89,16 +89,24 @@ class CudaBackend(Backend):
             runnable.launch(grid, args, stream)  # type: ignore[arg-type]
             return
         # Work on these tensors enqueued on other streams comes first ...
-        waited: list[Stream] = []
         for storage in storages:
-            other = storage.stream
-            if other is not stream and other not in waited:
-                waited.append(other)
-                stream.wait(other.record())  # type: ignore[attr-defined]
+            if storage.stream is not stream:
+                _wait_for_other_streams(stream, storages)  # type: ignore[arg-type]
+                break
         runnable.launch(grid, args, stream)  # type: ignore[arg-type]
         # ... and later work and host copies come after this launch.
         for storage in storages:
             storage.stream = stream  # type: ignore[assignment]
+
+
+def _wait_for_other_streams(stream: CudaStream, storages: Sequence[DeviceArray]) -> None:
+    """Make ``stream`` wait for the work enqueued on the storages' other streams."""
+    waited: list[CudaStream] = []
+    for storage in storages:
+        other = storage.stream
+        if other is not stream and other not in waited:
+            waited.append(other)
+            stream.wait(other.record())
 
 
 def cubin_for(module: Any, arch: str, kernel_name: str = "the kernel") -> cache.CacheEntry:
