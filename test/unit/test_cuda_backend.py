@@ -83,3 +83,11 @@ def test_without_a_driver_the_backend_is_refused_with_the_reason() -> None:
         assert "no CUDA driver" in str(err) or "cuda-python is not installed" in str(err) or "cuInit" in str(err)
     else:  # a machine with a GPU
         assert hasattr(bindings, "cuLaunchKernel")
+
+
+def test_a_malformed_device_ordinal_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    from safetile.runtime.cuda.backend import CudaBackend
+
+    monkeypatch.setenv("SAFETILE_DEVICE", "gpu1")
+    with pytest.raises(ValueError, match=r"SAFETILE_DEVICE='gpu1': expected a device ordinal"):
+        CudaBackend()
