@@ -43,7 +43,8 @@ class PartitionDisjointness(ModulePass):
       never meet, and the division is injective in ``t >= 0``.  This
       assumes a 1-d launch grid for mapped outputs (the runtime's default).
 
-    Stores carrying ``tile_safety.unsafe`` are exempt; with ``report`` each
+    A store to a tensor marked ``<shared>`` (read-only, read by every
+    block) is refused.  Stores carrying ``tile_safety.unsafe`` are exempt; with ``report`` each
     exempt store is listed on stderr, as is each proof (``mut``/``mapped``).
     A store it cannot prove is a compile error naming the store's source
     (from the access's ``check_index`` message) and what would make it
@@ -60,13 +61,20 @@ class PartitionDisjointness(ModulePass):
             if tensor is None:
                 continue
             mode = access_of(tensor)
-            if mode is None or mode is tile_safety.AccessMode.SHARED:
+            if mode is None:
                 continue
             name = arg_name(tensor)
             where = _source_of(store)
             if tile_safety.UNSAFE in store.attributes:
                 self._say(f"unsafe (exempt): {where}: store to '{name}'")
                 continue
+            if mode is tile_safety.AccessMode.SHARED:
+                # Every tile block may read a shared tensor: a write races with them all.
+                raise DiagnosticException(
+                    f"{where}: store to '{name}', a read-only (shared) tensor that every tile block "
+                    f"may read (a data race): declare '{name}' st.Mut and partition it on the host, "
+                    "or write it in `with st.unsafe():`"
+                )
             indices = list(store.index)
             if mode is tile_safety.AccessMode.MUT:
                 proved = is_own_tile(indices)

@@ -164,8 +164,8 @@ cuda_tile.module @m {
 
 // -----
 
-// Unsafe code is exempt, but listed; shared tensors and views of unmarked
-// tensors are not this pass's business.
+// Unsafe code is exempt, but listed; views of unmarked tensors are not this
+// pass's business.
 // REPORT: unsafe (exempt): @exempt: store to 'z'
 // CHECK-LABEL: entry @exempt
 cuda_tile.module @m {
@@ -178,6 +178,23 @@ cuda_tile.module @m {
     %tv = make_tensor_view %z, shape = [%n], strides = [1] : tile<i32> -> tensor_view<?xf32, strides=[1]>
     %pv = make_partition_view %tv : partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
     %tok2 = store_view_tko weak %t, %pv[%c0] : tile<16xf32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>, tile<i32> -> token
+    return
+  }
+}
+
+// -----
+
+// A store to a shared (read-only) tensor races with every block reading it.
+// CHECK: error: k.py:9:5: x.store: store to 'x', a read-only (shared) tensor that every tile block may read (a data race)
+// expected-error {{store to 'x', a read-only (shared) tensor}}
+cuda_tile.module @m {
+  entry @shared_store(%x: tile<ptr<f32>>, %n: tile<i32>) {
+    %t = constant <f32: 0.0> : tile<16xf32>
+    %b:3 = get_tile_block_id : tile<i32>
+    %tx = make_tensor_view %x, shape = [%n], strides = [1] {tile_safety.access = #tile_safety.access<shared>, tile_safety.arg = "x"} : tile<i32> -> tensor_view<?xf32, strides=[1]>
+    %px = make_partition_view %tx : partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
+    tile_safety.check_index %b#0, %px[0], "k.py:9:5: x.store: index 0 out of bounds" : tile<i32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
+    %tok = store_view_tko weak %t, %px[%b#0] : tile<16xf32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>, tile<i32> -> token
     return
   }
 }
