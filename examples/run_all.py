@@ -4,7 +4,8 @@ The Tile IR programs (``examples/tileir/*.mlir``) are parsed, verified and
 printed back by ``tile-opt``, which must reproduce each file verbatim.  The
 Python kernels (``examples/*.py``) are compiled by the frontend for the
 specializations they declare, to verified plain Tile IR, and then run end to
-end through the runtime (on the CPU interpreter here) on small random inputs:
+end through the runtime (on the GPU where there is one, else on the CPU
+interpreter) on small random inputs:
 ``CASES`` holds, per kernel, a driver that launches it and the numpy
 reference; the max error against numpy is printed.  The tests reuse
 ``CASES`` (test/unit/test_runtime_examples.py).

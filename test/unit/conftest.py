@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import os
+
+# The unit tests are the CPU suite (`make test`): kernels run on the
+# interpreter even on a machine with a GPU; test/gpu is the GPU suite.
+os.environ.setdefault("SAFETILE_BACKEND", "cpu")
+
 from collections.abc import Iterator
 
 import pytest
