@@ -33,7 +33,7 @@ from typing import IO
 
 from xdsl.dialects.builtin import Builtin, ModuleOp
 from xdsl.utils.arg_spec import parse_spec
-from xdsl.utils.exceptions import DiagnosticException
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from safetile.backend import bytecode
@@ -312,6 +312,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         _preload(argv)
         return TileOptMain(description="Tile IR optimizer", args=argv).run()
     except (PassRegistryError, ToolchainError, OSError, ValueError) as err:
+        print(f"tile-opt: error: {err}", file=sys.stderr)
+        return 1
+    except ArgSpecParseError as err:  # a malformed -p pipeline (xDSL derives it from BaseException)
         print(f"tile-opt: error: {err}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

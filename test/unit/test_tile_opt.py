@@ -366,6 +366,15 @@ def test_unknown_pass(tmp_path: Path) -> None:
     assert "no-such-pass" in run.err
 
 
+def test_malformed_pipeline(tmp_path: Path) -> None:
+    path = write(tmp_path, "good.mlir", GOOD)
+    run = run_tile_opt([str(path), "-p", "licm{a=1,b=2}"])  # options are separated by spaces
+    assert run.status == 1 and run.out == ""
+    assert_no_traceback(run.err)
+    assert run.err.startswith("tile-opt: error: Error parsing pass pipeline specification")
+    assert "expected either a space or `}` here" in run.err
+
+
 def test_bad_pass_argument(tmp_path: Path) -> None:
     path = write(tmp_path, "good.mlir", GOOD)
     run = run_tile_opt([str(path), "-p", "cse{bogus=1}"])
