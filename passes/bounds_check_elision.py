@@ -113,14 +113,16 @@ def decide(index: Interval, extent: Extent | None) -> tuple[Rung, str | None]:
     if index.lo is None or index.lo < 0 or index.hi is None or extent is None:
         return Rung.IN_KERNEL, None
     hi = index.hi
-    if hi.extent == extent:
-        # extent + offset < extent is decided now: true, or false whenever
-        # the access runs (a launch check would refuse even launches where
-        # it never runs, e.g. an empty loop), so the assert decides.
-        return (Rung.STATIC if hi.offset <= -1 else Rung.IN_KERNEL), None
-    bound, limit = hi.extent.constant() if hi.extent is not None else 0, extent.constant()
+    if hi.extent == extent and hi.offset <= -1:
+        return Rung.STATIC, None  # floor((extent - k) / d) < extent for k >= 1, d >= 1
+    if hi.extent == extent and hi.divisor == 1:
+        # extent + offset < extent is false whenever the access runs (a
+        # launch check would refuse even launches where it never runs, e.g.
+        # an empty loop), so the assert decides.
+        return Rung.IN_KERNEL, None
+    bound, limit = hi.constant(), extent.constant()
     if bound is not None and limit is not None:
-        if bound + hi.offset < limit:
+        if bound < limit:
             return Rung.STATIC, None
         return Rung.IN_KERNEL, None  # statically out of range: the assert reports it
     lhs, rhs = hi.host(), extent.host()

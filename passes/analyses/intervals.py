@@ -1,8 +1,9 @@
 """Interval facts about scalar integer indices, with symbolic tile counts.
 
-A bound is ``Bound(extent, offset)``: the number ``extent + offset`` where
-``extent`` is a partition view's tile count along one dimension
-(``num_tiles``, an :class:`Extent`) or absent (a plain constant).  An
+A bound is ``Bound(extent, offset, divisor)``: the number
+``floor((extent + offset) / divisor)`` where ``extent`` is a partition
+view's tile count along one dimension (``num_tiles``, an :class:`Extent`)
+or absent (a plain constant; then the divisor is 1).  An
 :class:`Interval` is a lower bound (a constant or unknown) and an upper
 bound (a :class:`Bound` or unknown); both are inclusive.
 
@@ -21,7 +22,13 @@ Facts used, each sound for the IR the frontend makes:
 * ``addi``/``subi`` with a constant operand shift the interval;
 * ``remi x, c`` with ``x >= 0`` lies in ``[0, c - 1]`` for a constant
   ``c >= 1`` or a tile count ``c`` (``get_index_space_shape``; a zero count
-  makes the ``remi`` undefined, so no run reaches a use with it).
+  makes the ``remi`` undefined, so no run reaches a use with it);
+* ``divi x, c`` with ``x >= 0``, a constant ``c >= 1`` and rounding toward
+  zero or -inf lies in ``[floor(lo / c), floor(hi / c)]``;
+* ``select cond, a, b`` is ``a`` or ``b`` where ``cond`` is a ``cmpi`` of a
+  value against a constant that the value's interval decides (the Python
+  ``%`` the frontend lowers to ``remi`` + ``select``), else the hull of
+  both.
 
 Index arithmetic is assumed not to wrap (indices are far below 2^31).
 """
@@ -34,8 +41,14 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, StringA
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 
 from safetile.dialects import tile_safety
-from safetile.dialects.cuda_tile.attributes import BoundedAttr
-from safetile.dialects.cuda_tile.ops.arith import AddIOp, RemIOp, SubIOp
+from safetile.dialects.cuda_tile.attributes import (
+    BoundedAttr,
+    ComparisonPredicate,
+    RoundingMode,
+    Signedness,
+)
+from safetile.dialects.cuda_tile.ops.arith import AddIOp, DivIOp, RemIOp, SubIOp
+from safetile.dialects.cuda_tile.ops.compare import CmpIOp, SelectOp
 from safetile.dialects.cuda_tile.ops.control import ForOp
 from safetile.dialects.cuda_tile.ops.memory import (
     GetIndexSpaceShapeOp,
@@ -74,13 +87,29 @@ class Extent:
 
 @dataclass(frozen=True)
 class Bound:
-    """``extent + offset``, or just ``offset`` without an extent."""
+    """``floor((extent + offset) / divisor)``, or just ``offset`` without an extent."""
 
     extent: Extent | None
     offset: int
+    divisor: int = 1
 
     def shifted(self, by: int) -> Bound:
-        return Bound(self.extent, self.offset + by)
+        # floor((e + o) / d) + k == floor((e + o + k d) / d)
+        return Bound(self.extent, self.offset + by * self.divisor, self.divisor)
+
+    def divided(self, by: int) -> Bound:
+        """This bound over ``by >= 1``, rounded down."""
+        if self.extent is None:
+            return Bound(None, self.offset // by)
+        # floor(floor(n / d) / c) == floor(n / (d c))
+        return Bound(self.extent, self.offset, self.divisor * by)
+
+    def constant(self) -> int | None:
+        """The number, if it does not depend on an argument's shape."""
+        if self.extent is None:
+            return self.offset
+        count = self.extent.constant()
+        return None if count is None else (count + self.offset) // self.divisor
 
     def host(self) -> str | None:
         if self.extent is None:
@@ -88,7 +117,9 @@ class Bound:
         base = self.extent.host()
         if base is None:
             return None
-        return base if self.offset == 0 else f"{base} {'+' if self.offset > 0 else '-'} {abs(self.offset)}"
+        if self.offset:
+            base = f"{base} {'+' if self.offset > 0 else '-'} {abs(self.offset)}"
+        return base if self.divisor == 1 else f"({base}) // {self.divisor}"
 
 
 @dataclass(frozen=True)
@@ -164,6 +195,26 @@ class IntervalAnalysis:
             return iv.lo
         return None
 
+    def decided(self, cond: SSAValue) -> bool | None:
+        """The value of a ``cmpi x, c`` (signed, ``c`` constant) the interval of ``x`` decides."""
+        if not (isinstance(cond, OpResult) and isinstance(cond.op, CmpIOp)):
+            return None
+        op = cond.op
+        c = self.constant(op.rhs)
+        if c is None or op.signedness.data != Signedness.SIGNED:
+            return None
+        x = self.interval(op.lhs)
+        lo, hi = x.lo, (None if x.hi is None else x.hi.constant())
+        predicate = op.comparison_predicate.data
+        # x < c  <=>  x <= c - 1,  x > c  <=>  x >= c + 1
+        if predicate in (ComparisonPredicate.LESS_THAN, ComparisonPredicate.LESS_THAN_OR_EQUAL):
+            c -= predicate == ComparisonPredicate.LESS_THAN
+            return False if lo is not None and lo > c else (True if hi is not None and hi <= c else None)
+        if predicate in (ComparisonPredicate.GREATER_THAN, ComparisonPredicate.GREATER_THAN_OR_EQUAL):
+            c += predicate == ComparisonPredicate.GREATER_THAN
+            return True if lo is not None and lo >= c else (False if hi is not None and hi < c else None)
+        return None
+
     def _compute(self, value: SSAValue) -> Interval:
         if isinstance(value, BlockArgument):
             return self._block_argument(value)
@@ -190,7 +241,23 @@ class IntervalAnalysis:
                 return self.interval(rhs).shifted(c)
         if isinstance(op, RemIOp):
             return self._remainder(op)
+        if isinstance(op, DivIOp):
+            return self._quotient(op)
+        if isinstance(op, SelectOp):
+            chosen = self.decided(op.cond)
+            if chosen is not None:
+                return self.interval(op.val_if_true if chosen else op.val_if_false)
+            return _hull(self.interval(op.val_if_true), self.interval(op.val_if_false))
         return Interval()
+
+    def _quotient(self, op: DivIOp) -> Interval:
+        numerator = self.interval(op.lhs)
+        c = self.constant(op.rhs)
+        if numerator.lo is None or numerator.lo < 0 or c is None or c < 1:
+            return Interval()
+        if op.rounding.data not in (RoundingMode.ZERO, RoundingMode.NEGATIVE_INF):
+            return Interval()  # rounding up: not floor
+        return Interval(numerator.lo // c, None if numerator.hi is None else numerator.hi.divided(c))
 
     def _remainder(self, op: RemIOp) -> Interval:
         lo = self.interval(op.lhs).lo
@@ -227,6 +294,19 @@ class IntervalAnalysis:
         if predicate.ub is not None and (hi is None or (hi.extent is None and hi.offset > predicate.ub)):
             hi = Bound(None, predicate.ub)
         return Interval(lo, hi)
+
+
+def _hull(a: Interval, b: Interval) -> Interval:
+    """The smallest interval holding both (unknown where their bounds cannot be compared)."""
+    lo = None if a.lo is None or b.lo is None else min(a.lo, b.lo)
+    hi = None
+    if a.hi is not None and b.hi is not None:
+        ca, cb = a.hi.constant(), b.hi.constant()
+        if ca is not None and cb is not None:
+            hi = a.hi if ca >= cb else b.hi
+        elif (a.hi.extent, a.hi.divisor) == (b.hi.extent, b.hi.divisor):
+            hi = a.hi if a.hi.offset >= b.hi.offset else b.hi
+    return Interval(lo, hi)
 
 
 def _constant(op: ConstantOp) -> Interval:

@@ -2,7 +2,9 @@
 
 Each example is a random index expression (a start — block id, loop
 variable, constant or assumed-bounded argument — then a chain of
-``addi``/``subi`` with constants), built as Tile IR and analysed; then a
+``addi``/``subi`` with constants, ``divi`` by a positive constant rounding
+toward zero or -inf, and the ``remi`` + ``select`` of Python's ``%``), built
+as Tile IR and analysed; then a
 random concrete launch (tensor sizes, block id, loop iteration, argument
 value) evaluates it, and the value must lie in the claimed interval.
 """
@@ -20,7 +22,43 @@ from safetile.passes.analyses.intervals import Bound, IntervalAnalysis
 TILE_Z, TILE_X = 16, 8
 STARTS = ("bid", "k", "const", "assumed")
 
-steps = st.lists(st.tuples(st.sampled_from(["addi", "subi"]), st.integers(-5, 5)), max_size=4)
+steps = st.lists(
+    st.one_of(
+        st.tuples(st.sampled_from(["addi", "subi"]), st.integers(-5, 5)),
+        st.tuples(st.sampled_from(["divi_zero", "divi_floor", "pymod"]), st.integers(1, 5)),
+    ),
+    max_size=4,
+)
+
+
+def _step(i: int, op: str, c: int) -> list[str]:
+    """Tile IR computing ``%v{i+1}`` from ``%v{i}``."""
+    const = f"%c{i} = constant <i32: {c}> : tile<i32>"
+    if op in ("addi", "subi"):
+        return [const, f"%v{i + 1} = {op} %v{i}, %c{i} : tile<i32>"]
+    if op == "divi_zero":
+        return [const, f"%v{i + 1} = divi %v{i}, %c{i} signed : tile<i32>"]
+    if op == "divi_floor":
+        return [const, f"%v{i + 1} = divi %v{i}, %c{i} signed rounding<negative_inf> : tile<i32>"]
+    return [  # Python's v % c, as the frontend lowers it
+        const,
+        f"%r{i} = remi %v{i}, %c{i} signed : tile<i32>",
+        f"%n{i} = cmpi less_than %r{i}, %zero, signed : tile<i32> -> tile<i1>",
+        f"%s{i} = addi %r{i}, %c{i} : tile<i32>",
+        f"%v{i + 1} = select %n{i}, %s{i}, %r{i} : tile<i1>, tile<i32>",
+    ]
+
+
+def _apply(value: int, op: str, c: int) -> int:
+    if op == "addi":
+        return value + c
+    if op == "subi":
+        return value - c
+    if op == "divi_zero":
+        return abs(value) // c * (1 if value >= 0 else -1)
+    if op == "divi_floor":
+        return value // c
+    return value % c
 
 
 def _kernel(start: str, start_const: int, bounds: tuple[int, int], chain: list[tuple[str, int]]) -> str:
@@ -32,8 +70,7 @@ def _kernel(start: str, start_const: int, bounds: tuple[int, int], chain: list[t
     }[start]
     body = [head]
     for i, (op, c) in enumerate(chain):
-        body.append(f"%c{i} = constant <i32: {c}> : tile<i32>")
-        body.append(f"%v{i + 1} = {op} %v{i}, %c{i} : tile<i32>")
+        body += _step(i, op, c)
     lines = "\n        ".join(body)
     return f"""
 cuda_tile.module @m {{
@@ -60,10 +97,10 @@ def _evaluate(bound: Bound, sizes: dict[str, int]) -> int:
     size = bound.extent.size
     if not isinstance(size, int):
         size = sizes[getattr(size, "name_hint")]
-    return -(-size // bound.extent.tile) + bound.offset
+    return (-(-size // bound.extent.tile) + bound.offset) // bound.divisor
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(
     start=st.sampled_from(STARTS),
     start_const=st.integers(-20, 20),
@@ -92,7 +129,7 @@ def test_claimed_bounds_hold(
         "assumed": data.draw(st.integers(lo, lo + width)),  # the assumption holds
     }[start]
     for op, c in chain:
-        concrete += c if op == "addi" else -c
+        concrete = _apply(concrete, op, c)
 
     sizes = {"n": n, "m": m}
     if claimed.lo is not None:
@@ -111,3 +148,20 @@ def test_block_id_and_loop_bounds_are_symbolic() -> None:
     assert claimed.hi.extent is not None and claimed.hi.extent.host() == f"ceil_div(x.shape[0], {TILE_X})"
     grid = analysis.grid[0]
     assert grid is not None and grid.host() == f"ceil_div(z.shape[0], {TILE_Z})"
+
+
+def test_division_and_python_modulo_of_a_block_id() -> None:
+    """permute_heads' ``b, h = bh // H, bh % H``: both bounded, the quotient symbolically."""
+    text = _kernel("bid", 0, (0, 0), [("divi_floor", 4)]).replace(
+        "%v1 = divi", "%h = remi %v0, %c0 signed : tile<i32>\n        "
+        "%neg = cmpi less_than %h, %zero, signed : tile<i32> -> tile<i1>\n        "
+        "%up = addi %h, %c0 : tile<i32>\n        "
+        "%hm = select %neg, %up, %h : tile<i1>, tile<i32>\n        %v1 = divi"
+    )
+    entry = next(o for o in parse_tile_ir(context(), text).walk() if isinstance(o, EntryOp))
+    analysis = IntervalAnalysis(entry)
+    named = {o.results[0].name_hint: o.results[0] for o in entry.walk() if o.results}
+    quotient, modulo = analysis.interval(named["v1"]), analysis.interval(named["hm"])
+    assert quotient.lo == 0 and quotient.hi is not None
+    assert quotient.hi.host() == f"(ceil_div(z.shape[0], {TILE_Z}) - 1) // 4"
+    assert modulo.lo == 0 and modulo.hi is not None and modulo.hi.constant() == 3
