@@ -289,3 +289,32 @@ cuda_tile.module @m {
     return
   }
 }
+
+// -----
+
+// permute_heads' `b, h = bid // 4, bid % 4` (Python's %: remi, then select on
+// a negative remainder, which the interval of the remainder rules out): h is
+// statically below the 4 heads; b is bounded by the grid over 4, a launch check.
+// REPORT: launch: batch index
+// REPORT: static: head index
+// CHECK-LABEL: entry @heads
+// CHECK-NOT: check_index
+// CHECK: tile_safety.launch_checks = ["batch index: (ceil_div(z.shape[0], 1) - 1) // 4 < ceil_div(x.shape[0], 1)"]
+cuda_tile.module @m {
+  entry @heads(%z: tile<ptr<f32>>, %n: tile<i32>, %x: tile<ptr<f32>>, %m: tile<i32>) {
+    %b:3 = get_tile_block_id : tile<i32>
+    %tz = make_tensor_view %z, shape = [%n], strides = [1] {tile_safety.access = #tile_safety.access<mut>, tile_safety.arg = "z", tile_safety.partition = array<i64: 1>} : tile<i32> -> tensor_view<?xf32, strides=[1]>
+    %tx = make_tensor_view %x, shape = [%m, 4], strides = [4, 1] {tile_safety.access = #tile_safety.access<shared>, tile_safety.arg = "x"} : tile<i32> -> tensor_view<?x4xf32, strides=[4,1]>
+    %px = make_partition_view %tx : partition_view<tile=(1x1), tensor_view<?x4xf32, strides=[4,1]>>
+    %c4 = constant <i32: 4> : tile<i32>
+    %c0 = constant <i32: 0> : tile<i32>
+    %bi = divi %b#0, %c4 signed rounding<negative_inf> : tile<i32>
+    %r = remi %b#0, %c4 signed : tile<i32>
+    %neg = cmpi less_than %r, %c0, signed : tile<i32> -> tile<i1>
+    %up = addi %r, %c4 : tile<i32>
+    %h = select %neg, %up, %r : tile<i1>, tile<i32>
+    tile_safety.check_index %bi, %px[0], "batch index" : tile<i32>, partition_view<tile=(1x1), tensor_view<?x4xf32, strides=[4,1]>>
+    tile_safety.check_index %h, %px[1], "head index" : tile<i32>, partition_view<tile=(1x1), tensor_view<?x4xf32, strides=[4,1]>>
+    return
+  }
+}
