@@ -108,6 +108,15 @@ def test_ownership_errors_leave_data_intact() -> None:
     with pytest.raises(DeviceOpError, match="allocates memory"):
         with st.Graph.scope() as s:
             s.record(st.zeros((8,)))
+    shared = st.shared(vec(2.0))
+    pending = axpb(vec(np.nan).partition((TILE,)), shared, 1.0, 0.0)
+    with pytest.raises(OwnershipError, match="borrowed by in-flight work"):
+        shared.unshare()
+    pending.sync()
+    shared.unshare()  # released once the launch ran
+    two = vec(0.0)
+    with pytest.raises(LaunchRefused, match="'z' is st.Mut: pass a Partition"):
+        axpb(two, two, 1.0, 0.0)
     np.testing.assert_array_equal(x.numpy(), np.ones(N, np.float32))
 
 
