@@ -187,17 +187,29 @@ def dispatch(launches: int) -> dict[str, float]:
             triton_add_kernel[grid](tx, ty, tz, DISPATCH_SIZE, BLOCK=1024)
 
     ours()  # compiles and loads the variant
+    spare = (st.zeros((DISPATCH_SIZE,)).sync().partition((1024,)), st.ones((DISPATCH_SIZE,)).sync(),
+             st.ones((DISPATCH_SIZE,)).sync())
+    floor_args = [a.ptr if hasattr(a, "ptr") else a for a in prepared_args(spare)]
+    prepared = add(*spare).prepare()
     kernel = next(iter(add.runtime_plans.values())).runnable
+    params = kernel.packed(floor_args)
+
+    def ours_prepared() -> None:
+        for _ in range(launches):
+            prepared.enqueue(stream)
 
     def driver_only() -> None:
         # The floor under any launcher written on cuda-python: the bare
         # cuLaunchKernel call of the same cubin, parameters already packed.
-        launch, function, params, handle = kernel._launch, kernel.function, kernel._params, stream.handle
+        launch, function, address, handle = kernel.driver_launch, kernel.function, params.address, stream.handle
         for _ in range(launches):
-            launch(function, DISPATCH_SIZE // 1024, 1, 1, 1, 1, 1, 0, handle, params, 0)
+            launch(function, DISPATCH_SIZE // 1024, 1, 1, 1, 1, 1, 0, handle, address, 0)
 
     out = {}
-    for name, fn, sync in (("safetile", ours, stream.synchronize), ("torch.add", torch_add, torch.cuda.synchronize),
+    for name, fn, sync in (("safetile", ours, stream.synchronize),
+                           ("safetile, prepared (`.prepare()`, then `.enqueue()`)", ours_prepared,
+                            stream.synchronize),
+                           ("torch.add", torch_add, torch.cuda.synchronize),
                            ("triton", triton_add, torch.cuda.synchronize),
                            ("cuLaunchKernel alone (cuda-python)", driver_only, stream.synchronize)):
         fn()
@@ -210,7 +222,17 @@ def dispatch(launches: int) -> dict[str, float]:
             samples.append((time.perf_counter() - start) / launches * 1e6)  # enqueue only
             sync()
         out[name] = min(samples)
+    prepared.release()
     return out
+
+
+def prepared_args(tensors: tuple[Any, ...]) -> list[Any]:
+    """The ABI parameters of ``add`` on these (spare, already sized) tensors: for the floor row."""
+    flat: list[Any] = []
+    for t in tensors:
+        storage = (t.tensor() if isinstance(t, st.Partition) else t).storage()
+        flat += [storage, *storage.shape, *(s // storage.itemsize for s in storage.strides)]
+    return flat
 
 
 # -- 3. bandwidth -----------------------------------------------------------------------

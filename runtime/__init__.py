@@ -20,7 +20,7 @@ from .backend import current_backend, select_backend
 from .errors import DeviceOpError, LaunchRefused, OwnershipError, RuntimeModelError
 from .graph import Graph
 from .interop import as_tensor, from_dlpack
-from .launch import launch
+from .launch import Prepared, launch
 from .ops import DeviceOp, arange, default_stream, from_numpy, full, ones, value, zeros, zip
 from .stream import Event, Stream
 from .tensor import Partition, Shared, Tensor, shared
@@ -37,6 +37,7 @@ __all__ = [
     "LaunchRefused",
     "OwnershipError",
     "Partition",
+    "Prepared",
     "RuntimeModelError",
     "Shared",
     "Stream",

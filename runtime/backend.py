@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import sys
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -73,6 +73,11 @@ class Backend(ABC):
                stream: Stream, options: dict[str, Any]) -> None:
         """Enqueue one launch on ``stream``: ``args`` follow the ABI (pointers bound by
         ``bind``), ``storages`` are the tensors' memory."""
+
+    def bind_launch(self, runnable: Any, grid: tuple[int, int, int], args: Sequence[Any], storages: Sequence[Any],
+                    options: dict[str, Any]) -> Callable[[Stream], None]:
+        """A function enqueueing this same launch on a stream, as often as called."""
+        return lambda stream: self.launch(runnable, grid, args, storages, stream, options)
 
 
 _current: Backend | None = None

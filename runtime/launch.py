@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import CodeType
 from typing import Any
@@ -45,10 +45,10 @@ from safetile.frontend.dsl import TensorSpec
 from safetile.frontend.kernel import Kernel
 
 from .backend import Backend, current_backend
-from .errors import LaunchRefused
+from .errors import DeviceOpError, LaunchRefused
 from .ops import DeviceOp
 from .stream import Stream
-from .tensor import Partition, Shared, Tensor
+from .tensor import Holder, Partition, Shared, Tensor
 
 LAUNCH_CHECKS = "tile_safety.launch_checks"
 AOT_ENV = "SAFETILE_AOT_ARCHS"
@@ -175,6 +175,72 @@ class _Launch(DeviceOp):
                 args[i]._release(self)
             self._flat = self._storages = ()  # an op runs once; let the memory go with the handles
         return _give_back(args, plan.moved)
+
+
+    def prepare(self) -> Prepared:
+        """Keep this launch to enqueue again and again (see ``Prepared``); this op is consumed."""
+        return Prepared(self)
+
+
+class Prepared(Holder):
+    """A launch whose arguments stay moved into it, enqueued again and again.
+
+        p = add(z, x, y).prepare()     # checked and packed once
+        for _ in range(n):
+            p.enqueue(stream)          # the same kernel on the same tensors
+        z, x, y = p.release()          # waits, and gives the arguments back
+
+    Like a graph, it holds its tensors for its life (using them raises
+    ``OwnershipError`` naming it), so every enqueue is the bare launch: on
+    the GPU one ``cuLaunchKernel`` of parameters packed once.
+    """
+
+    def __init__(self, op: _Launch):
+        op._claim("prepare")
+        self._plan, self._args, self._op_name = op._plan, op._args, op.name
+        self._enqueue: Callable[[Stream], None] | None = op._backend.bind_launch(
+            op._plan.runnable, op._plan.grid, op._flat, op._storages, op._options)
+        self._streams: list[Stream] = []
+        self.launches = 0
+        op.state = "prepared"
+        for i in self._plan.moved:
+            self._args[i]._taken_by = self
+        for i in self._plan.shared:
+            self._args[i]._release(op)
+            self._args[i]._borrow(self)
+
+    def describe(self) -> str:
+        return f"Prepared({self._op_name}, {self.launches} launches)"
+
+    def __repr__(self) -> str:
+        return f"<{self.describe()}>"
+
+    def enqueue(self, stream: Stream | None = None) -> None:
+        """Enqueue one launch (default: on the backend's default stream); returns at once."""
+        if self._enqueue is None:
+            raise DeviceOpError(f"cannot enqueue {self.describe()}: it was released")
+        stream = stream or current_backend().default_stream
+        self._enqueue(stream)
+        if stream not in self._streams:
+            self._streams.append(stream)
+        self.launches += 1
+
+    def sync(self, stream: Stream | None = None) -> None:
+        """Launch once and wait."""
+        stream = stream or current_backend().default_stream
+        self.enqueue(stream)
+        stream.synchronize()
+
+    def release(self) -> tuple[Any, ...]:
+        """Wait for every launch and give the arguments back (same types as passed)."""
+        if self._enqueue is None:
+            raise DeviceOpError(f"cannot release {self.describe()}: it was released")
+        for stream in self._streams:
+            stream.synchronize()
+        self._enqueue = None
+        for i in self._plan.shared:
+            self._args[i]._release(self)
+        return _give_back(self._args, self._plan.moved)
 
 
 _NO_OPTIONS: dict[str, Any] = {}

@@ -11,7 +11,7 @@ with ``tileiras --sanitize=memcheck`` (for compute-sanitizer runs).
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -97,6 +97,24 @@ class CudaBackend(Backend):
         # ... and later work and host copies come after this launch.
         for storage in storages:
             storage.stream = stream  # type: ignore[assignment]
+
+    def bind_launch(self, runnable: CudaKernel, grid: tuple[int, int, int], args: Sequence[Any],
+                    storages: Sequence[DeviceArray], options: dict[str, Any]) -> Callable[[Stream], None]:
+        params = runnable.packed(args)  # packed once: every enqueue launches the same values
+
+        def enqueue(stream: Stream) -> None:
+            if stream.capturing:
+                runnable.launch_packed(grid, params, stream)  # type: ignore[arg-type]
+                return
+            for storage in storages:
+                if storage.stream is not stream:
+                    _wait_for_other_streams(stream, storages)  # type: ignore[arg-type]
+                    for each in storages:
+                        each.stream = stream  # type: ignore[assignment]
+                    break
+            runnable.launch_packed(grid, params, stream)  # type: ignore[arg-type]
+
+        return enqueue
 
 
 def _wait_for_other_streams(stream: CudaStream, storages: Sequence[DeviceArray]) -> None:

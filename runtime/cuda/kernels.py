@@ -42,6 +42,17 @@ def _code(param_type: Any) -> str:
     raise TypeError(f"kernel parameter of type {param_type} cannot be passed from the host")
 
 
+class Parameters:
+    """A parameter buffer of one kernel and the ``void**`` array pointing into it."""
+
+    def __init__(self, layout: struct.Struct, offsets: Sequence[int]):
+        self.buffer = (ctypes.c_char * max(layout.size, 8))()
+        base = ctypes.addressof(self.buffer)
+        self.pointers = (ctypes.c_void_p * max(len(offsets), 1))(*[base + o for o in offsets])
+        self.address = ctypes.addressof(self.pointers)
+        """What ``cuLaunchKernel`` takes as ``kernelParams``."""
+
+
 class CudaKernel:
     """A kernel loaded on the device, ready to launch."""
 
@@ -54,34 +65,42 @@ class CudaKernel:
         self.function = call(driver.cuModuleGetFunction, self.module, symbol.encode())
         self._codes = tuple(_code(t) for t in param_types)
         self._struct = struct.Struct("@" + "".join(self._codes))
-        size = max(self._struct.size, 8)
-        self._buffer = (ctypes.c_char * size)()
-        base = ctypes.addressof(self._buffer)
-        offsets = _offsets(self._codes)
-        self._pointers = (ctypes.c_void_p * max(len(offsets), 1))(*[base + o for o in offsets])
-        self._params = ctypes.addressof(self._pointers)
+        self._offsets = _offsets(self._codes)
+        self._shared = Parameters(self._struct, self._offsets)
         self._bf16 = tuple(i for i, c in enumerate(self._codes) if c == "H")
-        self._launch = driver.cuLaunchKernel
+        self.driver_launch = driver.cuLaunchKernel
         self._lock = threading.Lock()
 
-    def launch(self, grid: tuple[int, int, int], args: Sequence[Any], stream: CudaStream) -> None:
+    def _pack(self, args: Sequence[Any], into: Parameters) -> None:
         values = args
         if self._bf16:
             values = list(args)
             for p in self._bf16:
                 values[p] = int(np.asarray(values[p], np.float32).view(np.uint32)) >> 16
+        try:
+            self._struct.pack_into(into.buffer, 0, *values)
+        except struct.error as err:
+            raise OverflowError(
+                f"a parameter of '{self.symbol}' does not fit its type ({err}); shapes and strides "
+                "are i32 in the launch ABI: split tensors of 2^31 elements or more"
+            ) from None
+
+    def packed(self, args: Sequence[Any]) -> Parameters:
+        """A buffer of its own holding ``args``, for launching them again and again."""
+        params = Parameters(self._struct, self._offsets)
+        self._pack(args, params)
+        return params
+
+    def launch(self, grid: tuple[int, int, int], args: Sequence[Any], stream: CudaStream) -> None:
         with self._lock:
-            try:
-                self._struct.pack_into(self._buffer, 0, *values)
-            except struct.error as err:
-                raise OverflowError(
-                    f"a parameter of '{self.symbol}' does not fit its type ({err}); shapes and strides "
-                    "are i32 in the launch ABI: split tensors of 2^31 elements or more"
-                ) from None
-            err, = self._launch(self.function, grid[0], grid[1], grid[2], 1, 1, 1, 0, stream.handle,
-                                self._params, 0)
+            self._pack(args, self._shared)
+            self.launch_packed(grid, self._shared, stream)
+
+    def launch_packed(self, grid: tuple[int, int, int], params: Parameters, stream: CudaStream) -> None:
+        err, = self.driver_launch(self.function, grid[0], grid[1], grid[2], 1, 1, 1, 0, stream.handle,
+                                  params.address, 0)
         if err:
-            raise error(self._launch, err)
+            raise error(self.driver_launch, err)
 
 
 def _offsets(codes: Sequence[str]) -> list[int]:

@@ -81,6 +81,17 @@ def test_graph_replayed_many_times() -> None:
     np.testing.assert_array_equal(a.numpy(), np.full(N, 1000.0, np.float32))
 
 
+def test_prepared_launch_enqueued_many_times() -> None:
+    z, x = vec(np.nan).partition((TILE,)), vec(3.0)
+    p = axpb(z, x, 2.0, 1.0).prepare()
+    stream = st.Stream("prepared")
+    for _ in range(100):
+        p.enqueue(stream)
+    z, x, _, _ = p.release()
+    assert p.launches == 100
+    np.testing.assert_array_equal(z.unpartition().numpy(), np.full(N, 7.0, np.float32))
+
+
 def test_op_graph_and_lazy_replays() -> None:
     z, x = vec(np.nan).partition((TILE,)), vec(4.0)
     g = axpb(z, x, 0.25, 0.0).graph()

@@ -95,3 +95,30 @@ def test_parameter_offsets_follow_c_alignment() -> None:
     # pointer, two i32, pointer, f16, f64: as a C struct of kernel parameters
     assert _offsets(["Q", "i", "i", "Q", "e", "d"]) == [0, 8, 12, 16, 24, 32]
     assert _offsets(["i", "Q"]) == [0, 8]
+
+
+def test_a_prepared_launch_holds_its_arguments_and_runs_again_and_again() -> None:
+    z, x = parts()
+    shared = st.shared(st.full((64,), 2.0).sync())
+    p = inc(z, shared).prepare()
+    with pytest.raises(OwnershipError, match=r"moved into Prepared\(inc\[2, 1, 1\], 0 launches\)"):
+        z.unpartition()
+    with pytest.raises(OwnershipError, match="borrowed by in-flight work: Prepared"):
+        shared.unshare()
+    p.enqueue()
+    p.sync()
+    assert p.launches == 2
+    z, shared = p.release()
+    np.testing.assert_array_equal(z.unpartition().numpy(), np.full(64, 3.0, np.float32))
+    shared.unshare()  # released with the launch
+    with pytest.raises(DeviceOpError, match="it was released"):
+        p.enqueue()
+
+
+def test_a_prepared_op_cannot_also_be_driven() -> None:
+    z, x = parts()
+    op = inc(z, x)
+    p = op.prepare()
+    with pytest.raises(DeviceOpError, match="already driven or composed"):
+        op.sync()
+    p.release()
