@@ -230,7 +230,7 @@ def prepared_args(tensors: tuple[Any, ...]) -> list[Any]:
     """The ABI parameters of ``add`` on these (spare, already sized) tensors: for the floor row."""
     flat: list[Any] = []
     for t in tensors:
-        storage = (t.tensor() if isinstance(t, st.Partition) else t).storage()
+        storage = (t.tensor() if isinstance(t, st.runtime.Partition) else t).storage()
         flat += [storage, *storage.shape, *(s // storage.itemsize for s in storage.strides)]
     return flat
 
