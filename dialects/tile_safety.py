@@ -22,9 +22,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import I64, IntegerAttr, StringAttr
+from xdsl.dialects.builtin import I64, DenseArrayBase, IntegerAttr, StringAttr, i64
 from xdsl.dialects.utils import EnumAttribute
-from xdsl.ir import Dialect, SSAValue
+from xdsl.ir import Dialect, Operation, SSAValue
 from xdsl.irdl import (
     irdl_attr_definition,
     irdl_op_definition,
@@ -34,7 +34,7 @@ from xdsl.irdl import (
 )
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
-from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.exceptions import DiagnosticException, VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from safetile.dialects.cuda_tile.ops._common import CudaTileOp, ScalarIntTile
@@ -111,6 +111,23 @@ def is_safety_attribute(name: str) -> bool:
     return name.startswith(PREFIX)
 
 
+def partition_tiles(op: Operation) -> tuple[int, ...] | None:
+    """The tile shape of ``op``'s ``tile_safety.partition``, or None without one.
+
+    Raises ``DiagnosticException`` naming the attribute when it is not an
+    ``array<i64: ...>`` of positive sizes (hand-written or mutated IR).
+    """
+    attr = op.attributes.get(PARTITION)
+    if attr is None:
+        return None
+    if not (isinstance(attr, DenseArrayBase) and attr.elt_type == i64):
+        raise DiagnosticException(f"'{op.name}' op {PARTITION} must be an array<i64: ...> of tile sizes, got {attr}")
+    tiles = tuple(int(t) for t in attr.get_values())
+    if not tiles or any(t < 1 for t in tiles):
+        raise DiagnosticException(f"'{op.name}' op {PARTITION} must hold positive tile sizes, got {list(tiles)}")
+    return tiles
+
+
 TileSafety = Dialect("tile_safety", [CheckIndexOp], [AccessAttr])
 """The dialect object to load into an xDSL ``Context``."""
 
@@ -126,4 +143,5 @@ __all__ = [
     "CheckIndexOp",
     "TileSafety",
     "is_safety_attribute",
+    "partition_tiles",
 ]

@@ -32,6 +32,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
+    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     Float64Type,
     FloatAttr,
@@ -80,6 +81,14 @@ class TileIRParser(Parser):
             self.raise_error(short_message(err), start)
         self.op_spans[op] = start
         return op
+
+    def _parse_builtin_densearray_attr(self) -> DenseArrayBase | None:
+        start = self.pos
+        try:
+            return super()._parse_builtin_densearray_attr()
+        except NotImplementedError:
+            # xDSL stores dense arrays with ``struct``: no element wider than 64 bits.
+            self.raise_error("dense array elements must be at most 64 bits wide", start, self.pos)
 
     def parse_optional_type(self) -> TypeAttribute | None:
         start = self.pos

@@ -167,9 +167,8 @@ def _tensor_extent(tensor_view: SSAValue, dim: int, tile: int) -> Extent | None:
 def grid_extents(root: Operation) -> tuple[Extent | None, Extent | None, Extent | None]:
     """The launch grid, from the first host-partitioned mutable output under ``root``."""
     for op in root.walk():
-        partition = op.attributes.get(tile_safety.PARTITION)
-        if isinstance(op, MakeTensorViewOp) and partition is not None:
-            tiles = [int(t) for t in partition.get_values()]  # type: ignore[attr-defined]
+        tiles = tile_safety.partition_tiles(op) if isinstance(op, MakeTensorViewOp) else None
+        if tiles is not None:
             dims = [_tensor_extent(op.result, d, t) for d, t in enumerate(tiles)]
             # Dimensions past the output's rank have one block.
             return tuple((dims + [Extent(1, 1)] * 3)[:3])  # type: ignore[return-value]

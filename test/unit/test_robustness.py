@@ -386,6 +386,12 @@ REGRESSIONS: dict[str, str] = {
             ("wide-hex", "0xFFFFFFFFFFFFFFFFFF"),
         )
     },
+    # xDSL cannot hold dense arrays of elements wider than 64 bits.
+    "dense-array-i128": (
+        "cuda_tile.module @m {\n  entry @k(%p: tile<ptr<f32>>, %n: tile<i32>) {\n"
+        "    %t = make_tensor_view %p, shape = [%n], strides = [1] {tile_safety.partition = array<i128: 16>}"
+        " : tile<i32> -> tensor_view<?xf32, strides=[1]>\n    return\n  }\n}\n"
+    ),
     # Custom parsers asked a two-block region for its only block.
     "two-blocks-in-entry": (
         "cuda_tile.module @m {\n  entry @k() {\n    return\n  ^bb1:\n    return\n  }\n}\n"

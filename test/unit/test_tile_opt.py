@@ -502,3 +502,31 @@ def test_console_script_end_to_end(tmp_path: Path) -> None:
             ^
         """
     )
+
+
+PARTITIONED = """cuda_tile.module @m {
+  entry @k(%z: tile<ptr<f32>>, %n: tile<i32>) {
+    %b:3 = get_tile_block_id : tile<i32>
+    %tz = make_tensor_view %z, shape = [%n], strides = [1] {tile_safety.access = #tile_safety.access<mut>, tile_safety.arg = "z", tile_safety.partition = PARTITION} : tile<i32> -> tensor_view<?xf32, strides=[1]>
+    %pz = make_partition_view %tz : partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
+    tile_safety.check_index %b#0, %pz[0], "own tile" : tile<i32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
+    return
+  }
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "partition,message",
+    [
+        ('"sixteen"', 'tile_safety.partition must be an array<i64: ...> of tile sizes, got "sixteen"'),
+        ("array<i32: 16>", "tile_safety.partition must be an array<i64: ...> of tile sizes"),
+        ("array<i64: 0>", "tile_safety.partition must hold positive tile sizes, got [0]"),
+    ],
+)
+def test_malformed_partition_facts_are_diagnosed(tmp_path: Path, partition: str, message: str) -> None:
+    path = write(tmp_path, "p.mlir", PARTITIONED.replace("PARTITION", partition))
+    run = run_tile_opt([str(path), "-p", "safetile-pipeline"])
+    assert run.status == 1 and run.out == ""
+    assert_no_traceback(run.err)
+    assert message in run.err
