@@ -173,7 +173,8 @@ class _Launch(DeviceOp):
         finally:
             for i in plan.shared:
                 args[i]._release(self)
-            self._flat = self._storages = ()  # an op runs once; let the memory go with the handles
+            # An op runs once: let the memory go with the handles given back.
+            self._flat = self._storages = self._args = ()
         return _give_back(args, plan.moved)
 
 
