@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from safetile.backend.interpreter.values import to_storage
 from safetile.dialects.cuda_tile.types import PointerType, TileType
 
 from .driver import call, error, load
@@ -45,12 +46,41 @@ def _code(param_type: Any) -> str:
 class Parameters:
     """A parameter buffer of one kernel and the ``void**`` array pointing into it."""
 
-    def __init__(self, layout: struct.Struct, offsets: Sequence[int]):
-        self.buffer = (ctypes.c_char * max(layout.size, 8))()
+    def __init__(self, size: int, offsets: Sequence[int]):
+        self.buffer = (ctypes.c_char * max(size, 8))()
         base = ctypes.addressof(self.buffer)
         self.pointers = (ctypes.c_void_p * max(len(offsets), 1))(*[base + o for o in offsets])
         self.address = ctypes.addressof(self.pointers)
         """What ``cuLaunchKernel`` takes as ``kernelParams``."""
+
+
+class ParameterLayout:
+    """Where a kernel's parameters lie in its parameter buffer, and how they are packed."""
+
+    def __init__(self, symbol: str, param_types: Sequence[Any]):
+        self.symbol = symbol
+        codes = tuple(_code(t) for t in param_types)
+        self._struct = struct.Struct("@" + "".join(codes))
+        self.offsets = _offsets(codes)
+        self._bf16 = tuple((i, t.element_type) for i, (c, t) in enumerate(zip(codes, param_types)) if c == "H")
+
+    def new(self) -> Parameters:
+        return Parameters(self._struct.size, self.offsets)
+
+    def pack(self, args: Sequence[Any], into: Parameters) -> None:
+        """Write ``args`` (pointers as addresses) into ``into``; ``OverflowError`` if one does not fit."""
+        values = args
+        if self._bf16:
+            values = list(args)
+            for p, element in self._bf16:  # rounded to nearest even, as a bf16 conversion does
+                values[p] = int(to_storage(np.float32(values[p]), element))
+        try:
+            self._struct.pack_into(into.buffer, 0, *values)
+        except struct.error as err:
+            raise OverflowError(
+                f"a parameter of '{self.symbol}' does not fit its type ({err}); shapes and strides "
+                "are i32 in the launch ABI: split tensors of 2^31 elements or more"
+            ) from None
 
 
 class CudaKernel:
@@ -63,37 +93,20 @@ class CudaKernel:
         self._image = np.frombuffer(cubin, dtype=np.uint8)
         self.module = call(driver.cuModuleLoadData, self._image.ctypes.data)
         self.function = call(driver.cuModuleGetFunction, self.module, symbol.encode())
-        self._codes = tuple(_code(t) for t in param_types)
-        self._struct = struct.Struct("@" + "".join(self._codes))
-        self._offsets = _offsets(self._codes)
-        self._shared = Parameters(self._struct, self._offsets)
-        self._bf16 = tuple(i for i, c in enumerate(self._codes) if c == "H")
+        self.layout = ParameterLayout(symbol, param_types)
+        self._shared = self.layout.new()
         self.driver_launch = driver.cuLaunchKernel
         self._lock = threading.Lock()
 
-    def _pack(self, args: Sequence[Any], into: Parameters) -> None:
-        values = args
-        if self._bf16:
-            values = list(args)
-            for p in self._bf16:
-                values[p] = int(np.asarray(values[p], np.float32).view(np.uint32)) >> 16
-        try:
-            self._struct.pack_into(into.buffer, 0, *values)
-        except struct.error as err:
-            raise OverflowError(
-                f"a parameter of '{self.symbol}' does not fit its type ({err}); shapes and strides "
-                "are i32 in the launch ABI: split tensors of 2^31 elements or more"
-            ) from None
-
     def packed(self, args: Sequence[Any]) -> Parameters:
         """A buffer of its own holding ``args``, for launching them again and again."""
-        params = Parameters(self._struct, self._offsets)
-        self._pack(args, params)
+        params = self.layout.new()
+        self.layout.pack(args, params)
         return params
 
     def launch(self, grid: tuple[int, int, int], args: Sequence[Any], stream: CudaStream) -> None:
         with self._lock:
-            self._pack(args, self._shared)
+            self.layout.pack(args, self._shared)
             self.launch_packed(grid, self._shared, stream)
 
     def launch_packed(self, grid: tuple[int, int, int], params: Parameters, stream: CudaStream) -> None:

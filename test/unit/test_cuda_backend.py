@@ -91,3 +91,26 @@ def test_a_malformed_device_ordinal_is_refused(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setenv("SAFETILE_DEVICE", "gpu1")
     with pytest.raises(ValueError, match=r"SAFETILE_DEVICE='gpu1': expected a device ordinal"):
         CudaBackend()
+
+
+def test_parameters_are_packed_by_the_launch_abi() -> None:
+    import ctypes
+    import struct
+
+    from xdsl.dialects.builtin import BFloat16Type, Float32Type, IntegerType
+
+    from safetile.dialects.cuda_tile.types import PointerType, TileType
+    from safetile.runtime.cuda.kernels import ParameterLayout
+
+    types = [TileType((), PointerType(Float32Type())), TileType((), IntegerType(32)), TileType((), IntegerType(32)),
+             TileType((), Float32Type()), TileType((), BFloat16Type())]
+    layout = ParameterLayout("k", types)
+    assert layout.offsets == [0, 8, 12, 16, 20]
+    params = layout.new()
+    layout.pack([0x7F0000001000, 300, 1, 2.5, 1.0 + 2**-9], params)  # bf16 rounds 1 + 2^-9 to even: 1.0
+    raw = ctypes.string_at(params.buffer, 24)
+    assert struct.unpack_from("<QiifH", raw) == (0x7F0000001000, 300, 1, 2.5, 0x3F80)
+    pointers = ctypes.cast(params.address, ctypes.POINTER(ctypes.c_void_p))
+    assert [pointers[i] - ctypes.addressof(params.buffer) for i in range(5)] == layout.offsets
+    with pytest.raises(OverflowError, match=r"a parameter of 'k' does not fit its type .*split tensors of 2\^31"):
+        layout.pack([0, 2**31, 1, 0.0, 0.0], params)
