@@ -63,11 +63,8 @@ class DeviceArray:
     def nbytes(self) -> int:
         return self.size * self.itemsize
 
-    def span(self) -> tuple[int, int]:
-        """The half-open address range the elements lie in (empty for no elements)."""
-        return self._span
-
     def _compute_span(self) -> tuple[int, int]:
+        """The half-open address range the elements lie in (empty for no elements)."""
         if self.size == 0:
             return self.ptr, self.ptr
         low = self.ptr + sum(s * (d - 1) for s, d in zip(self.strides, self.shape) if s < 0)
