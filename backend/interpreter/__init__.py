@@ -7,7 +7,7 @@ out-of-bounds memory accesses and failed ``assert``/``assume`` are errors
 naming the kernel, the tile block and the op.  See docs/interpreter.md.
 
 Modules: ``runner`` (launch API), ``engine`` (execution core), ``ops``
-(executors, one module per op family), ``memory`` (address space),
+(executors, one module per ``dialects/cuda_tile/ops`` module), ``memory`` (address space),
 ``races`` (race detector), ``views`` (tile view geometry), ``values``
 (runtime values and element types), ``floats`` (rounding and float formats),
 ``printf`` (``print_tko`` formatting), ``errors``.

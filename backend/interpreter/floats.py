@@ -276,6 +276,19 @@ def adjust_f64(
     return out
 
 
+def round_exact(
+    s: np.ndarray,
+    err: np.ndarray | None,
+    t: Attribute,
+    mode: RoundingMode,
+    overflowed: np.ndarray | None = None,
+) -> np.ndarray:
+    """A float64 result ``s`` (off from the exact one by ``err``) rounded into type ``t``."""
+    if isinstance(t, Float64Type):
+        return s if err is None else adjust_f64(s, err, mode, overflowed)
+    return round_to_format(s, t, mode, err)
+
+
 @per_type
 def carrier_of(t: Attribute) -> np.dtype:
     """The numpy dtype that holds values of float type ``t``."""

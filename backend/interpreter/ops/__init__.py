@@ -1,25 +1,28 @@
-"""Executors of every ``cuda_tile`` op, one module per op family.
+"""Executors of every ``cuda_tile`` op, one module per dialect op module.
 
-``DISPATCH`` maps each op class to the builder that compiles one op of that
-class into its executor (see ``engine``).  ``module``, ``entry`` and
-``global`` are structure, not executed: ``engine.Kernel`` runs an ``entry``'s
-body and ``get_global`` allocates its ``global``.
+Each module executes the ops of the ``dialects/cuda_tile/ops`` module of its
+name (``arith``, ``compare``, ``control``, ``conversion``, ``math``,
+``memory``, ``misc``, ``mma``, ``reduction``, ``shape``, ``structure``);
+``common`` and ``access`` hold helpers they share.  ``DISPATCH`` maps each op
+class to the builder that compiles one op of that class into its executor
+(see ``engine``).
 """
 
 from xdsl.ir import Operation
 
 from ..engine import Builder
-from . import aggregate, compare, control, convert, floating, integer, memory, misc, mma, shape
+from . import arith, compare, control, conversion, math, memory, misc, mma, reduction, shape, structure
 
 DISPATCH: dict[type[Operation], Builder] = {
-    **integer.HANDLERS,
-    **floating.HANDLERS,
+    **arith.HANDLERS,
+    **math.HANDLERS,
     **compare.HANDLERS,
-    **convert.HANDLERS,
+    **conversion.HANDLERS,
     **shape.HANDLERS,
     **control.HANDLERS,
-    **aggregate.HANDLERS,
+    **reduction.HANDLERS,
     **memory.HANDLERS,
     **mma.HANDLERS,
     **misc.HANDLERS,
+    **structure.HANDLERS,
 }

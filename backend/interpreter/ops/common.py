@@ -1,4 +1,4 @@
-"""Helpers the op families share: operand positions, types, dense literals."""
+"""Helpers the op families share: operand positions, types, dense literals, tokens."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from safetile.dialects.cuda_tile.literals import storage_bytes
 from safetile.dialects.cuda_tile.types import TileType, int_width
 
 from .. import floats, values
+from ..engine import Executor, Frame, Kernel
 
 
 def slot(op: Operation, value: SSAValue | None) -> int | None:
@@ -69,3 +70,12 @@ def typed_scalar(attr: Attribute, elem: Attribute) -> np.ndarray:
     w = int_width(elem)
     assert w is not None
     return values.wrap(np.asarray(attr.value.data & ((1 << max(w, 1)) - 1), dtype=np.uint64), w)
+
+
+def token(op: Operation, kernel: Kernel) -> Executor:
+    """An op whose only result is a token (tokens carry no data here)."""
+
+    def run(frame: Frame, a: list[Any]) -> tuple[Any]:
+        return (values.TOKEN,)
+
+    return run

@@ -1,4 +1,4 @@
-"""Comparisons and selection (exact): ``cmpi``, ``cmpf``, ``select``.
+"""Executors of the ``compare`` ops (exact): ``cmpi``, ``cmpf``, ``select``.
 
 ``cmpi`` reads its operands as its ``signedness`` says; ``cmpf ordered`` is
 false and ``unordered`` true when either operand is NaN.
@@ -76,4 +76,4 @@ HANDLERS: dict[type[Operation], Builder] = {
 }
 
 ELEMENTWISE = frozenset(HANDLERS)
-"""Ops whose executors work on tiles of any shape (see ``aggregate``)."""
+"""Ops whose executors work on tiles of any shape (see ``reduction``)."""

@@ -1,8 +1,9 @@
-"""Structured control flow: ``for``, ``loop``, ``if`` and the terminators.
+"""Executors of the ``control`` ops: ``for``, ``loop``, ``if`` and their terminators.
 
 Terminators return an ``Exit``; ``for``/``loop`` consume ``continue`` and
 ``break`` from their body (also when they come out of an ``if`` inside it)
-and ``if`` consumes ``yield`` and passes every other exit on.
+and ``if`` consumes ``yield`` and passes every other exit on (a ``return``
+reaches ``engine.Kernel.run``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 import numpy as np
 from xdsl.ir import Operation
 
-from safetile.dialects.cuda_tile.ops import control, structure
+from safetile.dialects.cuda_tile.ops import control
 
 from ..engine import Builder, Executor, Exit, ExitKind, Frame, Kernel
 from ..errors import UndefinedBehaviorError
@@ -20,7 +21,9 @@ from ..values import signed, unsigned, wrap
 from .common import width
 
 
-def _terminator(kind: ExitKind) -> Builder:
+def terminator(kind: ExitKind) -> Builder:
+    """A terminator: ends its block with ``kind`` and its operand values."""
+
     def build(op: Operation, kernel: Kernel) -> Executor:
         def run(frame: Frame, a: list[Any]) -> Exit:
             return Exit(kind, a)
@@ -92,8 +95,7 @@ HANDLERS: dict[type[Operation], Builder] = {
     control.ForOp: _build_for,
     control.LoopOp: _build_loop,
     control.IfOp: _build_if,
-    control.YieldOp: _terminator(ExitKind.YIELD),
-    control.ContinueOp: _terminator(ExitKind.CONTINUE),
-    control.BreakOp: _terminator(ExitKind.BREAK),
-    structure.ReturnOp: _terminator(ExitKind.RETURN),
+    control.YieldOp: terminator(ExitKind.YIELD),
+    control.ContinueOp: terminator(ExitKind.CONTINUE),
+    control.BreakOp: terminator(ExitKind.BREAK),
 }

@@ -1,5 +1,5 @@
-"""Memory ops: tensor and tile views, view and pointer loads/stores, atomics,
-``alloca`` and ``get_global``.
+"""Executors of the ``memory`` ops: tensor and tile views, view and pointer
+loads/stores, atomics, ``alloca`` and tokens.
 
 Memory orderings and scopes do not change results in a sequential
 interpreter; they only decide which accesses the race detector treats as
@@ -9,6 +9,10 @@ lane order (row-major): ``and``/``or``/``xor``/``add`` (wrapping), ``max``/
 to nearest-even in the element type) and ``atomic_cas_tko`` (bitwise
 comparison, also for floats).  Lanes an atomic masks off return poison
 (``atomic_cas_tko``: their ``cmp``).
+
+Tokens carry no data: the sequential interpreter already runs every tile
+block's memory operations in an order their tokens allow, so ``make_token``,
+``join_tokens`` and ``memory_fence_alias_tko`` return a ``Token``.
 """
 
 from __future__ import annotations
@@ -18,18 +22,17 @@ from typing import Any
 
 import numpy as np
 from xdsl.ir import Attribute, Operation
-from xdsl.traits import SymbolTable
 
 from safetile.dialects.cuda_tile.attributes import AtomicRMWMode, MemoryOrdering, PaddingValue
-from safetile.dialects.cuda_tile.ops import memory, structure
+from safetile.dialects.cuda_tile.ops import memory
 from safetile.dialects.cuda_tile.types import DYNAMIC, PointerType, TileType, TileViewType, int_width
 
 from .. import floats, values, views
 from ..engine import Builder, Executor, Frame, Kernel
 from ..values import TOKEN, TensorView, TileView, signed, unsigned, wrap
-from . import floating
+from . import arith
 from .access import load, read_modify_write, store
-from .common import dense, element, index, slot, tile_type, width
+from .common import element, index, slot, tile_type, token, width
 
 _PADDING = {
     PaddingValue.ZERO: 0.0,
@@ -169,7 +172,7 @@ def _build_store_view(op: Operation, kernel: Kernel) -> Executor:
 def _rmw_update(mode: AtomicRMWMode, t: Attribute) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
     """``(old, arg) -> new`` of an atomic mode on elements of type ``t``."""
     if mode is AtomicRMWMode.ADDF:
-        return lambda old, arg: floating.add(old, arg, t)
+        return lambda old, arg: arith.add(old, arg, t)
     if mode is AtomicRMWMode.XCHG:
         return lambda old, arg: np.asarray(arg)
     w = int_width(t)
@@ -305,31 +308,6 @@ def _build_alloca(op: Operation, kernel: Kernel) -> Executor:
     return run
 
 
-def _build_get_global(op: Operation, kernel: Kernel) -> Executor:
-    assert isinstance(op, structure.GetGlobalOp)
-    target = SymbolTable.lookup_symbol(op, op.global_name)
-    assert isinstance(target, structure.GlobalOp)
-    elem = target.tile_type.element_type
-    initial = values.encode(dense(target.value, target.tile_type), elem)
-    alignment = max(target.alignment.value.data, initial.itemsize, 1)
-
-    def run(frame: Frame, a: list[Any]) -> tuple[np.ndarray]:
-        mem = frame.launch.memory
-        buffer = mem.globals.get(target)
-        if buffer is None:
-            buffer = mem.allocate(
-                initial.nbytes,
-                f"@{target.sym_name.data}",
-                alignment=alignment,
-                readonly=target.constant is not None,
-            )
-            buffer.data[:] = np.ascontiguousarray(initial).view(np.uint8).ravel()
-            mem.globals[target] = buffer
-        return (np.asarray(buffer.address, dtype=np.uint64),)
-
-    return run
-
-
 HANDLERS: dict[type[Operation], Builder] = {
     memory.MakeTensorViewOp: _build_make_tensor_view,
     memory.MakePartitionViewOp: _build_make_tile_view,
@@ -345,5 +323,7 @@ HANDLERS: dict[type[Operation], Builder] = {
     memory.AtomicRMWTkoOp: _build_atomic_rmw,
     memory.AtomicCASTkoOp: _build_atomic_cas,
     memory.AllocaOp: _build_alloca,
-    structure.GetGlobalOp: _build_get_global,
+    memory.MakeTokenOp: token,
+    memory.JoinTokensOp: token,
+    memory.MemoryFenceAliasTkoOp: token,
 }

@@ -1,11 +1,9 @@
-"""Tile-block queries, tokens, ``assume``, ``assert``, ``print_tko`` and the
-grid-dependency ops.
+"""Executors of the ``misc`` ops: tile-block queries, ``assume``, ``assert``,
+``print_tko`` and the grid-dependency ops.
 
-Tokens carry no data: the sequential interpreter already runs every tile
-block's memory operations in an order their tokens allow, so ``make_token``,
-``join_tokens``, ``memory_fence_alias_tko`` and the ``gdc_*`` ops (one kernel
-at a time: nothing to wait for) return a ``Token``.  ``assume`` returns its
-operand; with ``check_assumes`` it first checks the predicate.
+The ``gdc_*`` ops (one kernel at a time: nothing to wait for) return a
+``Token``.  ``assume`` returns its operand; with ``check_assumes`` it first
+checks the predicate.
 """
 
 from __future__ import annotations
@@ -18,7 +16,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.printer import Printer
 
 from safetile.dialects.cuda_tile.attributes import BoundedAttr, DivByAttr, SameElementsAttr
-from safetile.dialects.cuda_tile.ops import memory, misc
+from safetile.dialects.cuda_tile.ops import misc
 from safetile.dialects.cuda_tile.types import PointerType, TileType, int_width
 
 from .. import values
@@ -26,7 +24,7 @@ from ..engine import Builder, Executor, Frame, Kernel
 from ..errors import AssumptionError, DeviceAssertError
 from ..printf import format_tiles
 from ..values import TOKEN, TensorView
-from .common import element, slot
+from .common import element, slot, token
 
 
 def _build_block_id(op: Operation, kernel: Kernel) -> Executor:
@@ -39,13 +37,6 @@ def _build_block_id(op: Operation, kernel: Kernel) -> Executor:
 def _build_num_blocks(op: Operation, kernel: Kernel) -> Executor:
     def run(frame: Frame, a: list[Any]) -> tuple[np.ndarray, ...]:
         return tuple(np.asarray(n, dtype=np.int32) for n in frame.launch.grid)
-
-    return run
-
-
-def _build_token(op: Operation, kernel: Kernel) -> Executor:
-    def run(frame: Frame, a: list[Any]) -> tuple[Any]:
-        return (TOKEN,)
 
     return run
 
@@ -161,9 +152,6 @@ HANDLERS: dict[type[Operation], Builder] = {
     misc.AssumeOp: _build_assume,
     misc.AssertOp: _build_assert,
     misc.PrintTkoOp: _build_print,
-    misc.GdcLaunchDependentsTkoOp: _build_token,
-    misc.GdcWaitTkoOp: _build_token,
-    memory.MakeTokenOp: _build_token,
-    memory.JoinTokensOp: _build_token,
-    memory.MemoryFenceAliasTkoOp: _build_token,
+    misc.GdcLaunchDependentsTkoOp: token,
+    misc.GdcWaitTkoOp: token,
 }

@@ -185,5 +185,5 @@ HANDLERS: dict[type[Operation], Builder] = {
 }
 
 ELEMENTWISE = frozenset({shape.ConstantOp})
-"""Ops whose executors work on tiles of any shape (see ``aggregate``): a
+"""Ops whose executors work on tiles of any shape (see ``reduction``): a
 constant in a combiner is a scalar, which broadcasts."""

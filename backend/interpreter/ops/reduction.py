@@ -1,4 +1,5 @@
-"""``reduce`` and ``scan``: folding tiles along a dimension with a combiner region.
+"""Executors of the ``reduction`` ops: ``reduce`` and ``scan``, folding tiles
+along a dimension with a combiner region.
 
 The combiner ``f(elem, acc)`` is the op's body.  Three strategies, fastest
 first:
@@ -33,16 +34,17 @@ from safetile.dialects.cuda_tile.ops import arith, control, reduction
 
 from .. import values
 from ..engine import Builder, Executor, Frame, Kernel
-from . import compare, convert, floating, integer, shape
+from .arith import ELEMENTWISE as ARITH_ELEMENTWISE
 from .common import element, typed_scalar
+from .compare import ELEMENTWISE as COMPARE_ELEMENTWISE
+from .conversion import ELEMENTWISE as CONVERSION_ELEMENTWISE
+from .math import ELEMENTWISE as MATH_ELEMENTWISE
+from .shape import ELEMENTWISE as SHAPE_ELEMENTWISE
 
 ELEMENTWISE = (
-    integer.ELEMENTWISE
-    | floating.ELEMENTWISE
-    | compare.ELEMENTWISE
-    | convert.ELEMENTWISE
-    | shape.ELEMENTWISE
+    ARITH_ELEMENTWISE | MATH_ELEMENTWISE | COMPARE_ELEMENTWISE | CONVERSION_ELEMENTWISE | SHAPE_ELEMENTWISE
 )
+"""Ops that work on tiles of any shape: a body of only these runs as a tree."""
 
 _UFUNCS: dict[type[Operation], np.ufunc] = {
     arith.AddIOp: np.add,

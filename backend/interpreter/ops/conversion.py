@@ -1,4 +1,5 @@
-"""Conversions, casts and pointer arithmetic (element-wise).
+"""Executors of the ``conversion`` ops: conversions, casts and pointer arithmetic
+(element-wise).
 
 Exact: ``bitcast``, ``exti``, ``trunci``, ``int_to_ptr``, ``ptr_to_int``,
 ``ptr_to_ptr``, ``offset`` (64-bit wrapping address arithmetic), ``ftof`` in
@@ -154,4 +155,4 @@ HANDLERS: dict[type[Operation], Builder] = {
 }
 
 ELEMENTWISE = frozenset(HANDLERS)
-"""Ops whose executors work on tiles of any shape (see ``aggregate``)."""
+"""Ops whose executors work on tiles of any shape (see ``reduction``)."""
