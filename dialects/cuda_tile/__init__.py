@@ -4,7 +4,10 @@ from xdsl.ir import Dialect
 
 from .attributes import CUDA_TILE_ATTRS
 from .ops import ALL_OPS
+from .ops._folding import ConstantMaterialization
 from .types import CUDA_TILE_TYPES
 
-CudaTile = Dialect("cuda_tile", list(ALL_OPS), [*CUDA_TILE_TYPES, *CUDA_TILE_ATTRS])
+CudaTile = Dialect(
+    "cuda_tile", list(ALL_OPS), [*CUDA_TILE_TYPES, *CUDA_TILE_ATTRS], [ConstantMaterialization()]
+)
 """The dialect object to load into an xDSL ``Context``."""

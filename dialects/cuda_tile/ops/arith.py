@@ -17,6 +17,8 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.dialects.builtin import UnitAttr, i1, i8, i16, i32
+from xdsl.interfaces import HasFolderInterface
+from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     VarConstraint,
@@ -65,6 +67,7 @@ from ._common import (
     verify_ftz,
     verify_rounding_in,
 )
+from ._folding import elementwise, int_constant, is_splat, signed, width_of
 
 FPowIExponentTile = TileOf(
     "tile of i1 or i8 or i16 or i32 values", lambda t: t in (i1, i8, i16, i32)
@@ -240,8 +243,8 @@ class _PowBase(CudaTileOp):
     assembly_format = "$source `,` $exponent attr-dict `:` type($result)"
 
 
-class _IntUnary(CudaTileOp):
-    """``op %source : T`` on an integer tile."""
+class _IntUnary(CudaTileOp, HasFolderInterface):
+    """``op %source : T`` on an integer tile; a constant operand folds."""
 
     T: ClassVar = VarConstraint("T", IntTile)
     source = operand_def(T)
@@ -249,15 +252,56 @@ class _IntUnary(CudaTileOp):
     traits = traits_def(Pure())
     assembly_format = "$source attr-dict `:` type($result)"
 
+    def evaluate(self, bits: int, width: int) -> int:
+        """The result's bits for an operand of ``bits`` (wrapped by the caller)."""
+        raise NotImplementedError
 
-class _IntOperands(CudaTileOp):
-    """``op %lhs, %rhs : T`` on integer tiles (traits left to subclasses)."""
+    def fold(self) -> tuple[Attribute] | None:
+        width = width_of(self.result)
+        assert width is not None
+        folded = elementwise(self.result, [self.source], lambda a: self.evaluate(a, width))
+        return None if folded is None else (folded,)
+
+
+class _IntOperands(CudaTileOp, HasFolderInterface):
+    """``op %lhs, %rhs : T`` on integer tiles (traits left to subclasses).
+
+    Folds constant operands lane by lane (``evaluate``), else an algebraic
+    identity (``identity``: ``x + 0``, ``x * 1``, ``x - x``...).
+    """
 
     T: ClassVar = VarConstraint("T", IntTile)
     lhs = operand_def(T)
     rhs = operand_def(T)
     result = result_def(T)
     assembly_format = "$lhs `,` $rhs attr-dict `:` type($result)"
+
+    def evaluate(self, a: int, b: int, width: int) -> int | None:
+        """The result's bits for operand bits ``a`` and ``b`` (wrapped by the
+        caller), or None where the op must not fold (a division by zero)."""
+        raise NotImplementedError
+
+    def identity(self) -> SSAValue | Attribute | None:
+        """The result when an identity holds whatever the other operand is."""
+        return None
+
+    def fold(self) -> tuple[SSAValue | Attribute] | None:
+        width = width_of(self.result)
+        assert width is not None
+        folded = elementwise(self.result, [self.lhs, self.rhs], lambda a, b: self.evaluate(a, b, width))
+        if folded is not None:
+            return (folded,)
+        same = self.identity()
+        return None if same is None else (same,)
+
+    def zero(self) -> Attribute:
+        return int_constant(self.result, [0])
+
+    def read(self, a: int, b: int, width: int) -> tuple[int, int]:
+        """The operands as the op's ``signedness`` reads them."""
+        if self.signedness.data == Signedness.SIGNED:  # ops that read signedness have it
+            return signed(a, width), signed(b, width)
+        return a, b
 
 
 class _IntBinary(_IntOperands):
@@ -434,6 +478,9 @@ class AbsIOp(_IntUnary):
 
     name = "cuda_tile.absi"
 
+    def evaluate(self, bits: int, width: int) -> int:
+        return abs(signed(bits, width))  # abs(MIN) wraps to MIN
+
 
 @irdl_op_definition
 class NegIOp(_IntUnary):
@@ -444,6 +491,9 @@ class NegIOp(_IntUnary):
     assembly_format = (
         "$source (`overflow` `` $overflow^)? attr-dict `:` type($result)"
     )
+
+    def evaluate(self, bits: int, width: int) -> int:
+        return -bits
 
     def verify_(self) -> None:
         # Negation is a signed operation: unsigned wrap has no meaning.
@@ -457,12 +507,28 @@ class AddIOp(_IntBinaryOverflow):
 
     name = "cuda_tile.addi"
 
+    def evaluate(self, a: int, b: int, width: int) -> int:
+        return a + b
+
+    def identity(self) -> SSAValue | None:
+        if is_splat(self.rhs, 0):
+            return self.lhs
+        return self.rhs if is_splat(self.lhs, 0) else None
+
 
 @irdl_op_definition
 class SubIOp(_IntBinaryOverflow):
     """Element-wise integer subtraction."""
 
     name = "cuda_tile.subi"
+
+    def evaluate(self, a: int, b: int, width: int) -> int:
+        return a - b
+
+    def identity(self) -> SSAValue | Attribute | None:
+        if self.lhs == self.rhs:
+            return self.zero()
+        return self.lhs if is_splat(self.rhs, 0) else None
 
 
 @irdl_op_definition
@@ -471,12 +537,29 @@ class MulIOp(_IntBinaryOverflow):
 
     name = "cuda_tile.muli"
 
+    def evaluate(self, a: int, b: int, width: int) -> int:
+        return a * b
+
+    def identity(self) -> SSAValue | None:
+        for x, y in ((self.lhs, self.rhs), (self.rhs, self.lhs)):
+            if is_splat(y, 1):
+                return x
+            if is_splat(y, 0):
+                return y
+        return None
+
 
 @irdl_op_definition
 class ShLIOp(_IntBinaryOverflow):
     """Element-wise shift left of ``lhs`` by ``rhs`` bits."""
 
     name = "cuda_tile.shli"
+
+    def evaluate(self, a: int, b: int, width: int) -> int:
+        return a << b if b < width else 0  # the amount reads unsigned
+
+    def identity(self) -> SSAValue | None:
+        return self.lhs if is_splat(self.rhs, 0) else None
 
 
 @irdl_op_definition
@@ -509,6 +592,20 @@ class DivIOp(_IntOperands):
         "(`rounding` `` $rounding^)? attr-dict `:` type($result)"
     )
 
+    def evaluate(self, a: int, b: int, width: int) -> int | None:
+        x, y = self.read(a, b, width)
+        if y == 0:
+            return None  # undefined behaviour: leave it to run (and be reported)
+        floor = x // y
+        if self.rounding.data == RoundingMode.NEGATIVE_INF or floor * y == x:
+            return floor  # MIN / -1 wraps to MIN
+        if self.rounding.data == RoundingMode.POSITIVE_INF:
+            return floor + 1
+        return floor + 1 if (x < 0) != (y < 0) else floor  # toward zero
+
+    def identity(self) -> SSAValue | None:
+        return self.lhs if is_splat(self.rhs, 1) else None
+
     def verify_(self) -> None:
         verify_rounding_in(
             self.rounding,
@@ -529,12 +626,28 @@ class RemIOp(_IntBinarySigned):
 
     name = "cuda_tile.remi"
 
+    def evaluate(self, a: int, b: int, width: int) -> int | None:
+        x, y = self.read(a, b, width)
+        if y == 0:
+            return None  # undefined behaviour: leave it to run (and be reported)
+        r = abs(x) % abs(y)
+        return -r if x < 0 else r  # the sign of the dividend
+
+    def identity(self) -> Attribute | None:
+        return self.zero() if is_splat(self.rhs, 1) else None
+
 
 @irdl_op_definition
 class MaxIOp(_IntBinarySigned):
     """Element-wise integer maximum."""
 
     name = "cuda_tile.maxi"
+
+    def evaluate(self, a: int, b: int, width: int) -> int:
+        return max(self.read(a, b, width))
+
+    def identity(self) -> SSAValue | None:
+        return self.lhs if self.lhs == self.rhs else None
 
 
 @irdl_op_definition
@@ -543,12 +656,25 @@ class MinIOp(_IntBinarySigned):
 
     name = "cuda_tile.mini"
 
+    def evaluate(self, a: int, b: int, width: int) -> int:
+        return min(self.read(a, b, width))
+
+    def identity(self) -> SSAValue | None:
+        return self.lhs if self.lhs == self.rhs else None
+
 
 @irdl_op_definition
 class ShRIOp(_IntBinarySigned):
     """Element-wise shift right (arithmetic if signed, logical if unsigned)."""
 
     name = "cuda_tile.shri"
+
+    def evaluate(self, a: int, b: int, width: int) -> int:
+        x, _ = self.read(a, b, width)  # the amount reads unsigned
+        return x >> min(b, width)  # past the width: 0, or the sign if signed
+
+    def identity(self) -> SSAValue | None:
+        return self.lhs if is_splat(self.rhs, 0) else None
 
 
 @irdl_op_definition
@@ -557,6 +683,19 @@ class AndIOp(_IntBinary):
 
     name = "cuda_tile.andi"
 
+    def evaluate(self, a: int, b: int, width: int) -> int:
+        return a & b
+
+    def identity(self) -> SSAValue | None:
+        if self.lhs == self.rhs:
+            return self.lhs
+        for x, y in ((self.lhs, self.rhs), (self.rhs, self.lhs)):
+            if is_splat(y, -1):
+                return x
+            if is_splat(y, 0):
+                return y
+        return None
+
 
 @irdl_op_definition
 class OrIOp(_IntBinary):
@@ -564,10 +703,33 @@ class OrIOp(_IntBinary):
 
     name = "cuda_tile.ori"
 
+    def evaluate(self, a: int, b: int, width: int) -> int:
+        return a | b
+
+    def identity(self) -> SSAValue | None:
+        if self.lhs == self.rhs:
+            return self.lhs
+        for x, y in ((self.lhs, self.rhs), (self.rhs, self.lhs)):
+            if is_splat(y, 0):
+                return x
+            if is_splat(y, -1):
+                return y
+        return None
+
 
 @irdl_op_definition
 class XOrIOp(_IntBinary):
     """Element-wise bitwise XOR."""
 
     name = "cuda_tile.xori"
+
+    def evaluate(self, a: int, b: int, width: int) -> int:
+        return a ^ b
+
+    def identity(self) -> SSAValue | Attribute | None:
+        if self.lhs == self.rhs:
+            return self.zero()
+        if is_splat(self.rhs, 0):
+            return self.lhs
+        return self.rhs if is_splat(self.lhs, 0) else None
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
 from typing import ClassVar
 
 from xdsl.dialects.builtin import Float4E2M1FNType, IntegerType
-from xdsl.ir import SSAValue
+from xdsl.interfaces import HasFolderInterface
+from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     VarConstraint,
     irdl_op_definition,
@@ -37,6 +40,17 @@ from ._common import (
     SignednessKeyword,
     same_shape,
 )
+from ._folding import elementwise, int_constant, int_elements, signed, width_of
+
+
+_PREDICATES: dict[ComparisonPredicate, Callable[[int, int], bool]] = {
+    ComparisonPredicate.EQUAL: operator.eq,
+    ComparisonPredicate.NOT_EQUAL: operator.ne,
+    ComparisonPredicate.LESS_THAN: operator.lt,
+    ComparisonPredicate.LESS_THAN_OR_EQUAL: operator.le,
+    ComparisonPredicate.GREATER_THAN: operator.gt,
+    ComparisonPredicate.GREATER_THAN_OR_EQUAL: operator.ge,
+}
 
 
 def _i1_like(t: TileType) -> TileType:
@@ -96,7 +110,7 @@ class CmpFOp(_Compare):
 
 
 @irdl_op_definition
-class CmpIOp(_Compare):
+class CmpIOp(_Compare, HasFolderInterface):
     """Element-wise integer comparison, reading the operands as ``signedness`` says."""
 
     name = "cuda_tile.cmpi"
@@ -127,9 +141,23 @@ class CmpIOp(_Compare):
             },
         )
 
+    def fold(self) -> tuple[Attribute] | None:
+        """Constant operands compare lane by lane; ``x PRED x`` is known for
+        integers (no NaN): true for ``==``, ``<=``, ``>=``."""
+        holds = _PREDICATES[self.comparison_predicate.data]
+        if self.lhs == self.rhs:
+            return (int_constant(self.result, [holds(0, 0)]),)
+        width = width_of(self.lhs)
+        assert width is not None
+        read = signed if self.signedness.data == Signedness.SIGNED else (lambda bits, _: bits)
+        folded = elementwise(
+            self.result, [self.lhs, self.rhs], lambda a, b: holds(read(a, width), read(b, width))
+        )
+        return None if folded is None else (folded,)
+
 
 @irdl_op_definition
-class SelectOp(CudaTileOp):
+class SelectOp(CudaTileOp, HasFolderInterface):
     """Element-wise ``cond ? val_if_true : val_if_false``."""
 
     name = "cuda_tile.select"
@@ -148,6 +176,23 @@ class SelectOp(CudaTileOp):
         super().__init__(
             operands=[cond, val_if_true, val_if_false], result_types=[val_if_true.type]
         )
+
+    def fold(self) -> tuple[SSAValue | Attribute] | None:
+        """A splat condition picks a side; two equal sides need no condition;
+        a constant condition over constant integer sides folds lane by lane."""
+        if self.val_if_true == self.val_if_false:
+            return (self.val_if_true,)
+        cond = int_elements(self.cond)
+        if cond is None:
+            return None
+        if all(cond):
+            return (self.val_if_true,)
+        if not any(cond):
+            return (self.val_if_false,)
+        folded = elementwise(
+            self.result, [self.cond, self.val_if_true, self.val_if_false], lambda c, t, f: t if c else f
+        )
+        return None if folded is None else (folded,)
 
     def verify_(self) -> None:
         same_shape(
