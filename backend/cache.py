@@ -150,6 +150,29 @@ def lookup(
     return _read_entry(folder, toolchain, bytecode, options)
 
 
+class MissingCubin(RuntimeError):
+    """Neither the cache nor an installed ``tileiras`` can give a kernel's cubin."""
+
+
+def cubin_for(
+    module: Operation, arch: str, *, sanitize: str | None = None, kernel_name: str = "the kernel"
+) -> CacheEntry:
+    """The cubin of ``module`` for ``arch``: from the cache (no toolchain needed),
+    else built by ``tileiras``; with neither, ``MissingCubin`` says how to get it."""
+    found = lookup(module, arch, sanitize=sanitize)
+    if found is not None:
+        return found
+    try:
+        return compile_cubin(module, arch, sanitize=sanitize)
+    except toolchains.ToolchainError as err:
+        raise MissingCubin(
+            f"'{kernel_name}' for {arch} is not in the cubin cache ({default_cache_dir()}) and "
+            f"tileiras cannot build it: {err}.  Install the toolchain (pip install 'safetile[toolchain]'), "
+            f"or build the cache ahead of time where it is installed (st.warm_up(kernel, specs, arch='{arch}') "
+            f"with {CACHE_ENV} set) and copy that folder here"
+        ) from None
+
+
 def compile_cubin(
     source: Operation | bytes,
     arch: str,

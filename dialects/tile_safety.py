@@ -3,8 +3,9 @@
 Everything here exists only between the frontend and the lowering
 (``passes/lower_tile_safety.py``); afterwards a module is pure ``cuda_tile``.
 
-* ``tile_safety.check_index %i, %view[dim], "message"`` — the obligation
-  ``0 <= %i < num_tiles(%view, dim)`` for one index of one partition access.
+* ``tile_safety.check_index %i, %view[dim], "what"`` — the obligation
+  ``0 <= %i < num_tiles(%view, dim)`` for one index of one partition access
+  (``what`` names the access, ``z.store``; the op's location says where).
   The safety passes discharge it statically, hoist it to a launch check, or
   lower it to an in-kernel ``assert`` (the last rung).
 * Discardable attributes, named ``tile_safety.<what>``:
@@ -12,23 +13,41 @@ Everything here exists only between the frontend and the lowering
   ``access`` (``#tile_safety.access<mut|mapped|shared>``) and ``arg``
   (the parameter name) on each tensor parameter's ``make_tensor_view``;
   ``partition`` (``array<i64: ...>``) there too for host-partitioned
-  outputs; ``unsafe`` (``"file:line:col"``) on every operation written in a
+  outputs; ``unsafe`` (unit) on every operation written in a
   ``with st.unsafe():`` block that needed it; ``unchecked_accesses`` and
   ``deny_in_kernel_checks`` (unit) on an ``entry`` compiled with those
-  options.
+  options; ``launch_checks`` on an ``entry``: the array of
+  ``#tile_safety.launch_check`` that bounds-check-elision moved to the host.
+* ``#tile_safety.launch_check<"message": LHS < RHS>``: one launch check, a
+  small expression tree over the tensor arguments' shapes, each side a
+  ``TileBound``: ``n``, ``ceil_div(x.shape[d], t) + k`` or
+  ``(ceil_div(x.shape[d], t) + k) // q``.  The runtime evaluates it on the
+  launch's shapes (``LaunchCheckAttr.sides``), never as Python source.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import I64, DenseArrayBase, IntegerAttr, StringAttr, i64
+from xdsl.dialects.builtin import (
+    I64,
+    ArrayAttr,
+    DenseArrayBase,
+    IntAttr,
+    IntegerAttr,
+    LocationAttr,
+    StringAttr,
+    UnknownLoc,
+    i64,
+)
 from xdsl.dialects.utils import EnumAttribute
-from xdsl.ir import Dialect, Operation, SSAValue
+from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, SSAValue
 from xdsl.irdl import (
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
+    param_def,
     prop_def,
     traits_def,
 )
@@ -49,6 +68,7 @@ PARTITION = PREFIX + "partition"
 UNSAFE = PREFIX + "unsafe"
 UNCHECKED_ACCESSES = PREFIX + "unchecked_accesses"
 DENY_IN_KERNEL_CHECKS = PREFIX + "deny_in_kernel_checks"
+LAUNCH_CHECKS = PREFIX + "launch_checks"
 
 
 class AccessMode(StrEnum):
@@ -77,7 +97,8 @@ class AccessAttr(EnumAttribute[AccessMode]):
 
 @irdl_op_definition
 class CheckIndexOp(CudaTileOp):
-    """Obliges ``0 <= index < num_tiles(view, dim)``; ``message`` names the access."""
+    """Obliges ``0 <= index < num_tiles(view, dim)``; ``message`` names the access
+    (``z.store``), the op's location where it is."""
 
     name = "tile_safety.check_index"
     SINCE: ClassVar[str] = "13.1"
@@ -128,20 +149,172 @@ def partition_tiles(op: Operation) -> tuple[int, ...] | None:
     return tiles
 
 
-TileSafety = Dialect("tile_safety", [CheckIndexOp], [AccessAttr])
+@irdl_attr_definition
+class TileBoundAttr(ParametrizedAttribute):
+    """``floor((ceil_div(tensor.shape[dim], tile) + offset) / divisor)``; just
+    ``offset`` when ``tensor`` is empty.  One side of a launch check, printed
+    (inside ``#tile_safety.launch_check``) as that Python-like expression."""
+
+    name = "tile_safety.tile_bound"
+
+    tensor: StringAttr = param_def()
+    dim: IntAttr = param_def()
+    tile: IntAttr = param_def()
+    offset: IntAttr = param_def()
+    divisor: IntAttr = param_def()
+
+    @staticmethod
+    def of(tensor: str | None, dim: int = 0, tile: int = 1, offset: int = 0, divisor: int = 1) -> TileBoundAttr:
+        return TileBoundAttr(StringAttr(tensor or ""), IntAttr(dim), IntAttr(tile), IntAttr(offset), IntAttr(divisor))
+
+    def value(self, shapes: Mapping[str, Sequence[int]]) -> int:
+        """The bound on the launch whose tensor arguments have ``shapes`` (by name)."""
+        if not self.tensor.data:
+            return self.offset.data
+        count = -(-shapes[self.tensor.data][self.dim.data] // self.tile.data)
+        return (count + self.offset.data) // self.divisor.data
+
+    def expression(self, floordiv: str = "//") -> str:
+        """``(ceil_div(x.shape[1], 32) - 1) // 4``: the text users read.  The IR
+        spells the division ``floordiv`` (as MLIR's affine maps do): ``//``
+        starts a comment there."""
+        if not self.tensor.data:
+            return str(self.offset.data)
+        text = f"ceil_div({self.tensor.data}.shape[{self.dim.data}], {self.tile.data})"
+        if self.offset.data:
+            text += f" {'+' if self.offset.data > 0 else '-'} {abs(self.offset.data)}"
+        return text if self.divisor.data == 1 else f"({text}) {floordiv} {self.divisor.data}"
+
+    @staticmethod
+    def parse_expression(parser: AttrParser) -> TileBoundAttr:
+        """Read what ``expression`` prints."""
+        constant = parser.parse_optional_integer(allow_boolean=False, allow_negative=True)
+        if constant is not None:
+            return TileBoundAttr.of(None, offset=constant)
+        parenthesized = parser.parse_optional_punctuation("(") is not None
+        parser.parse_keyword("ceil_div")
+        parser.parse_punctuation("(")
+        field = parser.parse_identifier(" tensor.shape")
+        tensor, _, shape = field.rpartition(".")
+        if shape != "shape" or not tensor.isidentifier():
+            parser.raise_error(f"expected '<tensor>.shape', got '{field}'")
+        parser.parse_punctuation("[")
+        dim = parser.parse_integer(allow_boolean=False, allow_negative=False)
+        parser.parse_punctuation("]")
+        parser.parse_punctuation(",")
+        tile = parser.parse_integer(allow_boolean=False, allow_negative=False)
+        parser.parse_punctuation(")")
+        offset = 0
+        if parser.parse_optional_punctuation("+") is not None:
+            offset = parser.parse_integer(allow_boolean=False, allow_negative=False)
+        else:
+            offset = parser.parse_optional_integer(allow_boolean=False, allow_negative=True) or 0
+        divisor = 1
+        if parenthesized:
+            parser.parse_punctuation(")")
+            parser.parse_keyword("floordiv")
+            divisor = parser.parse_integer(allow_boolean=False, allow_negative=False)
+        return TileBoundAttr.of(tensor, dim, tile, offset, divisor)
+
+    def verify(self) -> None:
+        if self.tile.data < 1 or self.divisor.data < 1:
+            raise VerifyException(f"{self.name}: tile and divisor must be positive, got {self.expression('floordiv')}")
+
+
+@irdl_attr_definition
+class LaunchCheckAttr(ParametrizedAttribute):
+    """``#tile_safety.launch_check<"message": LHS < RHS>``: a bounds obligation
+    the host decides before a launch (``lhs < rhs`` on the arguments' shapes).
+
+    ``location`` is the checked access's source position (printed after the
+    condition when known)."""
+
+    name = "tile_safety.launch_check"
+
+    message: StringAttr = param_def()
+    lhs: TileBoundAttr = param_def()
+    rhs: TileBoundAttr = param_def()
+    location: LocationAttr = param_def()
+
+    def __init__(self, message: str, lhs: TileBoundAttr, rhs: TileBoundAttr, location: LocationAttr | None = None):
+        super().__init__(StringAttr(message), lhs, rhs, location or UnknownLoc())
+
+    def sides(self, shapes: Mapping[str, Sequence[int]]) -> tuple[int, int]:
+        """Both sides' values on a launch with these tensor shapes; it may run when lhs < rhs."""
+        return self.lhs.value(shapes), self.rhs.value(shapes)
+
+    def condition(self, floordiv: str = "//") -> str:
+        """``lhs < rhs`` as text (see ``TileBoundAttr.expression``)."""
+        return f"{self.lhs.expression(floordiv)} < {self.rhs.expression(floordiv)}"
+
+    def tensors(self) -> set[str]:
+        """The tensor arguments the check reads."""
+        return {b.tensor.data for b in (self.lhs, self.rhs) if b.tensor.data}
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string("<")
+        printer.print_string_literal(self.message.data)
+        printer.print_string(f": {self.condition('floordiv')}")
+        if not isinstance(self.location, UnknownLoc):
+            printer.print_string(" at ")
+            printer.print_attribute(self.location)
+        printer.print_string(">")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            message = parser.parse_str_literal()
+            parser.parse_punctuation(":")
+            lhs = TileBoundAttr.parse_expression(parser)
+            parser.parse_punctuation("<")
+            rhs = TileBoundAttr.parse_expression(parser)
+            location: LocationAttr = UnknownLoc()
+            if parser.parse_optional_keyword("at") is not None:
+                found = parser.parse_optional_location()
+                if found is None:
+                    parser.raise_error("expected loc(...) after 'at'")
+                location = found
+        return (StringAttr(message), lhs, rhs, location)
+
+
+def launch_checks(entry: Operation) -> tuple[LaunchCheckAttr, ...]:
+    """The launch checks recorded on ``entry`` (``tile_safety.launch_checks``)."""
+    attr = entry.attributes.get(LAUNCH_CHECKS)
+    if attr is None:
+        return ()
+    if not (isinstance(attr, ArrayAttr) and all(isinstance(c, LaunchCheckAttr) for c in attr.data)):
+        raise DiagnosticException(
+            f"'{entry.name}' op {LAUNCH_CHECKS} must be an array of #tile_safety.launch_check, got {attr}"
+        )
+    return tuple(attr.data)  # type: ignore[arg-type]
+
+
+def add_launch_checks(entry: Operation, checks: Sequence[LaunchCheckAttr]) -> None:
+    """Append ``checks`` to ``entry``'s launch checks, each once."""
+    merged = list(dict.fromkeys((*launch_checks(entry), *checks)))
+    if merged:
+        entry.attributes[LAUNCH_CHECKS] = ArrayAttr(merged)
+
+
+TileSafety = Dialect("tile_safety", [CheckIndexOp], [AccessAttr, TileBoundAttr, LaunchCheckAttr])
 """The dialect object to load into an xDSL ``Context``."""
 
 __all__ = [
     "ACCESS",
     "ARG",
     "DENY_IN_KERNEL_CHECKS",
+    "LAUNCH_CHECKS",
     "PARTITION",
     "UNCHECKED_ACCESSES",
     "UNSAFE",
     "AccessAttr",
     "AccessMode",
     "CheckIndexOp",
+    "LaunchCheckAttr",
+    "TileBoundAttr",
     "TileSafety",
+    "add_launch_checks",
     "is_safety_attribute",
+    "launch_checks",
     "partition_tiles",
 ]

@@ -1,7 +1,7 @@
 """The lowering table: which function emits the IR of each kernel-language name.
 
 Each entry maps a name of ``frontend.dsl`` (a function, a method of
-``dsl.Tile``/``dsl.Tensor``/``dsl.Partition``, or a property getter) to a
+``dsl.Tile``/``dsl.TensorView``/``dsl.PartitionView``, or a property getter) to a
 lowering with the same parameters plus the ``Lowerer`` first.  Arguments
 are bound against the DSL signature, so defaults and keyword names are the
 documented ones and a wrong call is reported at the call site.

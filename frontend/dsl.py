@@ -262,25 +262,30 @@ def kernel_only(what: str) -> RuntimeError:
     return RuntimeError(f"{what} only exists inside a @st.kernel or @st.function")
 
 
-HOST_FUNCTIONS: dict[str, Callable[..., Any]] = {}
-"""Host implementations of kernel-language names (``st.zeros`` outside a
-kernel allocates a tensor); ``safetile.runtime`` registers them."""
-
-
 def builtin(fn: _F) -> _F:
     """Mark ``fn`` as a kernel-language function: only kernels may call it."""
 
     @functools.wraps(fn)
     def outside(*args: Any, **kwargs: Any) -> Any:
-        host = HOST_FUNCTIONS.get(fn.__name__)
-        if host is not None:
-            return host(*args, **kwargs)
         raise RuntimeError(
             f"st.{fn.__name__}() can only be called inside a @st.kernel or @st.function"
         )
 
     outside.__signature__ = inspect.signature(fn)  # type: ignore[attr-defined]
     return outside  # type: ignore[return-value]
+
+
+def with_host(kernel_fn: _F, host_fn: Callable[..., Any]) -> _F:
+    """One name for both sides: ``kernel_fn`` inside a kernel, ``host_fn`` on
+    the host (``st.zeros`` allocates a tensor outside a kernel)."""
+
+    @functools.wraps(host_fn)
+    def both(*args: Any, **kwargs: Any) -> Any:
+        return host_fn(*args, **kwargs)
+
+    both.__kernel_builtin__ = kernel_fn  # type: ignore[attr-defined]
+    both.__doc__ = f"{kernel_fn.__doc__}\n\nOn the host: {host_fn.__doc__}"
+    return both  # type: ignore[return-value]
 
 
 @builtin
@@ -305,17 +310,17 @@ def num_tile_blocks() -> tuple[Any, Any, Any]:
 
 
 @builtin
-def load_tile_like(src: Tensor, dst: Tensor) -> Tile:
+def load_tile_like(src: TensorView, dst: TensorView) -> Tile:
     """Load the tile of ``src`` at the position of this block's tile of ``dst`` (rank 1-3)."""
 
 
 @builtin
-def load_tile_mut(dst: Tensor) -> Tile:
+def load_tile_mut(dst: TensorView) -> Tile:
     """This block's tile of the mutable output (``dst.load()``)."""
 
 
 @builtin
-def num_tiles(partition: Partition, axis: int) -> Tile:
+def num_tiles(partition: PartitionView, axis: int) -> Tile:
     """Number of tiles of ``partition`` along ``axis`` (``get_index_space_shape``)."""
 
 
@@ -788,26 +793,28 @@ class Tile:
         """See ``st.astype``."""
 
 
-class Tensor:
-    """A tensor parameter (``Tensor<E, S>``): global memory reached through tiles."""
+class TensorView:
+    """A tensor parameter inside a kernel (``Tensor<E, S>``; a Tile IR
+    ``tensor_view``): global memory reached through tiles.  The host's
+    tensor is ``st.Tensor`` (``runtime.tensor.Tensor``)."""
 
     @property
     def shape(self) -> tuple[Any, ...]:
         """``st.Mut``: the partition shape ``S``; ``st.Ref``: the runtime shape
         (ints for static dims, i32 scalars for dynamic ones)."""
-        raise kernel_only("Tensor.shape")
+        raise kernel_only("TensorView.shape")
 
     @property
     def dtype(self) -> DType:
-        raise kernel_only("Tensor.dtype")
+        raise kernel_only("TensorView.dtype")
 
     @property
     def ndim(self) -> int:
-        raise kernel_only("Tensor.ndim")
+        raise kernel_only("TensorView.ndim")
 
     @builtin
-    def load(self) -> Tile:
-        """This block's tile of a mutable output."""
+    def load(self, index: tuple[Any, ...] | None = None) -> Tile:
+        """This block's tile of a mutable output (``st.MutMapped``: at ``index`` from ``tile_indices()``)."""
 
     @builtin
     def store(self, tile: Any, index: tuple[Any, ...] | None = None) -> None:
@@ -818,17 +825,17 @@ class Tensor:
         """The tile of ``shape`` at partition index ``index``."""
 
     @builtin
-    def partition(self, shape: tuple[int, ...], padding: str | None = None) -> Partition:
+    def partition(self, shape: tuple[int, ...], padding: str | None = None) -> PartitionView:
         """A device-side partition of a read-only tensor into tiles of ``shape``."""
 
     @builtin
     def partition_permuted(
         self, shape: tuple[int, ...], dim_map: tuple[int, ...], padding: str | None = None
-    ) -> Partition:
+    ) -> PartitionView:
         """A partition whose tile dim ``i`` walks tensor dim ``dim_map[i]``."""
 
     @builtin
-    def partition_mut(self, shape: tuple[int, ...]) -> Partition:
+    def partition_mut(self, shape: tuple[int, ...]) -> PartitionView:
         """A mutable device-side partition of an output tensor (unsafe)."""
 
     @builtin
@@ -836,13 +843,14 @@ class Tensor:
         """``st.MutMapped``: the tile indices this block owns (use in ``for``)."""
 
 
-class Partition:
-    """A tensor cut into tiles (``Partition<E, S>``), indexed by tile coordinates."""
+class PartitionView:
+    """A tensor cut into tiles inside a kernel (``Partition<E, S>``; a Tile IR
+    ``partition_view``), indexed by tile coordinates.  The host's is ``st.Partition``."""
 
     @property
     def shape(self) -> tuple[int, ...]:
         """The tile shape."""
-        raise kernel_only("Partition.shape")
+        raise kernel_only("PartitionView.shape")
 
     @builtin
     def load(self, index: tuple[Any, ...]) -> Tile:

@@ -1,47 +1,46 @@
-"""``@st.kernel`` and ``@st.function``: signatures, specialization, variants.
+"""Kernel definitions and ``@st.function``: signatures, specialization, variants.
 
-A ``Kernel`` wraps a Python function written in the kernel language.  Its
+A ``KernelDefinition`` wraps a Python function written in the kernel language.  Its
 signature declares the parameters (``frontend.dsl``: tensors, scalars,
 pointers) and, keyword-only, the generics (``*, E: st.DType, BM: int,
 S: st.Shape``).  ``specialize(**values)`` fixes the generics — given, or
 inferred from ``st.TensorSpec``s of the arguments (a mutable output's
 partition gives ``S``, dtypes give ``E``) — and the argument facts, and
 lowers one *variant* (a ``cuda_tile.entry``).  Variants are cached by that
-key; dynamic dimensions are not part of it.  ``compile(...)`` gathers
-variants into a verified ``builtin.module`` holding one ``cuda_tile.module``.
+key; dynamic dimensions are not part of it.  The compile driver
+(``driver/``) takes a variant from here through the passes; the frontend
+knows nothing of them.
 """
 
 from __future__ import annotations
 
 import ast
 import inspect
-import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import Builtin, BoolAttr, IntegerAttr, ModuleOp, UnitAttr
+from xdsl.dialects.builtin import Builtin, BoolAttr, IntegerAttr, UnitAttr
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import DiagnosticException
 
 from safetile.dialects import tile_safety
 from safetile.dialects.cuda_tile import CudaTile
 from safetile.dialects.cuda_tile.attributes import OptimizationHintsAttr
-from safetile.dialects.cuda_tile.ops.structure import EntryOp, ModuleOp as TileModuleOp, ReturnOp
-from safetile.dialects.cuda_tile.syntax import print_tile_ir
+from safetile.dialects.cuda_tile.ops.structure import EntryOp, ReturnOp
 from safetile.dialects.cuda_tile.types import TileType
 
 from . import dsl
 from .abi import EntryParam, TensorFacts, TensorLayout, bind_tensor, tensor_params
 from .dsl import DType, PtrParam, TensorParam, TensorSpec
 from .emit import Builder
-from .errors import CompileError, Source
+from .errors import CompileError
 from .lower import CompileState, Lowerer
 from .ops_memory import make_partition
 from .parse import DeviceFunction, ParsedFunction, parse_function
 from .scope import Scope
+from .core import too_large
 from .types import TileValue, is_pow2
 
 
@@ -77,8 +76,11 @@ class KernelOptions:
     unchecked_accesses: bool = False
     deny_in_kernel_checks: bool = False
     arg_facts: bool = True
+    passes: tuple[Any, ...] = ()
+    """User passes for this kernel's pipeline (``driver/user_passes.py``)."""
 
     def key(self) -> tuple[Any, ...]:
+        """What makes variants differ (``passes`` count in the driver's key)."""
         hints = self.optimization_hints or {}
         return (
             self.unchecked_accesses,
@@ -190,11 +192,12 @@ class Variant:
     generics: dict[str, Any]
     tensors: list[TensorLayout]
     params: list[EntryParam]
-    origins: dict[Operation, tuple[Source, ast.AST]] = field(repr=False, default_factory=dict)
 
 
-class Kernel:
-    """A ``@st.kernel``: a launchable entry point, compiled per specialization."""
+class KernelDefinition:
+    """A kernel's definition: signature, options, specializations and their
+    lowered variants.  ``safetile.Kernel`` (what ``@st.kernel`` makes) adds
+    compiling (``driver``) and launching (``runtime``)."""
 
     __safetile_kernel__ = True
 
@@ -207,7 +210,6 @@ class Kernel:
         self.python = fn
         self.options = options
         self.specializations = [dict(s) for s in specializations]
-        self.runtime_plans = {}
         """The specializations declared with ``@st.kernel(specialize=[...])``."""
         self.variants: dict[tuple[Any, ...], Variant] = {}
         self._parsed: ParsedFunction | None = None
@@ -235,20 +237,6 @@ class Kernel:
 
     def __repr__(self) -> str:
         return f"<st.kernel {self.__qualname__}>"
-
-    runtime_plans: dict[tuple[Any, ...], Any]
-    """The runtime's launch plans of this kernel, by argument signature
-    (``runtime/launch.py``: kept here so that a warm launch finds them with one
-    attribute read)."""
-
-    launch_hook: Callable[..., Any] | None = None
-    """Set by ``safetile.runtime``: what calling a kernel on host arguments does."""
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        """``kernel(z_part, x, y)``: a lazy launch (a ``DeviceOp``; see safetile.runtime)."""
-        if Kernel.launch_hook is None:
-            raise RuntimeError(f"calling {self.name}() needs the runtime: import safetile.runtime")
-        return Kernel.launch_hook(self, *args, **kwargs)
 
     # -- specialization ------------------------------------------------------
 
@@ -335,6 +323,15 @@ class Kernel:
         for d, v in zip(ann.shape, dims):
             if isinstance(d, str) and v >= 0:
                 bind(d, v, what)
+            elif ann.mode in ("mut", "mapped") and d != v:
+                # A literal tile shape is as binding as a generic one: the
+                # launch grid comes from the host partition, so any other
+                # partition leaves tiles unwritten or indexes past the end.
+                raise self.error(
+                    f"'{p.name}' is declared with partition {ann.shape} but {what} is {tuple(dims)}",
+                    f"partition the output into tiles of {ann.shape} (tensor.partition({ann.shape}))",
+                    p.name,
+                )
 
     def _check_generic(self, p: Param, value: Any) -> None:
         expected = {dsl.DType: DType, int: int, dsl.Shape: tuple, bool: bool, float: float}[p.annotation]
@@ -390,6 +387,10 @@ class Kernel:
                     f"the partition shape of '{p.name}' must be powers of two, got {dims}",
                     "partition the output into power-of-two tiles",
                     p.name,
+                )
+            if too_large(dims):
+                raise self.error(
+                    f"the partition shape of '{p.name}': {too_large(dims)}", "partition into smaller tiles", p.name
                 )
             static: tuple[int | None, ...] = (None,) * len(dims)
             tile = dims
@@ -463,6 +464,7 @@ class Kernel:
         block = entry.body.block
         for arg, p in zip(block.args, params):
             arg.name_hint = p.name.replace(".shape[", "_shape").replace(".stride[", "_stride").rstrip("]")
+            arg.location = parsed.source.location(_arg_node(parsed.tree, p.name.split(".")[0]))
         builder = Builder(block)
         state = CompileState(builder, unchecked_accesses=self.options.unchecked_accesses)
         scope = Scope(dict(generics))
@@ -489,7 +491,7 @@ class Kernel:
             entry.attributes[tile_safety.DENY_IN_KERNEL_CHECKS] = UnitAttr()
         if self.options.optimization_hints:
             entry.properties["optimization_hints"] = _hints(self.options.optimization_hints)
-        variant = Variant(key, entry.sym_name.data, entry, generics, layouts, params, builder.origins)
+        variant = Variant(key, entry.sym_name.data, entry, generics, layouts, params)
         _verify(variant)
         return variant
 
@@ -501,49 +503,6 @@ class Kernel:
                 f"the type of '{p.name}' ({ann!r}) is not a dtype or a DType generic", param=p.name
             )
         return dsl.ptr_dtype(dtype) if p.kind == "ptr" else dtype
-
-    # -- compiling ---------------------------------------------------------------
-
-    def compile(self, *specializations: Mapping[str, Any], lower_safety: bool = True, **values: Any) -> ModuleOp:
-        """A verified ``builtin.module`` with one ``cuda_tile.module`` of variants.
-
-        The variants are ``specializations`` (dicts) and/or ``values`` (one
-        more), else the declared ones, else the one with no values.  With
-        ``lower_safety`` (the default) the safety steps of the default
-        pipeline (``passes/pipeline.py``) run: stores are proved disjoint,
-        provable bounds checks are dropped and the rest become in-kernel
-        asserts, so the result is plain Tile IR.
-        """
-        wanted = [dict(s) for s in specializations] + ([values] if values else [])
-        variants = [self.specialize(**s) for s in (wanted or self.specializations or [{}])]
-        module = self.module(variants)
-        if lower_safety:
-            from safetile.passes.pipeline import safety_passes
-
-            try:
-                for step in safety_passes():
-                    step.apply(context(), module)
-            except DiagnosticException as err:
-                raise self.error(str(err)) from None
-        module.verify()
-        self._report(module)
-        return module
-
-    def module(self, variants: Sequence[Variant]) -> ModuleOp:
-        """The variants' entries (copies) in one ``cuda_tile.module``."""
-        unique = list({id(v): v for v in variants}.values())
-        return ModuleOp([TileModuleOp(self.name, [v.entry.clone() for v in unique])])
-
-    def _report(self, module: ModuleOp) -> None:
-        if not (self.options.print_ir or self.options.dump_ir_dir):
-            return
-        text = print_tile_ir(module)
-        if self.options.print_ir:
-            print(text, end="")
-        if self.options.dump_ir_dir:
-            folder = Path(self.options.dump_ir_dir)
-            folder.mkdir(parents=True, exist_ok=True)
-            (folder / f"{self.name}.mlir").write_text(text)
 
 
 def _mangle(value: Any) -> str:
@@ -569,61 +528,26 @@ def _hints(hints: Mapping[str, Mapping[str, Any]]) -> OptimizationHintsAttr:
 
 def _verify(variant: Variant) -> None:
     """Verify the entry; a failure is reported at the kernel line that made the op."""
-    _verify_op(variant.entry, variant)
+    _verify_op(variant.entry)
 
 
-def _verify_op(op: Operation, variant: Variant) -> None:
+def _verify_op(op: Operation) -> None:
     for region in op.regions:
         for block in region.blocks:
             for inner in block.ops:
-                _verify_op(inner, variant)
+                _verify_op(inner)
     try:
         op.verify(verify_nested_ops=False)
     except (DiagnosticException, ValueError) as err:
         text = str(err).strip().splitlines()[0]
-        origin = variant.origins.get(op)
         message = f"the generated '{op.name}' does not verify: {text}"
         hint = "this is a bug in safetile's frontend; please report it with the kernel"
-        if origin is None:
-            raise CompileError(message, hint=hint) from None
-        source, node = origin
-        raise source.error(node, message, hint) from None
+        raise CompileError.at(op.location, message, hint) from None
 
 
 # --------------------------------------------------------------------------
 # Decorators
 # --------------------------------------------------------------------------
-
-
-def kernel(
-    fn: Callable[..., Any] | None = None,
-    *,
-    specialize: Sequence[Mapping[str, Any]] = (),
-    print_ir: bool = False,
-    dump_ir_dir: str | os.PathLike[str] | None = None,
-    optimization_hints: Mapping[str, Mapping[str, Any]] | None = None,
-    unchecked_accesses: bool = False,
-    deny_in_kernel_checks: bool = False,
-    arg_facts: bool = True,
-) -> Any:
-    """``@st.kernel`` or ``@st.kernel(option=...)``: declare a kernel entry point.
-
-    ``specialize`` lists specializations compiled by default (and by
-    ``tile-opt kernel.py``); the other options are ``KernelOptions``.
-    """
-    options = KernelOptions(
-        print_ir,
-        None if dump_ir_dir is None else os.fspath(dump_ir_dir),
-        optimization_hints,
-        unchecked_accesses,
-        deny_in_kernel_checks,
-        arg_facts,
-    )
-
-    def wrap(f: Callable[..., Any]) -> Kernel:
-        return Kernel(f, options, specialize)
-
-    return wrap(fn) if fn is not None else wrap
 
 
 def function(fn: Callable[..., Any]) -> DeviceFunction:

@@ -33,7 +33,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from xdsl.dialects.builtin import StringAttr
+from xdsl.dialects.builtin import StringAttr, UnitAttr
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from safetile.dialects import tile_safety
@@ -49,16 +49,18 @@ from safetile.dialects.cuda_tile.ops.control import (
 )
 from safetile.dialects.cuda_tile.ops.arith import AddIOp
 from safetile.dialects.cuda_tile.ops.memory import MakeTokenOp
+from safetile.dialects.cuda_tile.ops.misc import AssertOp, GetNumTileBlocksOp
 from safetile.dialects.cuda_tile.ops.structure import ReturnOp
-from safetile.dialects.cuda_tile.types import TileType, TokenType
+from safetile.dialects.cuda_tile.types import PartitionViewType, TileType, TokenType
 
 from . import builtins, dsl
-from .core import as_tile, const, describe, is_number, signedness
+from .core import as_tile, const, constant_value, describe, is_number, signedness
 from .emit import Builder
 from .errors import CompileError, Source
 from .parse import MISSING, DeviceFunction, ParsedFunction
 from .ops_memory import owned_tile_range
 from .pybuiltins import PY_BUILTINS
+from .rust_names import spelling
 from .scope import RETURN_SLOT, Scope
 from .types import (
     API_CLASS,
@@ -199,6 +201,14 @@ class Lowerer:
         self.returned = False
         """A ``return`` without an op was reached (a device function's, or the
         kernel's outside any runtime ``if``): the rest of the body is skipped."""
+        if is_kernel:
+            # The entry, and what is added outside any statement (its final
+            # return), are located at the kernel's ``def``.
+            here = self.source.location(parsed.tree)
+            self.builder.location = here
+            entry = self.builder.entry.parent_op()
+            if entry is not None:
+                entry.location = here
 
     # -- services for the lowerings ---------------------------------------
 
@@ -217,7 +227,7 @@ class Lowerer:
         """
         op = self.state.hoisted.get(key)
         if op is None:
-            op = make()
+            op = self.builder.stamp(make())
             entry = self.builder.entry
             if entry.first_op is None:
                 entry.add_op(op)
@@ -246,7 +256,7 @@ class Lowerer:
     def mark_unsafe(self, op: Operation, what: str) -> Operation:
         """Check that ``op`` is in an unsafe block and record it in the IR."""
         self.require_unsafe(what)
-        op.attributes[tile_safety.UNSAFE] = StringAttr(self.where())
+        op.attributes[tile_safety.UNSAFE] = UnitAttr()
         return op
 
     @property
@@ -258,7 +268,7 @@ class Lowerer:
         saved = self.node
         self.node = node
         try:
-            with self.builder.located(self.source, node):
+            with self.builder.located(self.source.location(node)):
                 yield
         finally:
             self.node = saved
@@ -596,7 +606,7 @@ class Lowerer:
             if iterator.keywords or not 1 <= len(args) <= 3:
                 raise self.error("range takes 1 to 3 positional arguments", node=iterator)
             start, stop, step = (0, args[0], 1) if len(args) == 1 else (*args, 1)[:3]
-            self.range_loop(stmt, start, stop, step, lambda iv: self.assign(stmt.target, iv))
+            self.python_range(stmt, start, stop, step)
             return
         value = self.eval(iterator)
         if isinstance(value, OwnedTiles):
@@ -622,6 +632,35 @@ class Lowerer:
                     break
         finally:
             self.loops.pop()
+
+    def python_range(self, stmt: ast.For, start: object, stop: object, step: object) -> None:
+        """``for i in range(start, stop, step)`` with Python's meaning.
+
+        ``cuda_tile.for`` only counts upward, so a negative (compile-time)
+        step counts ``-start, -start - step, ... < -stop`` and binds the
+        negation; a runtime step is asserted positive where it is not
+        known to be (a ``for`` with a negative step would run no iteration).
+        """
+        assign: Callable[[TileValue], None] = lambda iv: self.assign(stmt.target, iv)
+        if is_number(step):
+            if step == 0:
+                raise self.error("range() step must not be zero", "count with a positive or negative step", stmt.iter)
+            if step < 0:
+                if any(isinstance(v, TileValue) and v.dtype.kind == "uint" for v in (start, stop)):
+                    raise self.error(
+                        "a range with a negative step needs signed bounds",
+                        "convert the bounds to a signed type (e.g. .astype(st.i32))",
+                        stmt.iter,
+                    )
+                negate = builtins.OPERATORS["USub"]
+                flip = lambda v: negate(self, v) if isinstance(v, TileValue) else self.python(pyop.neg, v)
+                self.range_loop(stmt, flip(start), flip(stop), -step, lambda iv: assign(negate(self, iv)))
+                return
+        elif isinstance(step, TileValue) and not isinstance(step.value.owner, GetNumTileBlocksOp):
+            positive = builtins.OPERATORS["Gt"](self, step, 0)
+            message = "range() step must be positive at run time (count down with a constant negative step)"
+            self.add(AssertOp.build(operands=[positive.value], properties={"message": StringAttr(message)}))
+        self.range_loop(stmt, start, stop, step, assign)
 
     def range_loop(
         self, stmt: ast.For, start: object, stop: object, step: object, bind: Callable[[TileValue], None]
@@ -688,7 +727,7 @@ class Lowerer:
                 probe = self.eval(stmt.test)
         finally:
             self.state.dry_depth -= 1
-            _discard(scratch, self.builder)
+            _discard(scratch)
         if not _is_runtime(probe) and not probe:
             return
 
@@ -799,7 +838,7 @@ class Lowerer:
                 self.loops.pop()
                 self.terminated = self.unreachable = self.returned = False
                 self.scope.restore(before)
-                _discard(block, self.builder)
+                _discard(block)
             found = [
                 n
                 for n in before
@@ -893,7 +932,7 @@ class Lowerer:
         if value is MISSING:
             raise self.error(
                 f"name '{name}' is not defined",
-                "define it before use, or pass it as a parameter or generic",
+                spelling(name) or "define it before use, or pass it as a parameter or generic",
                 node,
             )
         return value
@@ -1007,7 +1046,7 @@ class Lowerer:
             try:
                 return getattr(value, node.attr)
             except AttributeError:
-                raise self.error(f"{describe(value)} has no attribute '{node.attr}'") from None
+                raise self.error(f"{describe(value)} has no attribute '{node.attr}'", spelling(node.attr) or "") from None
         getter = builtins.property_getter(api, node.attr)
         if getter is not None and builtins.is_builtin(getter):
             return builtins.BUILTINS[getter](self, value)
@@ -1015,7 +1054,7 @@ class Lowerer:
         if member is None or not builtins.is_builtin(member):
             raise self.error(
                 f"{describe(value)} has no attribute '{node.attr}'",
-                f"see the methods of st.{api.__name__} in docs/language.md",
+                spelling(node.attr) or f"see the methods of st.{api.__name__} in docs/language.md",
             )
         return BoundMethod(member, value)
 
@@ -1072,11 +1111,12 @@ class Lowerer:
         return self.call(func, args, kwargs)
 
     def call(self, func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        func = getattr(func, "__kernel_builtin__", func) if inspect.isfunction(func) else func
         if isinstance(func, BoundMethod):
             return builtins.call(self, func.function, (func.receiver, *args), kwargs)
         if func is dsl.static_range:
             return StaticRange(self.python(range, *args))
-        if func is dsl.Tensor.tile_indices:
+        if func is dsl.TensorView.tile_indices:
             raise self.error("tile_indices() is a method: call z.tile_indices()")
         if builtins.is_builtin(func):
             return builtins.call(self, func, args, kwargs)
@@ -1157,8 +1197,30 @@ class Lowerer:
         """The obligation ``0 <= index < num_tiles(view, dim)`` (unless unchecked)."""
         if self.state.unchecked_accesses:
             return
-        message = f"{self.where()}: {what}: index {dim} out of bounds"
-        self.add(tile_safety.CheckIndexOp(index.value, view.view, dim, message))
+        self.refuse_static_out_of_range(index, view, dim, what)
+        self.add(tile_safety.CheckIndexOp(index.value, view.view, dim, what))
+
+    def refuse_static_out_of_range(self, index: TileValue, view: PartitionValue, dim: int, what: str) -> None:
+        """A constant index outside a partition of static extent is a compile error
+        (every launch would fail it)."""
+        known = constant_value(index)
+        if not isinstance(known, int):
+            return
+        view_type = view.view.type
+        assert isinstance(view_type, PartitionViewType)
+        extent = view.tensor.shape[view_type.dim_map[dim]]
+        tiles = -(-extent // view.tile[dim]) if isinstance(extent, int) else None
+        if known < 0:
+            raise self.error(
+                f"{what}: tile index {known} (dimension {dim}) is negative",
+                "tile indices count from 0; Python's negative indexing does not apply to partitions",
+            )
+        if tiles is not None and known >= tiles:
+            raise self.error(
+                f"{what}: tile index {known} (dimension {dim}) is out of range: the partition has {tiles} "
+                f"tile(s) there ({extent} elements in tiles of {view.tile[dim]})",
+                f"use an index below {tiles}, or a larger tensor",
+            )
 
 
 # --------------------------------------------------------------------------
@@ -1283,10 +1345,8 @@ def _slot_text(slot: Slot) -> str:
     return f"tile<{dims + 'x' if dims else ''}{slot.dtype.name}>"
 
 
-def _discard(block: Block, builder: Builder) -> None:
-    """Erase the ops of a dry visit (and forget where they came from)."""
-    for op in block.walk():
-        builder.origins.pop(op, None)
+def _discard(block: Block) -> None:
+    """Erase the ops of a dry visit."""
     for op in reversed(list(block.ops)):
         block.detach_op(op)
         op.erase(safe_erase=False)

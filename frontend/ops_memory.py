@@ -207,7 +207,7 @@ def _mapped_index(lx: Lowerer, tensor: TensorValue, index: Any, what: str) -> li
     return list(index.values)
 
 
-@implements(dsl.Tensor.load)
+@implements(dsl.TensorView.load)
 def _tensor_load(lx: Lowerer, tensor: Any, index: Any = None) -> TileValue:
     t = _tensor(lx, tensor, "load")
     if t.mode == "mapped":
@@ -225,7 +225,7 @@ def _load_tile_mut(lx: Lowerer, dst: Any) -> TileValue:
     return _tensor_load(lx, dst)
 
 
-@implements(dsl.Tensor.store)
+@implements(dsl.TensorView.store)
 def _tensor_store(lx: Lowerer, tensor: Any, tile: Any, index: Any) -> None:
     t = _tensor(lx, tensor, "store")
     what = f"{t.name}.store"
@@ -272,14 +272,14 @@ def _readable(lx: Lowerer, tensor: TensorValue, what: str) -> None:
         )
 
 
-@implements(dsl.Tensor.partition)
+@implements(dsl.TensorView.partition)
 def _partition(lx: Lowerer, tensor: Any, shape: Any, padding: Any) -> PartitionValue:
     t = _tensor(lx, tensor, "partition")
     _readable(lx, t, f"{t.name}.partition")
     return make_partition(lx, t, shape, None, padding)
 
 
-@implements(dsl.Tensor.partition_permuted)
+@implements(dsl.TensorView.partition_permuted)
 def _partition_permuted(lx: Lowerer, tensor: Any, shape: Any, dim_map: Any, padding: Any) -> PartitionValue:
     t = _tensor(lx, tensor, "partition_permuted")
     _readable(lx, t, f"{t.name}.partition_permuted")
@@ -291,7 +291,7 @@ def _partition_permuted(lx: Lowerer, tensor: Any, shape: Any, dim_map: Any, padd
     return make_partition(lx, t, shape, dim_map, padding)
 
 
-@implements(dsl.Tensor.partition_mut)
+@implements(dsl.TensorView.partition_mut)
 def _partition_mut(lx: Lowerer, tensor: Any, shape: Any) -> PartitionValue:
     t = _tensor(lx, tensor, "partition_mut")
     if not t.writable:
@@ -301,12 +301,12 @@ def _partition_mut(lx: Lowerer, tensor: Any, shape: Any) -> PartitionValue:
     return partition
 
 
-@implements(dsl.Tensor.load_tile)
+@implements(dsl.TensorView.load_tile)
 def _load_tile(lx: Lowerer, tensor: Any, shape: Any, index: Any) -> TileValue:
     return _partition_load(lx, _partition(lx, tensor, shape, None), index)
 
 
-@implements(dsl.Tensor.tile_indices)
+@implements(dsl.TensorView.tile_indices)
 def _tile_indices(lx: Lowerer, tensor: Any) -> OwnedTiles:
     t = _tensor(lx, tensor, "tile_indices")
     if t.mode != "mapped":
@@ -317,7 +317,7 @@ def _tile_indices(lx: Lowerer, tensor: Any) -> OwnedTiles:
     return OwnedTiles(t)
 
 
-@implements(dsl.Partition.load)
+@implements(dsl.PartitionView.load)
 def _partition_load(lx: Lowerer, partition: Any, index: Any) -> TileValue:
     if not isinstance(partition, PartitionValue):
         raise lx.error(f"expected a partition, got {describe(partition)}")
@@ -328,7 +328,7 @@ def _partition_load(lx: Lowerer, partition: Any, index: Any) -> TileValue:
     return TileValue(op.tile, partition.tensor.dtype)
 
 
-@implements(dsl.Partition.store)
+@implements(dsl.PartitionView.store)
 def _partition_store(lx: Lowerer, partition: Any, index: Any, tile: Any) -> None:
     if not isinstance(partition, PartitionValue) or not partition.mutable:
         raise lx.error(
@@ -344,7 +344,7 @@ def index_space(lx: Lowerer, partition: PartitionValue) -> list[TileValue]:
     return [TileValue(r, dsl.i32) for r in op.results]
 
 
-@implements(dsl.num_tiles, dsl.Partition.num_tiles)
+@implements(dsl.num_tiles, dsl.PartitionView.num_tiles)
 def _num_tiles(lx: Lowerer, partition: Any, axis: Any) -> TileValue:
     if not isinstance(partition, PartitionValue):
         raise lx.error(f"num_tiles needs a partition, got {describe(partition)}")
@@ -353,22 +353,22 @@ def _num_tiles(lx: Lowerer, partition: Any, axis: Any) -> TileValue:
     return index_space(lx, partition)[axis]
 
 
-@implements(dsl.Partition.shape)
+@implements(dsl.PartitionView.shape)
 def _partition_shape(lx: Lowerer, partition: PartitionValue) -> tuple[int, ...]:
     return partition.tile
 
 
-@implements(dsl.Tensor.shape)
+@implements(dsl.TensorView.shape)
 def _tensor_shape(lx: Lowerer, tensor: TensorValue) -> tuple[Any, ...]:
     return tensor.tile if tensor.writable else tensor.shape
 
 
-@implements(dsl.Tensor.dtype)
+@implements(dsl.TensorView.dtype)
 def _tensor_dtype(lx: Lowerer, tensor: TensorValue) -> DType:
     return tensor.dtype
 
 
-@implements(dsl.Tensor.ndim)
+@implements(dsl.TensorView.ndim)
 def _tensor_ndim(lx: Lowerer, tensor: TensorValue) -> int:
     return tensor.ndim
 

@@ -1,4 +1,5 @@
-"""Compiling the kernels of a Python file (what ``tile-opt kernel.py`` does).
+"""The kernels a Python file declares (what ``tile-opt kernel.py`` compiles:
+``driver/files.py``).
 
 A file says which specializations to compile, in either or both ways::
 
@@ -15,15 +16,15 @@ The ``tile_safety`` checks are kept (``-p lower-tile-safety`` lowers them).
 from __future__ import annotations
 
 import importlib.util
+import inspect
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from xdsl.dialects.builtin import ModuleOp
 
-from .errors import CompileError
-from .kernel import Kernel
+from .errors import CompileError, import_error
+from .kernel import KernelDefinition
 
 SPECIALIZATIONS = "__tile_specializations__"
 
@@ -40,43 +41,48 @@ def load_module(path: Path) -> Any:
         raise OSError(f"{path}: cannot import this file")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
-    spec.loader.exec_module(module)
+    try:
+        spec.loader.exec_module(module)
+    except CompileError:
+        raise
+    except Exception as err:  # the file's own code failed: point at its line
+        del sys.modules[name]
+        raise import_error(err, path) from None
     return module
 
 
-def declared(module: Any) -> list[tuple[Kernel, list[Mapping[str, Any]]]]:
+def declared(module: Any) -> list[tuple[KernelDefinition, list[Mapping[str, Any]]]]:
     """Each kernel of ``module`` with the specializations the file declares."""
     extra: dict[int, list[Mapping[str, Any]]] = {}
     for entry in getattr(module, SPECIALIZATIONS, ()):
         kernel, values = entry if isinstance(entry, tuple) else (entry, {})
-        if not isinstance(kernel, Kernel):
+        if not isinstance(kernel, KernelDefinition):
             raise TypeError(f"{SPECIALIZATIONS} lists {kernel!r}, which is not a @st.kernel")
         extra.setdefault(id(kernel), []).append(values)
     found = []
     for value in list(vars(module).values()):
-        if isinstance(value, Kernel):
+        if isinstance(value, KernelDefinition):
             specs = value.specializations + extra.get(id(value), [])
             if specs:
                 found.append((value, specs))
     return found
 
 
-def compile_file(path: str | Path) -> tuple[ModuleOp, list[CompileError]]:
-    """The IR of every declared specialization in ``path``, and the errors.
-
-    A kernel that fails to compile is left out and its error returned; the
-    others still compile.
-    """
-    module = load_module(Path(path))
-    out = ModuleOp([])
-    errors: list[CompileError] = []
-    for kernel, specs in declared(module):
-        try:
-            compiled = kernel.compile(*specs, lower_safety=False)
-        except CompileError as err:
-            errors.append(err)
-            continue
-        for op in list(compiled.body.block.ops):
-            op.detach()
-            out.body.block.add_op(op)
-    return out, errors
+def nothing_declared(module: Any, path: Path) -> CompileError:
+    """The error for a file that declares no specialization: at its first kernel, saying what to add."""
+    kernels = [v for v in vars(module).values() if isinstance(v, KernelDefinition)]
+    if not kernels:
+        return CompileError(
+            "no @st.kernel in this file",
+            str(path),
+            hint="define a kernel with @st.kernel(specialize=[dict(...)]) to compile it",
+        )
+    first = kernels[0]
+    generics = [p.name for p in first.params if p.kind == "generic" and p.default is inspect.Parameter.empty]
+    values = ", ".join(f"{g}=..." for g in generics)
+    return first.error(
+        f"no kernel of this file declares a specialization, so there is nothing to compile "
+        f"({', '.join(repr(k.name) for k in kernels)})",
+        f"add @st.kernel(specialize=[dict({values})]), or list (kernel, dict({values})) in "
+        f"{SPECIALIZATIONS} at the module's top level",
+    )

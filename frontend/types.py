@@ -142,8 +142,8 @@ RUNTIME_TYPES = (TileValue, TensorValue, PartitionValue, TokenValue, OwnedIndex)
 
 API_CLASS: dict[type, type] = {
     TileValue: dsl.Tile,
-    TensorValue: dsl.Tensor,
-    PartitionValue: dsl.Partition,
+    TensorValue: dsl.TensorView,
+    PartitionValue: dsl.PartitionView,
     TokenValue: dsl.Token,
 }
 """Where a runtime value's methods and properties are declared."""

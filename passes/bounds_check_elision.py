@@ -7,10 +7,9 @@ from dataclasses import dataclass
 from enum import Enum
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
-from xdsl.utils.exceptions import DiagnosticException
 
 from safetile.dialects import tile_safety
 from safetile.dialects.cuda_tile.ops.control import ForOp, LoopOp
@@ -22,9 +21,7 @@ from safetile.passes.analyses.intervals import (
     defined_outside,
     extent_of,
 )
-
-LAUNCH_CHECKS = tile_safety.PREFIX + "launch_checks"
-"""Entry attribute: the launch checks, ``"message: expression"`` strings the runtime evaluates."""
+from safetile.passes.analyses.locations import OpDiagnostic, where
 
 
 class Rung(Enum):
@@ -47,17 +44,18 @@ class BoundsCheckElision(ModulePass):
     ``for`` ranges, ``assume bounded``) nor reduced to a launch check; it
     sits in front of the outermost ``for``/``loop`` whose body does not
     define its operands.  Each check reduced to a launch check is gone from
-    the kernel and its condition, a Python expression over the tensor
-    arguments' shapes (``ceil_div(x.shape[1], 64) - 1 < ceil_div(y.shape[0], 64)``),
-    is appended to the entry's ``tile_safety.launch_checks`` for the runtime
-    to evaluate before the launch.
+    the kernel and its condition, over the tensor arguments' shapes
+    (``#tile_safety.launch_check<"x row": ceil_div(x.shape[1], 64) - 1 <
+    ceil_div(y.shape[0], 64)>``, with the access's location), is appended
+    to the entry's ``tile_safety.launch_checks`` for the runtime to evaluate
+    before the launch.
 
     Options: ``launch_checks=false`` skips the launch rung (a check that
     would take it stays in the kernel); ``deny_in_kernel_checks`` (or the
     entry attribute of that name) makes a check that stays in the kernel a
     compile error naming its access; ``unchecked_accesses`` (or the entry
     attribute) removes every check; ``report`` prints one line per check,
-    ``<rung>: <message>``, on stderr.
+    ``<rung>: <where>: <message>`` (``where``: the access's location), on stderr.
     """
 
     name = "bounds-check-elision"
@@ -75,7 +73,7 @@ class BoundsCheckElision(ModulePass):
         analysis = IntervalAnalysis(entry)
         unchecked = self.unchecked_accesses or tile_safety.UNCHECKED_ACCESSES in entry.attributes
         deny = self.deny_in_kernel_checks or tile_safety.DENY_IN_KERNEL_CHECKS in entry.attributes
-        launch: list[str] = []
+        launch: list[tile_safety.LaunchCheckAttr] = []
         checks = [o for o in entry.walk() if isinstance(o, tile_safety.CheckIndexOp)]
         for check in checks:
             message = check.message.data
@@ -86,30 +84,28 @@ class BoundsCheckElision(ModulePass):
                 if rung is Rung.LAUNCH and not self.launch_checks:
                     rung = Rung.IN_KERNEL
             if self.report:
-                print(f"{rung.value}: {message}", file=sys.stderr)
+                print(f"{rung.value}: {where(check)}: {message}", file=sys.stderr)
             if rung is Rung.IN_KERNEL:
                 if deny:
-                    raise DiagnosticException(
+                    raise OpDiagnostic(
+                        check,
                         f"{message}: this index check needs an in-kernel assert, but "
                         f"@{entry.sym_name.data} is compiled with deny_in_kernel_checks "
-                        "(bound the index with a loop over num_tiles, the tile block id, or assume bounded)"
+                        "(bound the index with a loop over num_tiles, the tile block id, or assume bounded)",
                     )
                 hoist(check, analysis)
                 continue
             if host is not None:
-                launch.append(f"{message}: {host}")
+                launch.append(tile_safety.LaunchCheckAttr(message, *host, check.location))
             check.detach()
             check.erase()
-        if launch:
-            old = entry.attributes.get(LAUNCH_CHECKS)
-            previous = list(old.data) if isinstance(old, ArrayAttr) else []
-            entry.attributes[LAUNCH_CHECKS] = ArrayAttr(
-                previous + [StringAttr(t) for t in dict.fromkeys(launch) if StringAttr(t) not in previous]
-            )
+        tile_safety.add_launch_checks(entry, launch)
 
 
-def decide(index: Interval, extent: Extent | None) -> tuple[Rung, str | None]:
-    """The rung for ``0 <= index < extent``, and the launch expression if it takes that rung."""
+def decide(
+    index: Interval, extent: Extent | None
+) -> tuple[Rung, tuple[tile_safety.TileBoundAttr, tile_safety.TileBoundAttr] | None]:
+    """The rung for ``0 <= index < extent``, and the launch check's sides if it takes that rung."""
     if index.lo is None or index.lo < 0 or index.hi is None or extent is None:
         return Rung.IN_KERNEL, None
     hi = index.hi
@@ -128,7 +124,7 @@ def decide(index: Interval, extent: Extent | None) -> tuple[Rung, str | None]:
     lhs, rhs = hi.host(), extent.host()
     if lhs is None or rhs is None:
         return Rung.IN_KERNEL, None
-    return Rung.LAUNCH, f"{lhs} < {rhs}"
+    return Rung.LAUNCH, (lhs, rhs)
 
 
 def hoist(check: tile_safety.CheckIndexOp, analysis: IntervalAnalysis) -> None:

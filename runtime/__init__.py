@@ -14,26 +14,22 @@ array interface), ``backend`` (backend selection), ``cpu`` and ``cuda/`` (the
 backends), ``errors``.
 """
 
-from safetile.frontend import dsl as _dsl
-
 from .backend import current_backend, select_backend
 from .errors import DeviceOpError, LaunchRefused, OwnershipError, RuntimeModelError
 from .graph import Graph
 from .interop import as_tensor, from_dlpack
-from .launch import Prepared, launch
+from .launch import LaunchCache, Prepared, launch
 from .ops import DeviceOp, arange, default_stream, from_numpy, full, ones, value, zeros, zip
 from .stream import Event, Stream
 from .tensor import Partition, Shared, Tensor, shared
 from .warmup import warm_up
-
-for _name, _fn in (("zeros", zeros), ("ones", ones), ("full", full)):
-    _dsl.HOST_FUNCTIONS[_name] = _fn
 
 __all__ = [
     "DeviceOp",
     "DeviceOpError",
     "Event",
     "Graph",
+    "LaunchCache",
     "LaunchRefused",
     "OwnershipError",
     "Partition",

@@ -21,6 +21,8 @@ from typing import Any
 
 import numpy as np
 
+from safetile.driver import CompiledVariant
+
 from .stream import Stream
 
 ENV = "SAFETILE_BACKEND"
@@ -32,6 +34,9 @@ class Backend(ABC):
 
     name: str
     default_stream: Stream
+    target: str | None
+    """What the compile driver builds for this machine: an arch (``"sm_90"``:
+    a cubin) or None (the lowered IR, for the interpreter)."""
 
     @abstractmethod
     def describe(self) -> str:
@@ -61,8 +66,8 @@ class Backend(ABC):
         """Whether two storages of this backend may share memory."""
 
     @abstractmethod
-    def prepare(self, module: Any, entry_name: str, kernel: Any) -> Any:
-        """The runnable form of entry ``entry_name`` of the lowered ``module``."""
+    def prepare(self, compiled: CompiledVariant) -> Any:
+        """The runnable form of a compiled variant (built for ``target``)."""
 
     @abstractmethod
     def bind(self, storage: Any) -> Any:

@@ -12,8 +12,10 @@ from typing import Any
 
 import numpy as np
 
-from safetile.backend.interpreter import DISPATCH, find_entry, run_kernel
+from safetile.backend.interpreter import DISPATCH, run_kernel
 from safetile.backend.interpreter import Kernel as InterpreterKernel
+
+from safetile.driver import CompiledVariant
 
 from .backend import Backend
 from .stream import Event, Recording, Stream
@@ -73,6 +75,7 @@ class CpuStream(Stream):
 
 class CpuBackend(Backend):
     name = "cpu"
+    target = None
 
     def __init__(self, why: str):
         self.why = why
@@ -99,8 +102,8 @@ class CpuBackend(Backend):
     def overlaps(self, a: np.ndarray, b: np.ndarray) -> bool:
         return bool(np.shares_memory(a, b))
 
-    def prepare(self, module: Any, entry_name: str, kernel: Any) -> InterpreterKernel:
-        return InterpreterKernel(find_entry(module, entry_name), DISPATCH)
+    def prepare(self, compiled: CompiledVariant) -> InterpreterKernel:
+        return InterpreterKernel(compiled.entry, DISPATCH)
 
     def bind(self, storage: np.ndarray) -> np.ndarray:
         return storage  # the interpreter reads the array itself

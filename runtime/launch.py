@@ -10,8 +10,9 @@ At the call, before anything moves, the launch is checked and specialized:
 * the variant is inferred from the arguments (dtypes, partition shapes,
   static extents, facts) through ``Kernel.specialize`` and compiled once
   (on the GPU: JIT through the cubin cache);
-* the launch checks the bounds-check pass recorded (entry attribute
-  ``tile_safety.launch_checks``, when present) are evaluated on the shapes.
+* the launch checks of the compiled variant (``CompiledVariant.launch_checks``:
+  bounds checks moved to the host, ``lhs < rhs`` over the tensor shapes)
+  are evaluated on the shapes.
 
 A refusal raises ``LaunchRefused`` and changes nothing.  Then the arguments
 move into the op (``Shared`` handles are only borrowed) and driving it gives
@@ -24,8 +25,9 @@ and for the CPU interpreter ``shuffle=``, ``seed=``, ``detect_races=``.
 Warm launches are cheap: everything the argument *signature* fixes (types,
 dtypes, shapes, strides, partitions, alignment, generics) — the variant, the
 loaded kernel, the grid and the launch checks' verdict — is kept in a
-``_Plan``; a launch with a known signature only checks liveness, aliasing
-and duplicates, then packs the parameters.
+``_Plan`` (in the kernel's ``LaunchCache``); a launch with a known
+signature only checks liveness, aliasing and duplicates, then packs the
+parameters.
 """
 
 from __future__ import annotations
@@ -33,16 +35,16 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from types import CodeType
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import ArrayAttr, StringAttr
+from xdsl.dialects.builtin import FileLineColLoc
 
-from safetile.backend import cache
+from safetile.dialects.tile_safety import LaunchCheckAttr
+from safetile.driver import CompiledVariant, CompileOptions, compile_variant
 from safetile.frontend.dsl import TensorSpec
-from safetile.frontend.kernel import Kernel
+from safetile.frontend.kernel import KernelDefinition as Kernel
 
 from .backend import Backend, current_backend
 from .errors import DeviceOpError, LaunchRefused
@@ -50,7 +52,6 @@ from .ops import DeviceOp
 from .stream import Stream
 from .tensor import Holder, Partition, Shared, Tensor
 
-LAUNCH_CHECKS = "tile_safety.launch_checks"
 AOT_ENV = "SAFETILE_AOT_ARCHS"
 SANITIZE_ENV = "SAFETILE_SANITIZE"
 """``memcheck``: cubins are built with ``tileiras --sanitize=memcheck``."""
@@ -58,22 +59,19 @@ OPTIONS = ("grid", "shuffle", "seed", "detect_races")
 RUN_OPTIONS = ("shuffle", "seed", "detect_races")
 MAPPED_DEFAULT_BLOCKS = 8
 
-_compiled: dict[tuple[int, Any, str], tuple[Kernel, tuple[Any, list[str]]]] = {}
-"""(kernel, variant key, backend) -> (kernel, (runnable, launch checks))."""
 
+class LaunchCache:
+    """What a kernel's launches keep between calls: a plan per argument signature,
+    and the runnable form of each compiled variant per backend."""
+
+    def __init__(self) -> None:
+        self.plans: dict[tuple[Any, ...], _Plan] = {}
+        self.runnables: dict[tuple[str, str], Any] = {}
+        """(compiled variant key, backend name) -> what the backend runs."""
 
 
 def _refuse(kernel: Kernel, message: str) -> LaunchRefused:
     return LaunchRefused(f"launch of '{kernel.name}' refused: {message} (no tensor was changed)")
-
-
-@dataclass
-class _Check:
-    text: str
-    label: str
-    expr: str
-    code: CodeType
-    uses_scalars: bool
 
 
 @dataclass
@@ -101,17 +99,16 @@ class _Plan:
     """(parameter position, index into ``tensors``) of each tensor's memory."""
     scalar_slots: tuple[tuple[int, int], ...]
     """(parameter position, argument position) of each scalar."""
-    scalar_checks: list[_Check] = field(default_factory=list)
-    """Launch checks that read scalar arguments: evaluated at every launch."""
 
 
-def launch(kernel: Kernel, *args: Any, **kwargs: Any) -> DeviceOp:
-    """The lazy launch of ``kernel`` on host ``args`` (see the module doc)."""
+def launch(kernel: Kernel, cache: LaunchCache, args: tuple[Any, ...], kwargs: dict[str, Any]) -> DeviceOp:
+    """The lazy launch of ``kernel`` on host ``args`` (see the module doc); ``cache``
+    is the kernel's own."""
     backend = current_backend()
     signature = _signature(args, kwargs)
-    plan = kernel.runtime_plans.get(signature)
+    plan = cache.plans.get(signature)
     if plan is None:
-        plan = kernel.runtime_plans[signature] = _plan(kernel, backend, args, kwargs)
+        plan = cache.plans[signature] = _plan(kernel, cache, backend, args, kwargs)
 
     # Per launch: liveness, duplicates, aliasing, scalar-dependent checks.
     # (This is the hot path of every warm launch: keep it lean.)
@@ -134,8 +131,6 @@ def launch(kernel: Kernel, *args: Any, **kwargs: Any) -> DeviceOp:
                 f"mutable output '{params[plan.tensors[out]].name}' {storages[out].shape} overlaps the "
                 f"memory of argument '{params[plan.tensors[j]].name}' {storages[j].shape}",
             )
-    if plan.scalar_checks:
-        _run_checks(kernel, plan.scalar_checks, plan.specs, _params(kernel), args)
 
     flat = plan.template.copy()
     bind = backend.bind
@@ -296,7 +291,8 @@ def _strides(storage: Any) -> tuple[int, ...]:
     return tuple(s // storage.itemsize for s in storage.strides)
 
 
-def _plan(kernel: Kernel, backend: Backend, args: Sequence[Any], kwargs: Mapping[str, Any]) -> _Plan:
+def _plan(kernel: Kernel, cache: LaunchCache, backend: Backend, args: Sequence[Any],
+          kwargs: Mapping[str, Any]) -> _Plan:
     """Check a new signature and compile its variant (refusals raise ``LaunchRefused``)."""
     params = _params(kernel)
     if len(args) != len(params):
@@ -354,17 +350,14 @@ def _plan(kernel: Kernel, backend: Backend, args: Sequence[Any], kwargs: Mapping
     grid = _grid(kernel, params, args, [tensors[m] for m in mutable], grid_option)
     values: dict[str, Any] = {**generics, **specs}
     variant = kernel.specialize(**values)
-    runnable, checks = _compile(kernel, backend, variant, values)
-    compiled = [_compile_check(kernel, text, params) for text in checks]
+    compiled, runnable = ready(kernel, cache, backend, variant)
     moved = tuple(i for i in tensors if not isinstance(args[i], Shared))
     shared = tuple(i for i in tensors if isinstance(args[i], Shared))
     moved_pairs = tuple((a, b) for n, a in enumerate(moved) for b in moved[n + 1:])
     overlap_pairs = tuple((out, j) for out in mutable for j in range(len(tensors)) if j != out)
-    plan = _Plan(f"{kernel.name}{list(grid)}", runnable, grid, specs, tuple(tensors), moved,
-                 moved_pairs, overlap_pairs, shared, template, tuple(storage_slots), tuple(scalar_slots),
-                 [c for c in compiled if c.uses_scalars])
-    _run_checks(kernel, [c for c in compiled if not c.uses_scalars], specs, params, args)
-    return plan
+    _run_checks(kernel, compiled.launch_checks, specs)
+    return _Plan(f"{kernel.name}{list(grid)}", runnable, grid, specs, tuple(tensors), moved,
+                 moved_pairs, overlap_pairs, shared, template, tuple(storage_slots), tuple(scalar_slots))
 
 
 def _grid(kernel: Kernel, params: Sequence[Any], args: Sequence[Any], mutable: list[int],
@@ -394,17 +387,17 @@ def _grid(kernel: Kernel, params: Sequence[Any], args: Sequence[Any], mutable: l
     return grid  # type: ignore[return-value]
 
 
-def _compile(kernel: Kernel, backend: Backend, variant: Any, values: Mapping[str, Any]) -> tuple[Any, list[str]]:
-    """The variant's runnable kernel on ``backend`` and its launch checks (compiled once)."""
-    key = (id(kernel), variant.key, backend.name)
-    cached = _compiled.get(key)
-    if cached is None or cached[0] is not kernel:
-        module, checks = lower_for_launch(kernel, variant)
-        cached = (kernel, (backend.prepare(module, kernel.symbol(variant), kernel), checks))
-        _compiled[key] = cached
+def ready(kernel: Kernel, cache: LaunchCache, backend: Backend, variant: Any) -> tuple[CompiledVariant, Any]:
+    """``variant`` compiled for ``backend`` (and the ``$SAFETILE_AOT_ARCHS``) and made runnable there."""
+    options = CompileOptions(sanitize=os.environ.get(SANITIZE_ENV) or None)
+    compiled = compile_variant(kernel, variant, backend.target, options)
+    key = (compiled.key, backend.name)
+    runnable = cache.runnables.get(key)
+    if runnable is None:
+        runnable = cache.runnables[key] = backend.prepare(compiled)
         for arch in aot_archs():
-            cache.compile_cubin(module, arch, sanitize=os.environ.get(SANITIZE_ENV) or None)
-    return cached[1]
+            compile_variant(kernel, variant, arch, options)
+    return compiled, runnable
 
 
 def aot_archs() -> list[str]:
@@ -415,96 +408,23 @@ def aot_archs() -> list[str]:
     return [a.strip() for a in os.environ.get(AOT_ENV, "").split(",") if a.strip()]
 
 
-def _checks_of(entry: Any) -> list[str]:
-    attr = entry.attributes.get(LAUNCH_CHECKS)
-    if attr is None:
-        return []
-    items = list(attr.data) if isinstance(attr, ArrayAttr) else [attr]
-    return [i.data if isinstance(i, StringAttr) else str(i) for i in items]
-
-
-def lower_for_launch(kernel: Kernel, variant: Any) -> tuple[Any, list[str]]:
-    """Plain Tile IR for ``variant`` through the safety passes, with the launch
-    checks bounds-check elision hoisted to the host (read before the lowering
-    strips them).
-
-    The module holds one entry named ``kernel.symbol(variant)`` — a name fixed
-    by the specialization alone, so that the same variant gives the same
-    bytecode (and cubin cache key) in every process.
-    """
-    from xdsl.utils.exceptions import DiagnosticException
-
-    from safetile.backend.interpreter import find_entry
-    from safetile.frontend.kernel import context
-    from safetile.passes.pipeline import clean_up_passes, safety_passes
-
-    module = kernel.module([variant])
-    entry = find_entry(module, variant.entry_name)
-    entry.sym_name = StringAttr(kernel.symbol(variant))
-    ctx = context()
-    checks = _checks_of(variant.entry)
-    try:
-        for step in safety_passes(launch_checks=True):
-            step.apply(ctx, module)
-            found = _checks_of(find_entry(module, kernel.symbol(variant)))
-            checks += [c for c in found if c not in checks]
-        for step in clean_up_passes():
-            step.apply(ctx, module)
-    except DiagnosticException as err:
-        raise kernel.error(str(err), "see the safety pass's message") from None
-    module.verify()
-    return module, checks
-
-
-class _Shape:
-    """What a launch-check expression sees of a tensor argument."""
-
-    def __init__(self, name: str, spec: TensorSpec):
-        self.name = name
-        self.shape = spec.shape
-        self.strides = spec.strides
-        self.stride = spec.strides
-        self.partition = spec.partition
-
-    def __repr__(self) -> str:
-        return f"{self.name}{self.shape}"
-
-
-_CHECK_GLOBALS = {"__builtins__": {}, "ceil_div": lambda a, b: -(-a // b)}
-
-
-def _compile_check(kernel: Kernel, text: str, params: Sequence[Any]) -> _Check:
-    """A launch check ``"message: expression"`` compiled once."""
-    label, _, expr = text.rpartition(": ") if ": " in text else ("", "", text)
-    try:
-        code = compile(expr, "<launch check>", "eval")
-    except SyntaxError as err:
-        raise _refuse(kernel, f"cannot read launch check {text!r}: {err}") from None
-    scalars = {p.name for p in params if p.kind == "scalar"}
-    return _Check(text, label, expr, code, bool(scalars & set(code.co_names)))
-
-
-def _run_checks(kernel: Kernel, checks: Sequence[_Check], specs: Mapping[str, TensorSpec],
-                params: Sequence[Any], args: Sequence[Any]) -> None:
-    """Evaluate launch checks of the bounds-check pass.
-
-    Each check is ``"message: expression"``: a Python expression over the
-    tensor arguments (``ceil_div(x.shape[0], 128) - 1 < ceil_div(z.shape[0], 64)``;
-    ``x.strides``, ``z.partition`` and scalar arguments by name also work).
-    """
+def _run_checks(kernel: Kernel, checks: Sequence[LaunchCheckAttr], specs: Mapping[str, TensorSpec]) -> None:
+    """Refuse the launch unless every launch check holds on the arguments' shapes."""
     if not checks:
         return
-    env: dict[str, Any] = {n: _Shape(n, s) for n, s in specs.items()}
-    env.update({p.name: a for p, a in zip(params, args) if p.kind == "scalar"})
+    shapes = {name: spec.shape for name, spec in specs.items()}
     for check in checks:
-        try:
-            ok = bool(eval(check.code, _CHECK_GLOBALS, env))  # noqa: S307
-        except Exception as err:  # a check this runtime cannot read
-            raise _refuse(kernel, f"cannot evaluate launch check {check.text!r}: {err}") from None
-        if not ok:
-            shapes = ", ".join(f"{n}: shape {s.shape}" + (f" partition {s.partition}" if s.partition else "")
-                               for n, s in specs.items())
-            raise _refuse(kernel, f"launch check {check.label or check.expr!r} failed: {check.expr} with {shapes}")
-
-
-Kernel.launch_hook = launch
+        lhs, rhs = check.sides(shapes)
+        if lhs < rhs:
+            continue
+        where = check.location
+        at = f"{where.filename.data}:{where.line.data}:{where.column.data}: " if isinstance(where, FileLineColLoc) else ""
+        used = ", ".join(
+            f"{n}: shape {specs[n].shape}" + (f" partition {specs[n].partition}" if specs[n].partition else "")
+            for n in sorted(check.tensors())
+        )
+        raise _refuse(
+            kernel,
+            f"launch check failed: {at}{check.message.data}: tile index {lhs} is out of range for {rhs} "
+            f"tile(s) ({check.condition()} is false with {used})",
+        )

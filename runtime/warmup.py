@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from safetile.backend import cache
-from safetile.frontend.kernel import Kernel
+from safetile.driver import compile_variant
+from safetile.frontend.kernel import KernelDefinition
 
 from .backend import current_backend
-from .launch import _compile, lower_for_launch
+from .launch import LaunchCache, ready
 
 
 @dataclass(frozen=True)
@@ -37,22 +37,27 @@ class WarmedUp:
     """Whether this call compiled it (False: it was already there)."""
 
 
-def warm_up(kernel: Kernel, specializations: Iterable[Mapping[str, Any]], *, arch: str | None = None) -> list[WarmedUp]:
-    """Compile ``kernel`` for each specialization ahead of use (see the module doc)."""
+def warm_up(
+    kernel: KernelDefinition,
+    specializations: Iterable[Mapping[str, Any]],
+    *,
+    arch: str | None = None,
+    cache: LaunchCache | None = None,
+) -> list[WarmedUp]:
+    """Compile ``kernel`` for each specialization ahead of use (see the module doc);
+    ``cache`` is where the kernel's launches keep runnables (``Kernel.warm_up`` passes its own)."""
     done: list[WarmedUp] = []
     for values in specializations:
         variant = kernel.specialize(**values)
         symbol = kernel.symbol(variant)
         if arch is not None:
-            module, _ = lower_for_launch(kernel, variant)
-            entry = cache.compile_cubin(module, arch)
-            done.append(WarmedUp(symbol, entry.path, entry.compiled))
+            compiled = compile_variant(kernel, variant, arch)
+            assert compiled.cubin is not None
+            done.append(WarmedUp(symbol, compiled.cubin.path, compiled.cubin.compiled))
         else:
+            cache = cache if cache is not None else LaunchCache()
             backend = current_backend()
-            key = (id(kernel), variant.key, backend.name)
-            from .launch import _compiled
-
-            fresh = key not in _compiled
-            _compile(kernel, backend, variant, values)
-            done.append(WarmedUp(symbol, None, fresh))
+            before = len(cache.runnables)
+            ready(kernel, cache, backend, variant)
+            done.append(WarmedUp(symbol, None, len(cache.runnables) > before))
     return done

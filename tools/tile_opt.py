@@ -15,11 +15,14 @@
 
 Errors in the input are reported as ``file:line:col: error: message`` with
 the offending line (``file:offset: error: message`` for bytecode input,
-``.tileirbc`` or ``.tilebc``), and exit status 1.  With
-``--verify-diagnostics`` each chunk's diagnostic is printed to standard
-output instead and the status is 0, unless the chunk carries
-``// expected-error {{text}}`` annotations (also ``expected-error@+N`` /
-``@-N``) that the diagnostic does not match.
+``.tileirbc`` or ``.tilebc``, or any input that starts with bytecode's magic).
+``-`` (or no file) reads standard input.
+
+Exit status: 0 success; 1 an error in the input (a diagnostic, a missing
+input file, a tool that failed on it); 2 a usage error (bad flags, an unknown
+pass, a malformed pipeline or target option); 3 an internal error (a bug in
+safetile).  ``--verify-diagnostics`` checks the ``expected-*`` annotations
+with MLIR's rules (``verify_diagnostics``) and exits 1 on any mismatch.
 """
 
 from __future__ import annotations
@@ -29,21 +32,27 @@ import dataclasses
 import re
 import sys
 from collections.abc import Mapping, Sequence
+from pathlib import Path
+from importlib.metadata import version
 from typing import IO
 
 from xdsl.dialects.builtin import Builtin, ModuleOp
+from xdsl.passes import ModulePass, PassPipeline
 from xdsl.utils.arg_spec import parse_spec
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from safetile.backend import bytecode
+from safetile.backend.bytecode.format import MAGIC
 from safetile.backend.cache import CACHE_ENV, compile_cubin
 from safetile.backend.tileiras import TileirasError
 from safetile.backend.toolchain import ToolchainError
 from safetile.dialects.cuda_tile import CudaTile
 from safetile.dialects.tile_safety import TileSafety
-from safetile.frontend.pyfile import compile_file
+from safetile.frontend.errors import CompileError, import_error
+from safetile.driver import compile_file
 from safetile.dialects.cuda_tile.diagnostics import Diagnostic, TileIRError
+from safetile.dialects.cuda_tile.diagnostics import verify
 from safetile.dialects.cuda_tile.syntax import parse_tile_ir, print_tile_ir
 from safetile.passes.registry import (
     PassRegistryError,
@@ -51,6 +60,7 @@ from safetile.passes.registry import (
     describe,
     load_pass_file,
 )
+from safetile.tools.verify_diagnostics import AnnotationError, expectations, mismatches
 
 TARGETS = {
     "tileir": "canonical Tile IR text, as NVIDIA's tools write it (default)",
@@ -61,27 +71,28 @@ TARGETS = {
     "cubin{arch=sm_XX opt=3 lineinfo=true version=13.4}",
 }
 
-_EXPECTED = re.compile(r"//\s*expected-error\s*(?:@\s*([+-]\d+))?\s*\{\{(.*?)\}\}")
+BINARY_TARGETS = ("tileirbc", "cubin")
+"""Targets that write one module's bytes (not per ``--split-input-file`` chunk)."""
 
 
-@dataclasses.dataclass(frozen=True)
-class ExpectedError:
-    line: int
-    text: str
+EXIT_INPUT = 1
+"""The input is wrong: a diagnostic, a missing file, a tool that failed on it."""
+EXIT_USAGE = 2
+"""The command line is wrong (argparse also exits 2)."""
+EXIT_INTERNAL = 3
+"""A bug in safetile."""
 
 
-def expected_errors(chunk: str, line_offset: int) -> list[ExpectedError]:
-    """The ``expected-error`` annotations of a chunk, with absolute lines."""
-    found = []
-    for index, line in enumerate(chunk.splitlines()):
-        for match in _EXPECTED.finditer(line):
-            target = index + 1 + line_offset + int(match.group(1) or 0)
-            found.append(ExpectedError(target, match.group(2)))
-    return found
+class UsageError(Exception):
+    """The command line asks for something tile-opt cannot do (exit status 2)."""
 
 
 class TileOptMain(xDSLOptMain):
     """xDSL's optimizer driver, specialised to Tile IR."""
+
+    version_format = (
+        f"tile-opt (safetile {version('safetile')}), built on xDSL {{xdsl_version}}"
+    )
 
     def register_all_dialects(self) -> None:
         self.ctx.load_dialect(Builtin)
@@ -105,8 +116,14 @@ class TileOptMain(xDSLOptMain):
 
     def get_input_stream(self) -> tuple[IO[bytes], str]:
         # Any file that is not of a known kind is read as Tile IR text.
+        if self.args.input_file == "-":
+            return sys.stdin.buffer, "tileir"
         stream, ext = super().get_input_stream()
         return stream, ext if ext in self.available_frontends else "tileir"
+
+    def get_input_name(self) -> str:
+        name = self.args.input_file
+        return "<stdin>" if name in (None, "-") else name
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
@@ -117,6 +134,25 @@ class TileOptMain(xDSLOptMain):
             default=[],
             metavar="FILE",
             help="load the ModulePass subclasses defined in a Python file",
+        )
+        arg_parser.add_argument(
+            "--pass-pipeline",
+            metavar="PIPELINE",
+            help="MLIR's pass pipeline syntax: 'builtin.module(cse,canonicalize)' "
+            "(the same as -p cse,canonicalize)",
+        )
+        arg_parser.add_argument(
+            "--mlir-print-ir-after-all",
+            "--print-ir-after-all",
+            dest="print_ir_after_all",
+            action="store_true",
+            help="print the IR to standard error after every pass, the last one included",
+        )
+        arg_parser.add_argument(
+            "--mlir-print-debuginfo",
+            dest="print_debuginfo",
+            action="store_true",
+            help="print each op's location, loc(...) (the same as --print-debuginfo)",
         )
         arg_parser.add_argument(
             "--cache-dir",
@@ -134,16 +170,55 @@ class TileOptMain(xDSLOptMain):
         targets = "\n".join(f"  {n.ljust(width)}{d}" for n, d in TARGETS.items())
         arg_parser.epilog = f"passes (-p):\n{passes}\n\ntargets (-t):\n{targets}"
 
+    def setup_pipeline(self) -> None:
+        """The pass pipeline of ``-p`` or ``--pass-pipeline``; a bad one is a usage error.
+
+        After each pass the module is verified (a pass that breaks the IR is
+        reported at the op it broke) and, with ``--mlir-print-ir-after-all``,
+        printed to standard error.
+        """
+        spec = self.args.passes
+        if self.args.pass_pipeline is not None:
+            if spec:
+                raise UsageError("give the passes with -p or with --pass-pipeline, not both")
+            spec = _unwrap_pipeline(self.args.pass_pipeline)
+        if self.args.split_input_file and parse_spec(self.args.target).name in BINARY_TARGETS:
+            raise UsageError(
+                f"-t {parse_spec(self.args.target).name} writes one module: "
+                "leave out --split-input-file, or split the file first"
+            )
+        try:
+            self.pipeline = PassPipeline.parse_spec(self.available_passes, spec, self.after_pass)
+        except (ValueError, ArgSpecParseError) as err:
+            raise UsageError(str(err)) from None
+
+    def after_pass(
+        self, done: ModulePass | None, module: ModuleOp, _next: ModulePass | None
+    ) -> None:
+        if done is None:
+            return
+        verify(module, {}, self.get_input_name())
+        if self.args.print_ir_after_all:
+            print(f"// -----// IR Dump After {done.name} //----- //", file=sys.stderr)
+            sys.stderr.write(self.print_text(module))
+
+    def print_text(self, module: ModuleOp) -> str:
+        """``module`` in the text form the target and flags ask for."""
+        return print_tile_ir(
+            module,
+            generic=self.args.print_op_generic,
+            elide=parse_spec(self.args.target).name != "mlir",
+            debuginfo=self.args.print_debuginfo,
+        )
+
     def emit(self, module: ModuleOp, out: IO[str]) -> None:
-        generic = self.args.print_op_generic
         spec = parse_spec(self.args.target)
         if spec.name == "tileirbc":
             self.emit_bytecode(module, spec.parameters, out)
         elif spec.name == "cubin":
             self.emit_cubin(module, spec.parameters, out)
         else:
-            elide = spec.name != "mlir"
-            out.write(print_tile_ir(module, generic=generic, elide=elide))
+            out.write(self.print_text(module))
 
     def emit_bytecode(
         self, module: ModuleOp, params: Mapping[str, tuple[object, ...]], out: IO[str]
@@ -151,7 +226,7 @@ class TileOptMain(xDSLOptMain):
         """``-t tileirbc{version=V arch=A}``: write bytecode to ``out``'s byte stream."""
         unknown = params.keys() - {"version", "arch"}
         if unknown:
-            raise ValueError(f"unknown tileirbc option(s): {', '.join(sorted(unknown))}")
+            raise UsageError(f"unknown tileirbc option(s): {', '.join(sorted(unknown))}")
         version = str(params.get("version", (bytecode.DEFAULT_VERSION,))[0])
         arch = params.get("arch", (None,))[0]
         try:
@@ -166,13 +241,13 @@ class TileOptMain(xDSLOptMain):
         """``-t cubin{arch=A opt=N lineinfo=B version=V}``: compile through the cache."""
         unknown = params.keys() - {"arch", "opt", "lineinfo", "version"}
         if unknown:
-            raise ValueError(f"unknown cubin option(s): {', '.join(sorted(unknown))}")
+            raise UsageError(f"unknown cubin option(s): {', '.join(sorted(unknown))}")
         if "arch" not in params:
-            raise ValueError("cubin needs a GPU architecture, e.g. -t 'cubin{arch=sm_90}'")
+            raise UsageError("cubin needs a GPU architecture, e.g. -t 'cubin{arch=sm_90}'")
         opt = params.get("opt", (3,))[0]
         lineinfo = params.get("lineinfo", (True,))[0]
         if not isinstance(opt, int) or not isinstance(lineinfo, bool):
-            raise ValueError("cubin options: opt is 0-3 and lineinfo is true or false")
+            raise UsageError("cubin options: opt is 0-3 and lineinfo is true or false")
         version = str(params.get("version", (bytecode.DEFAULT_VERSION,))[0])
         try:
             entry = compile_cubin(
@@ -240,9 +315,8 @@ class TileOptMain(xDSLOptMain):
             for i, (chunk, offset) in enumerate(chunks):
                 raw = chunk.read()
                 chunk.close()
-                text: str | bytes = raw
-                if ext not in bytecode.FILE_EXTENSIONS and isinstance(raw, bytes):
-                    text = raw.decode("utf-8", "replace")
+                is_bytecode = ext in bytecode.FILE_EXTENSIONS or raw.startswith(MAGIC)
+                text: str | bytes = raw if is_bytecode else raw.decode("utf-8", "replace")
                 if i > 0:
                     out.write("// -----\n")
                 status = max(status, self.run_chunk(text, offset, out))
@@ -254,44 +328,37 @@ class TileOptMain(xDSLOptMain):
         return status
 
     def run_chunk(self, text: str | bytes, offset: int, out: IO[str]) -> int:
-        expected = (
-            expected_errors(text, offset)
-            if self.args.verify_diagnostics and isinstance(text, str)
-            else []
-        )
+        """Process one chunk; report its diagnostic, or check it against the
+        chunk's annotations with ``--verify-diagnostics``; return the status."""
+        produced = []
         try:
             self.process_chunk(text, offset, out)
         except TileIRError as err:
-            d = err.diagnostic
-            if not self.args.verify_diagnostics:
-                print(d, file=sys.stderr)
-                return 1
-            print(d, file=out)
-            for exp in expected:
-                if exp.text not in d.message or (d.line and exp.line != d.line):
-                    print(
-                        f"{d.file}:{exp.line}: error: expected error "
-                        f'"{exp.text}" was not produced; got line {d.line}: '
-                        f"{d.message}",
-                        file=sys.stderr,
-                    )
-                    return 1
-            return 0
-        for exp in expected:
-            print(
-                f"{self.get_input_name()}:{exp.line}: error: expected error "
-                f'"{exp.text}" was not produced',
-                file=sys.stderr,
-            )
-            return 1
-        return 0
+            produced.append(err.diagnostic)
+        if not self.args.verify_diagnostics:
+            for diagnostic in produced:
+                print(diagnostic, file=sys.stderr)
+            return EXIT_INPUT if produced else 0
+        # Diagnostics still go to standard output, for FileCheck to read.
+        for diagnostic in produced:
+            print(diagnostic, file=out)
+        name = self.get_input_name()
+        try:
+            expected = expectations(text, offset) if isinstance(text, str) else []
+        except AnnotationError as err:
+            print(f"{name}:{err.line}:{err.column}: error: {err}", file=sys.stderr)
+            return EXIT_INPUT
+        report = mismatches(expected, produced, name)
+        for line in report:
+            print(line, file=sys.stderr)
+        return EXIT_INPUT if report else 0
 
 
 def _write_bytes(out: IO[str], data: bytes, what: str) -> None:
     """Write ``data`` to the byte stream under ``out`` (a file from -o, or standard output)."""
     buffer = getattr(out, "buffer", None)
     if buffer is None:
-        raise ValueError(f"{what} needs a binary output: use -o FILE or a pipe")
+        raise UsageError(f"{what} needs a binary output: use -o FILE or a pipe")
     out.flush()
     buffer.write(data)
     buffer.flush()
@@ -303,7 +370,16 @@ def _preload(argv: Sequence[str]) -> None:
     pre.add_argument("--load", action="append", default=[])
     known, _ = pre.parse_known_args(argv)
     for path in known.load:
-        load_pass_file(path)
+        # The pass file's folder is importable, as a script's is.
+        folder = str(Path(path).resolve().parent)
+        if folder not in sys.path:
+            sys.path.insert(0, folder)
+        try:
+            load_pass_file(path)
+        except PassRegistryError:
+            raise
+        except Exception as err:  # the user's code failed: report it at its line
+            raise import_error(err, path, "a --load pass file") from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -311,12 +387,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         _preload(argv)
         return TileOptMain(description="Tile IR optimizer", args=argv).run()
+    except CompileError as err:  # a kernel file, or a --load file, that cannot be used
+        print(err, file=sys.stderr)
+        return 1
+    except UsageError as err:
+        print(f"tile-opt: error: {err}", file=sys.stderr)
+        return EXIT_USAGE
     except (PassRegistryError, ToolchainError, OSError, ValueError) as err:
         print(f"tile-opt: error: {err}", file=sys.stderr)
-        return 1
-    except ArgSpecParseError as err:  # a malformed -p pipeline (xDSL derives it from BaseException)
-        print(f"tile-opt: error: {err}", file=sys.stderr)
-        return 1
+        return EXIT_INPUT
     except KeyboardInterrupt:
         return 130
     except Exception as err:  # a bug in tile-opt, not in the input
@@ -325,7 +404,22 @@ def main(argv: Sequence[str] | None = None) -> int:
             "This is a bug in safetile; please report it with the input file.",
             file=sys.stderr,
         )
-        return 2
+        return EXIT_INTERNAL
+
+
+def _unwrap_pipeline(pipeline: str) -> str:
+    """The pass list of MLIR's ``builtin.module(p1,p2{opt=v})``.
+
+    Every tile-opt pass is a module pass, so the one anchor is ``builtin.module``.
+    """
+    text = pipeline.strip()
+    head, paren, rest = text.partition("(")
+    if head.strip() != "builtin.module" or not paren or not rest.endswith(")"):
+        raise UsageError(
+            f"--pass-pipeline: expected 'builtin.module(pass,pass,...)', got '{pipeline}'"
+        )
+    # MLIR allows blanks after the commas between passes; xDSL's -p does not.
+    return re.sub(r",\s+", ",", rest[:-1].strip())
 
 
 if __name__ == "__main__":

@@ -58,6 +58,7 @@ from safetile.dialects.cuda_tile.ops.memory import (
 from safetile.dialects.cuda_tile.ops.misc import AssumeOp, GetNumTileBlocksOp, GetTileBlockIdOp
 from safetile.dialects.cuda_tile.ops.shape import ConstantOp
 from safetile.dialects.cuda_tile.types import DYNAMIC, PartitionViewType, TensorViewType
+from safetile.dialects.tile_safety import TileBoundAttr
 
 
 @dataclass(frozen=True)
@@ -76,13 +77,13 @@ class Extent:
     def constant(self) -> int | None:
         return -(-self.size // self.tile) if isinstance(self.size, int) else None
 
-    def host(self) -> str | None:
-        """A Python expression over the tensor arguments, for the runtime."""
+    def host(self) -> TileBoundAttr | None:
+        """This count over the tensor arguments' shapes, for a launch check."""
         if isinstance(self.size, int):
-            return str(self.constant())
+            return TileBoundAttr.of(None, offset=-(-self.size // self.tile))
         if self.tensor is None:
             return None
-        return f"ceil_div({self.tensor}.shape[{self.dim}], {self.tile})"
+        return TileBoundAttr.of(self.tensor, self.dim, self.tile)
 
 
 @dataclass(frozen=True)
@@ -111,15 +112,16 @@ class Bound:
         count = self.extent.constant()
         return None if count is None else (count + self.offset) // self.divisor
 
-    def host(self) -> str | None:
+    def host(self) -> TileBoundAttr | None:
+        """This bound over the tensor arguments' shapes, for a launch check."""
         if self.extent is None:
-            return str(self.offset)
-        base = self.extent.host()
-        if base is None:
+            return TileBoundAttr.of(None, offset=self.offset)
+        count = self.extent.host()
+        if count is None:
             return None
-        if self.offset:
-            base = f"{base} {'+' if self.offset > 0 else '-'} {abs(self.offset)}"
-        return base if self.divisor == 1 else f"({base}) // {self.divisor}"
+        if not count.tensor.data:  # a constant extent
+            return TileBoundAttr.of(None, offset=(count.offset.data + self.offset) // self.divisor)
+        return TileBoundAttr.of(count.tensor.data, count.dim.data, count.tile.data, self.offset, self.divisor)
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,9 @@
 """The CUDA backend: tensors in device memory, kernels JIT-compiled to cubins.
 
-Compilation goes through the cubin cache (``backend/cache.py``) for the
-device's architecture: a cubin built ahead of time for this arch (on another
-machine, copied with ``SAFETILE_CACHE_DIR``) is used as it is; a miss runs
-``tileiras`` if it is installed; with neither, one error says how to install
-the toolchain or build the cache.  ``SAFETILE_SANITIZE=memcheck`` compiles
-with ``tileiras --sanitize=memcheck`` (for compute-sanitizer runs).
+The compile driver builds each variant for the device's architecture
+(``target``) through the cubin cache (``backend/cache.py``: a cubin built
+ahead of time, a ``tileiras`` run, or one error saying how to get either);
+this backend loads and launches it.
 """
 
 from __future__ import annotations
@@ -16,11 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from safetile.backend import cache
-from safetile.backend.toolchain import ToolchainError
+from safetile.driver import CompiledVariant
 
 from ..backend import Backend
-from ..launch import SANITIZE_ENV
 from ..stream import Stream
 from . import memory
 from .device import Device
@@ -28,10 +24,6 @@ from .kernels import CudaKernel
 from .memory import DeviceArray
 from .stream import CudaStream
 
-
-
-class MissingCubin(RuntimeError):
-    """Neither the cache nor an installed ``tileiras`` can give a kernel's cubin."""
 
 
 DEVICE_ENV = "SAFETILE_DEVICE"
@@ -48,6 +40,7 @@ class CudaBackend(Backend):
                 raise ValueError(f"{DEVICE_ENV}={text!r}: expected a device ordinal (0, 1, ...)")
             ordinal = int(text)
         self.device = Device.open(ordinal)
+        self.target = self.device.arch
         self.default_stream = CudaStream(self.device, "default")
 
     def describe(self) -> str:
@@ -71,13 +64,10 @@ class CudaBackend(Backend):
     def overlaps(self, a: DeviceArray, b: DeviceArray) -> bool:
         return a.overlaps(b)
 
-    def prepare(self, module: Any, entry_name: str, kernel: Any) -> CudaKernel:
-        entry = cubin_for(module, self.device.arch, kernel_name=entry_name)
-        from safetile.backend.interpreter import find_entry
-
-        op = find_entry(module, entry_name)
-        names = [arg.name_hint or f"arg{i}" for i, arg in enumerate(op.body.block.args)]
-        return CudaKernel(entry.cubin, entry_name, list(op.function_type.inputs.data), names)
+    def prepare(self, compiled: CompiledVariant) -> CudaKernel:
+        assert compiled.cubin is not None, "compiled for the device's arch (Backend.target)"
+        return CudaKernel(compiled.cubin.cubin, compiled.symbol, [p.type for p in compiled.params],
+                          [p.name for p in compiled.params])
 
     def bind(self, storage: DeviceArray) -> int:
         return storage.ptr
@@ -125,20 +115,3 @@ def _wait_for_other_streams(stream: CudaStream, storages: Sequence[DeviceArray])
         if other is not stream and other not in waited:
             waited.append(other)
             stream.wait(other.record())
-
-
-def cubin_for(module: Any, arch: str, kernel_name: str = "the kernel") -> cache.CacheEntry:
-    """The cubin of ``module`` for ``arch``: from the cache, else built by ``tileiras``."""
-    sanitize = os.environ.get(SANITIZE_ENV) or None
-    found = cache.lookup(module, arch, sanitize=sanitize)
-    if found is not None:
-        return found
-    try:
-        return cache.compile_cubin(module, arch, sanitize=sanitize)
-    except ToolchainError as err:
-        raise MissingCubin(
-            f"'{kernel_name}' for {arch} is not in the cubin cache ({cache.default_cache_dir()}) and "
-            f"tileiras cannot build it: {err}.  Install the toolchain (pip install 'safetile[toolchain]'), "
-            f"or build the cache ahead of time where it is installed (st.warm_up(kernel, specs, arch='{arch}') "
-            f"with {cache.CACHE_ENV} set) and copy that folder here"
-        ) from None

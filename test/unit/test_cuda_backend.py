@@ -11,8 +11,7 @@ import safetile as st
 from safetile import f32
 from safetile.backend import cache, toolchain
 from safetile.runtime.cuda import driver
-from safetile.runtime.cuda.backend import MissingCubin, cubin_for
-from safetile.runtime.launch import lower_for_launch
+from safetile.backend.cache import MissingCubin, cubin_for
 
 
 @st.kernel
@@ -21,8 +20,7 @@ def double(z: st.Mut[f32, "S"], x: st.Ref[f32, (-1,)], *, S: st.Shape):
 
 
 def module() -> object:
-    variant = double.specialize(z=st.TensorSpec(f32, (256,), (1,), (128,)), x=st.TensorSpec(f32, (256,), (1,)))
-    return lower_for_launch(double, variant)[0]
+    return double.compile_variant(z=st.TensorSpec(f32, (256,), (1,), (128,)), x=st.TensorSpec(f32, (256,), (1,))).module
 
 
 def no_toolchain(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -63,8 +61,7 @@ def test_neither_cache_nor_toolchain_is_one_clear_error(tmp_path: Path, monkeypa
 def test_sanitized_builds_are_separate_cache_entries(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path))
     plain = cubin_for(module(), "sm_90")
-    monkeypatch.setenv("SAFETILE_SANITIZE", "memcheck")
-    sanitized = cubin_for(module(), "sm_90")
+    sanitized = cubin_for(module(), "sm_90", sanitize="memcheck")
     assert sanitized.build_key != plain.build_key and sanitized.options.sanitize == "memcheck"
     assert sanitized.cubin != plain.cubin
 

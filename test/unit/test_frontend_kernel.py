@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from xdsl.dialects.builtin import FileLineColLoc
 from xdsl.dialects.builtin import ModuleOp
 
 import safetile as st
@@ -46,9 +47,9 @@ def printed(z: st.Mut[f32, (16,)]):
 
 
 @st.kernel(deny_in_kernel_checks=True)
-def denied(z: st.Mut[f32, (16,)], x: st.Ref[f32, (-1,)]):
-    # The store is proved in range; reading x at z's tile is not (x may be shorter).
-    z.store(st.load_tile_like(x, z))
+def denied(z: st.Mut[f32, (16,)], x: st.Ref[f32, (-1,)], i: st.i32):
+    # The store is proved in range; tile i of x only the kernel can check.
+    z.store(x.partition((16,)).load((i,)))
 
 
 @st.kernel
@@ -138,10 +139,11 @@ def test_compile_gives_one_entry_per_specialization() -> None:
 
 
 def test_compile_can_keep_the_safety_checks() -> None:
-    module = add.compile(S=(16,), lower_safety=False)
+    module = add.compile(S=(16,), stage="frontend")
     checks = [op for op in module.walk() if isinstance(op, tile_safety.CheckIndexOp)]
-    assert len(checks) == 2  # load_tile_like(x, z) and z.store
-    assert all("out of bounds" in c.message.data for c in checks)
+    assert [c.message.data for c in checks] == ["load_tile_like", "z.store"]
+    assert all(isinstance(c.location, FileLineColLoc) and c.location.filename.data.endswith("test_frontend_kernel.py")
+               for c in checks)
 
 
 def test_compile_copies_variants_so_the_cache_stays_intact() -> None:
@@ -153,16 +155,35 @@ def test_compile_copies_variants_so_the_cache_stays_intact() -> None:
 
 def test_print_ir_and_dump_ir_dir(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     printed.compile()
-    assert "entry @printed(" in capsys.readouterr().out
+    shown = capsys.readouterr().out
+    assert "entry @printed(" in shown and "tile_safety" not in shown  # the IR that runs
+    printed.compile()
+    assert capsys.readouterr().out == ""  # printed when compiled, not again
     dumped = st.kernel(dump_ir_dir=tmp_path)(printed.python)
     dumped.compile()
-    assert "entry @printed(" in (tmp_path / "printed.mlir").read_text()
+    stages = sorted(p.name for p in (tmp_path / "printed").iterdir())
+    assert stages == ["0-frontend.mlir", "1-safety.mlir", "2-clean-up.mlir"]
+    assert "tile_safety.check_index" in (tmp_path / "printed" / "0-frontend.mlir").read_text()
+    assert (tmp_path / "printed" / "2-clean-up.mlir").read_text() == shown
+
+
+def test_print_ir_prints_on_the_launch_that_compiles(capsys: pytest.CaptureFixture[str]) -> None:
+    @st.kernel(print_ir=True)
+    def fill(z: st.Mut[f32, (16,)]):
+        z.store(2.0)
+
+    z = st.zeros((32,), f32).sync().partition((16,))
+    (z,) = fill(z).sync()
+    assert "entry @fill(" in capsys.readouterr().out
+    (z,) = fill(z).sync()
+    assert capsys.readouterr().out == ""
+    assert (z.unpartition().numpy() == 2.0).all()
 
 
 def test_deny_in_kernel_checks_refuses_the_assert_rung() -> None:
     with pytest.raises(st.CompileError, match="compiled with deny_in_kernel_checks"):
         denied.compile()
-    assert "tile_safety.check_index" in print_tile_ir(denied.compile(lower_safety=False))
+    assert "tile_safety.check_index" in print_tile_ir(denied.compile(stage="frontend"))
 
 
 # -- errors ------------------------------------------------------------------
@@ -220,7 +241,7 @@ def test_every_kernel_language_name_has_a_lowering() -> None:
     names: list[object] = [
         v for k, v in vars(dsl).items() if inspect.isfunction(v) and hasattr(v, "__wrapped__")
     ]
-    for api in (dsl.Tile, dsl.Tensor, dsl.Partition):
+    for api in (dsl.Tile, dsl.TensorView, dsl.PartitionView):
         for member in vars(api).values():
             names.append(member.fget if isinstance(member, property) else member)
     # static_range and unsafe are syntax (a for loop, a with block), not calls.

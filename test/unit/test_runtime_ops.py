@@ -15,7 +15,6 @@ import pytest
 import safetile as st
 from safetile.frontend.dsl import f32
 from safetile.runtime import DeviceOpError, Shared, Stream
-from safetile.runtime.launch import _compiled
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -94,13 +93,13 @@ def test_variant_is_inferred_and_cached() -> None:
     for n in (100, 300):  # dynamic extents share a variant
         z = st.full((n,), np.nan).sync().partition((64,))
         scale(z, st.from_numpy(np.ones(n, np.float32)).sync(), 1.0).sync()
-    before = (len(scale.variants), len(_compiled))
+    before = (len(scale.variants), len(scale.launch_cache.runnables))
     z = st.full((200,), np.nan).sync().partition((128,))  # a new S: a new variant
     scale(z, st.from_numpy(np.ones(200, np.float32)).sync(), 1.0).sync()
-    assert (len(scale.variants), len(_compiled)) == (before[0] + 1, before[1] + 1)
+    assert (len(scale.variants), len(scale.launch_cache.runnables)) == (before[0] + 1, before[1] + 1)
     z = st.full((200,), np.nan).sync().partition((128,))
     scale(z, st.from_numpy(np.ones(200, np.float32)).sync(), 1.0).sync()
-    assert (len(scale.variants), len(_compiled)) == (before[0] + 1, before[1] + 1)
+    assert (len(scale.variants), len(scale.launch_cache.runnables)) == (before[0] + 1, before[1] + 1)
 
 
 SCRIPT = """

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from xdsl.dialects.builtin import ArrayAttr, StringAttr
+from xdsl.dialects.builtin import ArrayAttr
+
+from safetile.dialects.tile_safety import LaunchCheckAttr, TileBoundAttr
 
 import safetile as st
 from safetile.frontend.dsl import f32
@@ -179,12 +181,15 @@ def test_launch_checks_are_evaluated_before_launch() -> None:
     )
     # What the bounds-check pass records (simulated here on the variant).
     variant = checked_add.specialize(**spec)
-    variant.entry.attributes["tile_safety.launch_checks"] = ArrayAttr(
-        [StringAttr("x covers z: x.shape[0] >= z.shape[0]"), StringAttr("y covers z: y.shape[0] >= z.shape[0]")]
-    )
+    variant.entry.attributes["tile_safety.launch_checks"] = ArrayAttr([
+        LaunchCheckAttr("x covers z", TileBoundAttr.of("z", 0, 1, -1), TileBoundAttr.of("x", 0, 1)),
+        LaunchCheckAttr("y covers z", TileBoundAttr.of("z", 0, 1, -1), TileBoundAttr.of("y", 0, 1)),
+    ])
     z, x, y = checked_add(z, x, y).sync()  # holds
     short = st.from_numpy(rand(300)[:200].copy()).sync()
-    with pytest.raises(LaunchRefused, match=r"launch check 'x covers z' failed: .*z: shape \(300,\).*x: shape \(200,\)"):
+    with pytest.raises(LaunchRefused, match=r"launch check failed: x covers z: tile index 299 is out of range for "
+                       r"200 tile\(s\) \(ceil_div\(z.shape\[0\], 1\) - 1 < ceil_div\(x.shape\[0\], 1\) is false "
+                       r"with x: shape \(200,\), z: shape \(300,\) partition \(128,\)\)"):
         checked_add(z, short, y)
     np.testing.assert_array_equal(z.unpartition().numpy(), x.numpy() + y.numpy())
     short.numpy()
@@ -211,8 +216,9 @@ def test_launch_checks_of_the_bounds_check_pass_refuse_short_inputs() -> None:
     x, y = st.from_numpy(rand(200, 1)).sync(), st.from_numpy(rand(300, 2)).sync()
     with pytest.raises(
         LaunchRefused,
-        match=r"launch check '.*test_runtime_ownership.py:\d+:\d+: load_tile_like: index 0 out of bounds' failed: "
-        r"ceil_div\(z.shape\[0\], 128\) - 1 < ceil_div\(x.shape\[0\], 128\) with z: shape \(300,\)",
+        match=r"launch check failed: .*test_runtime_ownership.py:\d+:\d+: .*: tile index 2 is out of range for 2 "
+        r"tile\(s\) \(ceil_div\(z.shape\[0\], 128\) - 1 < ceil_div\(x.shape\[0\], 128\) is false with "
+        r"x: shape \(200,\), z: shape \(300,\) partition \(128,\)\)",
     ):
         add(z, x, y)
     assert np.isnan(z.unpartition().numpy()).all()

@@ -46,7 +46,8 @@ from safetile.dialects.cuda_tile.ops.structure import EntryOp
 from safetile.dialects.cuda_tile.syntax import parse_tile_ir, print_tile_ir
 from safetile.dialects.tile_safety import AccessMode
 from safetile.frontend.dsl import f32, i32
-from safetile.frontend.kernel import Kernel, context
+from safetile.frontend.kernel import context
+from safetile.kernel import Kernel
 from safetile.passes.analyses.intervals import strip_assumes
 from safetile.passes.analyses.partitions import access_of, mapped_iterator, tensor_of
 from safetile.passes.lower_tile_safety import LowerTileSafety
@@ -262,7 +263,7 @@ def test_pipeline_orders_tokens_after_disjointness() -> None:
 
 @pytest.mark.parametrize(("kernel", "spec"), list(example_kernels()))
 def test_pipelined_accesses_are_chained(kernel: Kernel, spec: dict[str, Any]) -> None:
-    module = kernel.module([kernel.specialize(**spec)])
+    module = kernel.compile(**spec, stage="frontend")
     mutable = pipelined(module)
     assert mutable, "every example writes a mutable output"
     assert check_chains(module, mutable) >= 1
@@ -271,7 +272,7 @@ def test_pipelined_accesses_are_chained(kernel: Kernel, spec: dict[str, Any]) ->
 
 @pytest.mark.parametrize(("kernel", "spec"), list(example_kernels()))
 def test_second_run_changes_nothing(kernel: Kernel, spec: dict[str, Any]) -> None:
-    module = kernel.module([kernel.specialize(**spec)])
+    module = kernel.compile(**spec, stage="frontend")
     TokenOrder().apply(context(), module)
     once = print_tile_ir(module)
     TokenOrder().apply(context(), module)
@@ -279,7 +280,7 @@ def test_second_run_changes_nothing(kernel: Kernel, spec: dict[str, Any]) -> Non
 
 
 def test_reload_carries_tokens_through_loops_and_branches() -> None:
-    module = reload.module([reload.specialize(S=(64,))])
+    module = reload.compile(S=(64,), stage="frontend")
     pipelined(module)
     text = print_tile_ir(module)
     assert text.count("-> (token) {") == 2  # the for loop and the if
@@ -379,7 +380,7 @@ def test_tileiras_accepts_token_ordered_lit_case(chunk: int, toolchain: Any) -> 
 def test_tileiras_accepts_pipelined_kernel(kernel: Kernel, spec: dict[str, Any], toolchain: Any) -> None:
     from safetile.backend.tileiras import CompileOptions, run_tileiras
 
-    module = kernel.module([kernel.specialize(**spec)])
+    module = kernel.compile(**spec, stage="frontend")
     pipelined(module)
     cubin = run_tileiras(write_bytecode(module, "13.4"), CompileOptions("sm_90"), toolchain=toolchain)
     assert cubin.startswith(b"\x7fELF")

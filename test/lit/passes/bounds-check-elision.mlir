@@ -28,7 +28,7 @@ cuda_tile.module @m {
 // REPORT: launch: input tile
 // CHECK-LABEL: entry @input_tile
 // CHECK-NOT: check_index
-// CHECK: tile_safety.launch_checks = ["input tile: ceil_div(z.shape[0], 16) - 1 < ceil_div(x.shape[0], 16)"]
+// CHECK: tile_safety.launch_checks = [#tile_safety.launch_check<"input tile": ceil_div(z.shape[0], 16) - 1 < ceil_div(x.shape[0], 16)>]
 cuda_tile.module @m {
   entry @input_tile(%z: tile<ptr<f32>>, %n: tile<i32>, %x: tile<ptr<f32>>, %m: tile<i32>) {
     %b:3 = get_tile_block_id : tile<i32>
@@ -74,7 +74,7 @@ cuda_tile.module @m {
 // REPORT: launch: y row
 // CHECK-LABEL: entry @reduction
 // CHECK-NOT: check_index
-// CHECK: tile_safety.launch_checks = ["y row: ceil_div(x.shape[1], 32) - 1 < ceil_div(y.shape[0], 32)"]
+// CHECK: tile_safety.launch_checks = [#tile_safety.launch_check<"y row": ceil_div(x.shape[1], 32) - 1 < ceil_div(y.shape[0], 32)>]
 cuda_tile.module @m {
   entry @reduction(%x: tile<ptr<f32>>, %m: tile<i32>, %k: tile<i32>, %y: tile<ptr<f32>>, %k2: tile<i32>, %n: tile<i32>) {
     %tx = make_tensor_view %x, shape = [%m, %k], strides = [%k, 1] {tile_safety.arg = "x"} : tile<i32> -> tensor_view<?x?xf32, strides=[?,1]>
@@ -141,7 +141,8 @@ cuda_tile.module @m {
 // CHECK-NEXT: for %j
 // CHECK-NEXT: for %k
 // CHECK-NEXT: %k1 = addi %k, %c1
-// CHECK-NOT: "next tile"
+// CHECK-NOT: check_index {{.*}}"next tile"
+// CHECK: tile_safety.launch_checks = [#tile_safety.launch_check<"next tile": 4 < ceil_div(x.shape[0], 16)>]
 cuda_tile.module @m {
   entry @hoisted(%x: tile<ptr<f32>>, %m: tile<i32>, %i: tile<i32>) {
     %tx = make_tensor_view %x, shape = [%m], strides = [1] {tile_safety.arg = "x"} : tile<i32> -> tensor_view<?xf32, strides=[1]>
@@ -299,7 +300,7 @@ cuda_tile.module @m {
 // REPORT: static: head index
 // CHECK-LABEL: entry @heads
 // CHECK-NOT: check_index
-// CHECK: tile_safety.launch_checks = ["batch index: (ceil_div(z.shape[0], 1) - 1) // 4 < ceil_div(x.shape[0], 1)"]
+// CHECK: tile_safety.launch_checks = [#tile_safety.launch_check<"batch index": (ceil_div(z.shape[0], 1) - 1) floordiv 4 < ceil_div(x.shape[0], 1)>]
 cuda_tile.module @m {
   entry @heads(%z: tile<ptr<f32>>, %n: tile<i32>, %x: tile<ptr<f32>>, %m: tile<i32>) {
     %b:3 = get_tile_block_id : tile<i32>

@@ -1,0 +1,249 @@
+"""``compile_variant``: one kernel variant through the whole pipeline.
+
+The stages, in order, each recorded in the result (``CompiledVariant.ir``):
+
+1. ``frontend`` — the variant as ``frontend`` lowered it: ``cuda_tile`` ops
+   with the ``tile_safety`` facts (index checks, access modes);
+2. ``before-safety`` — the user passes asked there, if any;
+3. ``safety`` — ``passes/pipeline.py``'s safety steps: stores proved
+   disjoint, tokens threaded, bounds checks discharged (the launch checks
+   are read off the entry here, before the lowering strips them), lowered to
+   pure ``cuda_tile``;
+4. ``after-safety`` — user passes (the default point);
+5. ``clean-up`` — the generic clean-ups (fold, CSE, DCE, LICM);
+6. ``after-clean-up`` — user passes whose output is what runs.
+
+The last stage's module is what runs: on the interpreter as it is, on a GPU
+as the cubin a target arch asks for (``backend/cache.py``).  Results are
+memoized per kernel, variant, pipeline and target, so a second launch,
+``warm_up`` or ``compile()`` of the same variant does no work.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import weakref
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import DiagnosticException
+
+from safetile.backend import cache
+from safetile.dialects import tile_safety
+from safetile.dialects.cuda_tile.ops.structure import EntryOp
+from safetile.dialects.cuda_tile.ops.structure import ModuleOp as TileModuleOp
+from safetile.dialects.cuda_tile.syntax import print_tile_ir
+from safetile.frontend.abi import EntryParam, TensorLayout
+from safetile.frontend.errors import CompileError
+from safetile.frontend.kernel import KernelDefinition, Variant, context
+from safetile.passes.pipeline import clean_up_passes, safety_passes
+from safetile.passes.registry import PassRegistryError
+
+from .user_passes import PassRequest, pass_requests, registered_pipeline_passes
+
+STAGES = ("frontend", "before-safety", "safety", "after-safety", "clean-up", "after-clean-up")
+
+
+@dataclass(frozen=True)
+class CompileOptions:
+    """How far and with what: ``until`` stops after a stage (``"frontend"``:
+    the IR ``tile-opt kernel.py`` prints); ``passes`` adds user passes to the
+    kernel's own and the registered ones; ``sanitize`` builds cubins with
+    ``tileiras --sanitize=<tool>``."""
+
+    until: str = "after-clean-up"
+    passes: tuple[Any, ...] = ()
+    sanitize: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.until not in STAGES:
+            raise ValueError(f"until={self.until!r}: expected one of {', '.join(STAGES)}")
+
+
+@dataclass(frozen=True)
+class CompiledVariant:
+    """A kernel variant compiled: everything a launch, a tool or a tuner needs."""
+
+    kernel: str
+    """The kernel's name."""
+    symbol: str
+    """The entry's name in ``module``: fixed by the generics alone (``add_1024``), so
+    the same variant gives the same bytecode, and cubin cache key, in every process."""
+    module: ModuleOp
+    """The module after the last stage run: what runs."""
+    params: tuple[EntryParam, ...]
+    """The entry's parameters in ABI order (docs/abi.md)."""
+    tensors: tuple[TensorLayout, ...]
+    """The tensor parameters' layouts (dtype, static shape, partition, facts)."""
+    launch_checks: tuple[tile_safety.LaunchCheckAttr, ...]
+    """The bounds checks moved to the host: each ``lhs < rhs`` on the tensor shapes."""
+    stages: tuple[tuple[str, ModuleOp], ...] = field(repr=False)
+    """The IR after each stage run, in order."""
+    key: str
+    """The SHA-256 of the final IR and the pipeline that made it."""
+    target: str | None = None
+    """The arch of ``cubin`` (``"sm_90"``), or None for IR only."""
+    cubin: cache.CacheEntry | None = field(default=None, repr=False)
+
+    def ir(self, stage: str | None = None) -> str:
+        """The Tile IR text after ``stage`` (default: the last, what runs)."""
+        found = dict(self.stages)
+        if stage is None:
+            return print_tile_ir(self.stages[-1][1])
+        if stage not in found:
+            raise KeyError(f"no stage {stage!r} in this compile; it ran {', '.join(found)}")
+        return print_tile_ir(found[stage])
+
+    @property
+    def entry(self) -> EntryOp:
+        return _entry(self.module, self.symbol)
+
+
+_MEMO: weakref.WeakKeyDictionary[KernelDefinition, dict[tuple[Any, ...], CompiledVariant]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def compile_variant(
+    kernel: KernelDefinition,
+    variant: Variant,
+    target: str | None = None,
+    options: CompileOptions = CompileOptions(),
+) -> CompiledVariant:
+    """``variant`` of ``kernel`` through the pipeline (see the module doc), and to a
+    cubin for ``target`` (an arch such as ``"sm_90"``) when one is given.
+
+    Errors: ``CompileError`` naming the kernel line (a safety pass's refusal, a
+    bad user pass); the cubin's build raises ``TileirasError`` with the kernel's
+    location."""
+    requests = _requests(kernel, options)
+    memo = _MEMO.setdefault(kernel, {})
+    lowered_key = (variant.key, tuple(r.spec for r in requests), options.until)
+    lowered = memo.get(lowered_key)
+    if lowered is None:
+        lowered = memo[lowered_key] = _lower(kernel, variant, requests, options.until)
+        _show(kernel, lowered)
+    if target is None:
+        return lowered
+    target_key = (*lowered_key, target, options.sanitize)
+    built = memo.get(target_key)
+    if built is None:
+        entry = cache.cubin_for(lowered.module, target, sanitize=options.sanitize, kernel_name=lowered.symbol)
+        built = memo[target_key] = replace(lowered, target=target, cubin=entry)
+    return built
+
+
+def compile_kernels(
+    kernel: KernelDefinition, variants: Sequence[Variant], options: CompileOptions = CompileOptions()
+) -> ModuleOp:
+    """The variants, each compiled, in one verified ``cuda_tile.module`` (each entry
+    keeps its variant's own name: variants differing only in argument facts share
+    a symbol)."""
+    entries = []
+    for variant in {id(v): v for v in variants}.values():
+        compiled = compile_variant(kernel, variant, None, options)
+        entry = compiled.entry.clone()
+        entry.sym_name = StringAttr(variant.entry_name)
+        entries.append(entry)
+    module = ModuleOp([TileModuleOp(kernel.name, entries)])
+    module.verify()
+    return module
+
+
+def _requests(kernel: KernelDefinition, options: CompileOptions) -> tuple[PassRequest, ...]:
+    try:
+        return (
+            *registered_pipeline_passes(),
+            *pass_requests(kernel.options.passes, f"@st.kernel({kernel.name}) passes="),
+            *pass_requests(options.passes, "CompileOptions.passes"),
+        )
+    except PassRegistryError as err:
+        raise kernel.error(str(err), "name a registered pass, or pass an xdsl ModulePass object") from None
+
+
+def _lower(
+    kernel: KernelDefinition, variant: Variant, requests: Sequence[PassRequest], until: str
+) -> CompiledVariant:
+    symbol = kernel.symbol(variant)
+    module = ModuleOp([TileModuleOp(kernel.name, [variant.entry.clone()])])
+    entry = _entry(module, variant.entry_name)
+    entry.sym_name = StringAttr(symbol)
+    ctx = context()
+    checks = list(tile_safety.launch_checks(entry))
+    stages: list[tuple[str, ModuleOp]] = [("frontend", module.clone())]
+    user = {point: [r.pass_ for r in requests if r.point == point] for point in STAGES}
+    steps: Mapping[str, list[ModulePass]] = {
+        "before-safety": user["before-safety"],
+        "safety": safety_passes(launch_checks=True),
+        "after-safety": user["after-safety"],
+        "clean-up": clean_up_passes(),
+        "after-clean-up": user["after-clean-up"],
+    }
+    for stage in STAGES[1 : STAGES.index(until) + 1]:
+        if not steps[stage]:
+            continue
+        for step in steps[stage]:
+            _apply(kernel, step, ctx, module, stage)
+            # Read before lower-tile-safety strips them: a dropped launch
+            # check would be a dropped bounds check.
+            checks += [c for c in tile_safety.launch_checks(_entry(module, symbol)) if c not in checks]
+        stages.append((stage, module.clone()))
+    try:
+        module.verify()
+    except DiagnosticException as err:
+        after = stages[-1][0]
+        raise kernel.error(f"the IR after stage '{after}' does not verify: {_first_line(err)}",
+                           "a user pass at that point produced invalid IR" if user[after] else
+                           "this is a bug in safetile; please report it with the kernel") from None
+    digest = hashlib.sha256(print_tile_ir(module).encode())
+    digest.update(repr(tuple(r.spec for r in requests)).encode())
+    return CompiledVariant(
+        kernel.name,
+        symbol,
+        module,
+        tuple(variant.params),
+        tuple(variant.tensors),
+        tuple(checks),
+        tuple(stages),
+        digest.hexdigest(),
+    )
+
+
+def _apply(kernel: KernelDefinition, step: ModulePass, ctx: Context, module: ModuleOp, stage: str) -> None:
+    try:
+        step.apply(ctx, module)
+    except CompileError:
+        raise
+    except DiagnosticException as err:
+        raise kernel.error(str(err).strip(), "see the pass's message") from None
+    except Exception as err:
+        if stage in ("safety", "clean-up"):
+            raise
+        raise kernel.error(
+            f"user pass '{step.name}' (at {stage}) failed: {type(err).__name__}: {err}",
+            "fix the pass, or leave it out of passes=",
+        ) from None
+
+
+def _entry(module: ModuleOp, name: str) -> EntryOp:
+    return next(op for op in module.walk() if isinstance(op, EntryOp) and op.sym_name.data == name)
+
+
+def _first_line(err: Exception) -> str:
+    return (str(err).strip().splitlines() or [""])[0]
+
+
+def _show(kernel: KernelDefinition, compiled: CompiledVariant) -> None:
+    """``print_ir``: the IR that runs, when it is compiled; ``dump_ir_dir``: every stage."""
+    if kernel.options.print_ir:
+        print(compiled.ir(), end="")
+    if kernel.options.dump_ir_dir:
+        folder = Path(kernel.options.dump_ir_dir) / compiled.symbol
+        folder.mkdir(parents=True, exist_ok=True)
+        for n, (stage, _) in enumerate(compiled.stages):
+            (folder / f"{n}-{stage}.mlir").write_text(compiled.ir(stage))

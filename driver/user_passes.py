@@ -1,0 +1,107 @@
+"""User passes in the JIT pipeline: which pass, and where it runs.
+
+A kernel takes them with ``@st.kernel(passes=[...])``; every kernel takes the
+ones registered with ``st.register_pipeline_pass(...)`` (before its own).  An
+item is a pass name known to the registry (``passes/registry.py``: built-in,
+an entry point of the ``safetile.passes`` group, or a ``--load``ed file), a
+pipeline spec with options (``"my-pass{opt=1}"``), an ``xdsl`` ``ModulePass``
+object, or a ``(point, pass)`` pair naming where it runs:
+
+* ``"before-safety"`` — on the frontend's IR, ``tile_safety`` facts and
+  all; the safety passes then prove what the pass left, so it cannot make a
+  kernel unsafe;
+* ``"after-safety"`` (the default) — on pure ``cuda_tile`` after the safety
+  passes, before the clean-ups (which tidy what it leaves);
+* ``"after-clean-up"`` — last: its output is what runs.
+
+A pass after the safety passes runs on proved IR and is trusted as an
+``unsafe`` block is: it must keep the proved facts (it may reorder or fold,
+not add stores).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from xdsl.passes import ModulePass
+from xdsl.utils.arg_spec import parse_pipeline
+from xdsl.utils.exceptions import ArgSpecParseError
+
+from safetile.passes.registry import PassRegistryError, all_passes
+
+PIPELINE_POINTS = ("before-safety", "after-safety", "after-clean-up")
+DEFAULT_POINT = "after-safety"
+
+
+@dataclass(frozen=True)
+class PassRequest:
+    """One user pass and the point of the pipeline where it runs."""
+
+    point: str
+    pass_: ModulePass
+
+    @property
+    def spec(self) -> str:
+        """``point:name{options}``: what makes compiled variants differ (part of the cache key)."""
+        return f"{self.point}:{self.pass_.spec()}"
+
+
+def pass_requests(items: Iterable[object], where: str = "passes=") -> tuple[PassRequest, ...]:
+    """The requests ``items`` (see the module doc) make; a bad item raises ``PassRegistryError``."""
+    requests: list[PassRequest] = []
+    for item in items:
+        point = DEFAULT_POINT
+        if isinstance(item, tuple):
+            if len(item) != 2 or not isinstance(item[0], str):
+                raise PassRegistryError(f"{where}: {item!r} is not a (point, pass) pair")
+            point, item = item
+        if point not in PIPELINE_POINTS:
+            raise PassRegistryError(f"{where}: unknown pipeline point {point!r}; use one of {', '.join(PIPELINE_POINTS)}")
+        requests += [PassRequest(point, p) for p in _passes(item, where)]
+    return tuple(requests)
+
+
+def _passes(item: object, where: str) -> list[ModulePass]:
+    if isinstance(item, ModulePass):
+        return [item]
+    if isinstance(item, type) and issubclass(item, ModulePass):
+        return [item()]
+    if not isinstance(item, str):
+        raise PassRegistryError(f"{where}: {item!r} is not a pass name, a pipeline spec or an xdsl ModulePass")
+    known = all_passes()
+    made: list[ModulePass] = []
+    try:
+        specs = list(parse_pipeline(item))
+    except (Exception, ArgSpecParseError) as err:  # a BaseException in xDSL
+        raise PassRegistryError(f"{where}: cannot read pass spec {item!r}: {err}") from None
+    for spec in specs:
+        factory = known.get(spec.name)
+        if factory is None:
+            raise PassRegistryError(
+                f"{where}: no pass named '{spec.name}' (register it: an entry point of the "
+                "'safetile.passes' group, safetile.passes.registry.register_pass, or tile-opt --load)"
+            )
+        try:
+            made.append(factory().from_spec(spec))
+        except Exception as err:  # bad options: xdsl raises ValueError/TypeError
+            raise PassRegistryError(f"{where}: bad options for '{spec.name}': {err}") from None
+    return made
+
+
+_GLOBAL: list[PassRequest] = []
+
+
+def register_pipeline_pass(item: object, point: str = DEFAULT_POINT) -> None:
+    """Run a pass (name, spec or ``ModulePass``) in every kernel's pipeline compiled from now on."""
+    _GLOBAL.extend(pass_requests([(point, item)], "register_pipeline_pass"))
+
+
+def registered_pipeline_passes() -> tuple[PassRequest, ...]:
+    """The passes every kernel runs (``register_pipeline_pass``), in registration order."""
+    return tuple(_GLOBAL)
+
+
+def unregister_pipeline_passes() -> None:
+    """Forget every globally registered pipeline pass."""
+    _GLOBAL.clear()

@@ -1,0 +1,107 @@
+"""``@st.kernel``: a kernel definition that compiles (``driver``) and launches (``runtime``).
+
+The frontend knows how to specialize and lower a kernel; the driver how to
+compile a variant; the runtime how to launch one.  ``Kernel`` joins them for
+users, here at the top, so that no stage reaches up into a later one.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from xdsl.dialects.builtin import ModuleOp
+
+from safetile.driver import CompiledVariant, CompileOptions, compile_kernels, compile_variant
+from safetile.frontend.kernel import KernelDefinition, KernelOptions
+from safetile.runtime.launch import LaunchCache, launch
+from safetile.runtime.ops import DeviceOp
+from safetile.runtime.warmup import WarmedUp, warm_up
+
+
+class Kernel(KernelDefinition):
+    """A ``@st.kernel``: call it on host arguments to launch it (a lazy ``DeviceOp``)."""
+
+    def __init__(self, fn: Callable[..., Any], options: KernelOptions,
+                 specializations: Sequence[Mapping[str, Any]] = ()):
+        super().__init__(fn, options, specializations)
+        self.launch_cache = LaunchCache()
+        """Plans and runnables of this kernel's launches (``runtime/launch.py``)."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> DeviceOp:
+        """``kernel(z_part, x, y)``: a lazy launch; see docs/runtime.md."""
+        return launch(self, self.launch_cache, args, kwargs)
+
+    def compile(self, *specializations: Mapping[str, Any], stage: str = "after-clean-up",
+                **values: Any) -> ModuleOp:
+        """A verified ``builtin.module`` with one ``cuda_tile.module`` of variants.
+
+        The variants are ``specializations`` (dicts) and/or ``values`` (one
+        more), else the declared ones, else the one with no values.  Each
+        goes through the compile driver up to ``stage`` (default: all, the IR
+        that runs; ``"frontend"``: as lowered from Python, with the
+        ``tile_safety`` checks; ``"safety"``: proved and lowered, before the
+        clean-ups).
+        """
+        wanted = [dict(s) for s in specializations] + ([values] if values else [])
+        variants = [self.specialize(**s) for s in (wanted or self.specializations or [{}])]
+        return compile_kernels(self, variants, CompileOptions(until=stage))
+
+    def compile_variant(self, target: str | None = None, *, options: CompileOptions = CompileOptions(),
+                        **values: Any) -> CompiledVariant:
+        """The ``CompiledVariant`` of one specialization (for ``target``, an arch, or IR only)."""
+        return compile_variant(self, self.specialize(**values), target, options)
+
+    def warm_up(self, specializations: Iterable[Mapping[str, Any]], *, arch: str | None = None) -> list[WarmedUp]:
+        """Compile ahead of use (see ``st.warm_up``)."""
+        return warm_up(self, specializations, arch=arch, cache=self.launch_cache)
+
+
+def kernel(
+    fn: Callable[..., Any] | None = None,
+    *,
+    specialize: Sequence[Mapping[str, Any]] = (),
+    print_ir: bool = False,
+    dump_ir_dir: str | os.PathLike[str] | None = None,
+    optimization_hints: Mapping[str, Mapping[str, Any]] | None = None,
+    unchecked_accesses: bool = False,
+    deny_in_kernel_checks: bool = False,
+    arg_facts: bool = True,
+    passes: Sequence[Any] = (),
+) -> Any:
+    """``@st.kernel`` or ``@st.kernel(option=...)``: declare a kernel entry point.
+
+    ``specialize`` lists specializations compiled by default (and by
+    ``tile-opt kernel.py``); ``passes`` adds user passes to its pipeline
+    (names, specs, ``ModulePass`` objects or ``(point, pass)`` pairs: see
+    docs/passes.md); the other options are ``KernelOptions``.
+    """
+    options = KernelOptions(
+        print_ir,
+        None if dump_ir_dir is None else os.fspath(dump_ir_dir),
+        optimization_hints,
+        unchecked_accesses,
+        deny_in_kernel_checks,
+        arg_facts,
+        tuple(passes),
+    )
+
+    def wrap(f: Callable[..., Any]) -> Kernel:
+        return Kernel(f, options, specialize)
+
+    return wrap(fn) if fn is not None else wrap
+
+
+def warm_up_kernel(kernel: Kernel, specializations: Iterable[Mapping[str, Any]], *,
+                   arch: str | None = None) -> list[WarmedUp]:
+    """``st.warm_up(kernel, specs, arch=None)``: compile ahead of use.
+
+    Each mapping holds the values ``Kernel.specialize`` takes (tensor specs as
+    a launch derives them, and generics).  Without ``arch`` the variants are
+    made ready on the backend in use (the first launch is then warm); with
+    ``arch`` (``"sm_90"``) they are compiled to cubins in the cache for that
+    architecture, on any machine with the toolchain: copy the cache folder
+    (``SAFETILE_CACHE_DIR``) to the GPU machine.
+    """
+    return kernel.warm_up(specializations, arch=arch)
