@@ -35,7 +35,7 @@ class ByteOffsetDiagnostic(Diagnostic):
     """A bytecode error: ``line`` holds the byte offset; printed ``file:offset: error: ...``."""
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}: error: {self.message}"
+        return f"{self.file}:{self.line}: {self.severity}: {self.message}"
 
 
 def diagnostic(file: str, err: BytecodeReadError) -> ByteOffsetDiagnostic:

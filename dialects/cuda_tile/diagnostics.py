@@ -26,9 +26,11 @@ class Diagnostic:
     column: int
     message: str
     source_line: str = ""
+    severity: str = "error"
+    """``error``, ``warning``, ``note`` or ``remark``, as MLIR's diagnostics."""
 
     def __str__(self) -> str:
-        head = f"{self.file}:{self.line}:{self.column}: error: {self.message}"
+        head = f"{self.file}:{self.line}:{self.column}: {self.severity}: {self.message}"
         if not self.source_line:
             return head
         caret = " " * (self.column - 1) + "^"

@@ -36,6 +36,7 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     Float64Type,
     FloatAttr,
+    IntegerAttr,
     ModuleOp,
 )
 from xdsl.ir import Attribute, Operation, TypeAttribute
@@ -46,6 +47,7 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyExcepti
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
+from .attributes import AtomicRMWModeAttr, MemoryOrderingAttr, MemoryScopeAttr
 from .diagnostics import TileIRError, at_span, from_parse_error, short_message, verify
 from .literals import format_float
 from .types import CudaTileType, is_float, parse_optional_bare_type
@@ -58,6 +60,14 @@ PREFIX = "cuda_tile."
 MLIRLexer._unescaped_characters_regex = re.compile(  # pyright: ignore[reportPrivateUsage]
     r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"'
 )
+
+
+GENERIC_ENUM_INTEGERS = {
+    "memory_ordering_semantics": MemoryOrderingAttr,
+    "memory_scope": MemoryScopeAttr,
+    "mode": AtomicRMWModeAttr,
+}
+"""Properties NVIDIA's generic form writes as ``N : i32`` (the case number)."""
 
 
 class TileIRParser(Parser):
@@ -79,8 +89,27 @@ class TileIRParser(Parser):
             # A custom format built an op whose operand or result types break
             # its constraints: report it at the op, not where parsing stopped.
             self.raise_error(short_message(err), start)
+        self._decode_enum_integers(op, start)
         self.op_spans[op] = start
         return op
+
+    def _decode_enum_integers(self, op: Operation, start: Span[str] | Span[bytes]) -> None:
+        """NVIDIA's generic form writes some enums as integers: read them back.
+
+        ``memory_ordering_semantics = 0 : i32`` is ``weak``: MLIR stores an
+        ``I32EnumAttr`` that has no dialect attribute of its own as its case
+        number (the bytecode's code).
+        """
+        for name, attr_type in GENERIC_ENUM_INTEGERS.items():
+            value = op.properties.get(name)
+            if not isinstance(value, IntegerAttr):
+                continue
+            cases = list(attr_type.enum_type)
+            code = value.value.data
+            if not 0 <= code < len(cases):
+                words = ", ".join(f"{i} ({c.value})" for i, c in enumerate(cases))
+                self.raise_error(f"{name} = {code} is not one of: {words}", start)
+            op.properties[name] = attr_type(cases[code])
 
     def _parse_builtin_densearray_attr(self) -> DenseArrayBase | None:
         start = self.pos
@@ -231,10 +260,13 @@ _VALUE_ERRORS = (OverflowError, ValueError, IndexError, KeyError, struct.error)
 """Python errors a malformed literal can raise inside xDSL's parsers."""
 
 
-def print_tile_ir(module: Operation, generic: bool = False, elide: bool = True) -> str:
+def print_tile_ir(
+    module: Operation, generic: bool = False, elide: bool = True, debuginfo: bool = False
+) -> str:
     """Print ``module`` in canonical Tile IR syntax (or generic form).
 
-    ``elide=False`` keeps the ``cuda_tile.`` prefixes (fully qualified form).
+    ``elide=False`` keeps the ``cuda_tile.`` prefixes (fully qualified form);
+    ``debuginfo=True`` prints each op's location, ``loc(...)``.
 
     An implicit ``builtin.module`` wrapper (one with no attributes) around
     ``cuda_tile.module`` ops is left out, so Tile IR files round-trip verbatim.
@@ -242,7 +274,9 @@ def print_tile_ir(module: Operation, generic: bool = False, elide: bool = True) 
     from io import StringIO
 
     out = StringIO()
-    printer = TileIRPrinter(stream=out, print_generic_format=generic, elide=elide)
+    printer = TileIRPrinter(
+        stream=out, print_generic_format=generic, elide=elide, print_debuginfo=debuginfo
+    )
     ops: list[Operation] = [module]
     if (
         isinstance(module, ModuleOp)

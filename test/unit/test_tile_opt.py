@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import io
 import re
 import subprocess
 import textwrap
@@ -336,8 +337,201 @@ def test_verify_diagnostics_split(tmp_path: Path) -> None:
     # The unmatched annotation is named by its absolute line in the file.
     # (the annotation's own line, as MLIR reports it, or the line it targets)
     bad_line = len((ok + "// -----\n").splitlines()) + 3
-    assert re.search(rf"^{re.escape(str(path))}:({bad_line}|{bad_line + 1}): error: expected error",
+    assert re.search(rf"^{re.escape(str(path))}:{bad_line}:\d+: error: expected error",
                      run.err, re.MULTILINE), run.err
+    # The diagnostic it did get is reported too, as unexpected.
+    assert f"{path}:{bad_line + 1}:5: error: unexpected error: {FTZ_MESSAGE}" in run.err
+
+
+BAD_OP = "    %0 = addf %a, %a flush_to_zero : tile<f64>\n"
+
+
+def _with_lines(*inserted: str) -> str:
+    """VERIFY_ERROR with ``inserted`` lines in front of the bad op (line 3)."""
+    lines = VERIFY_ERROR.splitlines(keepends=True)
+    return "".join([*lines[:2], *inserted, *lines[2:]])
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        # @below: the next line that is not an annotation.
+        ["    // expected-error@below {{only supported for f32}}\n"],
+        ["    // expected-error @below {{only supported for f32}}\n"],
+        # -re: literal text with {{regex}} parts.
+        ["    // expected-error-re@+1 {{flush_to_zero {{[a-z ]+}} for f32}}\n"],
+    ],
+)
+def test_verify_diagnostics_at_forms(tmp_path: Path, lines: list[str]) -> None:
+    path = write(tmp_path, "vd.mlir", _with_lines(*lines))
+    run = run_tile_opt([str(path), "--verify-diagnostics"])
+    assert (run.status, run.err) == (0, ""), run.err
+
+
+def test_verify_diagnostics_above(tmp_path: Path) -> None:
+    text = VERIFY_ERROR.replace(BAD_OP, BAD_OP + "    // expected-error@above {{only supported for f32}}\n")
+    run = run_tile_opt([str(write(tmp_path, "vd.mlir", text)), "--verify-diagnostics"])
+    assert (run.status, run.err) == (0, ""), run.err
+
+
+def test_verify_diagnostics_below_skips_blank_line_only_once(tmp_path: Path) -> None:
+    """``@below`` targets the very next plain line, even a blank one: as MLIR."""
+    path = write(
+        tmp_path, "vd.mlir", _with_lines("    // expected-error@below {{only supported}}\n", "\n")
+    )
+    run = run_tile_opt([str(path), "--verify-diagnostics"])
+    assert run.status == 1
+    assert "unexpected error" in run.err and 'expected error "only supported"' in run.err
+
+
+def test_verify_diagnostics_unannotated_error_fails(tmp_path: Path) -> None:
+    path = write(tmp_path, "vd.mlir", VERIFY_ERROR)
+    run = run_tile_opt([str(path), "--verify-diagnostics"])
+    assert run.status == 1
+    assert run.err == f"{path}:3:5: error: unexpected error: {FTZ_MESSAGE}\n"
+
+
+@pytest.mark.parametrize("severity", ["warning", "note", "remark"])
+def test_verify_diagnostics_other_severities_must_be_produced(
+    tmp_path: Path, severity: str
+) -> None:
+    """tile-opt produces only errors: an expected warning, note or remark fails."""
+    lines = GOOD.splitlines(keepends=True)
+    text = "".join([*lines[:2], f"    // expected-{severity}@+1 {{{{anything}}}}\n", *lines[2:]])
+    run = run_tile_opt([str(write(tmp_path, "vd.mlir", text)), "--verify-diagnostics"])
+    assert run.status == 1
+    assert f'{tmp_path / "vd.mlir"}:3:8: error: expected {severity} "anything" was not produced' in run.err
+
+
+def test_verify_diagnostics_severity_must_match(tmp_path: Path) -> None:
+    path = write(tmp_path, "vd.mlir", _with_lines("    // expected-warning@+1 {{only supported}}\n"))
+    run = run_tile_opt([str(path), "--verify-diagnostics"])
+    assert run.status == 1
+    assert "unexpected error" in run.err and 'expected warning "only supported"' in run.err
+
+
+def test_verify_diagnostics_bad_regex(tmp_path: Path) -> None:
+    path = write(tmp_path, "vd.mlir", _with_lines("    // expected-error-re@+1 {{x {{[}} y}}\n"))
+    run = run_tile_opt([str(path), "--verify-diagnostics"])
+    assert run.status == 1
+    assert_no_traceback(run.err)
+    assert f"{path}:3:8: error: invalid regular expression" in run.err
+
+
+def test_verify_diagnostics_reports_every_failing_chunk(tmp_path: Path) -> None:
+    """Each chunk is checked on its own: five bad chunks, five reports."""
+    path = write(tmp_path, "vd.mlir", "// -----\n".join([VERIFY_ERROR] * 5))
+    run = run_tile_opt([str(path), "--split-input-file", "--verify-diagnostics"])
+    assert run.status == 1
+    assert run.err.count("unexpected error") == 5
+
+
+def test_verify_diagnostics_located_nowhere_matches_in_its_chunk() -> None:
+    """A diagnostic with no location (a pass's) meets an annotation anywhere in its chunk."""
+    from safetile.dialects.cuda_tile.diagnostics import Diagnostic
+    from safetile.tools.verify_diagnostics import expectations, mismatches
+
+    expected = expectations("// expected-error {{rejected}}\nmodule\n")
+    assert mismatches(expected, [Diagnostic("f", 0, 0, "pass: rejected")], "f") == []
+    assert mismatches(expected, [Diagnostic("f", 2, 1, "pass: rejected")], "f") == [
+        "f:2:1: error: unexpected error: pass: rejected",
+        'f:1:4: error: expected error "rejected" was not produced',
+    ]
+
+
+# --------------------------------------------------------------------------
+# Command line: stdin, exit codes, --version, MLIR's spellings
+# --------------------------------------------------------------------------
+
+
+def test_dash_reads_standard_input(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(VERIFY_ERROR.encode())))
+    run = run_tile_opt(["-"])
+    assert run.status == 1
+    assert run.err.startswith(f"<stdin>:3:5: error: {FTZ_MESSAGE}\n")
+
+
+def test_bytecode_on_standard_input_is_read_as_bytecode(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bytecode is recognised by its magic number, not only by its file name."""
+    data = tmp_path / "k.bin"
+    assert run_tile_opt([str(write(tmp_path, "g.mlir", GOOD)), "-t", "tileirbc", "-o", str(data)]).status == 0
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data.read_bytes())))
+    run = run_tile_opt(["-"])
+    assert (run.status, run.err) == (0, "")
+    assert "addf %2, %1 rounding<zero>" in run.out  # bytecode keeps no value names
+
+
+@pytest.mark.parametrize(
+    ("argv", "status"),
+    [
+        (["--no-such-flag"], 2),  # argparse
+        (["-t", "tileirbc{bogus=1}"], 2),  # a target option
+        (["-t", "cubin"], 2),  # a target without its arch
+        (["--pass-pipeline", "func.func(cse)"], 2),
+        (["-p", "cse", "--pass-pipeline", "builtin.module(cse)"], 2),
+        (["--split-input-file", "-t", "tileirbc"], 2),  # one module of bytes
+        ([], 0),
+    ],
+)
+def test_usage_errors_exit_2(tmp_path: Path, argv: list[str], status: int) -> None:
+    run = run_tile_opt([str(write(tmp_path, "g.mlir", GOOD)), *argv, "-o", str(tmp_path / "o")])
+    assert run.status == status, run.err
+    assert_no_traceback(run.err)
+
+
+def test_internal_error_exits_3(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*_: object, **__: object) -> str:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr("safetile.tools.tile_opt.print_tile_ir", broken)
+    run = run_tile_opt([str(write(tmp_path, "g.mlir", GOOD))])
+    assert run.status == 3
+    assert "tile-opt: internal error: RuntimeError: a bug" in run.err
+
+
+def test_version_is_safetiles() -> None:
+    run = run_tile_opt(["--version"])
+    assert run.status == 0
+    assert re.fullmatch(r"tile-opt \(safetile [\w.+-]+\), built on xDSL [\w.]+\n", run.out), run.out
+
+
+def test_pass_pipeline_in_mlir_syntax(tmp_path: Path) -> None:
+    path = str(write(tmp_path, "good.mlir", GOOD))
+    mlir = run_tile_opt([path, "--pass-pipeline", "builtin.module(cse, dce)"])
+    assert (mlir.status, mlir.err) == (0, "")
+    assert mlir.out == run_tile_opt([path, "-p", "cse,dce"]).out
+
+
+def test_print_ir_after_all_on_stderr(tmp_path: Path) -> None:
+    """MLIR's --mlir-print-ir-after-all: after every pass, the last included."""
+    path = str(write(tmp_path, "good.mlir", GOOD))
+    run = run_tile_opt([path, "-p", "licm,dce", "--mlir-print-ir-after-all"])
+    assert run.status == 0
+    assert run.err == (
+        "// -----// IR Dump After licm //----- //\n" + GOOD
+        + "// -----// IR Dump After dce //----- //\n" + run.out
+    )
+
+
+def test_generic_form_with_enum_integers(tmp_path: Path) -> None:
+    """NVIDIA's generic form writes I32EnumAttr properties as case numbers."""
+    view = "!cuda_tile.partition_view<tile=(16), !cuda_tile.tensor_view<64xf32, strides=[1]>>"
+    text = f"""\
+cuda_tile.module @m {{
+  entry @k(%v: {view}, %c: tile<i32>) {{
+    %x, %t = "cuda_tile.load_view_tko"(%v, %c) <{{memory_ordering_semantics = ORDER : i32, memory_scope = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0>}}> : ({view}, !cuda_tile.tile<i32>) -> (!cuda_tile.tile<16xf32>, !cuda_tile.token)
+    return
+  }}
+}}
+"""
+    run = run_tile_opt([str(write(tmp_path, "g.mlir", text.replace("ORDER", "1")))])
+    assert (run.status, run.err) == (0, "")
+    assert "load_view_tko relaxed device %v[%c]" in run.out
+    run = run_tile_opt([str(write(tmp_path, "b.mlir", text.replace("ORDER", "7")))])
+    assert run.status == 1
+    assert ":3:5: error: memory_ordering_semantics = 7 is not one of: 0 (weak), 1 (relaxed)" in run.err
 
 
 # --------------------------------------------------------------------------
@@ -359,7 +553,7 @@ def test_run_builtin_passes(tmp_path: Path) -> None:
 def test_unknown_pass(tmp_path: Path) -> None:
     path = write(tmp_path, "good.mlir", GOOD)
     run = run_tile_opt([str(path), "-p", "no-such-pass"])
-    assert run.status == 1
+    assert run.status == 2
     assert run.out == ""
     assert_no_traceback(run.err)
     assert run.err.startswith("tile-opt: error: ")
@@ -369,7 +563,7 @@ def test_unknown_pass(tmp_path: Path) -> None:
 def test_malformed_pipeline(tmp_path: Path) -> None:
     path = write(tmp_path, "good.mlir", GOOD)
     run = run_tile_opt([str(path), "-p", "licm{a=1,b=2}"])  # options are separated by spaces
-    assert run.status == 1 and run.out == ""
+    assert run.status == 2 and run.out == ""
     assert_no_traceback(run.err)
     assert run.err.startswith("tile-opt: error: Error parsing pass pipeline specification")
     assert "expected either a space or `}` here" in run.err
@@ -378,7 +572,7 @@ def test_malformed_pipeline(tmp_path: Path) -> None:
 def test_bad_pass_argument(tmp_path: Path) -> None:
     path = write(tmp_path, "good.mlir", GOOD)
     run = run_tile_opt([str(path), "-p", "cse{bogus=1}"])
-    assert run.status == 1
+    assert run.status == 2
     assert_no_traceback(run.err)
     assert run.err.startswith("tile-opt: error: ")
 
