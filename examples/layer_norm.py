@@ -1,6 +1,9 @@
 """Layer normalization of rows: ``(x - mean) / sqrt(var + eps) * w + b``.
 
-The padded columns of the last tile are masked out of the variance.
+Each tile block writes one ``BM x BN`` tile; the output may be partitioned
+narrower than a row: every block walks all the column tiles of its rows
+twice (the mean, then the variance of the centered values, with the padded
+columns of the last tile masked out), then normalizes its own tile.
 """
 
 import safetile as st
@@ -19,13 +22,20 @@ def layer_norm(
     BM: int,
     BN: int,
 ):
-    bm, _, _ = st.tile_block_id()
+    bm, bn, _ = st.tile_block_id()
     n = x.shape[1]
-    rows = x.partition((BM, BN), padding="zero").load((bm, 0)).astype(f32)
-    mean = st.sum(rows, 1, keepdims=True) / n.astype(f32)
-    inside = (st.iota((BN,)) < n).reshape((1, BN))
-    centered = st.where(inside, rows - mean, 0.0)
-    var = st.sum(centered * centered, 1, keepdims=True) / n.astype(f32)
-    weight = w.partition((BN,), padding="zero").load((0,)).astype(f32).reshape((1, BN))
-    bias = b.partition((BN,), padding="zero").load((0,)).astype(f32).reshape((1, BN))
-    z.store((centered * st.rsqrt(var + eps) * weight + bias).astype(E))
+    px = x.partition((BM, BN), padding="zero")
+    total = st.zeros((BM, 1), f32)
+    for j in range(st.num_tiles(px, 1)):
+        total = total + st.sum(px.load((bm, j)).astype(f32), 1, keepdims=True)
+    mean = total / n.astype(f32)
+    columns = st.iota((BN,)).reshape((1, BN))
+    square = st.zeros((BM, 1), f32)
+    for j in range(st.num_tiles(px, 1)):
+        centered = st.where(columns + j * BN < n, px.load((bm, j)).astype(f32) - mean, 0.0)
+        square = square + st.sum(centered * centered, 1, keepdims=True)
+    inv_std = st.rsqrt(square / n.astype(f32) + eps)
+    own = px.load((bm, bn)).astype(f32)
+    weight = w.partition((BN,), padding="zero").load((bn,)).astype(f32).reshape((1, BN))
+    bias = b.partition((BN,), padding="zero").load((bn,)).astype(f32).reshape((1, BN))
+    z.store(((own - mean) * inv_std * weight + bias).astype(E))

@@ -8,12 +8,14 @@ it appends ops (``lx.add``) and raises errors at the current source node
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from safetile.dialects.cuda_tile.attributes import Signedness
 from safetile.dialects.cuda_tile.ops.compare import CmpFOp, CmpIOp
 from safetile.dialects.cuda_tile.ops.conversion import ExtIOp, FToFOp, FToIOp, IToFOp, TruncIOp
 from safetile.dialects.cuda_tile.ops.shape import BroadcastOp, ConstantOp, ReshapeOp
+from safetile.dialects.cuda_tile.types import MAX_TILE_ELEMENTS
 from safetile.dialects.cuda_tile.attributes import ComparisonOrdering, ComparisonPredicate, RoundingMode
 
 from . import dsl
@@ -47,7 +49,17 @@ def check_shape(lx: Lowerer, shape: object, what: str = "tile shape") -> tuple[i
             f"tile dimensions must be powers of two, got {shape}",
             "choose power-of-two tile sizes; edge tiles of a tensor are handled by partitions",
         )
+    if too_large(shape):
+        raise lx.error(too_large(shape), "use smaller tiles and loop over the rest")
     return shape
+
+
+def too_large(shape: tuple[int, ...]) -> str:
+    """Why a tile of ``shape`` cannot exist in Tile IR, or "" if it can."""
+    elements = math.prod(shape)
+    if elements <= MAX_TILE_ELEMENTS:
+        return ""
+    return f"a tile of shape {shape} has {elements} elements; Tile IR tiles hold at most {MAX_TILE_ELEMENTS}"
 
 
 def describe(value: object) -> str:
@@ -83,6 +95,15 @@ def const(lx: Lowerer, value: object, dtype: DType, shape: tuple[int, ...] = ())
         value = bool(value)
     op = lx.add(ConstantOp.splat(tile_type(shape, dtype), value))
     return TileValue(op.result, dtype)
+
+
+def constant_value(tile: TileValue) -> int | float | bool | None:
+    """The value of a splat constant tile (every element equal), else None."""
+    op = tile.value.owner
+    if not isinstance(op, ConstantOp):
+        return None
+    values = set(op.value.get_values())
+    return values.pop() if len(values) == 1 else None
 
 
 def as_tile(lx: Lowerer, value: object, dtype: DType | None = None, what: str = "operand") -> TileValue:

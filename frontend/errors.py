@@ -16,7 +16,9 @@ it turns an AST node into such an error.
 from __future__ import annotations
 
 import ast
+import linecache
 import os
+import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -100,3 +102,22 @@ class Source:
         """
         line, col = self.place(node)
         return f"{portable_path(self.file)}:{line}:{col}"
+
+
+def import_error(err: Exception, file: str | os.PathLike[str], what: str = "the file") -> CompileError:
+    """``err``, raised while Python imported ``file`` (a syntax error, or an
+    exception of its top-level code), as an error at its line in ``file``."""
+    path = os.fspath(file)
+    if isinstance(err, SyntaxError):
+        line, column = err.lineno or 0, err.offset or 0
+        message, hint = f"Python syntax error: {err.msg}", f"{what} must be valid Python"
+    else:
+        here = Path(path).resolve()
+        frames = [f for f in traceback.extract_tb(err.__traceback__) if Path(f.filename).resolve() == here]
+        line, column = (frames[-1].lineno or 0, (frames[-1].colno or 0) + 1) if frames else (0, 0)
+        message = f"importing {what} raised {type(err).__name__}: {err}"
+        hint = "fix the code this line runs at import"
+        if isinstance(err, ImportError) and "relative import" in str(err):
+            hint = "use an absolute import: the file is loaded as a top-level module, with its folder on sys.path"
+    text = linecache.getline(path, line).rstrip("\n") if line else ""
+    return CompileError(message, path, line, column, text, hint)

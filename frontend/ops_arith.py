@@ -30,7 +30,7 @@ from safetile.dialects.cuda_tile.ops.conversion import BitcastOp
 
 from . import dsl
 from .builtins import implements, operator
-from .core import as_tile, broadcast_to, const, convert, describe, is_number, signedness, unify
+from .core import as_tile, broadcast_to, const, constant_value, convert, describe, is_number, signedness, unify
 from .dsl import DType
 from .types import TileValue, broadcast_shapes, tile_type
 
@@ -207,9 +207,16 @@ def _fma(lx: Lowerer, a: Any, b: Any, c: Any, rounding: str, ftz: bool) -> TileV
     )
 
 
+def _refuse_zero_divisor(lx: Lowerer, what: str, divisor: TileValue) -> None:
+    """Integer division by a constant zero is undefined on the device: refuse it here."""
+    if constant_value(divisor) == 0:
+        raise lx.error(f"integer {what} by the constant 0", "divide by a nonzero value (guard the divisor first)")
+
+
 def _int_division(lx: Lowerer, what: str, a: Any, b: Any, mode: RoundingMode) -> TileValue:
     x, y = unify(lx, what, a, b)
     _need(lx, x, what, "int")
+    _refuse_zero_divisor(lx, what, y)
     if not x.dtype.signed and mode == RoundingMode.NEGATIVE_INF:
         mode = RoundingMode.ZERO  # the same for unsigned values, and the one allowed
     return emit(
@@ -247,6 +254,7 @@ def _mod(lx: Lowerer, a: Any, b: Any) -> TileValue:
         r = emit(lx, arith.RemFOp, [x, y], x.dtype)
     else:
         _need(lx, x, "%", "int")
+        _refuse_zero_divisor(lx, "%", y)
         r = emit(lx, arith.RemIOp, [x, y], x.dtype, signedness=SignednessAttr(signedness(x.dtype)))
         if not x.dtype.signed:
             return r
@@ -575,15 +583,28 @@ def _where(lx: Lowerer, cond: Any, a: Any, b: Any) -> TileValue:
 # --------------------------------------------------------------------------
 
 
+_CONVERSION_ROUNDING: dict[tuple[bool, bool], tuple[RoundingMode, ...]] = {
+    (True, True): (*_IEEE, RoundingMode.NEAREST_AWAY),
+    (True, False): (RoundingMode.ZERO,),  # ftoi truncates: Tile IR has no other mode
+    (False, True): (RoundingMode.NEAREST_EVEN,),  # itof rounds to nearest even only
+}
+"""The rounding modes ``astype`` accepts, by (source is float, target is float)."""
+
+
 @implements(dsl.astype, dsl.Tile.astype)
 def _astype(lx: Lowerer, tile: Any, dtype: Any, rounding: str | None, saturate: bool) -> TileValue:
     if not isinstance(dtype, DType):
         raise lx.error(f"astype needs an element type, got {describe(dtype)}", "e.g. x.astype(st.f16)")
     t = as_tile(lx, tile, dtype)
-    if rounding is not None:
-        if not (t.dtype.is_float and dtype.is_float):
-            raise lx.error("a rounding mode applies to float-to-float conversions", "drop rounding=")
-        _rounding(lx, rounding, (*_IEEE, RoundingMode.NEAREST_AWAY))
+    if rounding is not None and t.dtype != dtype:
+        allowed = () if dtype.kind == "bool" else _CONVERSION_ROUNDING[(t.dtype.is_float, dtype.is_float)]
+        if rounding not in [m.value for m in allowed]:
+            kind = f"{t.dtype.name} to {dtype.name}"
+            if not allowed:
+                raise lx.error(f"a conversion from {kind} does not round", "drop rounding=")
+            names = " or ".join(repr(m.value) for m in allowed)
+            raise lx.error(f"a conversion from {kind} rounds with {names} only, not {rounding!r}",
+                           f"write rounding={names}, or drop rounding=")
     if saturate and not (t.dtype.is_float and dtype.is_int):
         raise lx.error("saturate applies to float-to-integer conversions", "drop saturate=True")
     return convert(lx, t, dtype, rounding, saturate)

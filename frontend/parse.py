@@ -64,11 +64,23 @@ def parse_function(fn: Callable[..., Any]) -> ParsedFunction:
     indent = len(raw_lines[0]) - len(raw_lines[0].lstrip()) if raw_lines else 0
     indent -= len(dedented.splitlines()[0]) - len(dedented.splitlines()[0].lstrip())
     module = ast.parse(dedented)
-    tree = next(n for n in module.body if isinstance(n, ast.FunctionDef))
     lines = tuple(linecache.getlines(file)) or tuple(raw_lines)
     # inspect counts the decorator lines as the start; ast numbers from the
     # first line of the text, which is the same line.
     source = Source(file, lines, first_line - 1, indent)
+    tree = next((n for n in module.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)), None)
+    if tree is None:
+        raise source.error(
+            module.body[0] if module.body else module,
+            f"'{fn.__name__}' is not written with 'def'",
+            "write kernels and device functions as 'def name(...):' functions",
+        )
+    if isinstance(tree, ast.AsyncFunctionDef):
+        raise source.error(
+            tree,
+            f"'{fn.__name__}' is an 'async def'; kernels and device functions are plain functions",
+            "write 'def': launches are already asynchronous (a launch is a DeviceOp you may await)",
+        )
     closure = dict(inspect.getclosurevars(fn).nonlocals) if fn.__closure__ else {}
     return ParsedFunction(fn, tree, source, closure)
 
