@@ -219,3 +219,50 @@ def test_norms_are_right_on_any_partition_of_the_row(tile: tuple[int, int]) -> N
     c = x64 - x64.mean(axis=1, keepdims=True)
     ref = c / np.sqrt((c * c).mean(axis=1, keepdims=True) + eps) * w + b
     np.testing.assert_allclose(z.unpartition().numpy(), ref, rtol=1e-4, atol=1e-5)
+
+
+# -- the documented reduce combiners are associative ----------------------------
+
+
+def _doc_combiners() -> list[tuple[str, str, str]]:
+    """(source, combiner, identity) of every st.reduce/st.scan call in docs/language.md."""
+    import ast
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "language.md").read_text()
+    found = []
+    for block in re.findall(r"```python\n(.*?)```", doc, re.S):
+        tree = ast.parse(block)
+        functions = {f.name: f for f in ast.walk(tree) if isinstance(f, ast.FunctionDef)}
+        for call in ast.walk(tree):
+            if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)):
+                continue
+            if call.func.attr not in ("reduce", "scan") or len(call.args) < 4:
+                continue
+            combiner = call.args[2]
+            if isinstance(combiner, ast.Name):
+                fn = functions[combiner.id]
+                (ret,) = [s for s in fn.body if isinstance(s, ast.Return)]
+                params = ", ".join(a.arg for a in fn.args.args)
+                text = f"lambda {params}: {ast.unparse(ret.value)}"
+            else:
+                text = ast.unparse(combiner)
+            found.append((ast.unparse(call), text, ast.unparse(call.args[3])))
+    return found
+
+
+def test_the_documented_reduce_combiners_are_associative() -> None:
+    from types import SimpleNamespace
+
+    shim = SimpleNamespace(maximum=max, minimum=min)
+    combiners = _doc_combiners()
+    assert combiners
+    rng = np.random.default_rng(3)
+    for source, text, identity_text in combiners:
+        f = eval(text, {"st": shim})  # noqa: S307 - the doc's own code
+        identity = eval(identity_text, {})  # noqa: S307
+        for a, b, c in rng.uniform(-3, 3, (50, 3)).tolist():
+            assert f(a, f(b, c)) == pytest.approx(f(f(a, b), c)), f"{source}: not associative"
+            assert f(a, b) == pytest.approx(f(b, a)), f"{source}: not commutative"
+            assert f(a, identity) == pytest.approx(a), f"{source}: {identity_text} is not its identity"
