@@ -66,6 +66,10 @@ class Backend(ABC):
         """Whether two storages of this backend may share memory."""
 
     @abstractmethod
+    def address(self, storage: Any) -> int:
+        """The address of a storage's first element."""
+
+    @abstractmethod
     def prepare(self, compiled: CompiledVariant) -> Any:
         """The runnable form of a compiled variant (built for ``target``)."""
 

@@ -105,6 +105,9 @@ class CpuBackend(Backend):
     def prepare(self, compiled: CompiledVariant) -> InterpreterKernel:
         return InterpreterKernel(compiled.entry, DISPATCH)
 
+    def address(self, storage: np.ndarray) -> int:
+        return storage.__array_interface__["data"][0]
+
     def bind(self, storage: np.ndarray) -> np.ndarray:
         return storage  # the interpreter reads the array itself
 

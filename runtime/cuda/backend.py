@@ -69,6 +69,9 @@ class CudaBackend(Backend):
         return CudaKernel(compiled.cubin.cubin, compiled.symbol, [p.type for p in compiled.params],
                           [p.name for p in compiled.params])
 
+    def address(self, storage: DeviceArray) -> int:
+        return storage.ptr
+
     def bind(self, storage: DeviceArray) -> int:
         return storage.ptr
 

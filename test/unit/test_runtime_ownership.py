@@ -131,6 +131,20 @@ def test_overlapping_output_is_refused_and_changes_nothing() -> None:
     y.numpy()
 
 
+def test_overlap_is_checked_again_when_the_memory_changes() -> None:
+    """A plan remembers the addresses it last found disjoint; other memory of the
+    same shapes (the same plan) is checked afresh."""
+    host = rand(600, 5)
+    z = st.from_numpy(host[:300], copy=False).sync().partition((128,))
+    x, y = st.from_numpy(host[300:600], copy=False).sync(), st.from_numpy(rand(300)).sync()
+    z, x, y = add(z, x, y).sync()  # disjoint: runs, and the verdict is kept
+    z, x, y = add(z, x, y).sync()  # the same memory: runs
+    overlapping = st.from_numpy(host[100:400], copy=False).sync()  # same shape and strides, overlaps z
+    with pytest.raises(LaunchRefused, match=r"mutable output 'z' \(300,\) overlaps the memory of argument 'x'"):
+        add(z, overlapping, y)
+    z, x, y = add(z, x, y).sync()  # the first memory again: runs
+
+
 def test_output_overlapping_a_shared_input_is_refused() -> None:
     host = rand(300, 4)
     z = st.from_numpy(host, copy=False).sync().partition((128,))
