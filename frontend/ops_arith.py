@@ -588,7 +588,7 @@ _CONVERSION_ROUNDING: dict[tuple[bool, bool], tuple[RoundingMode, ...]] = {
     (True, False): (RoundingMode.ZERO,),  # ftoi truncates: Tile IR has no other mode
     (False, True): (RoundingMode.NEAREST_EVEN,),  # itof rounds to nearest even only
 }
-"""The rounding modes ``astype`` accepts, by (source is float, target is float)."""
+"""The rounding modes ``astype`` accepts, by (source is float, target is float); integers do not round."""
 
 
 @implements(dsl.astype, dsl.Tile.astype)
@@ -597,7 +597,7 @@ def _astype(lx: Lowerer, tile: Any, dtype: Any, rounding: str | None, saturate: 
         raise lx.error(f"astype needs an element type, got {describe(dtype)}", "e.g. x.astype(st.f16)")
     t = as_tile(lx, tile, dtype)
     if rounding is not None and t.dtype != dtype:
-        allowed = () if dtype.kind == "bool" else _CONVERSION_ROUNDING[(t.dtype.is_float, dtype.is_float)]
+        allowed = () if dtype.kind == "bool" else _CONVERSION_ROUNDING.get((t.dtype.is_float, dtype.is_float), ())
         if rounding not in [m.value for m in allowed]:
             kind = f"{t.dtype.name} to {dtype.name}"
             if not allowed:

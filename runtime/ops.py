@@ -57,6 +57,22 @@ class DeviceOp(Holder):
     def describe(self) -> str:
         return f"DeviceOp #{self.id} '{self.name}' ({self.state})"
 
+    def __getattr__(self, name: str) -> Any:
+        # Only reached for names a DeviceOp lacks: most likely the caller
+        # meant the op's value (a forgotten .sync()).
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise AttributeError(
+            f"a DeviceOp has no attribute '{name}': '{self.name}' is lazy work, not its result; "
+            f"run it first: value = op.sync() (or await op), e.g. z, x, y = add(z, x, y).sync()"
+        )
+
+    def __iter__(self) -> Any:
+        raise TypeError(
+            f"cannot unpack a DeviceOp: '{self.name}' is lazy work, not its result; "
+            "run it first: z, x, y = add(z, x, y).sync() (or await op)"
+        )
+
     def __repr__(self) -> str:
         return f"<{self.describe()}>"
 
@@ -166,6 +182,38 @@ def _shape(shape: Sequence[int] | int) -> tuple[int, ...]:
     return shape
 
 
+_DTYPE_NAMES: dict[str, str] = {
+    "float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f64",
+    "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64",
+    "uint8": "u8", "uint16": "u16", "uint32": "u32", "uint64": "u64", "bool": "bool_",
+    "float8_e4m3fn": "f8e4m3fn", "float8_e5m2": "f8e5m2",
+}
+"""numpy's and torch's names of element types (``torch.float32`` is ``float32``) -> safetile's."""
+
+
+def element_type(dtype: Any) -> DType:
+    """``dtype`` as a safetile element type: one already (``st.f32``), a numpy
+    dtype (``np.float32``, ``"float32"``) or a torch dtype (``torch.bfloat16``)."""
+    import safetile.frontend.dsl as dsl
+
+    if isinstance(dtype, DType):
+        return dtype
+    text = str(dtype)
+    name = text.removeprefix("torch.") if text.startswith("torch.") else None
+    if name is None:
+        try:
+            name = np.dtype(dtype).name
+        except TypeError:
+            name = None
+    found = _DTYPE_NAMES.get(name) if name is not None else None
+    if found is None:
+        raise TypeError(
+            f"{dtype!r} is not an element type: pass a safetile type (st.f32, st.bf16, st.u8...), "
+            "a numpy dtype or a torch dtype of one of them"
+        )
+    return getattr(dsl, found)
+
+
 def _filled(name: str, shape: tuple[int, ...], fill: Any, dtype: DType) -> DeviceOp:
     def run(stream: Stream) -> Tensor:
         storage_value = host_values(np.asarray(fill), dtype)[()]
@@ -177,19 +225,19 @@ def _filled(name: str, shape: tuple[int, ...], fill: Any, dtype: DType) -> Devic
 def full(shape: Sequence[int] | int, value: Any, dtype: DType | None = None) -> DeviceOp:
     """A tensor of ``shape`` filled with ``value`` (f32 by default)."""
     shape = _shape(shape)
-    return _filled(f"full{shape}", shape, value, f32 if dtype is None else dtype)
+    return _filled(f"full{shape}", shape, value, f32 if dtype is None else element_type(dtype))
 
 
-def zeros(shape: Sequence[int] | int, dtype: DType = f32) -> DeviceOp:
-    """A tensor of zeros."""
+def zeros(shape: Sequence[int] | int, dtype: Any = f32) -> DeviceOp:
+    """A tensor of zeros (``dtype``: see ``element_type``)."""
     shape = _shape(shape)
-    return _filled(f"zeros{shape}", shape, 0, dtype)
+    return _filled(f"zeros{shape}", shape, 0, element_type(dtype))
 
 
-def ones(shape: Sequence[int] | int, dtype: DType = f32) -> DeviceOp:
-    """A tensor of ones."""
+def ones(shape: Sequence[int] | int, dtype: Any = f32) -> DeviceOp:
+    """A tensor of ones (``dtype``: see ``element_type``)."""
     shape = _shape(shape)
-    return _filled(f"ones{shape}", shape, 1, dtype)
+    return _filled(f"ones{shape}", shape, 1, element_type(dtype))
 
 
 def _uploaded(name: str, values: Callable[[], np.ndarray], dtype: DType) -> DeviceOp:
@@ -199,34 +247,27 @@ def _uploaded(name: str, values: Callable[[], np.ndarray], dtype: DType) -> Devi
     return DeviceOp(name, run, allocates=True)
 
 
-def arange(start: int, stop: int | None = None, step: int = 1, dtype: DType = i32) -> DeviceOp:
+def arange(start: int, stop: int | None = None, step: int = 1, dtype: Any = i32) -> DeviceOp:
     """A 1-d tensor ``start, start + step, ... < stop`` (like ``numpy.arange``)."""
+    dtype = element_type(dtype)
     values = np.arange(start) if stop is None else np.arange(start, stop, step)
     return _uploaded(f"arange({len(values)})", lambda: host_values(values, dtype), dtype)
 
 
-_FROM_NUMPY = {
-    "float16": "f16", "float32": "f32", "float64": "f64", "int8": "i8", "int16": "i16",
-    "int32": "i32", "int64": "i64", "bool": "bool_",
-}
-
-
-def dtype_of_numpy(dtype: np.dtype) -> DType:
-    """The element type of a numpy dtype (``TypeError`` if it has none)."""
-    import safetile.frontend.dsl as dsl
-
-    name = _FROM_NUMPY.get(np.dtype(dtype).name)
-    if name is None:
-        raise TypeError(f"no safetile element type for numpy {np.dtype(dtype)}; pass dtype=")
-    return getattr(dsl, name)
-
-
-def from_numpy(array: np.ndarray, dtype: DType | None = None, *, copy: bool = True) -> DeviceOp:
-    """A tensor holding ``array`` (converted to ``dtype``; by default the
-    array's own type).  ``copy=False`` on the CPU backend wraps the array
-    itself when its type is the storage type (then host and tensor share
-    memory); on the GPU the data is always copied to the device."""
-    dtype = dtype_of_numpy(array.dtype) if dtype is None else dtype
+def from_numpy(array: Any, dtype: Any = None, *, copy: bool = True) -> DeviceOp:
+    """A tensor holding ``array`` (anything ``np.asarray`` takes: an array, a
+    list...), converted to ``dtype`` (see ``element_type``; by default the
+    array's own type, unsigned and bool included).  ``copy=False`` on the CPU
+    backend wraps the array itself when its type is the storage type (then
+    host and tensor share memory); on the GPU the data is always copied to
+    the device."""
+    array = np.asarray(array)
+    if dtype is None:
+        try:
+            dtype = element_type(array.dtype)
+        except TypeError:
+            raise TypeError(f"no safetile element type for numpy {array.dtype}; pass dtype=") from None
+    dtype = element_type(dtype)
 
     def run(stream: Stream) -> Tensor:
         backend = current_backend()

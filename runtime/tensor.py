@@ -39,8 +39,14 @@ def numpy_dtype(dtype: DType) -> np.dtype:
 
 
 def _value_dtype(dtype: DType) -> np.dtype:
-    """The numpy dtype ``numpy()`` returns (float32 for formats numpy lacks)."""
+    """The numpy dtype ``numpy()`` returns: the element type itself (unsigned
+    and bool included; Tile IR stores them as signless integers), float32 for
+    formats numpy lacks."""
     storage = numpy_dtype(dtype)
+    if dtype.kind == "uint":
+        return np.dtype(f"uint{dtype.bits}")
+    if dtype.kind == "bool":
+        return np.dtype(np.bool_)
     if dtype.is_float and storage.kind != "f":
         return np.dtype(np.float32)
     return storage
@@ -133,9 +139,14 @@ class Tensor(_Handle):
         data = self.storage("read the tensor")
         check_no_capture("read the tensor")
         host = data.copy() if isinstance(data, np.ndarray) else data.to_host()
-        if _value_dtype(self.dtype) != host.dtype:
-            return np.asarray(from_storage(host, self.dtype.ir), dtype=_value_dtype(self.dtype))
-        return host
+        wanted = _value_dtype(self.dtype)
+        if wanted == host.dtype:
+            return host
+        if self.dtype.kind == "uint":
+            return host.view(wanted)
+        if self.dtype.kind == "bool":
+            return host != 0
+        return np.asarray(from_storage(host, self.dtype.ir), dtype=wanted)
 
     def __dlpack__(self, *, stream: Any = None, max_version: Any = None, dl_device: Any = None,
                    copy: bool | None = None) -> Any:
@@ -191,6 +202,16 @@ class Partition(_Handle, Holder):
 
     def describe(self) -> str:
         return f"Partition(tile={self.shape}, grid={self.grid})"
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached for names a Partition lacks: a Tensor's (numpy, strides...)
+        # mean the caller wants the tensor back first.
+        if not name.startswith("_") and hasattr(Tensor, name):
+            raise AttributeError(
+                f"a Partition has no '{name}': it holds the tensor while launches write it; "
+                f"take the tensor back first: p.unpartition().{name}"
+            )
+        raise AttributeError(f"'Partition' object has no attribute '{name}'")
 
     def __repr__(self) -> str:
         return f"Partition({self._tensor.dtype.name}, shape={self._tensor.shape}, tile={self.shape}, grid={self.grid})"
