@@ -41,6 +41,7 @@ from safetile.dialects.cuda_tile.syntax import print_tile_ir
 from safetile.frontend.abi import EntryParam, TensorLayout
 from safetile.frontend.errors import CompileError
 from safetile.frontend.kernel import KernelDefinition, Variant, context
+from safetile.passes.analyses.grid_reads import UnreadGridDim, unread_grid_dims
 from safetile.passes.pipeline import clean_up_passes, safety_passes
 from safetile.passes.registry import PassRegistryError
 
@@ -82,6 +83,10 @@ class CompiledVariant:
     """The tensor parameters' layouts (dtype, static shape, partition, facts)."""
     launch_checks: tuple[tile_safety.LaunchCheckAttr, ...]
     """The bounds checks moved to the host: each ``lhs < rhs`` on the tensor shapes."""
+    unread_grid_dims: tuple[UnreadGridDim, ...]
+    """Stores whose data ignores a grid dimension their tile follows: with more
+    than one block along it, those blocks write identical tiles (a runtime
+    warning; ``passes/analyses/grid_reads.py``)."""
     stages: tuple[tuple[str, ModuleOp], ...] = field(repr=False)
     """The IR after each stage run, in order."""
     key: str
@@ -175,6 +180,7 @@ def _lower(
     entry.sym_name = StringAttr(symbol)
     ctx = context()
     checks = list(tile_safety.launch_checks(entry))
+    unread = tuple(f for f in unread_grid_dims(entry) if f.value_dims)  # a fill means its identical tiles
     stages: list[tuple[str, ModuleOp]] = [("frontend", module.clone())]
     user = {point: [r.pass_ for r in requests if r.point == point] for point in STAGES}
     steps: Mapping[str, list[ModulePass]] = {
@@ -209,6 +215,7 @@ def _lower(
         tuple(variant.params),
         tuple(variant.tensors),
         tuple(checks),
+        unread,
         tuple(stages),
         digest.hexdigest(),
     )

@@ -18,7 +18,7 @@ from .backend import current_backend, select_backend
 from .errors import DeviceOpError, LaunchRefused, OwnershipError, RuntimeModelError
 from .graph import Graph
 from .interop import as_tensor, from_dlpack
-from .launch import LaunchCache, Prepared, launch
+from .launch import IdenticalTilesWarning, LaunchCache, Prepared, launch
 from .ops import DeviceOp, arange, default_stream, from_numpy, full, ones, value, zeros, zip
 from .stream import Event, Stream
 from .tensor import Partition, Shared, Tensor, shared
@@ -29,6 +29,7 @@ __all__ = [
     "DeviceOpError",
     "Event",
     "Graph",
+    "IdenticalTilesWarning",
     "LaunchCache",
     "LaunchRefused",
     "OwnershipError",

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 import os
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -366,6 +367,7 @@ def _plan(kernel: Kernel, cache: LaunchCache, backend: Backend, args: Sequence[A
     moved_pairs = tuple((a, b) for n, a in enumerate(moved) for b in moved[n + 1:])
     overlap_pairs = tuple((out, j) for out in mutable for j in range(len(tensors)) if j != out)
     _run_checks(kernel, compiled.launch_checks, specs)
+    _warn_identical_tiles(kernel, compiled, grid)
     return _Plan(f"{kernel.name}{list(grid)}", runnable, grid, specs, tuple(tensors), moved,
                  moved_pairs, overlap_pairs, shared, template, tuple(storage_slots), tuple(scalar_slots))
 
@@ -416,6 +418,29 @@ def aot_archs() -> list[str]:
     workload here (on the CPU interpreter, say) fills a cache for a GPU
     machine without a toolchain."""
     return [a.strip() for a in os.environ.get(AOT_ENV, "").split(",") if a.strip()]
+
+
+class IdenticalTilesWarning(UserWarning):
+    """A launch whose blocks along a grid dimension all store the same data (see ``_warn_identical_tiles``)."""
+
+
+def _warn_identical_tiles(kernel: Kernel, compiled: CompiledVariant, grid: tuple[int, int, int]) -> None:
+    """Warn, once per plan, where a store's data ignores a grid dimension with more than one block."""
+    for fact in compiled.unread_grid_dims:
+        if grid[fact.dim] < 2:
+            continue
+        where = fact.location
+        at = f"{where.filename.data}:{where.line.data}:{where.column.data}: " if isinstance(where, FileLineColLoc) else ""
+        axis = "xyz"[fact.dim]
+        used = ", ".join(f"tile_block_id()[{d}]" for d in sorted(fact.value_dims))
+        warnings.warn(
+            f"{at}'{kernel.name}' stores the same data into the {grid[fact.dim]} tiles of '{fact.output}' along grid "
+            f"{axis}: the stored value depends on {used} only, not on tile_block_id()[{fact.dim}].  A kernel that "
+            f"loads one tile where it means a whole row does this; loop over the row's tiles, or partition "
+            f"'{fact.output}' with one tile along that dimension",
+            IdenticalTilesWarning,
+            stacklevel=4,
+        )
 
 
 def _run_checks(kernel: Kernel, checks: Sequence[LaunchCheckAttr], specs: Mapping[str, TensorSpec]) -> None:

@@ -154,6 +154,7 @@ _WHERE: dict[str, tuple[str, str]] = {
     "shared": (_RUNTIME, "shared"),
     "zip": (_RUNTIME, "zip"),
     "LaunchRefused": (_RUNTIME, "LaunchRefused"),
+    "IdenticalTilesWarning": (_RUNTIME, "IdenticalTilesWarning"),
     "OwnershipError": (_RUNTIME, "OwnershipError"),
 }
 """Each public name: the module it comes from, and its name there."""
