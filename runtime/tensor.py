@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from safetile.backend.interpreter.values import from_storage, storage_dtype, to_storage
+from safetile.backend.elements import from_storage, storage_dtype, to_storage
 from safetile.frontend.dsl import DType
 
 from .errors import OwnershipError

@@ -28,7 +28,8 @@ from .errors import (
 from .memory import Buffer, GlobalMemory
 from .ops import DISPATCH
 from .runner import LaunchResult, find_entry, run_kernel
-from .values import TensorView, TileView, Token, from_storage, to_storage
+from .values import TensorView, TileView, Token
+from safetile.backend.elements import from_storage, to_storage
 from .views import tile_view
 
 __all__ = [

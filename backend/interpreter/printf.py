@@ -21,8 +21,9 @@ import numpy as np
 from xdsl.ir import Attribute
 
 from safetile.dialects.cuda_tile.types import PointerType, int_width
+from safetile.backend import elements
 
-from . import values
+
 
 _CONVERSIONS = "diuoxXeEfFgGaAcsSpn%"
 _SPEC = re.compile(r"(?P<flags>[-+ #0]*)(?P<width>\d*)(?:\.(?P<precision>\d*))?(?P<length>hh|h|ll|l|j|z|t|L)?")
@@ -58,9 +59,9 @@ def _element(value: object, t: Attribute, spec: str, conversion: str) -> str:
         if w is None:  # a float printed as an integer: C prints garbage, we truncate
             number = int(value) if math.isfinite(float(value)) else 0  # type: ignore[arg-type]
         elif conversion in "di" and w > 1:
-            number = int(values.signed(np.asarray(value), w))
+            number = int(elements.signed(np.asarray(value), w))
         else:
-            number = int(values.unsigned(np.asarray(value), w))
+            number = int(elements.unsigned(np.asarray(value), w))
         if conversion == "c":
             return (head + "c") % chr(number & 0xFF)
         return (head + ("d" if conversion == "u" else conversion)) % number

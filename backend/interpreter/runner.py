@@ -25,6 +25,7 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp as BuiltinModule
 from xdsl.ir import Attribute, Operation
 
+from safetile.backend import elements
 from safetile.dialects.cuda_tile.ops.structure import EntryOp, ModuleOp
 from safetile.dialects.cuda_tile.types import (
     DYNAMIC,
@@ -34,7 +35,6 @@ from safetile.dialects.cuda_tile.types import (
     TileViewType,
 )
 
-from . import values
 from .engine import Kernel, Launch, LaunchOptions
 from .errors import BlockId, LaunchError
 from .memory import GlobalMemory
@@ -162,7 +162,7 @@ def _argument(t: Attribute, arg: Any, name: str, memory: GlobalMemory) -> Any:
             if isinstance(arg, (int, np.integer)) and 0 <= int(arg) < 2**64:
                 return np.asarray(int(arg), dtype=np.uint64)
             raise TypeError(f"expected a numpy array or an address, got {type(arg).__name__}")
-        return values.scalar(arg, elem)
+        return elements.scalar(arg, elem)
     if isinstance(t, TensorViewType):
         return _tensor_view(t, arg, name, memory)
     if isinstance(t, TileViewType):
@@ -176,7 +176,7 @@ def _tensor_view(t: TensorViewType, arg: Any, name: str, memory: GlobalMemory) -
     if isinstance(arg, TensorView):
         view = arg
     elif isinstance(arg, np.ndarray):
-        item = values.storage_dtype(t.element_type).itemsize
+        item = elements.storage_dtype(t.element_type).itemsize
         if arg.itemsize != item:
             raise TypeError(f"array elements take {arg.itemsize} bytes, {t.element_type} takes {item}")
         base = memory.register(arg, name.lstrip("%")) if arg.size else 0

@@ -29,9 +29,9 @@ from safetile.dialects.cuda_tile.types import (
     TileViewType,
 )
 
-from . import values
 from .errors import OutOfRangeError, UnsupportedError
-from .typecache import per_type
+from safetile.backend.typecache import per_type
+from safetile.backend.elements import storage_dtype
 from .values import TensorView, TileView
 
 
@@ -85,7 +85,7 @@ def tile_view(t: TileViewType, tensor: TensorView) -> TileView:
 def storage_itemsize_of(t: Attribute) -> int:
     """Bytes one element of type ``t`` takes in memory."""
     try:
-        return values.storage_dtype(t).itemsize
+        return storage_dtype(t).itemsize
     except TypeError as err:
         raise UnsupportedError(str(err)) from None
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from safetile.backend.interpreter.values import to_storage
+from safetile.backend.elements import to_storage
 from safetile.dialects.cuda_tile.types import PointerType, TileType
 
 from .driver import call, error, load

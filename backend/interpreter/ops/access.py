@@ -2,7 +2,7 @@
 
 Every access goes through ``GlobalMemory.locate`` (bounds and alignment) and,
 when the launch detects races, the ``RaceDetector``.  Masked-off lanes are
-never touched; a load gives them unspecified values (``values.poison``).
+never touched; a load gives them unspecified values (``elements.poison``).
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
+from safetile.backend import elements
 from xdsl.ir import Attribute
 
-from .. import values
 from ..engine import Frame
 from ..errors import MemoryAccessError, UnsupportedError
 from ..memory import Span
@@ -23,7 +23,7 @@ Update = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 def _dtype(t: Attribute) -> np.dtype:
     try:
-        return values.storage_dtype(t)
+        return elements.storage_dtype(t)
     except TypeError as err:
         raise UnsupportedError(str(err)) from None
 
@@ -55,15 +55,15 @@ def load(
     if active is None and len(spans) == 1 and spans[0].lanes is None:
         span = spans[0]
         _check(frame, span, dtype, write=False, atomic=atomic, what="read")
-        return values.decode(span.buffer.typed(dtype)[span.index], t).reshape(shape)
+        return elements.decode(span.buffer.typed(dtype)[span.index], t).reshape(shape)
     raw = np.zeros(flat.size if active is None else active.size, dtype=dtype)
     for span in spans:
         _check(frame, span, dtype, write=False, atomic=atomic, what="read")
         raw[slice(None) if span.lanes is None else span.lanes] = span.buffer.typed(dtype)[span.index]
-    loaded = values.decode(raw, t)
+    loaded = elements.decode(raw, t)
     if active is None:
         return loaded.reshape(shape)
-    out = values.poison((flat.size,), t)
+    out = elements.poison((flat.size,), t)
     out[active] = loaded
     return out.reshape(shape)
 
@@ -80,7 +80,7 @@ def store(
     """Write ``x`` (elements of type ``t``) to ``addresses`` where ``mask``."""
     dtype = _dtype(t)
     flat = addresses.ravel()
-    raw = values.encode(np.broadcast_to(x, addresses.shape), t).ravel()
+    raw = elements.encode(np.broadcast_to(x, addresses.shape), t).ravel()
     if mask is not None:
         active = np.flatnonzero(mask)
         flat, raw = flat[active], raw[active]
@@ -106,7 +106,7 @@ def read_modify_write(
     """
     flat = addresses.ravel()
     lanes = np.arange(flat.size) if mask is None else np.flatnonzero(mask)
-    old = values.poison((flat.size,), t)
+    old = elements.poison((flat.size,), t)
     if lanes.size == 0:
         return old.reshape(addresses.shape)
     targets = flat[lanes]

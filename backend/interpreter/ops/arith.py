@@ -28,10 +28,10 @@ from xdsl.ir import Attribute, Operation
 from safetile.dialects.cuda_tile.attributes import RoundingMode, Signedness
 from safetile.dialects.cuda_tile.ops import arith
 
-from .. import floats
+from safetile.backend import floats
 from ..engine import Builder, Executor, Frame, Kernel
 from ..errors import UndefinedBehaviorError
-from ..values import signed, unsigned, wrap
+from safetile.backend.elements import signed, unsigned, wrap
 from .common import element, width
 from .math import exact_unary, rounded_function
 

@@ -11,7 +11,9 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from safetile.dialects.cuda_tile.literals import storage_bytes
 from safetile.dialects.cuda_tile.types import TileType, int_width
 
-from .. import floats, values
+from safetile.backend import elements, floats
+
+from .. import values
 from ..engine import Executor, Frame, Kernel
 
 
@@ -42,7 +44,7 @@ def width(value: SSAValue) -> int:
 
 def index(value: Any, w: int) -> int:
     """A 0-d integer tile read as an unsigned index."""
-    return int(values.unsigned(np.asarray(value), w))
+    return int(elements.unsigned(np.asarray(value), w))
 
 
 def frozen(x: np.ndarray) -> np.ndarray:
@@ -59,7 +61,7 @@ def dense(attr: DenseIntOrFPElementsAttr, t: TileType) -> np.ndarray:
     bits = np.zeros(raw.shape[0], dtype=np.uint64)
     for i in range(size):  # little-endian bytes of each element
         bits |= raw[:, i] << np.uint64(8 * i)
-    return values.from_bits(bits, elem).reshape(t.shape)
+    return elements.from_bits(bits, elem).reshape(t.shape)
 
 
 def typed_scalar(attr: Attribute, elem: Attribute) -> np.ndarray:
@@ -69,7 +71,7 @@ def typed_scalar(attr: Attribute, elem: Attribute) -> np.ndarray:
     assert isinstance(attr, IntegerAttr)
     w = int_width(elem)
     assert w is not None
-    return values.wrap(np.asarray(attr.value.data & ((1 << max(w, 1)) - 1), dtype=np.uint64), w)
+    return elements.wrap(np.asarray(attr.value.data & ((1 << max(w, 1)) - 1), dtype=np.uint64), w)
 
 
 def token(op: Operation, kernel: Kernel) -> Executor:

@@ -19,7 +19,7 @@ from safetile.dialects.cuda_tile.attributes import (
 from safetile.dialects.cuda_tile.ops import compare
 
 from ..engine import Builder, Executor, Frame, Kernel
-from ..values import signed, unsigned
+from safetile.backend.elements import signed, unsigned
 from .common import width
 
 _PREDICATES = {

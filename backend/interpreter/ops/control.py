@@ -17,7 +17,7 @@ from safetile.dialects.cuda_tile.ops import control
 
 from ..engine import Builder, Executor, Exit, ExitKind, Frame, Kernel
 from ..errors import UndefinedBehaviorError
-from ..values import signed, unsigned, wrap
+from safetile.backend.elements import signed, unsigned, wrap
 from .common import width
 
 

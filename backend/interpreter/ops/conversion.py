@@ -21,7 +21,8 @@ from safetile.dialects.cuda_tile.attributes import Signedness
 from safetile.dialects.cuda_tile.ops import conversion
 from safetile.dialects.cuda_tile.types import PointerType
 
-from .. import floats, values, views
+from safetile.backend import elements, floats
+from .. import views
 from ..engine import Builder, Executor, Frame, Kernel
 from .common import element, width
 
@@ -30,7 +31,7 @@ def _build_bitcast(op: Operation, kernel: Kernel) -> Executor:
     source, result = element(op.operands[0]), element(op.results[0])
 
     def run(frame: Frame, a: list[Any]) -> tuple[np.ndarray]:
-        return (values.from_bits(values.to_bits(np.asarray(a[0]), source), result),)
+        return (elements.from_bits(elements.to_bits(np.asarray(a[0]), source), result),)
 
     return run
 
@@ -46,7 +47,7 @@ def _build_identity(op: Operation, kernel: Kernel) -> Executor:
 
 def _build_reinterpret(op: Operation, kernel: Kernel) -> Executor:
     """``int_to_ptr`` / ``ptr_to_int``: the same 64 bits."""
-    dtype = values.carrier(element(op.results[0]))
+    dtype = elements.carrier(element(op.results[0]))
 
     def run(frame: Frame, a: list[Any]) -> tuple[np.ndarray]:
         return (np.asarray(a[0]).view(dtype),)
@@ -57,10 +58,10 @@ def _build_reinterpret(op: Operation, kernel: Kernel) -> Executor:
 def _build_exti(op: Operation, kernel: Kernel) -> Executor:
     assert isinstance(op, conversion.ExtIOp)
     w_from, w_to = width(op.from_), width(op.to)
-    read = values.signed if op.signedness.data == Signedness.SIGNED else values.unsigned
+    read = elements.signed if op.signedness.data == Signedness.SIGNED else elements.unsigned
 
     def run(frame: Frame, a: list[Any]) -> tuple[np.ndarray]:
-        return (values.wrap(read(np.asarray(a[0]), w_from).astype(np.int64), w_to),)
+        return (elements.wrap(read(np.asarray(a[0]), w_from).astype(np.int64), w_to),)
 
     return run
 
@@ -70,7 +71,7 @@ def _build_trunci(op: Operation, kernel: Kernel) -> Executor:
     w_from, w_to = width(op.from_), width(op.to)
 
     def run(frame: Frame, a: list[Any]) -> tuple[np.ndarray]:
-        return (values.wrap(values.unsigned(np.asarray(a[0]), w_from), w_to),)
+        return (elements.wrap(elements.unsigned(np.asarray(a[0]), w_from), w_to),)
 
     return run
 
@@ -102,7 +103,7 @@ def _build_ftoi(op: Operation, kernel: Kernel) -> Executor:
         over, under = x >= float(hi), x <= float(lo)
         clamped = np.clip(x, float(lo), float(hi)).astype(integer)
         clamped = np.where(over, integer(hi), np.where(under, integer(lo), clamped))
-        return (values.wrap(clamped, w),)
+        return (elements.wrap(clamped, w),)
 
     return run
 
@@ -114,7 +115,7 @@ def _build_itof(op: Operation, kernel: Kernel) -> Executor:
     is_signed = op.signedness.data == Signedness.SIGNED
 
     def run(frame: Frame, a: list[Any]) -> tuple[np.ndarray]:
-        x = values.signed(np.asarray(a[0]), w) if is_signed else values.unsigned(np.asarray(a[0]), w)
+        x = elements.signed(np.asarray(a[0]), w) if is_signed else elements.unsigned(np.asarray(a[0]), w)
         s = x.astype(np.float64)
         err = None
         if w == 64:  # float64 rounded the integer already: keep the sign of the rest
@@ -135,7 +136,7 @@ def _build_offset(op: Operation, kernel: Kernel) -> Executor:
     w = width(op.offset)
 
     def run(frame: Frame, a: list[Any]) -> tuple[np.ndarray]:
-        step = values.signed(np.asarray(a[1]), w).astype(np.int64) * np.int64(size)
+        step = elements.signed(np.asarray(a[1]), w).astype(np.int64) * np.int64(size)
         return (np.asarray(a[0]).astype(np.uint64) + step.astype(np.uint64),)
 
     return run

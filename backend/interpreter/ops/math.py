@@ -24,7 +24,7 @@ from xdsl.ir import Operation
 from safetile.dialects.cuda_tile.attributes import RoundingMode
 from safetile.dialects.cuda_tile.ops import math
 
-from .. import floats
+from safetile.backend import floats
 from ..engine import Builder, Executor, Frame, Kernel
 from .common import element
 

@@ -27,9 +27,11 @@ from safetile.dialects.cuda_tile.attributes import AtomicRMWMode, MemoryOrdering
 from safetile.dialects.cuda_tile.ops import memory
 from safetile.dialects.cuda_tile.types import DYNAMIC, PointerType, TileType, TileViewType, int_width
 
-from .. import floats, values, views
+from safetile.backend import elements, floats
+from .. import views
 from ..engine import Builder, Executor, Frame, Kernel
-from ..values import TOKEN, TensorView, TileView, signed, unsigned, wrap
+from ..values import TOKEN, TensorView, TileView
+from safetile.backend.elements import signed, unsigned, wrap
 from . import arith
 from .access import load, read_modify_write, store
 from .common import element, index, slot, tile_type, token, width
@@ -219,7 +221,7 @@ def _build_atomic_cas(op: Operation, kernel: Kernel) -> Executor:
         mask = None if mask_at is None else a[mask_at]
 
         def swap(current: np.ndarray, lanes: np.ndarray) -> np.ndarray:
-            same = values.to_bits(current, t) == values.to_bits(cmp[lanes], t)
+            same = elements.to_bits(current, t) == elements.to_bits(cmp[lanes], t)
             return np.where(same, val[lanes], current)
 
         old = read_modify_write(frame, pointers, t, mask, swap)

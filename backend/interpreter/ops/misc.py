@@ -18,8 +18,8 @@ from xdsl.printer import Printer
 from safetile.dialects.cuda_tile.attributes import BoundedAttr, DivByAttr, SameElementsAttr
 from safetile.dialects.cuda_tile.ops import misc
 from safetile.dialects.cuda_tile.types import PointerType, TileType, int_width
+from safetile.backend import elements
 
-from .. import values
 from ..engine import Builder, Executor, Frame, Kernel
 from ..errors import AssumptionError, DeviceAssertError
 from ..printf import format_tiles
@@ -57,7 +57,7 @@ def _violation(predicate: Attribute, value: Any, t: Attribute) -> str | None:
     width = int_width(elem)
     if isinstance(predicate, BoundedAttr):
         assert width is not None
-        v = values.signed(x, width).astype(np.int64)
+        v = elements.signed(x, width).astype(np.int64)
         bad = np.zeros(v.shape, dtype=np.bool_)
         if predicate.lb is not None:
             bad |= v < predicate.lb
@@ -71,14 +71,14 @@ def _violation(predicate: Attribute, value: Any, t: Attribute) -> str | None:
                 return f"elements differ within groups of {group} along dimension {dim}"
         return None
     assert isinstance(predicate, DivByAttr)
-    bits = (x if width is None else values.unsigned(x, width)).astype(np.uint64)
+    bits = (x if width is None else elements.unsigned(x, width)).astype(np.uint64)
     if predicate.every is None or x.ndim == 0:
         heads = bits
     else:
         along, every = predicate.along, predicate.every
         assert along is not None
         n = x.shape[along]
-        step = values.storage_dtype(elem.pointee).itemsize if isinstance(elem, PointerType) else 1
+        step = elements.storage_dtype(elem.pointee).itemsize if isinstance(elem, PointerType) else 1
         positions = np.arange(n)
         offsets = (positions % every).astype(np.uint64) * np.uint64(step)
         heads = np.take(bits, (positions // every) * every, axis=along)

@@ -18,7 +18,8 @@ from xdsl.ir import Operation
 from safetile.dialects.cuda_tile.attributes import Signedness
 from safetile.dialects.cuda_tile.ops import mma
 
-from .. import floats, values
+from safetile.backend import elements, floats
+
 from ..engine import Builder, Executor, Frame, Kernel
 from .common import element, tile_type
 
@@ -36,13 +37,13 @@ def _build_mmaf(op: Operation, kernel: Kernel) -> Executor:
 
 def _build_mmai(op: Operation, kernel: Kernel) -> Executor:
     assert isinstance(op, mma.MmaIOp)
-    read_lhs = values.signed if op.signedness_lhs.data == Signedness.SIGNED else values.unsigned
-    read_rhs = values.signed if op.signedness_rhs.data == Signedness.SIGNED else values.unsigned
+    read_lhs = elements.signed if op.signedness_lhs.data == Signedness.SIGNED else elements.unsigned
+    read_rhs = elements.signed if op.signedness_rhs.data == Signedness.SIGNED else elements.unsigned
 
     def run(frame: Frame, a: list[Any]) -> tuple[np.ndarray]:
         lhs = read_lhs(np.asarray(a[0]), 8).astype(np.int64)
         rhs = read_rhs(np.asarray(a[1]), 8).astype(np.int64)
-        return (values.wrap(np.matmul(lhs, rhs) + np.asarray(a[2]).astype(np.int64), 32),)
+        return (elements.wrap(np.matmul(lhs, rhs) + np.asarray(a[2]).astype(np.int64), 32),)
 
     return run
 

@@ -31,8 +31,8 @@ from xdsl.ir import Block, Operation
 
 from safetile.dialects.cuda_tile.attributes import Signedness
 from safetile.dialects.cuda_tile.ops import arith, control, reduction
+from safetile.backend import elements
 
-from .. import values
 from ..engine import Builder, Executor, Frame, Kernel
 from .arith import ELEMENTWISE as ARITH_ELEMENTWISE
 from .common import element, typed_scalar
@@ -102,20 +102,20 @@ def _setup(
 
 
 def _ufunc_operand(x: np.ndarray, w: int, reads_signed: bool) -> np.ndarray:
-    return values.signed(x, w) if reads_signed else values.unsigned(x, w)
+    return elements.signed(x, w) if reads_signed else elements.unsigned(x, w)
 
 
 def _build_reduce(op: Operation, kernel: Kernel) -> Executor:
     assert isinstance(op, reduction.ReduceOp)
     dim, identities, elementwise, combine, ufunc = _setup(op, kernel)
-    w = values.bit_width(element(op.operands_[0]))
+    w = elements.bit_width(element(op.operands_[0]))
 
     def run(frame: Frame, xs: list[Any]) -> tuple[np.ndarray, ...]:
         if ufunc is not None:
             fn, reads_signed = ufunc
             x = _ufunc_operand(np.asarray(xs[0]), w, reads_signed)
             ident = _ufunc_operand(identities[0], w, reads_signed)
-            return (values.wrap(np.asarray(fn(fn.reduce(x, axis=dim), ident)), w),)
+            return (elements.wrap(np.asarray(fn(fn.reduce(x, axis=dim), ident)), w),)
         moved = [np.moveaxis(np.asarray(x), dim, -1) for x in xs]
         if elementwise:
             return tuple(_tree_reduce(frame, combine, moved, identities))
@@ -165,7 +165,7 @@ def _build_scan(op: Operation, kernel: Kernel) -> Executor:
     assert isinstance(op, reduction.ScanOp)
     dim, identities, elementwise, combine, ufunc = _setup(op, kernel)
     reverse = bool(op.reverse.value.data)
-    w = values.bit_width(element(op.operands_[0]))
+    w = elements.bit_width(element(op.operands_[0]))
 
     def run(frame: Frame, xs: list[Any]) -> tuple[np.ndarray, ...]:
         moved = [np.moveaxis(np.asarray(x), dim, -1) for x in xs]
@@ -175,7 +175,7 @@ def _build_scan(op: Operation, kernel: Kernel) -> Executor:
             fn, reads_signed = ufunc
             x = _ufunc_operand(moved[0], w, reads_signed)
             ident = _ufunc_operand(identities[0], w, reads_signed)
-            results = [values.wrap(np.asarray(fn(fn.accumulate(x, axis=-1), ident)), w)]
+            results = [elements.wrap(np.asarray(fn(fn.accumulate(x, axis=-1), ident)), w)]
         elif elementwise:
             results = _tree_scan(frame, combine, moved, identities)
         else:

@@ -17,8 +17,8 @@ from xdsl.dialects.builtin import FloatTF32Type
 from xdsl.ir import Attribute, Operation
 
 from safetile.dialects.cuda_tile.ops import shape
+from safetile.backend import elements
 
-from .. import values
 from ..engine import Builder, Executor, Frame, Kernel
 from ..errors import OutOfRangeError
 from .common import dense, element, frozen, index, tile_type, width
@@ -36,7 +36,7 @@ def _build_constant(op: Operation, kernel: Kernel) -> Executor:
 
 def _build_iota(op: Operation, kernel: Kernel) -> Executor:
     t = tile_type(op.results[0])
-    result = (frozen(values.wrap(np.arange(t.shape[0], dtype=np.uint64), width(op.results[0]))),)
+    result = (frozen(elements.wrap(np.arange(t.shape[0], dtype=np.uint64), width(op.results[0]))),)
 
     def run(frame: Frame, a: list[Any]) -> tuple[np.ndarray]:
         return result
@@ -124,12 +124,12 @@ def _bits(x: np.ndarray, t: Attribute) -> np.ndarray:
     """Element bits as stored when packed (``tf32`` as its 32-bit ``f32``)."""
     if isinstance(t, FloatTF32Type):
         return x.view(np.uint32)
-    return values.to_bits(x, t)
+    return elements.to_bits(x, t)
 
 
 def pack_bytes(x: np.ndarray, t: Attribute) -> np.ndarray:
     """A rank-1 tile's bytes (``uint8``)."""
-    bw = values.bit_width(t)
+    bw = elements.bit_width(t)
     bits = _bits(np.asarray(x), t)
     if bw == 1:
         return np.packbits(bits.astype(np.uint8), bitorder="little")
@@ -141,7 +141,7 @@ def pack_bytes(x: np.ndarray, t: Attribute) -> np.ndarray:
 
 def unpack_bytes(raw: np.ndarray, t: Attribute) -> np.ndarray:
     """A rank-1 tile of element type ``t`` from its bytes (``uint8``)."""
-    bw = values.bit_width(t)
+    bw = elements.bit_width(t)
     if bw == 1:
         bits = np.unpackbits(raw, bitorder="little").astype(np.uint64)
     elif bw == 4:
@@ -150,7 +150,7 @@ def unpack_bytes(raw: np.ndarray, t: Attribute) -> np.ndarray:
         bits = np.ascontiguousarray(raw).view(np.dtype(f"<u{bw // 8}"))
     if isinstance(t, FloatTF32Type):
         return (bits.astype(np.uint32) & np.uint32(0xFFFFE000)).view(np.float32)
-    return values.from_bits(bits, t)
+    return elements.from_bits(bits, t)
 
 
 def _build_pack(op: Operation, kernel: Kernel) -> Executor:

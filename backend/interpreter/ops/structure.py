@@ -15,8 +15,8 @@ from xdsl.ir import Operation
 from xdsl.traits import SymbolTable
 
 from safetile.dialects.cuda_tile.ops import structure
+from safetile.backend import elements
 
-from .. import values
 from ..engine import Builder, Executor, ExitKind, Frame, Kernel
 from .common import dense
 from .control import terminator
@@ -27,7 +27,7 @@ def _build_get_global(op: Operation, kernel: Kernel) -> Executor:
     target = SymbolTable.lookup_symbol(op, op.global_name)
     assert isinstance(target, structure.GlobalOp)
     elem = target.tile_type.element_type
-    initial = values.encode(dense(target.value, target.tile_type), elem)
+    initial = elements.encode(dense(target.value, target.tile_type), elem)
     alignment = max(target.alignment.value.data, initial.itemsize, 1)
 
     def run(frame: Frame, a: list[Any]) -> tuple[np.ndarray]:
