@@ -19,6 +19,8 @@ import asyncio
 from abc import ABC, abstractmethod
 from typing import Any
 
+from .errors import OwnershipError
+
 
 POLLS_BEFORE_THREAD = 64
 """How many times ``wait_async`` polls (yielding to the event loop in between)
@@ -40,8 +42,6 @@ def note_handle(handle: Any) -> None:
 def check_no_capture(action: str) -> None:
     """Refuse host access while a capture is open: the recorded work has not run."""
     if open_captures:
-        from .errors import OwnershipError
-
         raise OwnershipError(
             f"cannot {action} while a graph is being captured: recorded work has not run; "
             "read it after the capture, once the graph has been replayed"
