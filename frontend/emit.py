@@ -1,44 +1,50 @@
 """Where new operations go, and which source line each one came from.
 
-The ``Builder`` appends ops at the end of the current block.  Every op is
-remembered with the AST node (and ``Source``) being lowered when it was
-made, so that a verifier failure in the finished IR is reported at the
-kernel line that produced it, like any other ``CompileError``.
+The ``Builder`` appends ops at the end of the current block and stamps each
+with the current source location (``FileLineColLoc`` of the Python node
+being lowered, set by the lowerer's ``at_node``), as Triton's builder does.
+Ops built with regions of their own (``if``, ``for``, ``reduce``...) pass
+the stamp on to every op inside that has none yet.  Locations are IR data:
+verifier failures, the safety passes, the interpreter's errors and the
+device's assert messages all read them from ``op.location``.
 """
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from xdsl.dialects.builtin import LocationAttr, UnknownLoc
 from xdsl.ir import Block, Operation
-
-from .errors import Source
 
 _Op = TypeVar("_Op", bound=Operation)
 
 
 @dataclass
 class Builder:
-    """Appends operations to ``block`` and records their origin."""
+    """Appends operations to ``block``, each located at ``location``."""
 
     block: Block
     entry: Block = field(init=False)
     """The entry's body, where kernel-wide values are defined."""
-    origins: dict[Operation, tuple[Source, ast.AST]] = field(default_factory=dict)
-    source: Source | None = None
-    node: ast.AST | None = None
+    location: LocationAttr = field(default_factory=UnknownLoc)
 
     def __post_init__(self) -> None:
         self.entry = self.block
 
     def add(self, op: _Op) -> _Op:
         self.block.add_op(op)
-        if self.source is not None and self.node is not None:
-            self.origins[op] = (self.source, self.node)
+        return self.stamp(op)
+
+    def stamp(self, op: _Op) -> _Op:
+        """Locate ``op`` (and the unlocated ops in its regions) at the current location."""
+        op.location = self.location
+        if op.regions:
+            for inner in op.walk():
+                if isinstance(inner.location, UnknownLoc):
+                    inner.location = self.location
         return op
 
     @contextmanager
@@ -51,11 +57,10 @@ class Builder:
             self.block = saved
 
     @contextmanager
-    def located(self, source: Source, node: ast.AST) -> Iterator[None]:
-        """Attribute the ops made inside the ``with`` to ``node`` of ``source``."""
-        saved = self.source, self.node
-        self.source, self.node = source, node
+    def located(self, location: LocationAttr) -> Iterator[None]:
+        """Locate the ops made inside the ``with`` at ``location``."""
+        saved, self.location = self.location, location
         try:
             yield
         finally:
-            self.source, self.node = saved
+            self.location = saved

@@ -10,7 +10,9 @@ under the column, and one sentence on how to fix it::
     help: convert one side explicitly, e.g. b.astype(st.f32)
 
 ``Source`` is a parsed function's source text with its place in the file;
-it turns an AST node into such an error.
+it turns an AST node into such an error, or into the ``FileLineColLoc`` the
+IR carries for the ops the node made (``CompileError.at`` turns such a
+location back into an error, for failures found in the IR).
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ import os
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
+
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, LocationAttr, StringAttr
 
 
 class CompileError(Exception):
@@ -45,6 +49,14 @@ class CompileError(Exception):
         """Where the failing code was reached from (inlined call sites)."""
         super().__init__(message)
 
+    @classmethod
+    def at(cls, location: LocationAttr, message: str, hint: str = "") -> CompileError:
+        """The error at an op's ``location`` (unplaced if it has none)."""
+        if not isinstance(location, FileLineColLoc):
+            return cls(message, hint=hint)
+        file, line, col = location.filename.data, location.line.data, location.column.data
+        return cls(message, file, line, col, source_line(file, line), hint)
+
     def __str__(self) -> str:
         return self.render()
 
@@ -65,6 +77,11 @@ def portable_path(file: str) -> str:
         return os.path.relpath(file) if Path(file).resolve().is_relative_to(Path.cwd().resolve()) else file
     except (OSError, ValueError):
         return file
+
+
+def source_line(file: str, line: int) -> str:
+    """Line ``line`` of ``file`` without its newline ("" if it cannot be read)."""
+    return linecache.getline(file, line).rstrip("\n")
 
 
 @dataclass(frozen=True)
@@ -92,14 +109,19 @@ class Source:
         text = self.lines[line - 1].rstrip("\n") if 0 < line <= len(self.lines) else ""
         return CompileError(message, self.file, line, col, text, hint)
 
-    def where(self, node: ast.AST) -> str:
-        """``file:line:col`` of ``node``, for messages carried into the IR.
+    def location(self, node: ast.AST) -> FileLineColLoc:
+        """Where ``node`` is, as the IR records it for the ops it makes.
 
         The file is relative to the working directory when it lies below it,
         so that a kernel compiled from a checkout's root gives the same IR,
         bytecode and cache key on every machine (cubins built ahead of time
         on one machine are found on another).
         """
+        line, col = self.place(node)
+        return FileLineColLoc(StringAttr(portable_path(self.file)), IntAttr(line), IntAttr(col))
+
+    def where(self, node: ast.AST) -> str:
+        """``file:line:col`` of ``node``, for notes of compile errors."""
         line, col = self.place(node)
         return f"{portable_path(self.file)}:{line}:{col}"
 
@@ -119,5 +141,4 @@ def import_error(err: Exception, file: str | os.PathLike[str], what: str = "the 
         hint = "fix the code this line runs at import"
         if isinstance(err, ImportError) and "relative import" in str(err):
             hint = "use an absolute import: the file is loaded as a top-level module, with its folder on sys.path"
-    text = linecache.getline(path, line).rstrip("\n") if line else ""
-    return CompileError(message, path, line, column, text, hint)
+    return CompileError(message, path, line, column, source_line(path, line) if line else "", hint)

@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.ir import Block, Operation, Region
 from xdsl.passes import ModulePass
-from xdsl.utils.exceptions import DiagnosticException
 
 from safetile.dialects import tile_safety
 from safetile.dialects.cuda_tile.attributes import ComparisonPredicate, Signedness
 from safetile.dialects.cuda_tile.ops.arith import AndIOp
 from safetile.dialects.cuda_tile.ops.compare import CmpIOp
+from safetile.dialects.cuda_tile.ops.control import IfOp, YieldOp
 from safetile.dialects.cuda_tile.ops.memory import GetIndexSpaceShapeOp
-from safetile.dialects.cuda_tile.ops.misc import AssertOp
+from safetile.dialects.cuda_tile.ops.misc import AssertOp, PrintTkoOp
 from safetile.dialects.cuda_tile.ops.shape import ConstantOp
 from safetile.dialects.cuda_tile.ops.structure import EntryOp
-from safetile.dialects.cuda_tile.types import TileType, TileViewType
+from safetile.dialects.cuda_tile.types import TileType, TileViewType, TokenType
+from safetile.passes.analyses.locations import OpDiagnostic
 
 
 class LowerTileSafety(ModulePass):
@@ -26,17 +27,25 @@ class LowerTileSafety(ModulePass):
     ``tile_safety`` op is left and no op carries a ``tile_safety.*``
     attribute, so NVIDIA's tools accept it.
 
-    Each remaining ``tile_safety.check_index %i, %view[d], "msg"`` (one the
+    Each remaining ``tile_safety.check_index %i, %view[d], "what"`` (one the
     earlier safety passes could not discharge or hoist) becomes the
-    in-kernel check::
+    in-kernel check, every op located where the check was::
 
         %n:k = get_index_space_shape %view
         %lo = cmpi greater_than_or_equal %i, 0 signed
         %hi = cmpi less_than %i, %n#d signed
-        assert (andi %lo, %hi), "msg"
+        %ok = andi %lo, %hi
+        if %ok {} else {
+          print_tko "what: tile index %d is outside [0, %d) in dimension d\n", %i, %n#d
+        }
+        assert %ok, "what: tile index out of range in dimension d"
+
+    The print shows the failing index and the bound (an assert message is
+    static text); the assert's location names the access (the bytecode
+    writer puts it in front of the device's message).
 
     An ``entry`` marked ``tile_safety.deny_in_kernel_checks`` refuses this
-    rung: a check left in it is an error naming the access.
+    rung: a check left in it is an error at the access.
     """
 
     name = "lower-tile-safety"
@@ -46,9 +55,10 @@ class LowerTileSafety(ModulePass):
         for check in checks:
             entry = _entry_of(check)
             if entry is not None and tile_safety.DENY_IN_KERNEL_CHECKS in entry.attributes:
-                raise DiagnosticException(
+                raise OpDiagnostic(
+                    check,
                     f"{check.message.data}: this index check needs an in-kernel assert, but "
-                    f"@{entry.sym_name.data} is compiled with deny_in_kernel_checks"
+                    f"@{entry.sym_name.data} is compiled with deny_in_kernel_checks",
                 )
             _lower_check(check)
         for o in op.walk():
@@ -79,9 +89,21 @@ def _lower_check(check: tile_safety.CheckIndexOp) -> None:
         Signedness.SIGNED,
     )
     both = AndIOp.build(operands=[low.result, high.result], result_types=[low.result.type])
-    ok = AssertOp.build(operands=[both.results[0]], properties={"message": check.message})
+    what, dim = check.message.data, check.dim.value.data
+    show = PrintTkoOp.build(
+        operands=[[check.index, counts.results[dim]], []],
+        result_types=[TokenType()],
+        properties={"str": StringAttr(f"{what}: tile index %d is outside [0, %d) in dimension {dim}\n")},
+    )
+    report = IfOp(both.results[0], [], Region(Block([YieldOp()])), Region(Block([show, YieldOp()])))
+    message = StringAttr(f"{what}: tile index out of range in dimension {dim}")
+    ok = AssertOp.build(operands=[both.results[0]], properties={"message": message})
     block = check.parent_block()
     assert block is not None
-    block.insert_ops_before([counts, zero, low, high, both, ok], check)
+    made = [counts, zero, low, high, both, report, ok]
+    for op in made:
+        for inner in op.walk():
+            inner.location = check.location
+    block.insert_ops_before(made, check)
     check.detach()
     check.erase()

@@ -7,13 +7,11 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
 from xdsl.passes import ModulePass
-from xdsl.utils.exceptions import DiagnosticException
 
 from safetile.dialects import tile_safety
 from safetile.dialects.cuda_tile.ops.memory import StoreViewTkoOp
-from safetile.dialects.cuda_tile.ops.structure import EntryOp
+from safetile.passes.analyses.locations import OpDiagnostic, where
 from safetile.passes.analyses.partitions import (
     access_of,
     arg_name,
@@ -46,8 +44,8 @@ class PartitionDisjointness(ModulePass):
     A store to a tensor marked ``<shared>`` (read-only, read by every
     block) is refused.  Stores carrying ``tile_safety.unsafe`` are exempt; with ``report`` each
     exempt store is listed on stderr, as is each proof (``mut``/``mapped``).
-    A store it cannot prove is a compile error naming the store's source
-    (from the access's ``check_index`` message) and what would make it
+    A store it cannot prove is a compile error at the store's location
+    (``op.location``; its entry without one) saying what would make it
     provable.  Nothing is rewritten.
     """
 
@@ -64,16 +62,16 @@ class PartitionDisjointness(ModulePass):
             if mode is None:
                 continue
             name = arg_name(tensor)
-            where = _source_of(store)
             if tile_safety.UNSAFE in store.attributes:
-                self._say(f"unsafe (exempt): {where}: store to '{name}'")
+                self._say(f"unsafe (exempt): {where(store)}: store to '{name}'")
                 continue
             if mode is tile_safety.AccessMode.SHARED:
                 # Every tile block may read a shared tensor: a write races with them all.
-                raise DiagnosticException(
-                    f"{where}: store to '{name}', a read-only (shared) tensor that every tile block "
+                raise OpDiagnostic(
+                    store,
+                    f"store to '{name}', a read-only (shared) tensor that every tile block "
                     f"may read (a data race): declare '{name}' st.Mut and partition it on the host, "
-                    "or write it in `with st.unsafe():`"
+                    "or write it in `with st.unsafe():`",
                 )
             indices = list(store.index)
             if mode is tile_safety.AccessMode.MUT:
@@ -87,25 +85,14 @@ class PartitionDisjointness(ModulePass):
                 proved = mapped_iterator(indices, store.view) is not None
                 hint = f"store at an index taken from {name}.tile_indices(), unchanged"
             if not proved:
-                raise DiagnosticException(
-                    f"{where}: cannot prove that this store to '{name}' writes a tile no other tile "
-                    f"block writes (a possible data race): {hint}; or write it in `with st.unsafe():`"
+                raise OpDiagnostic(
+                    store,
+                    f"cannot prove that this store to '{name}' writes a tile no other tile "
+                    f"block writes (a possible data race): {hint}; or write it in `with st.unsafe():`",
                 )
-            self._say(f"{mode.value}: {where}: store to '{name}'")
+            self._say(f"{mode.value}: {where(store)}: store to '{name}'")
 
     def _say(self, line: str) -> None:
         if self.report:
             print(line, file=sys.stderr)
 
-
-def _source_of(store: StoreViewTkoOp) -> str:
-    """The store's source position: from the check_index ops the frontend put in front of it."""
-    op: Operation | None = store.prev_op
-    while isinstance(op, tile_safety.CheckIndexOp):
-        if op.view is store.view:
-            return op.message.data.split(": index ")[0]
-        op = op.prev_op
-    entry = store.parent_op()
-    while entry is not None and not isinstance(entry, EntryOp):
-        entry = entry.parent_op()
-    return f"@{entry.sym_name.data}" if entry is not None else "store"

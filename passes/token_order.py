@@ -240,6 +240,7 @@ class _Threader:
         block = self.entry.body.block
         start = MakeTokenOp.build(result_types=[TokenType()])
         start.result.name_hint = "token"
+        start.location = self.entry.location
         Rewriter.insert_op(start, InsertPoint.at_start(block))
         self._block(block, _Frontier([start.result]), _Exits())
 
@@ -262,6 +263,7 @@ class _Threader:
             state.follow(chain, [op.result_token], [op.token])
             return
         threaded = op.with_token(self._single(state.needs(chain), op))
+        threaded.location = op.location
         Rewriter.replace_op(op, threaded)
         state.after(chain, [threaded.result_token])
 
@@ -306,6 +308,7 @@ class _Threader:
             branches = [op.detach_region(r) for r in list(op.regions)]
             new = IfOp(op.condition, [*op.result_types, *[TokenType()] * len(chains)], *branches)
             new.attributes |= op.attributes
+            new.location = op.location
             Rewriter.replace_op(op, new, new.results[:old_count])
             op = new
             for chain, result in zip(chains, new.results[old_count:]):
@@ -338,6 +341,7 @@ class _Threader:
         if len(unique) == 1:
             return unique[0]
         join = JoinTokensOp.build(operands=[unique], result_types=[TokenType()])
+        join.location = before.location
         Rewriter.insert_op(join, InsertPoint.before(before))
         return join.result
 
@@ -379,6 +383,7 @@ def _with_tokens(loop: ForOp | LoopOp, inits: list[SSAValue]) -> ForOp | LoopOp:
     else:
         new = LoopOp([*loop.init_values, *inits], [*loop.result_types, *(i.type for i in inits)], body)
     new.attributes |= loop.attributes
+    new.location = loop.location
     Rewriter.replace_op(loop, new, new.results[:count])
     return new
 

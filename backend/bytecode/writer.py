@@ -11,6 +11,11 @@ not part of it and are left out, as is the module's ``producer`` before 13.3.
 IR that the requested version cannot express (an op, type, field or enum
 case introduced later) is refused with a ``BytecodeWriteError`` that names it
 and the version that introduced it.
+
+No debug section is written, so op locations are not encoded, except one
+way: an ``assert`` with a ``loc("file":line:col)`` has ``file:line:col: ``
+put in front of its message, so that the device's assertion message names
+the kernel line.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
     DictionaryAttr,
+    FileLineColLoc,
     FloatAttr,
     FunctionType,
     IntAttr,
@@ -44,6 +50,7 @@ from safetile.dialects.cuda_tile.attributes import (
     SymbolVisibility,
 )
 from safetile.dialects.cuda_tile.ops import structure
+from safetile.dialects.cuda_tile.ops.misc import AssertOp
 from safetile.dialects.cuda_tile.types import (
     DYNAMIC,
     ELEMENT_TYPE_SINCE,
@@ -337,7 +344,7 @@ class _Writer:
         elif kind is AttrKind.BOOL:
             out.byte(int(_int_value(value) != 0))
         elif kind in (AttrKind.STRING, AttrKind.SYMBOL):
-            out.varint(self.string(_symbol(value)))
+            out.varint(self.string(_device_text(op, _symbol(value))))
         elif kind is AttrKind.DENSE:
             tile = op.results[0].type
             assert isinstance(tile, TileType)
@@ -650,6 +657,14 @@ def _int_list(attr: Attribute) -> list[int]:
     if isinstance(attr, ArrayAttr):
         return [_int_value(v) for v in attr.data]
     raise BytecodeWriteError(f"expected an integer array attribute, got {attr}")
+
+
+def _device_text(op: Operation, text: str) -> str:
+    """A string field as the device gets it: an assert's message with its location in front."""
+    loc = op.location
+    if isinstance(op, AssertOp) and isinstance(loc, FileLineColLoc):
+        return f"{loc.filename.data}:{loc.line.data}:{loc.column.data}: {text}"
+    return text
 
 
 def _symbol(attr: Attribute) -> str:

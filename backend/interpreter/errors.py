@@ -3,11 +3,20 @@
 Every error raised while a tile block runs carries the kernel name, the tile
 block id ``(x, y, z)`` and the operation (``op``, with ``describe_op``'s text
 in the message: its source location when the IR has one, else its position in
-the kernel).  Errors found before any block runs (bad arguments or grid) have
-no block and no op.
+the kernel).  With a location the message ends with the source line and a
+caret under the column, as a compile error does::
+
+    @add_64: tile block (1, 0, 0): 'store_view_tko' at k.py:12:5: data race on z[64]: ...
+        z.store(t)
+        ^
+
+Errors found before any block runs (bad arguments or grid) have no block and
+no op.
 """
 
 from __future__ import annotations
+
+import linecache
 
 from xdsl.dialects.builtin import FileLineColLoc
 from xdsl.ir import Operation
@@ -22,6 +31,18 @@ def describe_op(op: Operation, index: int | None = None) -> str:
     if isinstance(loc, FileLineColLoc):
         return f"'{name}' at {loc.filename.data}:{loc.line.data}:{loc.column.data}"
     return f"'{name}'" if index is None else f"'{name}' (op #{index})"
+
+
+def source_excerpt(op: Operation) -> str:
+    """The source line of ``op``'s location with a caret under its column
+    ("" without a location, or when the file cannot be read)."""
+    loc = op.location
+    if not isinstance(loc, FileLineColLoc):
+        return ""
+    text = linecache.getline(loc.filename.data, loc.line.data).rstrip("\n")
+    if not text:
+        return ""
+    return f"\n{text}\n{' ' * (loc.column.data - 1)}^"
 
 
 class InterpreterError(Exception):
@@ -57,7 +78,8 @@ class InterpreterError(Exception):
             *([f"tile block {block_id}"] if block_id is not None else []),
             *([where] if where is not None else []),
         ]
-        self.args = (": ".join([*parts, self.message]),)
+        excerpt = source_excerpt(op) if op is not None else ""
+        self.args = (": ".join([*parts, self.message]) + excerpt,)
 
 
 class LaunchError(InterpreterError):

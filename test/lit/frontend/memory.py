@@ -1,7 +1,8 @@
 # Loads and stores: the output's own tile, load_tile_like, device-side
 # partitions (padding, permuted), load_tile, num_tiles, x.shape; every index
-# gets a tile_safety.check_index.
+# gets a tile_safety.check_index, located at the access.
 # RUN: %opt %s | filecheck %s
+# RUN: %opt %s --mlir-print-debuginfo | filecheck %s --check-prefix=LOC
 import safetile as st
 from safetile import f32
 
@@ -36,13 +37,16 @@ def memory(
 # A static dimension is part of the view type: y is 64 x ?.
 # CHECK: %[[YV:.+]] = make_tensor_view %y, shape = [64, %{{.+}}], strides = [%y_stride0, %y_stride1] {{.+}} -> tensor_view<64x?xf32, strides=[?,?]>
 # z.load() and load_tile_mut(z): the own tile, at the block id, checked.
-# CHECK-NEXT: tile_safety.check_index %[[ID]]#0, %[[ZP]][0], "{{.*}}memory.py:[[# @LINE - 20]]:11: z.load: index 0 out of bounds"
-# CHECK-NEXT: tile_safety.check_index %[[ID]]#1, %[[ZP]][1], "{{.*}}memory.py:[[# @LINE - 21]]:11: z.load: index 1 out of bounds"
+# CHECK-NEXT: tile_safety.check_index %[[ID]]#0, %[[ZP]][0], "z.load" :
+# CHECK-NEXT: tile_safety.check_index %[[ID]]#1, %[[ZP]][1], "z.load" :
+# LOC: tile_safety.check_index {{.+}}, "z.load" : {{.+}} loc("{{.*}}memory.py":[[# @LINE - 22]]:11)
+# LOC-NEXT: tile_safety.check_index {{.+}}, "z.load" : {{.+}} loc("{{.*}}memory.py":[[# @LINE - 23]]:11)
+# LOC-NEXT: load_view_tko {{.+}} loc("{{.*}}memory.py":[[# @LINE - 24]]:11)
 # CHECK-NEXT: load_view_tko weak %[[ZP]][%[[ID]]#0, %[[ID]]#1] : partition_view<tile=(16x32), tensor_view<?x?xf32, strides=[?,?]>>, tile<i32> -> tile<16x32xf32>, token
 # CHECK: load_view_tko weak %[[ZP]][%[[ID]]#0, %[[ID]]#1]
 # load_tile_like(x, z): x cut like z, at the block id.
 # CHECK: %[[XL:.+]] = make_partition_view %[[XV]] : partition_view<tile=(16x32), tensor_view<?x?xf32, strides=[?,?]>>
-# CHECK-NEXT: tile_safety.check_index %[[ID]]#0, %[[XL]][0], "{{.+}}: load_tile_like: index 0 out of bounds"
+# CHECK-NEXT: tile_safety.check_index %[[ID]]#0, %[[XL]][0], "load_tile_like"
 # CHECK-NEXT: tile_safety.check_index %[[ID]]#1, %[[XL]][1]
 # CHECK-NEXT: load_view_tko weak %[[XL]][%[[ID]]#0, %[[ID]]#1]
 # A padded partition; the last tile along dim 1 comes from num_tiles.
@@ -65,7 +69,7 @@ def memory(
 # x.shape: the (non-negative) runtime extents; a static one is an int.
 # CHECK: muli %{{.+}}, %{{.+}} : tile<i32>
 # CHECK: constant <f32: 6.400000e+01> : tile<16x32xf32>
-# CHECK: tile_safety.check_index %[[ID]]#0, %[[ZP]][0], "{{.+}}: z.store: index 0 out of bounds"
-# CHECK-NEXT: tile_safety.check_index %[[ID]]#1, %[[ZP]][1], "{{.+}}: z.store: index 1 out of bounds"
+# CHECK: tile_safety.check_index %[[ID]]#0, %[[ZP]][0], "z.store"
+# CHECK-NEXT: tile_safety.check_index %[[ID]]#1, %[[ZP]][1], "z.store"
 # CHECK-NEXT: store_view_tko weak %{{.+}}, %[[ZP]][%[[ID]]#0, %[[ID]]#1] : tile<16x32xf32>, partition_view<tile=(16x32), tensor_view<?x?xf32, strides=[?,?]>>, tile<i32> -> token
 # CHECK-NEXT: return

@@ -26,7 +26,7 @@ def denied(z: st.Mut[f32, (16,)]):
 # CHECK: tile_safety.check_index
 # CHECK: } {tile_safety.deny_in_kernel_checks}
 # Lowering the check to an in-kernel assert is refused.
-# LOWERED: error: {{.*}}options.py:[[# @LINE - 7]]:5: z.store: index 0 out of bounds: this index check needs an in-kernel assert, but @denied is compiled with deny_in_kernel_checks
+# LOWERED: error: {{.*}}options.py:[[# @LINE - 7]]:5: z.store: this index check needs an in-kernel assert, but @denied is compiled with deny_in_kernel_checks
 
 
 @st.kernel(unchecked_accesses=True, deny_in_kernel_checks=True, specialize=[dict()])

@@ -1,7 +1,8 @@
 # Unsafe code: raw pointers, atomics, tokens, assume hints and mutable
 # device-side partitions compile inside `with st.unsafe():`, and each unsafe
-# op is marked with tile_safety.unsafe = "file:line:col".
+# op is marked with tile_safety.unsafe (its location says where).
 # RUN: %opt %s | filecheck %s
+# RUN: %opt %s --mlir-print-debuginfo | filecheck %s --check-prefix=LOC
 import safetile as st
 from safetile import f32, i32
 
@@ -29,20 +30,21 @@ def pointers(z: st.Mut[f32, (16,)], p: st.Ptr[f32], q: st.Ptr[i32], n: i32):
 # The pointer is broadcast to the offsets' shape.
 # CHECK-NEXT: %[[PR:.+]] = reshape %p : tile<ptr<f32>> -> tile<1xptr<f32>>
 # CHECK-NEXT: %[[PB:.+]] = broadcast %[[PR]] : tile<1xptr<f32>> -> tile<16xptr<f32>>
-# CHECK-NEXT: %[[PTRS:.+]] = offset %[[PB]], %[[OFFS]] {tile_safety.unsafe = "{{.*}}unsafe.py:[[# @LINE - 19]]:16"} : tile<16xptr<f32>>, tile<16xi32> -> tile<16xptr<f32>>
+# CHECK-NEXT: %[[PTRS:.+]] = offset %[[PB]], %[[OFFS]] {tile_safety.unsafe} : tile<16xptr<f32>>, tile<16xi32> -> tile<16xptr<f32>>
+# LOC: offset {{.+}} {tile_safety.unsafe} : {{.+}} loc("{{.*}}unsafe.py":[[# @LINE - 20]]:16)
 # CHECK: %[[MASK:.+]] = cmpi less_than %[[OFFS]], %{{.+}}, signed
 # CHECK-NEXT: %[[ZERO:.+]] = constant <f32: 0.000000e+00> : tile<16xf32>
-# CHECK-NEXT: %[[V:.+]]:2 = load_ptr_tko weak %[[PTRS]], %[[MASK]], %[[ZERO]] {tile_safety.unsafe = "{{.+}}"} : tile<16xptr<f32>>, tile<16xi1>, tile<16xf32> -> tile<16xf32>, token
-# CHECK-NEXT: %[[W:.+]]:2 = load_ptr_tko relaxed device %[[PTRS]] {tile_safety.unsafe = "{{.+}}"} : tile<16xptr<f32>> -> tile<16xf32>, token
-# CHECK: store_ptr_tko weak %[[PTRS]], %{{.+}}, %{{.+}} token=%[[W]]#1 {tile_safety.unsafe = "{{.+}}"} : tile<16xptr<f32>>, tile<16xf32>, tile<16xi1> -> token
+# CHECK-NEXT: %[[V:.+]]:2 = load_ptr_tko weak %[[PTRS]], %[[MASK]], %[[ZERO]] {tile_safety.unsafe} : tile<16xptr<f32>>, tile<16xi1>, tile<16xf32> -> tile<16xf32>, token
+# CHECK-NEXT: %[[W:.+]]:2 = load_ptr_tko relaxed device %[[PTRS]] {tile_safety.unsafe} : tile<16xptr<f32>> -> tile<16xf32>, token
+# CHECK: store_ptr_tko weak %[[PTRS]], %{{.+}}, %{{.+}} token=%[[W]]#1 {tile_safety.unsafe} : tile<16xptr<f32>>, tile<16xf32>, tile<16xi1> -> token
 # CHECK: %[[J:.+]] = join_tokens %[[W]]#1, %{{.+}} : token
-# CHECK: %[[OLD:.+]]:2 = atomic_rmw_tko relaxed device %{{.+}}, add, %{{.+}} token=%[[J]] {tile_safety.unsafe = "{{.+}}"} : tile<16xptr<i32>>, tile<16xi32> -> tile<16xi32>, token
-# CHECK: atomic_cas_tko acq_rel sys %{{.+}}, %{{.+}}, %[[OLD]]#0 {tile_safety.unsafe = "{{.+}}"} : tile<16xptr<i32>>, tile<16xi32> -> tile<16xi32>, token
-# CHECK: %[[B:.+]] = assume bounded<0, 1048576>, %n {tile_safety.unsafe = "{{.+}}"} : tile<i32>
-# CHECK-NEXT: assume div_by<16>, %[[B]] {tile_safety.unsafe = "{{.+}}"} : tile<i32>
-# CHECK-NEXT: %[[ADDR:.+]] = ptr_to_int %[[PTRS]] {tile_safety.unsafe = "{{.+}}"} : tile<16xptr<f32>> -> tile<16xi64>
-# CHECK-NEXT: %[[BACK:.+]] = int_to_ptr %[[ADDR]] {tile_safety.unsafe = "{{.+}}"} : tile<16xi64> -> tile<16xptr<f32>>
-# CHECK-NEXT: ptr_to_ptr %[[BACK]] {tile_safety.unsafe = "{{.+}}"} : tile<16xptr<f32>> -> tile<16xptr<i32>>
+# CHECK: %[[OLD:.+]]:2 = atomic_rmw_tko relaxed device %{{.+}}, add, %{{.+}} token=%[[J]] {tile_safety.unsafe} : tile<16xptr<i32>>, tile<16xi32> -> tile<16xi32>, token
+# CHECK: atomic_cas_tko acq_rel sys %{{.+}}, %{{.+}}, %[[OLD]]#0 {tile_safety.unsafe} : tile<16xptr<i32>>, tile<16xi32> -> tile<16xi32>, token
+# CHECK: %[[B:.+]] = assume bounded<0, 1048576>, %n {tile_safety.unsafe} : tile<i32>
+# CHECK-NEXT: assume div_by<16>, %[[B]] {tile_safety.unsafe} : tile<i32>
+# CHECK-NEXT: %[[ADDR:.+]] = ptr_to_int %[[PTRS]] {tile_safety.unsafe} : tile<16xptr<f32>> -> tile<16xi64>
+# CHECK-NEXT: %[[BACK:.+]] = int_to_ptr %[[ADDR]] {tile_safety.unsafe} : tile<16xi64> -> tile<16xptr<f32>>
+# CHECK-NEXT: ptr_to_ptr %[[BACK]] {tile_safety.unsafe} : tile<16xptr<f32>> -> tile<16xptr<i32>>
 
 
 @st.kernel(specialize=[dict()])
@@ -57,13 +59,14 @@ def scratch(z: st.Mut[f32, (16, 16)]):
 
 # A mutable device-side partition of the output, its accesses checked and marked.
 # CHECK-LABEL: entry @scratch(
-# CHECK: %[[PZ:.+]] = make_partition_view %{{.+}} {tile_safety.unsafe = "{{.*}}unsafe.py:[[# @LINE - 8]]:14"} : partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,?]>>
+# CHECK: %[[PZ:.+]] = make_partition_view %{{.+}} {tile_safety.unsafe} : partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,?]>>
+# LOC: make_partition_view {{.+}} {tile_safety.unsafe} : {{.+}} loc("{{.*}}unsafe.py":[[# @LINE - 9]]:14)
 # CHECK: tile_safety.check_index %{{.+}}, %[[PZ]][0]
 # CHECK-NEXT: tile_safety.check_index %{{.+}}, %[[PZ]][1]
-# CHECK-NEXT: load_view_tko weak %[[PZ]][%{{.+}}, %{{.+}}] attributes {tile_safety.unsafe = "{{.+}}"}
+# CHECK-NEXT: load_view_tko weak %[[PZ]][%{{.+}}, %{{.+}}] attributes {tile_safety.unsafe}
 # CHECK: tile_safety.check_index %{{.+}}, %[[PZ]][0]
 # CHECK-NEXT: tile_safety.check_index %{{.+}}, %[[PZ]][1]
-# CHECK: store_view_tko weak %{{.+}}, %[[PZ]][%{{.+}}, %{{.+}}] attributes {tile_safety.unsafe = "{{.+}}"}
+# CHECK: store_view_tko weak %{{.+}}, %[[PZ]][%{{.+}}, %{{.+}}] attributes {tile_safety.unsafe}
 
 
 @st.kernel(unchecked_accesses=True, specialize=[dict()])

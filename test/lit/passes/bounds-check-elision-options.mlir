@@ -13,7 +13,7 @@
 // NOLAUNCH-NOT: launch_checks
 // UNCHECKED-NOT: check_index
 // UNCHECKED-NOT: launch_checks
-// DENY: error: unknown: this index check needs an in-kernel assert
+// DENY: error: @options: unknown: this index check needs an in-kernel assert
 cuda_tile.module @m {
   entry @options(%z: tile<ptr<f32>>, %n: tile<i32>, %x: tile<ptr<f32>>, %m: tile<i32>, %i: tile<i32>) {
     %b:3 = get_tile_block_id : tile<i32>

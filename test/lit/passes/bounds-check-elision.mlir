@@ -3,7 +3,7 @@
 
 // The store at the block's own index into the host-partitioned output:
 // the grid is that output's index space, so 0 <= bid < num_tiles holds.
-// REPORT: static: own tile
+// REPORT: static: @own_tile: own tile
 // CHECK-LABEL: entry @own_tile
 // CHECK-NOT: check_index
 // CHECK: store_view_tko
@@ -25,7 +25,7 @@ cuda_tile.module @m {
 
 // A load from another tensor at the block id: bid < num_tiles(z) is known,
 // num_tiles(z) <= num_tiles(x) is not; it becomes a launch check.
-// REPORT: launch: input tile
+// REPORT: launch: @input_tile: input tile
 // CHECK-LABEL: entry @input_tile
 // CHECK-NOT: check_index
 // CHECK: tile_safety.launch_checks = [#tile_safety.launch_check<"input tile": ceil_div(z.shape[0], 16) - 1 < ceil_div(x.shape[0], 16)>]
@@ -43,7 +43,7 @@ cuda_tile.module @m {
 // -----
 
 // A loop over num_tiles of the view it indexes: static, through `assume`.
-// REPORT: static: loop over own tiles
+// REPORT: static: @loop_range: loop over own tiles
 // CHECK-LABEL: entry @loop_range
 // CHECK: for %k
 // CHECK-NOT: check_index
@@ -70,8 +70,8 @@ cuda_tile.module @m {
 // the shapes are separate arguments, so num_tiles(x, 1) <= num_tiles(y, 0)
 // is a launch check.  (Had both tensors taken the same size value, the
 // extents would be equal and the check static.)
-// REPORT: static: x col
-// REPORT: launch: y row
+// REPORT: static: @reduction: x col
+// REPORT: launch: @reduction: y row
 // CHECK-LABEL: entry @reduction
 // CHECK-NOT: check_index
 // CHECK: tile_safety.launch_checks = [#tile_safety.launch_check<"y row": ceil_div(x.shape[1], 32) - 1 < ceil_div(y.shape[0], 32)>]
@@ -96,8 +96,8 @@ cuda_tile.module @m {
 
 // Constants against a static shape: 3 < ceil(64/16) = 4 holds; 4 does not,
 // so that check stays (the assert will report it).
-// REPORT: static: in range
-// REPORT: in-kernel: out of range
+// REPORT: static: @constants: in range
+// REPORT: in-kernel: @constants: out of range
 // CHECK-LABEL: entry @constants
 // CHECK-NOT: "in range"
 // CHECK: tile_safety.check_index %c4, %px[0], "out of range"
@@ -116,7 +116,7 @@ cuda_tile.module @m {
 // -----
 
 // `assume bounded<0, 3>` proves an unknown argument in range of a static view.
-// REPORT: static: assumed
+// REPORT: static: @assumed: assumed
 // CHECK-LABEL: entry @assumed
 // CHECK-NOT: check_index
 cuda_tile.module @m {
@@ -134,8 +134,8 @@ cuda_tile.module @m {
 // An unknown index stays in the kernel, hoisted out of both loops that
 // do not define it and surely run (constant bounds, 0 < 4); k + 1 <= 4 is
 // decided at launch (4 < number of tiles).
-// REPORT: in-kernel: unknown
-// REPORT: launch: next tile
+// REPORT: in-kernel: @hoisted: unknown
+// REPORT: launch: @hoisted: next tile
 // CHECK-LABEL: entry @hoisted
 // CHECK: tile_safety.check_index %i, %px[0], "unknown"
 // CHECK-NEXT: for %j
@@ -166,7 +166,7 @@ cuda_tile.module @m {
 
 // A for loop that may run zero times (0 to num_tiles, and num_tiles may be 0)
 // keeps the check inside: hoisted, it could fail where the body never runs.
-// REPORT: in-kernel: zero trip
+// REPORT: in-kernel: @zero_trip: zero trip
 // CHECK-LABEL: entry @zero_trip
 // CHECK: for %j
 // CHECK-NEXT: tile_safety.check_index %i, %px[0], "zero trip"
@@ -187,7 +187,7 @@ cuda_tile.module @m {
 // -----
 
 // A possibly negative index (k - 1 at k = 0) is not proved: in-kernel.
-// REPORT: in-kernel: previous tile
+// REPORT: in-kernel: @negative: previous tile
 // CHECK-LABEL: entry @negative
 // CHECK: tile_safety.check_index %p, %px[0], "previous tile"
 cuda_tile.module @m {
@@ -209,7 +209,7 @@ cuda_tile.module @m {
 
 // Without a host-partitioned output the grid is unknown: a block id indexing
 // an input keeps its in-kernel check.
-// REPORT: in-kernel: no grid
+// REPORT: in-kernel: @no_grid: no grid
 // CHECK-LABEL: entry @no_grid
 // CHECK: tile_safety.check_index %b#0, %px[0], "no grid"
 cuda_tile.module @m {
@@ -225,7 +225,7 @@ cuda_tile.module @m {
 // -----
 
 // The entry's unchecked_accesses removes every check, provable or not.
-// REPORT: unchecked: dropped
+// REPORT: unchecked: @unchecked: dropped
 // CHECK-LABEL: entry @unchecked
 // CHECK-NOT: check_index
 cuda_tile.module @m {
@@ -241,7 +241,7 @@ cuda_tile.module @m {
 
 // The entry's deny_in_kernel_checks: a check that must stay is an error
 // naming its access (a provable one is fine).
-// CHECK: error: k.py:9:5: load: index 0 out of bounds: this index check needs an in-kernel assert, but @denied is compiled with deny_in_kernel_checks
+// CHECK: error: k.py:9:5: load: this index check needs an in-kernel assert, but @denied is compiled with deny_in_kernel_checks
 // expected-error {{this index check needs an in-kernel assert}}
 cuda_tile.module @m {
   entry @denied(%x: tile<ptr<f32>>, %i: tile<i32>) {
@@ -249,7 +249,7 @@ cuda_tile.module @m {
     %px = make_partition_view %tx : partition_view<tile=(16), tensor_view<64xf32, strides=[1]>>
     %c0 = constant <i32: 0> : tile<i32>
     tile_safety.check_index %c0, %px[0], "provable" : tile<i32>, partition_view<tile=(16), tensor_view<64xf32, strides=[1]>>
-    tile_safety.check_index %i, %px[0], "k.py:9:5: load: index 0 out of bounds" : tile<i32>, partition_view<tile=(16), tensor_view<64xf32, strides=[1]>>
+    tile_safety.check_index %i, %px[0], "load" : tile<i32>, partition_view<tile=(16), tensor_view<64xf32, strides=[1]>> loc("k.py":9:5)
     return
   } {tile_safety.deny_in_kernel_checks}
 }
@@ -259,9 +259,9 @@ cuda_tile.module @m {
 // The mapped iterator's column, t % num_tiles(z, 1) with t >= 0, is in range
 // of dim 1 (static); its row t / num_tiles(z, 1) is not proved (in-kernel).
 // A remainder by a constant: 0 <= i % 4 <= 3 < ceil(64/16).
-// REPORT: in-kernel: row
-// REPORT: static: column
-// REPORT: static: remainder
+// REPORT: in-kernel: @remainders: row
+// REPORT: static: @remainders: column
+// REPORT: static: @remainders: remainder
 // CHECK-LABEL: entry @remainders
 // CHECK: for %t
 // CHECK: tile_safety.check_index %r, %pz[0], "row"
@@ -296,8 +296,8 @@ cuda_tile.module @m {
 // permute_heads' `b, h = bid // 4, bid % 4` (Python's %: remi, then select on
 // a negative remainder, which the interval of the remainder rules out): h is
 // statically below the 4 heads; b is bounded by the grid over 4, a launch check.
-// REPORT: launch: batch index
-// REPORT: static: head index
+// REPORT: launch: @heads: batch index
+// REPORT: static: @heads: head index
 // CHECK-LABEL: entry @heads
 // CHECK-NOT: check_index
 // CHECK: tile_safety.launch_checks = [#tile_safety.launch_check<"batch index": (ceil_div(z.shape[0], 1) - 1) floordiv 4 < ceil_div(x.shape[0], 1)>]

@@ -1,11 +1,14 @@
 // RUN: %opt %s --split-input-file --verify-diagnostics -p lower-tile-safety | filecheck %s
 // RUN: %opt %s --split-input-file --verify-diagnostics -p lower-tile-safety | filecheck %s --check-prefix=PURE
 // RUN: %opt %s --split-input-file --verify-diagnostics -p lower-tile-safety | filecheck %s --check-prefix=DENY
+// RUN: %opt %s --split-input-file --verify-diagnostics -p lower-tile-safety --mlir-print-debuginfo | filecheck %s --check-prefix=LOC
 
 // After the pass nothing of tile_safety is left, anywhere.
 // PURE-NOT: tile_safety
 
-// One check of a 1-d view: 0 <= i < num_tiles, asserted with the message.
+// One check of a 1-d view: 0 <= i < num_tiles, asserted with the message; a
+// failing check first prints the index and the bound.  Every op made takes
+// the check's location.
 // CHECK-LABEL: entry @one_check
 // CHECK-NEXT: %tv = make_tensor_view %p, shape = [%n], strides = [1] : tile<i32> -> tensor_view<?xf32, strides=[1]>
 // CHECK-NEXT: %pv = make_partition_view %tv : partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
@@ -14,13 +17,23 @@
 // CHECK-NEXT: %2 = cmpi greater_than_or_equal %i, %1, signed : tile<i32> -> tile<i1>
 // CHECK-NEXT: %3 = cmpi less_than %i, %0, signed : tile<i32> -> tile<i1>
 // CHECK-NEXT: %4 = andi %2, %3 : tile<i1>
-// CHECK-NEXT: assert %4, "k.py:3:5: load: index 0 out of bounds" : tile<i1>
+// CHECK-NEXT: if %4 {
+// CHECK-NEXT: } else {
+// CHECK-NEXT: print_tko "load: tile index %d is outside [0, %d) in dimension 0\0A", %i, %0 : tile<i32>, tile<i32> -> token
+// CHECK-NEXT: }
+// CHECK-NEXT: assert %4, "load: tile index out of range in dimension 0" : tile<i1>
 // CHECK-NEXT: %t:2 = load_view_tko weak %pv[%i]
+// LOC-LABEL: entry @one_check
+// LOC: get_index_space_shape {{.*}} loc("k.py":3:5)
+// LOC: print_tko {{.*}} loc("k.py":3:5)
+// LOC-NEXT: } loc("k.py":3:5)
+// LOC-NEXT: assert {{.*}} loc("k.py":3:5)
+// LOC-NEXT: load_view_tko {{.*}} loc(unknown)
 cuda_tile.module @m {
   entry @one_check(%p: tile<ptr<f32>>, %n: tile<i32>, %i: tile<i32>) {
     %tv = make_tensor_view %p, shape = [%n], strides = [1] : tile<i32> -> tensor_view<?xf32, strides=[1]>
     %pv = make_partition_view %tv : partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
-    tile_safety.check_index %i, %pv[0], "k.py:3:5: load: index 0 out of bounds" : tile<i32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
+    tile_safety.check_index %i, %pv[0], "load" : tile<i32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>> loc("k.py":3:5)
     %t:2 = load_view_tko weak %pv[%i] : partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>, tile<i32> -> tile<16xf32>, token
     return
   }
@@ -32,7 +45,7 @@ cuda_tile.module @m {
 // CHECK-LABEL: entry @second_dim
 // CHECK: %0:2 = get_index_space_shape %pv
 // CHECK: %3 = cmpi less_than %j, %0#1, signed : tile<i32> -> tile<i1>
-// CHECK: assert %4, "dim 1" : tile<i1>
+// CHECK: assert %4, "dim 1: tile index out of range in dimension 1" : tile<i1>
 cuda_tile.module @m {
   entry @second_dim(%p: tile<ptr<f16>>, %m: tile<i32>, %n: tile<i32>, %j: tile<i32>) {
     %tv = make_tensor_view %p, shape = [%m, %n], strides = [%n, 1] : tile<i32> -> tensor_view<?x?xf16, strides=[?,1]>
@@ -48,7 +61,7 @@ cuda_tile.module @m {
 // CHECK-LABEL: entry @in_loop
 // CHECK: for %k in (%c0 to %n, step %c1) : tile<i32> {
 // CHECK-NEXT: get_index_space_shape %pv
-// CHECK: assert %{{.*}}, "in loop" : tile<i1>
+// CHECK: assert %{{.*}}, "in loop: tile index out of range in dimension 0" : tile<i1>
 // CHECK-NEXT: load_view_tko weak %pv[%k]
 // CHECK: }
 cuda_tile.module @m {
@@ -70,7 +83,7 @@ cuda_tile.module @m {
 // A check inside an if branch stays in that branch.
 // CHECK-LABEL: entry @in_branch
 // CHECK: if %c {
-// CHECK: assert %{{.*}}, "in branch" : tile<i1>
+// CHECK: assert %{{.*}}, "in branch: tile index out of range in dimension 0" : tile<i1>
 // CHECK-NEXT: }
 // CHECK-NEXT: return
 cuda_tile.module @m {
@@ -88,9 +101,9 @@ cuda_tile.module @m {
 
 // Several checks each get their own comparison and assert, in order.
 // CHECK-LABEL: entry @several
-// CHECK: assert %{{.*}}, "first" : tile<i1>
-// CHECK: assert %{{.*}}, "second" : tile<i1>
-// CHECK: assert %{{.*}}, "third" : tile<i1>
+// CHECK: assert %{{.*}}, "first: tile index out of range in dimension 0" : tile<i1>
+// CHECK: assert %{{.*}}, "second: tile index out of range in dimension 1" : tile<i1>
+// CHECK: assert %{{.*}}, "third: tile index out of range in dimension 0" : tile<i1>
 cuda_tile.module @m {
   entry @several(%p: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>, %i: tile<i32>, %j: tile<i32>) {
     %tv = make_tensor_view %p, shape = [%m, %n], strides = [%n, 1] : tile<i32> -> tensor_view<?x?xf32, strides=[?,1]>
@@ -134,10 +147,10 @@ cuda_tile.module @m {
 cuda_tile.module @m {
   entry @attributes(%p: tile<ptr<f32>>, %n: tile<i32>) {
     %tv = make_tensor_view %p, shape = [%n], strides = [1] {tile_safety.access = #tile_safety.access<mut>, tile_safety.arg = "p", tile_safety.partition = array<i64: 16>} : tile<i32> -> tensor_view<?xf32, strides=[1]>
-    %a = assume div_by<16>, %n {tile_safety.unsafe = "k.py:4:9"} : tile<i32>
+    %a = assume div_by<16>, %n {tile_safety.unsafe} : tile<i32>
     %c0 = constant <i32: 0> : tile<i32>
     for %k in (%c0 to %a, step %a) : tile<i32> {
-      %b = assume bounded<0, ?>, %k {tile_safety.unsafe = "k.py:6:13"} : tile<i32>
+      %b = assume bounded<0, ?>, %k {tile_safety.unsafe} : tile<i32>
     }
     return
   } {tile_safety.unchecked_accesses}
@@ -159,13 +172,13 @@ cuda_tile.module @m {
 // -----
 
 // deny_in_kernel_checks with a check left: an error naming the access.
-// DENY: error: k.py:9:5: load: index 0 out of bounds: this index check needs an in-kernel assert, but @denied is compiled with deny_in_kernel_checks
+// DENY: error: k.py:9:5: load: this index check needs an in-kernel assert, but @denied is compiled with deny_in_kernel_checks
 // expected-error {{this index check needs an in-kernel assert}}
 cuda_tile.module @m {
   entry @denied(%p: tile<ptr<f32>>, %n: tile<i32>, %i: tile<i32>) {
     %tv = make_tensor_view %p, shape = [%n], strides = [1] : tile<i32> -> tensor_view<?xf32, strides=[1]>
     %pv = make_partition_view %tv : partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
-    tile_safety.check_index %i, %pv[0], "k.py:9:5: load: index 0 out of bounds" : tile<i32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
+    tile_safety.check_index %i, %pv[0], "load" : tile<i32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>> loc("k.py":9:5)
     return
   } {tile_safety.deny_in_kernel_checks}
 }

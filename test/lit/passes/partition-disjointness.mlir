@@ -2,7 +2,7 @@
 // RUN: %opt %s --split-input-file --verify-diagnostics -p 'partition-disjointness{report=true}' 2>&1 | filecheck %s --check-prefix=REPORT
 
 // Permute heads, correct: block (bh, s, 0) stores its own tile of z.
-// REPORT: mut: k.py:25:5: z.store: store to 'z'
+// REPORT: mut: k.py:25:5: store to 'z'
 // CHECK-LABEL: entry @permute_heads
 // CHECK: store_view_tko weak %t, %pz[%b#0, %b#1, %b#2]
 cuda_tile.module @m {
@@ -11,8 +11,8 @@ cuda_tile.module @m {
     %b:3 = get_tile_block_id : tile<i32>
     %tz = make_tensor_view %z, shape = [%n0, %n1, %n2], strides = [%n1, %n2, 1] {tile_safety.access = #tile_safety.access<mut>, tile_safety.arg = "z", tile_safety.partition = array<i64: 1, 32, 128>} : tile<i32> -> tensor_view<?x?x?xf32, strides=[?,?,1]>
     %pz = make_partition_view %tz : partition_view<tile=(1x32x128), tensor_view<?x?x?xf32, strides=[?,?,1]>>
-    tile_safety.check_index %b#0, %pz[0], "k.py:25:5: z.store: index 0 out of bounds" : tile<i32>, partition_view<tile=(1x32x128), tensor_view<?x?x?xf32, strides=[?,?,1]>>
-    %tok = store_view_tko weak %t, %pz[%b#0, %b#1, %b#2] : tile<1x32x128xf32>, partition_view<tile=(1x32x128), tensor_view<?x?x?xf32, strides=[?,?,1]>>, tile<i32> -> token
+    tile_safety.check_index %b#0, %pz[0], "z.store" : tile<i32>, partition_view<tile=(1x32x128), tensor_view<?x?x?xf32, strides=[?,?,1]>> loc("k.py":25:5)
+    %tok = store_view_tko weak %t, %pz[%b#0, %b#1, %b#2] : tile<1x32x128xf32>, partition_view<tile=(1x32x128), tensor_view<?x?x?xf32, strides=[?,?,1]>>, tile<i32> -> token loc("k.py":25:5)
     return
   }
 }
@@ -21,7 +21,7 @@ cuda_tile.module @m {
 
 // Permute heads, racy (the seed paper's bug): the store indices are swapped,
 // so blocks (0, 1) and (1, 0) write each other's tiles.
-// CHECK: error: k.py:31:5: z.store: cannot prove that this store to 'z' writes a tile no other tile block writes (a possible data race)
+// CHECK: error: k.py:31:5: cannot prove that this store to 'z' writes a tile no other tile block writes (a possible data race)
 // expected-error {{cannot prove that this store to 'z' writes a tile no other tile block writes}}
 cuda_tile.module @m {
   entry @permute_heads_racy(%z: tile<ptr<f32>>, %n0: tile<i32>, %n1: tile<i32>, %n2: tile<i32>) {
@@ -29,8 +29,8 @@ cuda_tile.module @m {
     %b:3 = get_tile_block_id : tile<i32>
     %tz = make_tensor_view %z, shape = [%n0, %n1, %n2], strides = [%n1, %n2, 1] {tile_safety.access = #tile_safety.access<mut>, tile_safety.arg = "z", tile_safety.partition = array<i64: 1, 32, 128>} : tile<i32> -> tensor_view<?x?x?xf32, strides=[?,?,1]>
     %pz = make_partition_view %tz : partition_view<tile=(1x32x128), tensor_view<?x?x?xf32, strides=[?,?,1]>>
-    tile_safety.check_index %b#1, %pz[0], "k.py:31:5: z.store: index 0 out of bounds" : tile<i32>, partition_view<tile=(1x32x128), tensor_view<?x?x?xf32, strides=[?,?,1]>>
-    %tok = store_view_tko weak %t, %pz[%b#1, %b#0, %b#2] : tile<1x32x128xf32>, partition_view<tile=(1x32x128), tensor_view<?x?x?xf32, strides=[?,?,1]>>, tile<i32> -> token
+    tile_safety.check_index %b#1, %pz[0], "z.store" : tile<i32>, partition_view<tile=(1x32x128), tensor_view<?x?x?xf32, strides=[?,?,1]>> loc("k.py":31:5)
+    %tok = store_view_tko weak %t, %pz[%b#1, %b#0, %b#2] : tile<1x32x128xf32>, partition_view<tile=(1x32x128), tensor_view<?x?x?xf32, strides=[?,?,1]>>, tile<i32> -> token loc("k.py":31:5)
     return
   }
 }
@@ -38,7 +38,7 @@ cuda_tile.module @m {
 // -----
 
 // A constant index into a host-partitioned output: every block writes tile 0.
-// CHECK: error: k.py:7:5: z.store: cannot prove that this store to 'z'
+// CHECK: error: k.py:7:5: cannot prove that this store to 'z'
 // expected-error {{store at the tile block's own tile (z.store(tile), index = tile block id in order)}}
 cuda_tile.module @m {
   entry @constant_index(%z: tile<ptr<f32>>, %n: tile<i32>) {
@@ -46,15 +46,15 @@ cuda_tile.module @m {
     %tz = make_tensor_view %z, shape = [%n], strides = [1] {tile_safety.access = #tile_safety.access<mut>, tile_safety.arg = "z", tile_safety.partition = array<i64: 16>} : tile<i32> -> tensor_view<?xf32, strides=[1]>
     %pz = make_partition_view %tz : partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
     %c0 = constant <i32: 0> : tile<i32>
-    tile_safety.check_index %c0, %pz[0], "k.py:7:5: z.store: index 0 out of bounds" : tile<i32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
-    %tok = store_view_tko weak %t, %pz[%c0] : tile<16xf32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>, tile<i32> -> token
+    tile_safety.check_index %c0, %pz[0], "z.store" : tile<i32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>> loc("k.py":7:5)
+    %tok = store_view_tko weak %t, %pz[%c0] : tile<16xf32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>, tile<i32> -> token loc("k.py":7:5)
     return
   }
 }
 
 // -----
 
-// Block id plus one: neighbours overlap.  Without a check_index in front the
+// Block id plus one: neighbours overlap.  Without a location on the store the
 // error names the entry.
 // CHECK: error: @shifted: cannot prove that this store to 'z'
 // expected-error {{cannot prove that this store to 'z'}}
@@ -75,7 +75,7 @@ cuda_tile.module @m {
 
 // Persistent GEMM: a mapped partition walked by t = bid, bid + nblocks, ...
 // and stored at (t / n1, t % n1) with n1 = num_tiles(z, 1).
-// REPORT: mapped: k.py:34:9: z.store: store to 'z'
+// REPORT: mapped: k.py:34:9: store to 'z'
 // CHECK-LABEL: entry @persistent
 // CHECK: store_view_tko weak %t, %pz[%r, %c]
 cuda_tile.module @m {
@@ -90,8 +90,8 @@ cuda_tile.module @m {
     for %idx in (%b#0 to %total, step %nb#0) : tile<i32> {
       %r = divi %idx, %s#1 signed : tile<i32>
       %c = remi %idx, %s#1 signed : tile<i32>
-      tile_safety.check_index %r, %pz[0], "k.py:34:9: z.store: index 0 out of bounds" : tile<i32>, partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>>
-      %tok = store_view_tko weak %t, %pz[%r, %c] : tile<16x16xf32>, partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> token
+      tile_safety.check_index %r, %pz[0], "z.store" : tile<i32>, partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>> loc("k.py":34:9)
+      %tok = store_view_tko weak %t, %pz[%r, %c] : tile<16x16xf32>, partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> token loc("k.py":34:9)
     }
     return
   }
@@ -101,7 +101,7 @@ cuda_tile.module @m {
 
 // Mapped, but the iterator's row and column are swapped: (t % n1, t / n1)
 // is not injective against the partition's shape.
-// CHECK: error: k.py:40:9: z.store: cannot prove
+// CHECK: error: k.py:40:9: cannot prove
 // expected-error {{store at an index taken from z.tile_indices(), unchanged}}
 cuda_tile.module @m {
   entry @mapped_swapped(%z: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>) {
@@ -115,8 +115,8 @@ cuda_tile.module @m {
     for %idx in (%b#0 to %total, step %nb#0) : tile<i32> {
       %r = divi %idx, %s#1 signed : tile<i32>
       %c = remi %idx, %s#1 signed : tile<i32>
-      tile_safety.check_index %c, %pz[0], "k.py:40:9: z.store: index 0 out of bounds" : tile<i32>, partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>>
-      %tok = store_view_tko weak %t, %pz[%c, %r] : tile<16x16xf32>, partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> token
+      tile_safety.check_index %c, %pz[0], "z.store" : tile<i32>, partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>> loc("k.py":40:9)
+      %tok = store_view_tko weak %t, %pz[%c, %r] : tile<16x16xf32>, partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> token loc("k.py":40:9)
     }
     return
   }
@@ -174,7 +174,7 @@ cuda_tile.module @m {
     %tz = make_tensor_view %z, shape = [%n], strides = [1] {tile_safety.access = #tile_safety.access<mut>, tile_safety.arg = "z", tile_safety.partition = array<i64: 16>} : tile<i32> -> tensor_view<?xf32, strides=[1]>
     %pz = make_partition_view %tz : partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
     %c0 = constant <i32: 0> : tile<i32>
-    %tok = store_view_tko weak %t, %pz[%c0] attributes {tile_safety.unsafe = "k.py:50:9"} : tile<16xf32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>, tile<i32> -> token
+    %tok = store_view_tko weak %t, %pz[%c0] attributes {tile_safety.unsafe} : tile<16xf32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>, tile<i32> -> token
     %tv = make_tensor_view %z, shape = [%n], strides = [1] : tile<i32> -> tensor_view<?xf32, strides=[1]>
     %pv = make_partition_view %tv : partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
     %tok2 = store_view_tko weak %t, %pv[%c0] : tile<16xf32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>, tile<i32> -> token
@@ -185,7 +185,7 @@ cuda_tile.module @m {
 // -----
 
 // A store to a shared (read-only) tensor races with every block reading it.
-// CHECK: error: k.py:9:5: x.store: store to 'x', a read-only (shared) tensor that every tile block may read (a data race)
+// CHECK: error: k.py:9:5: store to 'x', a read-only (shared) tensor that every tile block may read (a data race)
 // expected-error {{store to 'x', a read-only (shared) tensor}}
 cuda_tile.module @m {
   entry @shared_store(%x: tile<ptr<f32>>, %n: tile<i32>) {
@@ -193,8 +193,8 @@ cuda_tile.module @m {
     %b:3 = get_tile_block_id : tile<i32>
     %tx = make_tensor_view %x, shape = [%n], strides = [1] {tile_safety.access = #tile_safety.access<shared>, tile_safety.arg = "x"} : tile<i32> -> tensor_view<?xf32, strides=[1]>
     %px = make_partition_view %tx : partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
-    tile_safety.check_index %b#0, %px[0], "k.py:9:5: x.store: index 0 out of bounds" : tile<i32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
-    %tok = store_view_tko weak %t, %px[%b#0] : tile<16xf32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>, tile<i32> -> token
+    tile_safety.check_index %b#0, %px[0], "x.store" : tile<i32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>> loc("k.py":9:5)
+    %tok = store_view_tko weak %t, %px[%b#0] : tile<16xf32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>, tile<i32> -> token loc("k.py":9:5)
     return
   }
 }

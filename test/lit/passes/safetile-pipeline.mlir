@@ -24,10 +24,11 @@ cuda_tile.module @m {
 // Reading an input at the block id needs a launch check, which the default
 // pipeline does not take (nothing would evaluate it): an assert, kept in the
 // loop, which may run zero times.  The unused load of the shared input takes
-// no token, so it is dead code and goes, and nothing needs a token.
+// no token, so it is dead code and goes, and no access needs a token.
 // CHECK-LABEL: entry @input_in_loop
-// CHECK-NOT: token
-// CHECK: assert %{{.*}}, "input tile" : tile<i1>
+// CHECK-NOT: make_token
+// CHECK: print_tko "input tile: tile index %d is outside [0, %d) in dimension 0\0A"
+// CHECK: assert %{{.*}}, "input tile: tile index out of range in dimension 0" : tile<i1>
 // CHECK-NOT: assert
 // CHECK-NOT: load_view_tko
 // CHECK: return
@@ -50,7 +51,7 @@ cuda_tile.module @m {
 // -----
 
 // A racy store stops the pipeline with the disjointness error.
-// CHECK: error: k.py:3:5: z.store: cannot prove that this store to 'z'
+// CHECK: error: k.py:3:5: cannot prove that this store to 'z'
 // expected-error {{cannot prove that this store to 'z' writes a tile no other tile block writes}}
 cuda_tile.module @m {
   entry @racy(%z: tile<ptr<f32>>, %n: tile<i32>) {
@@ -58,8 +59,8 @@ cuda_tile.module @m {
     %pz = make_partition_view %tz : partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
     %t = constant <f32: 1.0> : tile<16xf32>
     %c0 = constant <i32: 0> : tile<i32>
-    tile_safety.check_index %c0, %pz[0], "k.py:3:5: z.store: index 0 out of bounds" : tile<i32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
-    %tok = store_view_tko weak %t, %pz[%c0] : tile<16xf32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>, tile<i32> -> token
+    tile_safety.check_index %c0, %pz[0], "z.store" : tile<i32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>> loc("k.py":3:5)
+    %tok = store_view_tko weak %t, %pz[%c0] : tile<16xf32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>, tile<i32> -> token loc("k.py":3:5)
     return
   }
 }
@@ -122,7 +123,7 @@ cuda_tile.module @m {
     for %idx in (%b#0 to %total, step %nb#0) : tile<i32> {
       %r = divi %idx, %s#1 signed : tile<i32>
       %c = remi %idx, %s#1 signed : tile<i32>
-      tile_safety.check_index %r, %pz[0], "k.py:34:9: z.store: index 0 out of bounds" : tile<i32>, partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>>
+      tile_safety.check_index %r, %pz[0], "z.store" : tile<i32>, partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>>
       %tok = store_view_tko weak %t, %pz[%r, %c] : tile<16x16xf32>, partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> token
     }
     return
