@@ -42,6 +42,7 @@ from safetile.frontend.abi import EntryParam, TensorLayout
 from safetile.frontend.errors import CompileError
 from safetile.frontend.kernel import KernelDefinition, Variant, context
 from safetile.passes.analyses.grid_reads import UnreadGridDim, unread_grid_dims
+from safetile.passes.analyses.locations import OpDiagnostic
 from safetile.passes.pipeline import clean_up_passes, safety_passes
 from safetile.passes.registry import PassRegistryError
 
@@ -226,6 +227,10 @@ def _apply(kernel: KernelDefinition, step: ModulePass, ctx: Context, module: Mod
         step.apply(ctx, module)
     except CompileError:
         raise
+    except OpDiagnostic as err:
+        # A pass's error about one op: at the op's source line (the kernel's without one).
+        located = CompileError.at(err.op.location, err.message, "see the pass's message")
+        raise (located if located.line else kernel.error(str(err).strip(), "see the pass's message")) from None
     except DiagnosticException as err:
         raise kernel.error(str(err).strip(), "see the pass's message") from None
     except Exception as err:

@@ -18,9 +18,8 @@ from safetile.passes.token_order import TokenOrder
 def safety_passes(launch_checks: bool = False) -> list[ModulePass]:
     """The safety steps, in order; they read the frontend's ``tile_safety`` facts."""
     return [
-        # First: it only reads the IR, and names a racy store's source line
-        # through the check_index ops in front of it, where token-order may
-        # put a join_tokens and which bounds-check-elision removes.
+        # First: it only reads the IR, and refuses a racy kernel before any
+        # work is spent on it (a racy store is named by its location).
         PartitionDisjointness(),
         # Threads tokens.  After the step above: it forks the stores that
         # step proved disjoint.  Before lower-tile-safety, which strips the

@@ -140,3 +140,30 @@ def test_an_out_of_range_index_names_its_line() -> None:
     assert f"test_located_errors.py:{_line_of(unchecked, 'z.store(')}:" in text
     assert "index (5)" in text and "index space (2)" in text
     assert "z.store(x.partition((16,)).load((k,)))" in text
+
+
+# --------------------------------------------------------------------------
+# Compile-time errors of the passes
+# --------------------------------------------------------------------------
+
+
+@st.kernel(deny_in_kernel_checks=True)
+def denied(z: st.Mut[f32, (16,)], x: st.Ref[f32, (-1,)], k: i32):
+    z.store(x.partition((16,)).load((k,)))
+
+
+def test_a_check_a_pass_refuses_is_reported_at_its_line() -> None:
+    with pytest.raises(st.CompileError) as info:
+        denied.compile()
+    err = info.value
+    assert (err.line, err.column) == (_line_of(denied, "z.store("), 13)
+    assert err.message.startswith("load: this index check needs an in-kernel assert")
+    assert err.source_line.strip() == "z.store(x.partition((16,)).load((k,)))"
+
+
+def test_tileiras_failures_are_placed_at_the_kernel() -> None:
+    from safetile.backend.tileiras import kernels_of
+
+    (kernel,) = kernels_of(checked.compile())
+    assert kernel.location is not None
+    assert (kernel.location.line, kernel.location.column) == (_line_of(checked, "def checked"), 1)
