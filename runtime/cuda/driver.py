@@ -31,6 +31,10 @@ class CudaError(RuntimeError):
         text = f"{call} failed: {name}"
         if description:
             text += f" ({description})"
+        if name == "CUDA_ERROR_ASSERT":
+            # The kernel's assert messages start with their file:line:col
+            # (backend/bytecode/writer.py); the device printed the failing one.
+            text += "; the device printed the failing assert's file:line:col and message"
         if name in STICKY:
             text += (
                 "; the CUDA context is unusable after this error (a kernel faulted or a "
