@@ -310,8 +310,13 @@ def num_tile_blocks() -> tuple[Any, Any, Any]:
 
 
 @builtin
-def load_tile_like(src: TensorView, dst: TensorView) -> Tile:
-    """Load the tile of ``src`` at the position of this block's tile of ``dst`` (rank 1-3)."""
+def load_tile_like(
+    src: TensorView, dst: TensorView, *, latency: int | None = None, allow_tma: bool | None = None
+) -> Tile:
+    """Load the tile of ``src`` at the position of this block's tile of ``dst`` (rank 1-3).
+
+    ``latency`` (1-10) and ``allow_tma`` are this load's hints to tileiras
+    (``latency`` sets the depth of the shared-memory pipeline feeding it)."""
 
 
 @builtin
@@ -813,11 +818,16 @@ class TensorView:
         raise kernel_only("TensorView.ndim")
 
     @builtin
-    def load(self, index: tuple[Any, ...] | None = None) -> Tile:
+    def load(
+        self, index: tuple[Any, ...] | None = None, *, latency: int | None = None, allow_tma: bool | None = None
+    ) -> Tile:
         """This block's tile of a mutable output (``st.MutMapped``: at ``index`` from ``tile_indices()``)."""
 
     @builtin
-    def store(self, tile: Any, index: tuple[Any, ...] | None = None) -> None:
+    def store(
+        self, tile: Any, index: tuple[Any, ...] | None = None, *, latency: int | None = None,
+        allow_tma: bool | None = None,
+    ) -> None:
         """Store this block's tile (``st.MutMapped``: at ``index`` from ``tile_indices()``)."""
 
     @builtin
@@ -853,8 +863,9 @@ class PartitionView:
         raise kernel_only("PartitionView.shape")
 
     @builtin
-    def load(self, index: tuple[Any, ...]) -> Tile:
-        """The tile at ``index`` (bounds-checked unless ``unchecked_accesses``)."""
+    def load(self, index: tuple[Any, ...], *, latency: int | None = None, allow_tma: bool | None = None) -> Tile:
+        """The tile at ``index`` (bounds-checked unless ``unchecked_accesses``); ``latency``
+        (1-10) and ``allow_tma`` are hints to tileiras (see ``load_tile_like``)."""
 
     @builtin
     def store(self, index: tuple[Any, ...], tile: Any) -> None:

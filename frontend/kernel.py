@@ -21,13 +21,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import Builtin, BoolAttr, IntegerAttr, UnitAttr
-from xdsl.ir import Attribute, Operation
+from xdsl.dialects.builtin import Builtin, UnitAttr
+from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException
 
 from safetile.dialects import tile_safety
 from safetile.dialects.cuda_tile import CudaTile
-from safetile.dialects.cuda_tile.attributes import OptimizationHintsAttr
 from safetile.dialects.cuda_tile.ops.structure import EntryOp, ReturnOp
 from safetile.dialects.cuda_tile.types import TileType
 
@@ -36,6 +35,7 @@ from .abi import EntryParam, TensorFacts, TensorLayout, bind_tensor, tensor_para
 from .dsl import DType, PtrParam, TensorParam, TensorSpec
 from .emit import Builder
 from .errors import CompileError
+from .hints import hints_attr
 from .lower import CompileState, Lowerer
 from .ops_memory import make_partition
 from .parse import DeviceFunction, ParsedFunction, parse_function
@@ -78,15 +78,18 @@ class KernelOptions:
     arg_facts: bool = True
     passes: tuple[Any, ...] = ()
     """User passes for this kernel's pipeline (``driver/user_passes.py``)."""
+    load_hints: Mapping[str, Mapping[str, Any]] | None = None
+    """Per-arch hints of every load (``{"sm_90": {"latency": 6}}``: ``frontend/hints.py``)."""
+    store_hints: Mapping[str, Mapping[str, Any]] | None = None
+    """Per-arch hints of every store."""
 
     def key(self) -> tuple[Any, ...]:
         """What makes variants differ (``passes`` count in the driver's key)."""
-        hints = self.optimization_hints or {}
         return (
             self.unchecked_accesses,
             self.deny_in_kernel_checks,
             self.arg_facts,
-            tuple(sorted((a, tuple(sorted(h.items()))) for a, h in hints.items())),
+            *(_frozen(h) for h in (self.optimization_hints, self.load_hints, self.store_hints)),
         )
 
 
@@ -466,7 +469,8 @@ class KernelDefinition:
             arg.name_hint = p.name.replace(".shape[", "_shape").replace(".stride[", "_stride").rstrip("]")
             arg.location = parsed.source.location(_arg_node(parsed.tree, p.name.split(".")[0]))
         builder = Builder(block)
-        state = CompileState(builder, unchecked_accesses=self.options.unchecked_accesses)
+        state = CompileState(builder, unchecked_accesses=self.options.unchecked_accesses,
+                             load_hints=self.options.load_hints or {}, store_hints=self.options.store_hints or {})
         scope = Scope(dict(generics))
         lowerer = Lowerer(state, parsed, scope, is_kernel=True)
         args = list(block.args)
@@ -490,7 +494,7 @@ class KernelDefinition:
         if self.options.deny_in_kernel_checks:
             entry.attributes[tile_safety.DENY_IN_KERNEL_CHECKS] = UnitAttr()
         if self.options.optimization_hints:
-            entry.properties["optimization_hints"] = _hints(self.options.optimization_hints)
+            entry.properties["optimization_hints"] = hints_attr(self.options.optimization_hints)
         variant = Variant(key, entry.sym_name.data, entry, generics, layouts, params)
         _verify(variant)
         return variant
@@ -505,25 +509,16 @@ class KernelDefinition:
         return dsl.ptr_dtype(dtype) if p.kind == "ptr" else dtype
 
 
+def _frozen(hints: Mapping[str, Mapping[str, Any]] | None) -> tuple[Any, ...]:
+    return tuple(sorted((a, tuple(sorted(h.items()))) for a, h in (hints or {}).items()))
+
+
 def _mangle(value: Any) -> str:
     if isinstance(value, DType):
         return value.name
     if isinstance(value, tuple):
         return "x".join(_mangle(v) for v in value)
     return str(value).replace("-", "m").replace(".", "p")
-
-
-def _hints(hints: Mapping[str, Mapping[str, Any]]) -> OptimizationHintsAttr:
-    def attr(value: Any) -> Attribute:
-        if isinstance(value, bool):
-            return BoolAttr.from_bool(value)
-        if isinstance(value, int):
-            return IntegerAttr(value, 64)
-        if isinstance(value, Attribute):
-            return value
-        raise TypeError(f"unsupported optimization hint value {value!r}")
-
-    return OptimizationHintsAttr({arch: {k: attr(v) for k, v in h.items()} for arch, h in hints.items()})
 
 
 def _verify(variant: Variant) -> None:

@@ -129,6 +129,9 @@ class CompileState:
     """How many runtime ``if`` branches enclose the code being lowered."""
     hoisted: dict[str, Operation] = field(default_factory=dict)
     """Ops made once at the top of the entry (tile block ids, grid size)."""
+    load_hints: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    """The kernel's hints of every load (``frontend/hints.py``)."""
+    store_hints: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ they compile only inside ``with st.unsafe():`` and carry the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from xdsl.dialects.builtin import i32
@@ -54,6 +54,7 @@ from . import dsl
 from .builtins import implements
 from .core import as_tile, broadcast_to, check_shape, describe, index_value, shaped
 from .dsl import DType, ptr_dtype
+from .hints import Hints, hints_attr, with_call_hints
 from .types import (
     OwnedIndex,
     OwnedTiles,
@@ -149,20 +150,38 @@ def _check_indices(
     return values
 
 
-def load_view(lx: Lowerer, partition: PartitionValue, index: list[TileValue]) -> LoadViewTkoOp:
+def _view_access_properties(lx: Lowerer, kernel_hints: Hints, call: Mapping[str, Any]) -> dict[str, Attribute]:
+    """A load's or store's properties: weak ordering, and its hints (the kernel's
+    ``load_hints``/``store_hints`` with the call's ``latency=``/``allow_tma=`` over them)."""
+    for name, value in call.items():
+        if name == "latency" and value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                                         or not 1 <= value <= 10):
+            raise lx.error(f"latency={value!r}: expected an int from 1 to 10", "latency=6 suits pipelined loads")
+        if name == "allow_tma" and value is not None and not isinstance(value, bool):
+            raise lx.error(f"allow_tma={value!r}: expected True or False")
+    props: dict[str, Attribute] = {"memory_ordering_semantics": MemoryOrderingAttr(MemoryOrdering.WEAK)}
+    hints = with_call_hints(kernel_hints, **call)
+    if hints:
+        props["optimization_hints"] = hints_attr(hints)
+    return props
+
+
+def load_view(
+    lx: Lowerer, partition: PartitionValue, index: list[TileValue], **call: Any
+) -> LoadViewTkoOp:
     view = partition.view.type
     assert isinstance(view, PartitionViewType)
     return lx.add(
         LoadViewTkoOp.build(
             operands=[partition.view, [i.value for i in index], None],
             result_types=[view.tile_type(), TokenType()],
-            properties={"memory_ordering_semantics": MemoryOrderingAttr(MemoryOrdering.WEAK)},
+            properties=_view_access_properties(lx, lx.state.load_hints, call),
         )
     )
 
 
 def store_view(
-    lx: Lowerer, partition: PartitionValue, index: list[TileValue], tile: Any
+    lx: Lowerer, partition: PartitionValue, index: list[TileValue], tile: Any, **call: Any
 ) -> StoreViewTkoOp:
     tensor = partition.tensor
     value = shaped(lx, tile, tensor.dtype, partition.tile, f"a tile stored into '{tensor.name}'")
@@ -170,7 +189,7 @@ def store_view(
         StoreViewTkoOp.build(
             operands=[value.value, partition.view, [i.value for i in index], None],
             result_types=[TokenType()],
-            properties={"memory_ordering_semantics": MemoryOrderingAttr(MemoryOrdering.WEAK)},
+            properties=_view_access_properties(lx, lx.state.store_hints, call),
         )
     )
 
@@ -208,16 +227,17 @@ def _mapped_index(lx: Lowerer, tensor: TensorValue, index: Any, what: str) -> li
 
 
 @implements(dsl.TensorView.load)
-def _tensor_load(lx: Lowerer, tensor: Any, index: Any = None) -> TileValue:
+def _tensor_load(lx: Lowerer, tensor: Any, index: Any = None, *, latency: Any = None,
+                 allow_tma: Any = None) -> TileValue:
     t = _tensor(lx, tensor, "load")
     if t.mode == "mapped":
         values = _mapped_index(lx, t, index, f"{t.name}.load")
         assert t.own_view is not None
-        return TileValue(load_view(lx, t.own_view, values).tile, t.dtype)
+        return TileValue(load_view(lx, t.own_view, values, latency=latency, allow_tma=allow_tma).tile, t.dtype)
     if index is not None:
         raise lx.error(f"{t.name}.load() takes no index", "load other tiles through a partition")
     view, ids = _own_index(lx, t, f"{t.name}.load")
-    return TileValue(load_view(lx, view, ids).tile, t.dtype)
+    return TileValue(load_view(lx, view, ids, latency=latency, allow_tma=allow_tma).tile, t.dtype)
 
 
 @implements(dsl.load_tile_mut)
@@ -226,13 +246,14 @@ def _load_tile_mut(lx: Lowerer, dst: Any) -> TileValue:
 
 
 @implements(dsl.TensorView.store)
-def _tensor_store(lx: Lowerer, tensor: Any, tile: Any, index: Any) -> None:
+def _tensor_store(lx: Lowerer, tensor: Any, tile: Any, index: Any, *, latency: Any = None,
+                  allow_tma: Any = None) -> None:
     t = _tensor(lx, tensor, "store")
     what = f"{t.name}.store"
     if t.mode == "mapped":
         values = _mapped_index(lx, t, index, what)
         assert t.own_view is not None
-        store_view(lx, t.own_view, values, tile)
+        store_view(lx, t.own_view, values, tile, latency=latency, allow_tma=allow_tma)
         return
     if index is not None:
         raise lx.error(
@@ -240,11 +261,11 @@ def _tensor_store(lx: Lowerer, tensor: Any, tile: Any, index: Any) -> None:
             "each tile block writes only the tile the host partition gives it",
         )
     view, ids = _own_index(lx, t, what)
-    store_view(lx, view, ids, tile)
+    store_view(lx, view, ids, tile, latency=latency, allow_tma=allow_tma)
 
 
 @implements(dsl.load_tile_like)
-def _load_tile_like(lx: Lowerer, src: Any, dst: Any) -> TileValue:
+def _load_tile_like(lx: Lowerer, src: Any, dst: Any, *, latency: Any = None, allow_tma: Any = None) -> TileValue:
     source, target = _tensor(lx, src, "load_tile_like"), _tensor(lx, dst, "load_tile_like")
     if target.mode != "mut":
         raise lx.error(
@@ -261,7 +282,7 @@ def _load_tile_like(lx: Lowerer, src: Any, dst: Any) -> TileValue:
     ids = list(block_ids(lx)[: target.ndim])
     for dim, v in enumerate(ids):
         lx.check_index(v, partition, dim, "load_tile_like")
-    return TileValue(load_view(lx, partition, ids).tile, source.dtype)
+    return TileValue(load_view(lx, partition, ids, latency=latency, allow_tma=allow_tma).tile, source.dtype)
 
 
 def _readable(lx: Lowerer, tensor: TensorValue, what: str) -> None:
@@ -318,11 +339,12 @@ def _tile_indices(lx: Lowerer, tensor: Any) -> OwnedTiles:
 
 
 @implements(dsl.PartitionView.load)
-def _partition_load(lx: Lowerer, partition: Any, index: Any) -> TileValue:
+def _partition_load(lx: Lowerer, partition: Any, index: Any, *, latency: Any = None,
+                    allow_tma: Any = None) -> TileValue:
     if not isinstance(partition, PartitionValue):
         raise lx.error(f"expected a partition, got {describe(partition)}")
     values = _check_indices(lx, partition, index, "load")
-    op = load_view(lx, partition, values)
+    op = load_view(lx, partition, values, latency=latency, allow_tma=allow_tma)
     if partition.mutable:
         lx.mark_unsafe(op, "a load through a mutable partition")
     return TileValue(op.tile, partition.tensor.dtype)

@@ -21,7 +21,7 @@ import safetile as st
 from safetile.backend.bytecode import write_bytecode
 from safetile.dialects.cuda_tile.ops.structure import EntryOp, ModuleOp as TileModuleOp
 from safetile.dialects.cuda_tile.syntax import print_tile_ir
-from safetile.kernel import Kernel
+from safetile.jit import Kernel
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 NAMES = (

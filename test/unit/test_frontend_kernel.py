@@ -248,3 +248,12 @@ def test_every_kernel_language_name_has_a_lowering() -> None:
     names = [n for n in names if callable(n) and n not in (dsl.static_range, dsl.unsafe)]
     missing = [getattr(n, "__qualname__", n) for n in names if not builtins.is_builtin(n)]
     assert not missing
+
+
+def test_with_options_makes_a_separate_kernel_with_its_own_variants() -> None:
+    tuned = printed.with_options(print_ir=False, optimization_hints={"sm_90": {"num_worker_warps_per_cta": 8}})
+    assert tuned.python is printed.python and tuned.options.print_ir is False
+    assert "num_worker_warps_per_cta = 8" in print_tile_ir(tuned.compile())
+    assert tuned.variants and all(v not in printed.variants.values() for v in tuned.variants.values())
+    with pytest.raises(TypeError, match=r"with_options: .*no_such_option.*options are print_ir"):
+        printed.with_options(no_such_option=1)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from safetile.kernel import Kernel
+from safetile.jit import Kernel
 
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "language.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", GUIDE.read_text(), flags=re.S)

@@ -47,7 +47,7 @@ from safetile.dialects.cuda_tile.syntax import parse_tile_ir, print_tile_ir
 from safetile.dialects.tile_safety import AccessMode
 from safetile.frontend.dsl import f32, i32
 from safetile.frontend.kernel import context
-from safetile.kernel import Kernel
+from safetile.jit import Kernel
 from safetile.passes.analyses.intervals import strip_assumes
 from safetile.passes.analyses.partitions import access_of, mapped_iterator, tensor_of
 from safetile.passes.lower_tile_safety import LowerTileSafety

@@ -1,5 +1,8 @@
 """``@st.kernel``: a kernel definition that compiles (``driver``) and launches (``runtime``).
 
+(Not named ``kernel.py``: importing a submodule sets the package attribute of
+its name, which would hide ``st.kernel``, the decorator.)
+
 The frontend knows how to specialize and lower a kernel; the driver how to
 compile a variant; the runtime how to launch one.  ``Kernel`` joins them for
 users, here at the top, so that no stage reaches up into a later one.
@@ -7,6 +10,7 @@ users, here at the top, so that no stage reaches up into a later one.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -53,6 +57,16 @@ class Kernel(KernelDefinition):
         """The ``CompiledVariant`` of one specialization (for ``target``, an arch, or IR only)."""
         return compile_variant(self, self.specialize(**values), target, options)
 
+    def with_options(self, **changes: Any) -> Kernel:
+        """The same kernel with other options (``optimization_hints=``, ``load_hints=``, ...):
+        a separate kernel, with variants and launches of its own (what the autotuner's
+        candidates are)."""
+        try:
+            options = dataclasses.replace(self.options, **changes)
+        except TypeError as err:
+            raise TypeError(f"{self.name}.with_options: {err}; options are {', '.join(_OPTION_NAMES)}") from None
+        return Kernel(self.python, options, self.specializations)
+
     def warm_up(self, specializations: Iterable[Mapping[str, Any]], *, arch: str | None = None) -> list[WarmedUp]:
         """Compile ahead of use (see ``st.warm_up``)."""
         return warm_up(self, specializations, arch=arch, cache=self.launch_cache)
@@ -69,13 +83,19 @@ def kernel(
     deny_in_kernel_checks: bool = False,
     arg_facts: bool = True,
     passes: Sequence[Any] = (),
+    load_hints: Mapping[str, Mapping[str, Any]] | None = None,
+    store_hints: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> Any:
     """``@st.kernel`` or ``@st.kernel(option=...)``: declare a kernel entry point.
 
     ``specialize`` lists specializations compiled by default (and by
     ``tile-opt kernel.py``); ``passes`` adds user passes to its pipeline
     (names, specs, ``ModulePass`` objects or ``(point, pass)`` pairs: see
-    docs/passes.md); the other options are ``KernelOptions``.
+    docs/tile-opt.md); ``optimization_hints`` (the entry's),
+    ``load_hints`` and ``store_hints`` (every load's and store's) map an
+    arch (``"sm_90"``, ``"default"``) to tileiras hints
+    (``{"num_worker_warps_per_cta": 8}``, ``{"latency": 6}``); the other
+    options are ``KernelOptions``.
     """
     options = KernelOptions(
         print_ir,
@@ -85,12 +105,17 @@ def kernel(
         deny_in_kernel_checks,
         arg_facts,
         tuple(passes),
+        load_hints,
+        store_hints,
     )
 
     def wrap(f: Callable[..., Any]) -> Kernel:
         return Kernel(f, options, specialize)
 
     return wrap(fn) if fn is not None else wrap
+
+
+_OPTION_NAMES = [f.name for f in dataclasses.fields(KernelOptions)]
 
 
 def warm_up_kernel(kernel: Kernel, specializations: Iterable[Mapping[str, Any]], *,
