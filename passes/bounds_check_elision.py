@@ -12,7 +12,9 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from safetile.dialects import tile_safety
-from safetile.dialects.cuda_tile.ops.control import ForOp, LoopOp
+from safetile.dialects.cuda_tile.attributes import ComparisonPredicate, Signedness
+from safetile.dialects.cuda_tile.ops.compare import CmpIOp
+from safetile.dialects.cuda_tile.ops.control import ForOp, IfOp, LoopOp
 from safetile.dialects.cuda_tile.ops.structure import EntryOp
 from safetile.passes.analyses.intervals import (
     Extent,
@@ -43,7 +45,8 @@ class BoundsCheckElision(ModulePass):
     (``passes/analyses/intervals.py``: constants, tile block id < grid,
     ``for`` ranges, ``assume bounded``) nor reduced to a launch check; it
     sits in front of the outermost ``for``/``loop`` whose body does not
-    define its operands.  Each check reduced to a launch check is gone from
+    define its operands (under ``if lb < ub`` when it leaves a ``for`` whose
+    trip count is a runtime value: a zero-trip loop checks nothing).  Each check reduced to a launch check is gone from
     the kernel and its condition, over the tensor arguments' shapes
     (``#tile_safety.launch_check<"x row": ceil_div(x.shape[1], 64) - 1 <
     ceil_div(y.shape[0], 64)>``, with the access's location), is appended
@@ -81,7 +84,9 @@ class BoundsCheckElision(ModulePass):
                 rung, host = Rung.UNCHECKED, None
             else:
                 rung, host = decide(analysis.interval(check.index), extent_of(check.view, check.dim.value.data))
-                if rung is Rung.LAUNCH and not self.launch_checks:
+                if rung is Rung.LAUNCH and (not self.launch_checks or _under_if(check, entry)):
+                    # Under an ``if`` the access may never run: a launch check
+                    # (blind to the condition) would refuse launches that are fine.
                     rung = Rung.IN_KERNEL
             if self.report:
                 print(f"{rung.value}: {where(check)}: {message}", file=sys.stderr)
@@ -127,26 +132,45 @@ def decide(
     return Rung.LAUNCH, (lhs, rhs)
 
 
+def _under_if(op: Operation, entry: EntryOp) -> bool:
+    parent = op.parent_op()
+    while parent is not None and parent is not entry:
+        if isinstance(parent, IfOp):
+            return True
+        parent = parent.parent_op()
+    return False
+
+
 def hoist(check: tile_safety.CheckIndexOp, analysis: IntervalAnalysis) -> None:
     """Move ``check`` in front of the outermost enclosing loop that does not define
-    its operands and surely runs its body: a ``loop`` always does; a ``for`` only
-    when its bounds are constants with ``lb < ub`` (otherwise a zero-trip loop
-    would fail a check its body never reaches)."""
+    its operands.  Out of a loop that surely runs its body (a ``loop``; a ``for``
+    with constant bounds ``lb < ub``) it moves as it is; out of a ``for`` whose
+    trip count is a runtime value it moves under ``if lb < ub`` (the loop's own
+    condition), so a zero-trip loop still checks nothing, and it goes no further
+    out.  It is never dropped."""
     target: Operation | None = None
+    guard: ForOp | None = None
     parent = check.parent_op()
-    while (
-        isinstance(parent, ForOp | LoopOp)
-        and all(defined_outside(v, parent) for v in check.operands)
-        and runs_at_least_once(parent, analysis)
-    ):
+    while isinstance(parent, ForOp | LoopOp) and all(defined_outside(v, parent) for v in check.operands):
         target = parent
+        if not runs_at_least_once(parent, analysis):
+            assert isinstance(parent, ForOp)  # a ``loop`` always runs its body
+            guard = parent
+            break
         parent = parent.parent_op()
     if target is None:
         return
     check.detach()
     block = target.parent_block()
     assert block is not None
-    block.insert_op_before(check, target)
+    if guard is None:
+        block.insert_op_before(check, target)
+        return
+    runs = CmpIOp(ComparisonPredicate.LESS_THAN, guard.lower_bound, guard.upper_bound, Signedness.SIGNED)
+    guarded = IfOp(runs)
+    runs.location = guarded.location = check.location
+    guarded.then_region.block.insert_op_before(check, guarded.then_region.block.first_op)
+    block.insert_ops_before([runs, guarded], target)
 
 
 def runs_at_least_once(loop: ForOp | LoopOp, analysis: IntervalAnalysis) -> bool:

@@ -47,7 +47,7 @@ from safetile.dialects.cuda_tile.attributes import (
     RoundingMode,
     Signedness,
 )
-from safetile.dialects.cuda_tile.ops.arith import AddIOp, DivIOp, RemIOp, SubIOp
+from safetile.dialects.cuda_tile.ops.arith import AddIOp, DivIOp, MulIOp, RemIOp, SubIOp
 from safetile.dialects.cuda_tile.ops.compare import CmpIOp, SelectOp
 from safetile.dialects.cuda_tile.ops.control import ForOp
 from safetile.dialects.cuda_tile.ops.memory import (
@@ -253,12 +253,33 @@ class IntervalAnalysis:
 
     def _quotient(self, op: DivIOp) -> Interval:
         numerator = self.interval(op.lhs)
-        c = self.constant(op.rhs)
-        if numerator.lo is None or numerator.lo < 0 or c is None or c < 1:
+        if numerator.lo is None or numerator.lo < 0:
             return Interval()
         if op.rounding.data not in (RoundingMode.ZERO, RoundingMode.NEGATIVE_INF):
             return Interval()  # rounding up: not floor
+        c = self.constant(op.rhs)
+        if c is None:
+            return self._row_of_product(op)
+        if c < 1:
+            return Interval()
         return Interval(numerator.lo // c, None if numerator.hi is None else numerator.hi.divided(c))
+
+    def _row_of_product(self, op: DivIOp) -> Interval:
+        """``t / n1`` for a ``for`` index ``t`` below ``n0 * n1``: in ``[0, n0)``.
+
+        Where the body runs, ``0 <= t < n0 * n1`` makes ``n1 >= 1`` and
+        ``floor(t / n1) <= n0 - 1`` (the row of tile ``t`` of an ``n0 x n1``
+        grid of tiles, as ``tile_indices()`` walks a mapped partition)."""
+        factors = _loop_product(op.lhs)
+        if factors is None:
+            return Interval()
+        divisor = strip_assumes(op.rhs)
+        a, b = (strip_assumes(f) for f in factors)
+        other = a if b == divisor else b if a == divisor else None
+        if other is None:
+            return Interval()
+        bound = self.interval(other).hi
+        return Interval(0, None if bound is None else bound.shifted(-1))
 
     def _remainder(self, op: RemIOp) -> Interval:
         lo = self.interval(op.lhs).lo
@@ -295,6 +316,20 @@ class IntervalAnalysis:
         if predicate.ub is not None and (hi is None or (hi.extent is None and hi.offset > predicate.ub)):
             hi = Bound(None, predicate.ub)
         return Interval(lo, hi)
+
+
+def _loop_product(value: SSAValue) -> tuple[SSAValue, SSAValue] | None:
+    """``(n0, n1)`` when ``value`` is the index of a signed ``for`` that starts at a
+    value >= 0 (checked by the caller's interval) and stops at ``muli n0, n1``."""
+    if not isinstance(value, BlockArgument) or value.index != 0:
+        return None
+    loop = value.block.parent_op()
+    if not isinstance(loop, ForOp) or loop.unsigned_cmp is not None:
+        return None
+    upper = strip_assumes(loop.upper_bound)
+    if isinstance(upper, OpResult) and isinstance(upper.op, MulIOp):
+        return upper.op.lhs, upper.op.rhs
+    return None
 
 
 def _hull(a: Interval, b: Interval) -> Interval:

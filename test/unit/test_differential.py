@@ -79,6 +79,15 @@ TEMPLATES = {
                 acc = acc + px.load((j + C,))
             z.store(acc)
     """,
+    # An access under a runtime condition (it may never run: no launch check).
+    "guarded": """
+        def k(z: st.Mut[f32, (T,)], x: st.Ref[f32, (-1,)], n: i32):
+            pid = st.tile_block_id()
+            t = st.zeros((T,), f32)
+            if pid[0] < n:
+                t = x.partition((T,)).load((pid[0] + C,))
+            z.store(t)
+    """,
 }
 
 

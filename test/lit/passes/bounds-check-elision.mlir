@@ -164,12 +164,17 @@ cuda_tile.module @m {
 
 // -----
 
-// A for loop that may run zero times (0 to num_tiles, and num_tiles may be 0)
-// keeps the check inside: hoisted, it could fail where the body never runs.
+// A for loop that may run zero times (0 to num_tiles, and num_tiles may be 0):
+// the invariant check moves in front of it under the loop's own condition
+// (lb < ub), so it runs once, and not at all where the body never runs.
 // REPORT: in-kernel: @zero_trip: zero trip
 // CHECK-LABEL: entry @zero_trip
-// CHECK: for %j
+// CHECK: %[[RUNS:.*]] = cmpi less_than %c0, %nt, signed : tile<i32> -> tile<i1>
+// CHECK-NEXT: if %[[RUNS]] {
 // CHECK-NEXT: tile_safety.check_index %i, %px[0], "zero trip"
+// CHECK-NEXT: }
+// CHECK-NEXT: for %j in (%c0 to %nt, step %c1) : tile<i32> {
+// CHECK-NEXT: }
 cuda_tile.module @m {
   entry @zero_trip(%x: tile<ptr<f32>>, %m: tile<i32>, %i: tile<i32>) {
     %tx = make_tensor_view %x, shape = [%m], strides = [1] {tile_safety.arg = "x"} : tile<i32> -> tensor_view<?xf32, strides=[1]>
@@ -257,14 +262,13 @@ cuda_tile.module @m {
 // -----
 
 // The mapped iterator's column, t % num_tiles(z, 1) with t >= 0, is in range
-// of dim 1 (static); its row t / num_tiles(z, 1) is not proved (in-kernel).
+// of dim 1; its row t / num_tiles(z, 1), with t < num_tiles(z, 0) *
+// num_tiles(z, 1), is below num_tiles(z, 0): both static.
 // A remainder by a constant: 0 <= i % 4 <= 3 < ceil(64/16).
-// REPORT: in-kernel: @remainders: row
+// REPORT: static: @remainders: row
 // REPORT: static: @remainders: column
 // REPORT: static: @remainders: remainder
 // CHECK-LABEL: entry @remainders
-// CHECK: for %t
-// CHECK: tile_safety.check_index %r, %pz[0], "row"
 // CHECK-NOT: check_index
 // CHECK: return
 cuda_tile.module @m {
@@ -316,6 +320,64 @@ cuda_tile.module @m {
     %h = select %neg, %up, %r : tile<i1>, tile<i32>
     tile_safety.check_index %bi, %px[0], "batch index" : tile<i32>, partition_view<tile=(1x1), tensor_view<?x4xf32, strides=[4,1]>>
     tile_safety.check_index %h, %px[1], "head index" : tile<i32>, partition_view<tile=(1x1), tensor_view<?x4xf32, strides=[4,1]>>
+    return
+  }
+}
+
+// -----
+
+// A mapped partition's tiles t = bid, bid + nblocks, ... < n0 * n1 (what
+// tile_indices() walks): the row t / n1 is below n0 and the column t % n1
+// below n1, so the output's own checks are static and reading another
+// tensor at that row is a launch check.
+// REPORT: launch: @mapped_rows: x row
+// REPORT: static: @mapped_rows: own row
+// REPORT: static: @mapped_rows: own column
+// CHECK-LABEL: entry @mapped_rows
+// CHECK-NOT: check_index
+// CHECK: tile_safety.launch_checks = [#tile_safety.launch_check<"x row": ceil_div(z.shape[0], 128) - 1 < ceil_div(x.shape[0], 128)>]
+cuda_tile.module @m {
+  entry @mapped_rows(%z: tile<ptr<f32>>, %zm: tile<i32>, %zn: tile<i32>, %x: tile<ptr<f32>>, %xm: tile<i32>) {
+    %tz = make_tensor_view %z, shape = [%zm, %zn], strides = [%zn, 1] {tile_safety.arg = "z"} : tile<i32> -> tensor_view<?x?xf32, strides=[?,1]>
+    %pz = make_partition_view %tz : partition_view<tile=(128x128), tensor_view<?x?xf32, strides=[?,1]>>
+    %tx = make_tensor_view %x, shape = [%xm], strides = [1] {tile_safety.arg = "x"} : tile<i32> -> tensor_view<?xf32, strides=[1]>
+    %px = make_partition_view %tx : partition_view<tile=(128), tensor_view<?xf32, strides=[1]>>
+    %nb:3 = get_num_tile_blocks : tile<i32>
+    %bid:3 = get_tile_block_id : tile<i32>
+    %n:2 = get_index_space_shape %pz : partition_view<tile=(128x128), tensor_view<?x?xf32, strides=[?,1]>> -> tile<i32>
+    %count = muli %n#0, %n#1 : tile<i32>
+    for %t in (%bid#0 to %count, step %nb#0) : tile<i32> {
+      %row = divi %t, %n#1 signed : tile<i32>
+      %col = remi %t, %n#1 signed : tile<i32>
+      tile_safety.check_index %row, %px[0], "x row" : tile<i32>, partition_view<tile=(128), tensor_view<?xf32, strides=[1]>>
+      tile_safety.check_index %row, %pz[0], "own row" : tile<i32>, partition_view<tile=(128x128), tensor_view<?x?xf32, strides=[?,1]>>
+      tile_safety.check_index %col, %pz[1], "own column" : tile<i32>, partition_view<tile=(128x128), tensor_view<?x?xf32, strides=[?,1]>>
+    }
+    return
+  }
+}
+
+// -----
+
+// An access under an `if` may never run: a launch check (blind to the
+// condition) would refuse launches that are fine, so it stays in the kernel.
+// REPORT: in-kernel: @under_if: next tile
+// CHECK-LABEL: entry @under_if
+// CHECK: if %run {
+// CHECK-NEXT: tile_safety.check_index %next, %px[0], "next tile"
+// CHECK-NOT: launch_checks
+cuda_tile.module @m {
+  entry @under_if(%z: tile<ptr<f32>>, %n: tile<i32>, %x: tile<ptr<f32>>, %m: tile<i32>, %lim: tile<i32>) {
+    %b:3 = get_tile_block_id : tile<i32>
+    %tz = make_tensor_view %z, shape = [%n], strides = [1] {tile_safety.access = #tile_safety.access<mut>, tile_safety.arg = "z", tile_safety.partition = array<i64: 16>} : tile<i32> -> tensor_view<?xf32, strides=[1]>
+    %tx = make_tensor_view %x, shape = [%m], strides = [1] {tile_safety.access = #tile_safety.access<shared>, tile_safety.arg = "x"} : tile<i32> -> tensor_view<?xf32, strides=[1]>
+    %px = make_partition_view %tx : partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
+    %c1 = constant <i32: 1> : tile<i32>
+    %next = addi %b#0, %c1 : tile<i32>
+    %run = cmpi less_than %b#0, %lim, signed : tile<i32> -> tile<i1>
+    if %run {
+      tile_safety.check_index %next, %px[0], "next tile" : tile<i32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
+    }
     return
   }
 }
