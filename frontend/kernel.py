@@ -58,12 +58,18 @@ def context() -> Context:
 # --------------------------------------------------------------------------
 
 
+HintsOption = Mapping[str, Mapping[str, Any]] | Callable[..., Mapping[str, Mapping[str, Any]]] | None
+"""Per-arch hints, or a function of the generics giving them (per specialization)."""
+
+
 @dataclass(frozen=True)
 class KernelOptions:
     """The entry attributes of cuTile Rust, plus ``arg_facts``.
 
     ``optimization_hints`` maps an arch (``"sm_90"``, ``"default"``) to its
-    hints (``{"num_cta_in_cga": 2}``); ``unchecked_accesses`` emits no index
+    hints (``{"num_cta_in_cga": 2}``), or is a function of the generics giving
+    that map (hints per specialization: ``lambda BM, BN, **_: {...}``), as are
+    ``load_hints``/``store_hints``; ``unchecked_accesses`` emits no index
     checks (the kernel takes responsibility, as ``unsafe fn`` does in Rust);
     ``deny_in_kernel_checks`` makes a check that would need an in-kernel
     assert a compile error; ``arg_facts=False`` drops the argument facts
@@ -72,15 +78,15 @@ class KernelOptions:
 
     print_ir: bool = False
     dump_ir_dir: str | None = None
-    optimization_hints: Mapping[str, Mapping[str, Any]] | None = None
+    optimization_hints: HintsOption = None
     unchecked_accesses: bool = False
     deny_in_kernel_checks: bool = False
     arg_facts: bool = True
     passes: tuple[Any, ...] = ()
     """User passes for this kernel's pipeline (``driver/user_passes.py``)."""
-    load_hints: Mapping[str, Mapping[str, Any]] | None = None
+    load_hints: HintsOption = None
     """Per-arch hints of every load (``{"sm_90": {"latency": 6}}``: ``frontend/hints.py``)."""
-    store_hints: Mapping[str, Mapping[str, Any]] | None = None
+    store_hints: HintsOption = None
     """Per-arch hints of every store."""
 
     def key(self) -> tuple[Any, ...]:
@@ -470,7 +476,8 @@ class KernelDefinition:
             arg.location = parsed.source.location(_arg_node(parsed.tree, p.name.split(".")[0]))
         builder = Builder(block)
         state = CompileState(builder, unchecked_accesses=self.options.unchecked_accesses,
-                             load_hints=self.options.load_hints or {}, store_hints=self.options.store_hints or {})
+                             load_hints=self._hints(self.options.load_hints, generics),
+                             store_hints=self._hints(self.options.store_hints, generics))
         scope = Scope(dict(generics))
         lowerer = Lowerer(state, parsed, scope, is_kernel=True)
         args = list(block.args)
@@ -493,11 +500,26 @@ class KernelDefinition:
             entry.attributes[tile_safety.UNCHECKED_ACCESSES] = UnitAttr()
         if self.options.deny_in_kernel_checks:
             entry.attributes[tile_safety.DENY_IN_KERNEL_CHECKS] = UnitAttr()
-        if self.options.optimization_hints:
-            entry.properties["optimization_hints"] = hints_attr(self.options.optimization_hints)
+        if entry_hints := self._hints(self.options.optimization_hints, generics):
+            entry.properties["optimization_hints"] = hints_attr(entry_hints)
         variant = Variant(key, entry.sym_name.data, entry, generics, layouts, params)
         _verify(variant)
         return variant
+
+    def _hints(self, option: HintsOption, generics: Mapping[str, Any]) -> Mapping[str, Mapping[str, Any]]:
+        """A hints option for one specialization (a callable option is given its generics)."""
+        if not callable(option):
+            return option or {}
+        try:
+            hints = option(**generics)
+        except Exception as err:
+            raise self.error(f"the hints function {getattr(option, '__name__', option)!r} failed on "
+                             f"{dict(generics)}: {type(err).__name__}: {err}",
+                             "it takes the generics as keyword arguments (use **_ for the ones it ignores)") from None
+        if not isinstance(hints, Mapping):
+            raise self.error(f"the hints function returned {hints!r}, not a mapping of arch to hints",
+                             'return e.g. {"sm_90": {"num_worker_warps_per_cta": 8}}')
+        return hints
 
     def _scalar_dtype(self, p: Param, generics: Mapping[str, Any]) -> DType:
         ann = p.annotation.dtype if p.kind == "ptr" else p.annotation
@@ -509,7 +531,9 @@ class KernelDefinition:
         return dsl.ptr_dtype(dtype) if p.kind == "ptr" else dtype
 
 
-def _frozen(hints: Mapping[str, Mapping[str, Any]] | None) -> tuple[Any, ...]:
+def _frozen(hints: HintsOption) -> tuple[Any, ...]:
+    if callable(hints):
+        return (hints,)  # its values follow the generics, which are in the key
     return tuple(sorted((a, tuple(sorted(h.items()))) for a, h in (hints or {}).items()))
 
 

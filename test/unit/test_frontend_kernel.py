@@ -257,3 +257,23 @@ def test_with_options_makes_a_separate_kernel_with_its_own_variants() -> None:
     assert tuned.variants and all(v not in printed.variants.values() for v in tuned.variants.values())
     with pytest.raises(TypeError, match=r"with_options: .*no_such_option.*options are print_ir"):
         printed.with_options(no_such_option=1)
+
+
+@st.kernel(optimization_hints=lambda BM, **_: {"sm_90": {"num_worker_warps_per_cta": 8}} if BM >= 128 else {},
+           load_hints=lambda BM, **_: {"sm_90": {"latency": 6}} if BM >= 128 else {})
+def tile_copy(z: st.Mut[f32, ("BM", 16)], x: st.Ref[f32, (-1, -1)], *, BM: int):
+    z.store(st.load_tile_like(x, z))
+
+
+def test_hints_per_specialization_follow_the_generics() -> None:
+    big, small = print_tile_ir(tile_copy.compile(BM=128)), print_tile_ir(tile_copy.compile(BM=64))
+    assert "num_worker_warps_per_cta = 8" in big and "latency = 6" in big
+    assert "optimization_hints" not in small
+
+
+def test_a_failing_hints_function_is_a_located_error() -> None:
+    broken = tile_copy.with_options(optimization_hints=lambda BM: {"sm_90": {"occupancy": 1 // 0}})
+    with pytest.raises(st.CompileError, match=r"the hints function '<lambda>' failed on \{'BM': 32\}: "
+                                              r"ZeroDivisionError") as info:
+        broken.compile(BM=32)
+    assert info.value.file.endswith("test_frontend_kernel.py")
