@@ -28,7 +28,6 @@ with MLIR's rules (``verify_diagnostics``) and exits 1 on any mismatch.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import re
 import sys
 from collections.abc import Mapping, Sequence
@@ -45,7 +44,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 from safetile.backend import bytecode
 from safetile.backend.bytecode.format import MAGIC
 from safetile.backend.cache import CACHE_ENV, compile_cubin
-from safetile.backend.tileiras import TileirasError
+from safetile.backend.tileiras import SUPPORTED_ARCHS, TileirasError
 from safetile.backend.toolchain import ToolchainError
 from safetile.dialects.cuda_tile import CudaTile
 from safetile.dialects.tile_safety import TileSafety
@@ -227,7 +226,7 @@ class TileOptMain(xDSLOptMain):
         unknown = params.keys() - {"version", "arch"}
         if unknown:
             raise UsageError(f"unknown tileirbc option(s): {', '.join(sorted(unknown))}")
-        version = str(params.get("version", (bytecode.DEFAULT_VERSION,))[0])
+        version = _version_option(params)
         arch = params.get("arch", (None,))[0]
         try:
             data = bytecode.write_bytecode(module, version, None if arch is None else str(arch))
@@ -248,11 +247,16 @@ class TileOptMain(xDSLOptMain):
         lineinfo = params.get("lineinfo", (True,))[0]
         if not isinstance(opt, int) or not isinstance(lineinfo, bool):
             raise UsageError("cubin options: opt is 0-3 and lineinfo is true or false")
-        version = str(params.get("version", (bytecode.DEFAULT_VERSION,))[0])
+        version = _version_option(params)
+        arch = str(params["arch"][0])
+        if arch not in SUPPORTED_ARCHS:
+            raise UsageError(
+                f"unknown GPU architecture '{arch}'; tileiras supports {', '.join(SUPPORTED_ARCHS)}"
+            )
         try:
             entry = compile_cubin(
                 module,
-                str(params["arch"][0]),
+                arch,
                 opt,
                 lineinfo=lineinfo,
                 version=version,
@@ -295,8 +299,7 @@ class TileOptMain(xDSLOptMain):
             try:
                 module = parse_tile_ir(self.ctx, text, name)
             except TileIRError as err:
-                d = err.diagnostic
-                raise TileIRError(dataclasses.replace(d, line=d.line + line_offset)) from None
+                raise TileIRError(err.diagnostic.shifted(line_offset)) from None
         try:
             self.apply_passes(module)
         except TileIRError:
@@ -342,6 +345,7 @@ class TileOptMain(xDSLOptMain):
         # Diagnostics still go to standard output, for FileCheck to read.
         for diagnostic in produced:
             print(diagnostic, file=out)
+        produced += [note for diagnostic in produced for note in diagnostic.notes]
         name = self.get_input_name()
         try:
             expected = expectations(text, offset) if isinstance(text, str) else []
@@ -352,6 +356,16 @@ class TileOptMain(xDSLOptMain):
         for line in report:
             print(line, file=sys.stderr)
         return EXIT_INPUT if report else 0
+
+
+def _version_option(params: Mapping[str, tuple[object, ...]]) -> str:
+    """The ``version=`` of a binary target; one tile-opt cannot write is a usage error."""
+    version = str(params.get("version", (bytecode.DEFAULT_VERSION,))[0])
+    try:
+        bytecode.Version.parse(version)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+    return version
 
 
 def _write_bytes(out: IO[str], data: bytes, what: str) -> None:

@@ -8,12 +8,19 @@ Tools print it and exit 1; they never show a Python traceback.
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from io import StringIO
 
 from xdsl.ir import Attribute, Operation
-from xdsl.utils.exceptions import DiagnosticException, ParseError
+from xdsl.utils.exceptions import (
+    DiagnosticException,
+    MultipleSpansParseError,
+    ParseError,
+    VerifyException,
+)
 from xdsl.utils.lexer import Span
 
 
@@ -28,13 +35,30 @@ class Diagnostic:
     source_line: str = ""
     severity: str = "error"
     """``error``, ``warning``, ``note`` or ``remark``, as MLIR's diagnostics."""
+    notes: tuple[Diagnostic, ...] = ()
+    """Notes attached to this diagnostic (MLIR's ``prior use here``), printed after it."""
 
     def __str__(self) -> str:
         head = f"{self.file}:{self.line}:{self.column}: {self.severity}: {self.message}"
-        if not self.source_line:
-            return head
-        caret = " " * (self.column - 1) + "^"
-        return f"{head}\n{self.source_line}\n{caret}"
+        if self.source_line:
+            head += f"\n{self.source_line}\n" + " " * (self.column - 1) + "^"
+        return "\n".join([head, *map(str, self.notes)])
+
+    def shifted(self, lines: int) -> Diagnostic:
+        """This diagnostic (and its notes) ``lines`` further down: a split chunk's place in its file."""
+        if not self.line:
+            return self
+        notes = tuple(n.shifted(lines) for n in self.notes)
+        return dataclasses.replace(self, line=self.line + lines, notes=notes)
+
+
+class ConstraintError(VerifyException):
+    """A value's type is not one a constraint allows; ``what`` is the
+    constraint's summary as NVIDIA's ``Types.td`` writes it."""
+
+    def __init__(self, what: str, attr: Attribute):
+        super().__init__(f"expected {what}, got {attr}")
+        self.what, self.attr = what, attr
 
 
 class TileIRError(Exception):
@@ -92,7 +116,19 @@ def at_span(span: Span[str] | Span[bytes], message: str) -> Diagnostic:
 
 
 def from_parse_error(err: ParseError) -> Diagnostic:
-    return at_span(err.span, err.msg)
+    diagnostic = at_span(err.span, err.msg)
+    if isinstance(err, MultipleSpansParseError):
+        notes = tuple(
+            dataclasses.replace(at_span(span, note or ""), severity="note")
+            for span, note in err.refs
+        )
+        diagnostic = dataclasses.replace(diagnostic, notes=notes)
+    return diagnostic
+
+
+def constraint_message(op_name: str, kind: str, index: int, what: str, attr: Attribute) -> str:
+    """MLIR's wording of a type constraint failure (``operand #0 must be ...``)."""
+    return f"'{op_name}' op {kind} #{index} must be {what}, but got {quoted(attr)}"
 
 
 def short_message(err: Exception) -> str:
@@ -121,8 +157,33 @@ def verify(
         root.verify(verify_nested_ops=False)
     except (DiagnosticException, ValueError) as err:
         cause = err.__cause__ if isinstance(err.__cause__, DiagnosticException) else err
-        message = f"'{root.name}' op {short_message(cause)}"
+        message = _constraint_failure(root, err) or f"'{root.name}' op {short_message(cause)}"
         span = spans.get(root)
         if span is None:
             raise TileIRError(Diagnostic(file, 0, 0, message)) from None
         raise TileIRError(at_span(span, message)) from None
+
+
+_ARGUMENT = re.compile(r"(operand|result) '\w+' at positions? (\d+)(?: to (\d+))? does not verify")
+
+
+def _constraint_failure(op: Operation, err: BaseException) -> str | None:
+    """MLIR's message for an operand or result that breaks its type
+    constraint, found in xDSL's chain of exceptions (``operand 'lhs' at
+    position 0 does not verify`` caused by a ``ConstraintError``).  In a
+    variadic group (``at positions 1 to 3``) it names the first value of the
+    offending type."""
+    error: BaseException | None = err
+    while error is not None:
+        match = _ARGUMENT.match(str(error))
+        if match and isinstance(error.__cause__, ConstraintError):
+            cause = error.__cause__
+            kind, first = match[1], int(match[2])
+            values = op.operands if kind == "operand" else op.results
+            last = int(match[3] or first)
+            index = next(
+                (i for i in range(first, last + 1) if values[i].type == cause.attr), first
+            )
+            return constraint_message(op.name, kind, index, cause.what, cause.attr)
+        error = error.__cause__
+    return None

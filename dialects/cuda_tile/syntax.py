@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 import struct
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -39,16 +39,31 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     ModuleOp,
 )
-from xdsl.ir import Attribute, Operation, TypeAttribute
-from xdsl.parser import Parser
+from xdsl.ir import Attribute, AttributeInvT, Operation, SSAValue, TypeAttribute
+from xdsl.irdl import ConstraintContext
+from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove
-from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
+from xdsl.utils.exceptions import (
+    DiagnosticException,
+    MultipleSpansParseError,
+    ParseError,
+    VerifyException,
+)
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from .attributes import AtomicRMWModeAttr, MemoryOrderingAttr, MemoryScopeAttr
-from .diagnostics import TileIRError, at_span, from_parse_error, short_message, verify
+from .diagnostics import (
+    ConstraintError,
+    TileIRError,
+    at_span,
+    constraint_message,
+    from_parse_error,
+    quoted,
+    short_message,
+    verify,
+)
 from .literals import format_float
 from .types import CudaTileType, is_float, parse_optional_bare_type
 
@@ -80,18 +95,74 @@ class TileIRParser(Parser):
     def __init__(self, ctx: Context, input: str | bytes, name: str = "<input>"):
         super().__init__(ctx, input, name)
         self.op_spans: dict[Operation, Span[str] | Span[bytes]] = {}
+        self._value_spans: dict[str, Span[str] | Span[bytes]] = {}
+        self._op_types: list[type[Operation]] = []  # of the ops being parsed, outermost first
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span
+        depth = len(self._op_types)
         try:
             op = super().parse_operation()
+        except ConstraintError as err:
+            # A custom format read operand or result types that break the
+            # op's constraints: report it at the op, in MLIR's words.
+            self.raise_error(self._constraint_message(self._op_types[depth], err), start)
         except VerifyException as err:
-            # A custom format built an op whose operand or result types break
-            # its constraints: report it at the op, not where parsing stopped.
             self.raise_error(short_message(err), start)
+        finally:
+            del self._op_types[depth:]
         self._decode_enum_integers(op, start)
         self.op_spans[op] = start
         return op
+
+    def _get_op_by_name(self, name: str) -> type[Operation]:
+        op_type = super()._get_op_by_name(name)
+        self._op_types.append(op_type)
+        return op_type
+
+    @staticmethod
+    def _constraint_message(op_type: type[Operation], err: ConstraintError) -> str:
+        """``operand #N must be ...``: N is the first operand (else result)
+        that the failed constraint belongs to and that rejects the offending
+        type, as the format checks them in that order."""
+        op_def = op_type.get_irdl_definition()  # pyright: ignore[reportAttributeAccessIssue]
+        for kind, defs in (("operand", op_def.operands), ("result", op_def.results)):
+            for index, (_, arg_def) in enumerate(defs):
+                try:
+                    arg_def.constr.verify((err.attr,), ConstraintContext())
+                except ConstraintError as rejected:
+                    if rejected.what == err.what:
+                        return constraint_message(op_type.name, kind, index, err.what, err.attr)
+                except VerifyException:
+                    continue
+        return f"'{op_type.name}' op {short_message(err)}"
+
+    def _register_ssa_definition(
+        self, name: str, values: Sequence[SSAValue], span: Span[str] | Span[bytes]
+    ) -> None:
+        self._value_spans.setdefault(name, span)
+        super()._register_ssa_definition(name, values, span)
+
+    def resolve_operand(self, operand: UnresolvedOperand, type: AttributeInvT) -> SSAValue[AttributeInvT]:
+        """MLIR's message for a value used with another type than it has."""
+        name = operand.operand_name
+        values = self.ssa_values.get(name) or ()
+        prior = (
+            values[operand.index]
+            if operand.index < len(values)
+            else self.forward_ssa_references.get(name, {}).get(operand.index)
+        )
+        if prior is not None and prior.type != type:
+            raise MultipleSpansParseError(
+                operand.span,
+                f"use of value '%{name}' expects different type than prior uses: "
+                f"{quoted(type)} vs {quoted(prior.type)}",
+                None,
+                [(self._value_spans.get(name, operand.span), "prior use here")],
+            )
+        if values == () and name not in self.forward_ssa_references:
+            self._value_spans.setdefault(name, operand.span)
+        return super().resolve_operand(operand, type)
 
     def _decode_enum_integers(self, op: Operation, start: Span[str] | Span[bytes]) -> None:
         """NVIDIA's generic form writes some enums as integers: read them back.

@@ -52,7 +52,7 @@ from ..attributes import (
     Signedness,
     SignednessAttr,
 )
-from ..diagnostics import quoted
+from ..diagnostics import ConstraintError, quoted
 from ..types import (
     PointerType,
     TileType,
@@ -93,7 +93,7 @@ class TileOf(AttrConstraint[TileType]):
             and self.predicate(attr.element_type)
             and (self.rank is None or attr.rank == self.rank)
         ):
-            raise VerifyException(f"expected {self.what}, got {attr}")
+            raise ConstraintError(self.what, attr)
 
     def get_bases(self) -> set[type[Attribute]]:
         return {TileType}

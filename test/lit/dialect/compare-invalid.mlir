@@ -17,24 +17,24 @@ cuda_tile.module @m {
 
 cuda_tile.module @m {
   entry @e(%f: tile<f32>) {
-    // expected-error@+1 {{expected tile of i1 values, got !cuda_tile.tile<i8>}}
+    // expected-error@+1 {{'cuda_tile.cmpf' op result #0 must be tile of i1 values, but got '!cuda_tile.tile<i8>'}}
     %0 = cmpf equal ordered %f, %f : tile<f32> -> tile<i8>
     return
   }
 }
-// CHECK: error: expected tile of i1 values, got !cuda_tile.tile<i8>
+// CHECK: error: 'cuda_tile.cmpf' op result #0 must be tile of i1 values, but got '!cuda_tile.tile<i8>'
 
 // -----
 
 cuda_tile.module @m {
   entry @e() {
     %v = constant <tf32: 0.0> : tile<4xtf32>
-    // expected-error@+1 {{expected tile of f16 or bf16 or f32 or f64 values, got !cuda_tile.tile<4xtf32>}}
+    // expected-error@+1 {{'cuda_tile.cmpf' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<4xtf32>'}}
     %0 = cmpf equal ordered %v, %v : tile<4xtf32> -> tile<4xi1>
     return
   }
 }
-// CHECK: error: expected tile of f16 or bf16 or f32 or f64 values, got !cuda_tile.tile<4xtf32>
+// CHECK: error: 'cuda_tile.cmpf' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<4xtf32>'
 
 // -----
 
@@ -87,12 +87,12 @@ cuda_tile.module @m {
 
 cuda_tile.module @m {
   entry @e(%i: tile<i32>) {
-    // expected-error@+1 {{expected tile of i1 values, got !cuda_tile.tile<i32>}}
+    // expected-error@+1 {{'cuda_tile.cmpi' op result #0 must be tile of i1 values, but got '!cuda_tile.tile<i32>'}}
     %0 = cmpi equal %i, %i, signed : tile<i32> -> tile<i32>
     return
   }
 }
-// CHECK: error: expected tile of i1 values, got !cuda_tile.tile<i32>
+// CHECK: error: 'cuda_tile.cmpi' op result #0 must be tile of i1 values, but got '!cuda_tile.tile<i32>'
 
 // -----
 
@@ -100,12 +100,12 @@ cuda_tile.module @m {
   entry @e() {
     %v = constant <i8: 1> : tile<4xi8>
     %n = trunci %v : tile<4xi8> -> tile<4xi4>
-    // expected-error@+1 {{expected tile of i1 or i8 or i16 or i32 or i64 values, got !cuda_tile.tile<4xi4>}}
+    // expected-error@+1 {{'cuda_tile.cmpi' op operand #0 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<4xi4>'}}
     %0 = cmpi equal %n, %n, signed : tile<4xi4> -> tile<4xi1>
     return
   }
 }
-// CHECK: error: expected tile of i1 or i8 or i16 or i32 or i64 values, got !cuda_tile.tile<4xi4>
+// CHECK: error: 'cuda_tile.cmpi' op operand #0 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<4xi4>'
 
 // -----
 
@@ -146,12 +146,12 @@ cuda_tile.module @m {
 // select
 cuda_tile.module @m {
   entry @e(%c: tile<i32>, %i: tile<i32>) {
-    // expected-error@+1 {{expected tile of i1 values, got !cuda_tile.tile<i32>}}
+    // expected-error@+1 {{'cuda_tile.select' op operand #0 must be tile of i1 values, but got '!cuda_tile.tile<i32>'}}
     %0 = select %c, %i, %i : tile<i32>, tile<i32>
     return
   }
 }
-// CHECK: error: expected tile of i1 values, got !cuda_tile.tile<i32>
+// CHECK: error: 'cuda_tile.select' op operand #0 must be tile of i1 values, but got '!cuda_tile.tile<i32>'
 
 // -----
 

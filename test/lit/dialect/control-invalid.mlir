@@ -127,7 +127,7 @@ cuda_tile.module @m {
 // CHECK: error: 'cuda_tile.for' op
 cuda_tile.module @m {
   entry @k(%f: tile<f32>) {
-    // expected-error@+1 {{expected 0D tile of i1 or i8 or i16 or i32 or i64 values}}
+    // expected-error@+1 {{'cuda_tile.for' op operand #0 must be 0D tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'}}
     for %iv in (%f to %f, step %f) : tile<f32> {
     }
   }
@@ -436,7 +436,7 @@ cuda_tile.module @m {
 // CHECK: error: 'cuda_tile.if' op
 cuda_tile.module @m {
   entry @k(%x: tile<i32>) {
-    // expected-error@+1 {{expected 0D tile of i1 values}}
+    // expected-error@+1 {{'cuda_tile.if' op operand #0 must be 0D tile of i1 values, but got '!cuda_tile.tile<i32>'}}
     "cuda_tile.if"(%x) ({
       "cuda_tile.yield"() : () -> ()
     }, {
@@ -476,11 +476,12 @@ cuda_tile.module @m {
 // -----
 
 // The condition is parsed as a `tile<i1>`.
-// CHECK: error: operand is used with type !cuda_tile.tile<i1>, but has been previously used or defined with type !cuda_tile.tile<4xi1>
+// CHECK: error: use of value '%c' expects different type than prior uses: '!cuda_tile.tile<i1>' vs '!cuda_tile.tile<4xi1>'
 cuda_tile.module @m {
   entry @k() {
     %c = constant <i1: [true, false, true, false]> : tile<4xi1>
-    // expected-error@+1 {{operand is used with type !cuda_tile.tile<i1>, but has been previously used or defined with type !cuda_tile.tile<4xi1>}}
+    // expected-note@-1 {{prior use here}}
+    // expected-error@+1 {{use of value '%c' expects different type than prior uses: '!cuda_tile.tile<i1>' vs '!cuda_tile.tile<4xi1>'}}
     if %c {
     }
   }

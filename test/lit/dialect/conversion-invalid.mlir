@@ -41,24 +41,24 @@ cuda_tile.module @m {
 // bitcast: pointers need ptr_to_int and int_to_ptr
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<i64>>) {
-    // expected-error@+1 {{expected tile of i1 or i8 or i16 or i32 or i64 or f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN or fnv8E5M3FNU values, got !cuda_tile.tile<!cuda_tile.ptr<i64>>}}
+    // expected-error@+1 {{'cuda_tile.bitcast' op operand #0 must be tile of i1 or i8 or i16 or i32 or i64 or f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN or fnv8E5M3FNU values, but got '!cuda_tile.tile<ptr<i64>>'}}
     %0 = bitcast %p : tile<ptr<i64>> -> tile<i64>
     return
   }
 }
-// CHECK: error: expected tile of i1 or i8 or i16 or i32 or i64 or f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN or fnv8E5M3FNU values, got !cuda_tile.tile<!cuda_tile.ptr<i64>>
+// CHECK: error: 'cuda_tile.bitcast' op operand #0 must be tile of i1 or i8 or i16 or i32 or i64 or f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN or fnv8E5M3FNU values, but got '!cuda_tile.tile<ptr<i64>>'
 
 // -----
 
 // int_to_ptr
 cuda_tile.module @m {
   entry @e(%i: tile<i32>) {
-    // expected-error@+1 {{expected tile of i64 values, got !cuda_tile.tile<i32>}}
+    // expected-error@+1 {{'cuda_tile.int_to_ptr' op operand #0 must be tile of i64 values, but got '!cuda_tile.tile<i32>'}}
     %0 = int_to_ptr %i : tile<i32> -> tile<ptr<i8>>
     return
   }
 }
-// CHECK: error: expected tile of i64 values, got !cuda_tile.tile<i32>
+// CHECK: error: 'cuda_tile.int_to_ptr' op operand #0 must be tile of i64 values, but got '!cuda_tile.tile<i32>'
 
 // -----
 
@@ -77,12 +77,12 @@ cuda_tile.module @m {
 // ptr_to_int
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<i8>>) {
-    // expected-error@+1 {{expected tile of i64 values, got !cuda_tile.tile<i32>}}
+    // expected-error@+1 {{'cuda_tile.ptr_to_int' op result #0 must be tile of i64 values, but got '!cuda_tile.tile<i32>'}}
     %0 = ptr_to_int %p : tile<ptr<i8>> -> tile<i32>
     return
   }
 }
-// CHECK: error: expected tile of i64 values, got !cuda_tile.tile<i32>
+// CHECK: error: 'cuda_tile.ptr_to_int' op result #0 must be tile of i64 values, but got '!cuda_tile.tile<i32>'
 
 // -----
 
@@ -111,12 +111,12 @@ cuda_tile.module @m {
 
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<i8>>) {
-    // expected-error@+1 {{expected tile of Pointer type values, got !cuda_tile.tile<i64>}}
+    // expected-error@+1 {{'cuda_tile.ptr_to_ptr' op operand #0 must be tile of Pointer type values, but got '!cuda_tile.tile<i64>'}}
     %0 = ptr_to_ptr %p : tile<ptr<i8>> -> tile<i64>
     return
   }
 }
-// CHECK: error: expected tile of Pointer type values, got !cuda_tile.tile<i64>
+// CHECK: error: 'cuda_tile.ptr_to_ptr' op operand #0 must be tile of Pointer type values, but got '!cuda_tile.tile<i64>'
 
 // -----
 
@@ -168,12 +168,12 @@ cuda_tile.module @m {
 
 cuda_tile.module @m {
   entry @e(%b: tile<i8>) {
-    // expected-error@+1 {{expected tile of i1 or i8 or i16 or i32 or i64 or i4 values, got !cuda_tile.tile<f32>}}
+    // expected-error@+1 {{'cuda_tile.exti' op operand #0 must be tile of i1 or i8 or i16 or i32 or i64 or i4 values, but got '!cuda_tile.tile<f32>'}}
     %0 = exti %b signed : tile<i8> -> tile<f32>
     return
   }
 }
-// CHECK: error: expected tile of i1 or i8 or i16 or i32 or i64 or i4 values, got !cuda_tile.tile<f32>
+// CHECK: error: 'cuda_tile.exti' op operand #0 must be tile of i1 or i8 or i16 or i32 or i64 or i4 values, but got '!cuda_tile.tile<f32>'
 
 // -----
 
@@ -240,12 +240,12 @@ cuda_tile.module @m {
 cuda_tile.module @m {
   entry @e() {
     %t = constant <f16: [1.1, 2.2]> : tile<2xf16>
-    // expected-error@+1 {{expected tile of f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN or fnv8E5M3FNU values, got !cuda_tile.tile<2xi32>}}
+    // expected-error@+1 {{'cuda_tile.ftof' op operand #0 must be tile of f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN or fnv8E5M3FNU values, but got '!cuda_tile.tile<2xi32>'}}
     %0 = ftof %t : tile<2xf16> -> tile<2xi32>
     return
   }
 }
-// CHECK: error: expected tile of f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN or fnv8E5M3FNU values, got !cuda_tile.tile<2xi32>
+// CHECK: error: 'cuda_tile.ftof' op operand #0 must be tile of f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN or fnv8E5M3FNU values, but got '!cuda_tile.tile<2xi32>'
 
 // -----
 
@@ -355,12 +355,12 @@ cuda_tile.module @m {
 
 cuda_tile.module @m {
   entry @e(%s: tile<i16>) {
-    // expected-error@+1 {{expected tile of f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN or fnv8E5M3FNU values, got !cuda_tile.tile<i16>}}
+    // expected-error@+1 {{'cuda_tile.ftoi' op operand #0 must be tile of f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN or fnv8E5M3FNU values, but got '!cuda_tile.tile<i16>'}}
     %0 = ftoi %s signed : tile<i16> -> tile<i32>
     return
   }
 }
-// CHECK: error: expected tile of f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN or fnv8E5M3FNU values, got !cuda_tile.tile<i16>
+// CHECK: error: 'cuda_tile.ftoi' op operand #0 must be tile of f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN or fnv8E5M3FNU values, but got '!cuda_tile.tile<i16>'
 
 // -----
 
@@ -399,12 +399,12 @@ cuda_tile.module @m {
 
 cuda_tile.module @m {
   entry @e(%f: tile<f32>) {
-    // expected-error@+1 {{expected tile of i1 or i8 or i16 or i32 or i64 values, got !cuda_tile.tile<i4>}}
+    // expected-error@+1 {{'cuda_tile.ftoi' op result #0 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<i4>'}}
     %0 = ftoi %f signed : tile<f32> -> tile<i4>
     return
   }
 }
-// CHECK: error: expected tile of i1 or i8 or i16 or i32 or i64 values, got !cuda_tile.tile<i4>
+// CHECK: error: 'cuda_tile.ftoi' op result #0 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<i4>'
 
 // -----
 
@@ -423,12 +423,12 @@ cuda_tile.module @m {
 
 cuda_tile.module @m {
   entry @e(%f: tile<f16>) {
-    // expected-error@+1 {{expected tile of i1 or i8 or i16 or i32 or i64 values, got !cuda_tile.tile<f16>}}
+    // expected-error@+1 {{'cuda_tile.itof' op operand #0 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f16>'}}
     %0 = itof %f signed : tile<f16> -> tile<f32>
     return
   }
 }
-// CHECK: error: expected tile of i1 or i8 or i16 or i32 or i64 values, got !cuda_tile.tile<f16>
+// CHECK: error: 'cuda_tile.itof' op operand #0 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f16>'
 
 // -----
 
@@ -491,9 +491,9 @@ cuda_tile.module @m {
 
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<f32>>, %o: tile<f32>) {
-    // expected-error@+1 {{expected tile of i1 or i8 or i16 or i32 or i64 values, got !cuda_tile.tile<f32>}}
+    // expected-error@+1 {{'cuda_tile.offset' op operand #1 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'}}
     %0 = offset %p, %o : tile<ptr<f32>>, tile<f32> -> tile<ptr<f32>>
     return
   }
 }
-// CHECK: error: expected tile of i1 or i8 or i16 or i32 or i64 values, got !cuda_tile.tile<f32>
+// CHECK: error: 'cuda_tile.offset' op operand #1 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'

@@ -86,12 +86,13 @@ cuda_tile.module @m {
 // The base pointer's pointee is the view's element type (the parser infers the base type).
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<f32>>) {
-    // expected-error@+1 {{operand is used with type !cuda_tile.tile<!cuda_tile.ptr<f64>>, but has been previously used or defined with type !cuda_tile.tile<!cuda_tile.ptr<f32>>}}
+    // expected-note@-1 {{prior use here}}
+    // expected-error@+1 {{use of value '%p' expects different type than prior uses: '!cuda_tile.tile<ptr<f64>>' vs '!cuda_tile.tile<ptr<f32>>'}}
     %0 = make_tensor_view %p, shape = [32], strides = [1] : tensor_view<32xf64, strides=[1]>
     return
   }
 }
-// CHECK: error: operand is used with type !cuda_tile.tile<!cuda_tile.ptr<f64>>, but has been previously used or defined with type !cuda_tile.tile<!cuda_tile.ptr<f32>>
+// CHECK: error: use of value '%p' expects different type than prior uses: '!cuda_tile.tile<ptr<f64>>' vs '!cuda_tile.tile<ptr<f32>>'
 
 // -----
 
@@ -155,12 +156,12 @@ cuda_tile.module @m {
 // Dynamic values are scalar integers.
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<f32>>, %x: tile<f32>) {
-    // expected-error@+1 {{'cuda_tile.make_tensor_view' op expected 0D tile of i1 or i8 or i16 or i32 or i64 values, got !cuda_tile.tile<f32>}}
+    // expected-error@+1 {{'cuda_tile.make_tensor_view' op operand #1 must be 0D tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'}}
     %0 = make_tensor_view %p, shape = [%x], strides = [1] : tile<f32> -> tensor_view<?xf32, strides=[1]>
     return
   }
 }
-// CHECK: error: 'cuda_tile.make_tensor_view' op expected 0D tile of i1 or i8 or i16 or i32 or i64 values, got !cuda_tile.tile<f32>
+// CHECK: error: 'cuda_tile.make_tensor_view' op operand #1 must be 0D tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'
 
 // -----
 
@@ -234,12 +235,13 @@ cuda_tile.module @m {
 
 cuda_tile.module @m {
   entry @e(%tv: tensor_view<16x32xf32, strides=[32,1]>) {
-    // expected-error@+1 {{operand is used with type !cuda_tile.tensor_view<16x16xf32, strides=[16,1]>, but has been previously used or defined with type !cuda_tile.tensor_view<16x32xf32, strides=[32,1]>}}
+    // expected-note@-1 {{prior use here}}
+    // expected-error@+1 {{use of value '%tv' expects different type than prior uses: '!cuda_tile.tensor_view<16x16xf32, strides=[16,1]>' vs '!cuda_tile.tensor_view<16x32xf32, strides=[32,1]>'}}
     %0 = make_partition_view %tv : partition_view<tile=(4x4), tensor_view<16x16xf32, strides=[16,1]>>
     return
   }
 }
-// CHECK: error: operand is used with type !cuda_tile.tensor_view<16x16xf32, strides=[16,1]>, but has been previously used or defined with type !cuda_tile.tensor_view<16x32xf32, strides=[32,1]>
+// CHECK: error: use of value '%tv' expects different type than prior uses: '!cuda_tile.tensor_view<16x16xf32, strides=[16,1]>' vs '!cuda_tile.tensor_view<16x32xf32, strides=[32,1]>'
 
 // -----
 
@@ -280,12 +282,12 @@ cuda_tile.module @m {
 // The results are scalar integers.
 cuda_tile.module @m {
   entry @e(%tv: tensor_view<64x64xf16, strides=[1,1]>) {
-    // expected-error@+1 {{'cuda_tile.get_tensor_shape' op expected 0D tile of i1 or i8 or i16 or i32 or i64 values, got !cuda_tile.tile<f32>}}
+    // expected-error@+1 {{'cuda_tile.get_tensor_shape' op result #0 must be 0D tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'}}
     %0:2 = get_tensor_shape %tv : tensor_view<64x64xf16, strides=[1,1]> -> tile<f32>
     return
   }
 }
-// CHECK: error: 'cuda_tile.get_tensor_shape' op expected 0D tile of i1 or i8 or i16 or i32 or i64 values, got !cuda_tile.tile<f32>
+// CHECK: error: 'cuda_tile.get_tensor_shape' op result #0 must be 0D tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'
 
 // -----
 
@@ -464,23 +466,24 @@ cuda_tile.module @m {
 
 cuda_tile.module @m {
   entry @e(%v: partition_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>>, %x: tile<f32>) {
-    // expected-error@+1 {{'cuda_tile.load_view_tko' op expected tile of i1 or i8 or i16 or i32 or i64 values, got !cuda_tile.tile<f32>}}
+    // expected-error@+1 {{'cuda_tile.load_view_tko' op operand #1 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'}}
     %0, %1 = load_view_tko weak %v[%x, %x] : partition_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>>, tile<f32> -> tile<16x32xf32>, token
     return
   }
 }
-// CHECK: error: 'cuda_tile.load_view_tko' op expected tile of i1 or i8 or i16 or i32 or i64 values, got !cuda_tile.tile<f32>
+// CHECK: error: 'cuda_tile.load_view_tko' op operand #1 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'
 
 // -----
 
 cuda_tile.module @m {
   entry @e(%v: partition_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>>, %i: tile<i32>) {
-    // expected-error@+1 {{operand is used with type !cuda_tile.token, but has been previously used or defined with type !cuda_tile.tile<i32>}}
+    // expected-note@-1 {{prior use here}}
+    // expected-error@+1 {{use of value '%i' expects different type than prior uses: '!cuda_tile.token' vs '!cuda_tile.tile<i32>'}}
     %0, %1 = load_view_tko weak %v[%i, %i] token = %i : partition_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>>, tile<i32> -> tile<16x32xf32>, token
     return
   }
 }
-// CHECK: error: operand is used with type !cuda_tile.token, but has been previously used or defined with type !cuda_tile.tile<i32>
+// CHECK: error: use of value '%i' expects different type than prior uses: '!cuda_tile.token' vs '!cuda_tile.tile<i32>'
 
 // -----
 
@@ -841,23 +844,23 @@ cuda_tile.module @m {
 // Operand types (the generic form, so that the op's verifier reports them).
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<f32>>, %x: tile<f32>) {
-    // expected-error@+1 {{'cuda_tile.load_ptr_tko' op expected tile of i1 values, got !cuda_tile.tile<f32>}}
+    // expected-error@+1 {{'cuda_tile.load_ptr_tko' op operand #1 must be tile of i1 values, but got '!cuda_tile.tile<f32>'}}
     %0, %1 = "cuda_tile.load_ptr_tko"(%p, %x) <{memory_ordering_semantics = #cuda_tile.memory_ordering<weak>, operandSegmentSizes = array<i32: 1, 1, 0, 0>}> : (!cuda_tile.tile<!cuda_tile.ptr<f32>>, !cuda_tile.tile<f32>) -> (!cuda_tile.tile<f32>, !cuda_tile.token)
     return
   }
 }
-// CHECK: error: 'cuda_tile.load_ptr_tko' op expected tile of i1 values, got !cuda_tile.tile<f32>
+// CHECK: error: 'cuda_tile.load_ptr_tko' op operand #1 must be tile of i1 values, but got '!cuda_tile.tile<f32>'
 
 // -----
 
 cuda_tile.module @m {
   entry @e(%x: tile<f32>) {
-    // expected-error@+1 {{'cuda_tile.load_ptr_tko' op expected tile of Pointer type values, got !cuda_tile.tile<f32>}}
+    // expected-error@+1 {{'cuda_tile.load_ptr_tko' op operand #0 must be tile of Pointer type values, but got '!cuda_tile.tile<f32>'}}
     %0, %1 = "cuda_tile.load_ptr_tko"(%x) <{memory_ordering_semantics = #cuda_tile.memory_ordering<weak>, operandSegmentSizes = array<i32: 1, 0, 0, 0>}> : (!cuda_tile.tile<f32>) -> (!cuda_tile.tile<f32>, !cuda_tile.token)
     return
   }
 }
-// CHECK: error: 'cuda_tile.load_ptr_tko' op expected tile of Pointer type values, got !cuda_tile.tile<f32>
+// CHECK: error: 'cuda_tile.load_ptr_tko' op operand #0 must be tile of Pointer type values, but got '!cuda_tile.tile<f32>'
 
 // -----
 
@@ -1136,12 +1139,13 @@ cuda_tile.module @m {
 // memory_fence_alias_tko takes a token.
 cuda_tile.module @m {
   entry @e(%i: tile<i32>) {
-    // expected-error@+1 {{operand is used with type !cuda_tile.token, but has been previously used or defined with type !cuda_tile.tile<i32>}}
+    // expected-note@-1 {{prior use here}}
+    // expected-error@+1 {{use of value '%i' expects different type than prior uses: '!cuda_tile.token' vs '!cuda_tile.tile<i32>'}}
     %0 = memory_fence_alias_tko %i
     return
   }
 }
-// CHECK: error: operand is used with type !cuda_tile.token, but has been previously used or defined with type !cuda_tile.tile<i32>
+// CHECK: error: use of value '%i' expects different type than prior uses: '!cuda_tile.token' vs '!cuda_tile.tile<i32>'
 
 // -----
 
@@ -1205,9 +1209,9 @@ cuda_tile.module @m {
 // The result is a scalar pointer (generic form, so that the op's verifier reports it).
 cuda_tile.module @m {
   entry @e() {
-    // expected-error@+1 {{'cuda_tile.alloca' op expected 0D tile of Pointer type values, got !cuda_tile.tile<4x!cuda_tile.ptr<f32>>}}
+    // expected-error@+1 {{'cuda_tile.alloca' op result #0 must be 0D tile of Pointer type values, but got '!cuda_tile.tile<4xptr<f32>>'}}
     %0 = "cuda_tile.alloca"() <{num_elem = 64 : i64, alignment = 16 : i64}> : () -> !cuda_tile.tile<4x!cuda_tile.ptr<f32>>
     return
   }
 }
-// CHECK: error: 'cuda_tile.alloca' op expected 0D tile of Pointer type values, got !cuda_tile.tile<4x!cuda_tile.ptr<f32>>
+// CHECK: error: 'cuda_tile.alloca' op result #0 must be 0D tile of Pointer type values, but got '!cuda_tile.tile<4xptr<f32>>'

@@ -3,20 +3,20 @@
 // Type constraints are written in generic form: custom syntax checks them
 // while parsing, which reports the same message.
 
-// CHECK: error: 'cuda_tile.get_tile_block_id' op expected 0D tile of i32 values, got !cuda_tile.tile<i64>
+// CHECK: error: 'cuda_tile.get_tile_block_id' op result #0 must be 0D tile of i32 values, but got '!cuda_tile.tile<i64>'
 cuda_tile.module @m {
   entry @k() {
-    // expected-error@+1 {{expected 0D tile of i32 values, got !cuda_tile.tile<i64>}}
+    // expected-error@+1 {{'cuda_tile.get_tile_block_id' op result #0 must be 0D tile of i32 values, but got '!cuda_tile.tile<i64>'}}
     %x, %y, %z = "cuda_tile.get_tile_block_id"() : () -> (!cuda_tile.tile<i64>, !cuda_tile.tile<i64>, !cuda_tile.tile<i64>)
   }
 }
 
 // -----
 
-// CHECK: error: 'cuda_tile.get_num_tile_blocks' op expected 0D tile of i32 values, got !cuda_tile.tile<1xi32>
+// CHECK: error: 'cuda_tile.get_num_tile_blocks' op result #0 must be 0D tile of i32 values, but got '!cuda_tile.tile<1xi32>'
 cuda_tile.module @m {
   entry @k() {
-    // expected-error@+1 {{expected 0D tile of i32 values, got !cuda_tile.tile<1xi32>}}
+    // expected-error@+1 {{'cuda_tile.get_num_tile_blocks' op result #0 must be 0D tile of i32 values, but got '!cuda_tile.tile<1xi32>'}}
     %x, %y, %z = "cuda_tile.get_num_tile_blocks"() : () -> (!cuda_tile.tile<1xi32>, !cuda_tile.tile<1xi32>, !cuda_tile.tile<1xi32>)
   }
 }
@@ -186,10 +186,10 @@ cuda_tile.module @m {
 
 // -----
 
-// CHECK: error: 'cuda_tile.assert' op expected tile of i1 values, got !cuda_tile.tile<i32>
+// CHECK: error: 'cuda_tile.assert' op operand #0 must be tile of i1 values, but got '!cuda_tile.tile<i32>'
 cuda_tile.module @m {
   entry @k(%x: tile<i32>) {
-    // expected-error@+1 {{expected tile of i1 values, got !cuda_tile.tile<i32>}}
+    // expected-error@+1 {{'cuda_tile.assert' op operand #0 must be tile of i1 values, but got '!cuda_tile.tile<i32>'}}
     "cuda_tile.assert"(%x) <{message = "not a condition"}> : (!cuda_tile.tile<i32>) -> ()
   }
 }
@@ -237,30 +237,33 @@ cuda_tile.module @m {
 
 // -----
 
-// CHECK: error: operand is used with type !cuda_tile.token, but has been previously used or defined with type !cuda_tile.tile<i32>
+// CHECK: error: use of value '%x' expects different type than prior uses: '!cuda_tile.token' vs '!cuda_tile.tile<i32>'
 cuda_tile.module @m {
   entry @k(%x: tile<i32>) {
-    // expected-error@+1 {{operand is used with type !cuda_tile.token}}
+    // expected-note@-1 {{prior use here}}
+    // expected-error@+1 {{use of value '%x' expects different type than prior uses: '!cuda_tile.token' vs '!cuda_tile.tile<i32>'}}
     %t = print_tko "test: %i\n", %x token = %x : tile<i32> -> token
   }
 }
 
 // -----
 
-// CHECK: error: operand is used with type !cuda_tile.token, but has been previously used or defined with type !cuda_tile.tile<i32>
+// CHECK: error: use of value '%x' expects different type than prior uses: '!cuda_tile.token' vs '!cuda_tile.tile<i32>'
 cuda_tile.module @m {
   entry @k(%x: tile<i32>) {
-    // expected-error@+1 {{operand is used with type !cuda_tile.token}}
+    // expected-note@-1 {{prior use here}}
+    // expected-error@+1 {{use of value '%x' expects different type than prior uses: '!cuda_tile.token' vs '!cuda_tile.tile<i32>'}}
     %t = gdc_wait_tko token = %x -> token
   }
 }
 
 // -----
 
-// CHECK: error: operand is used with type !cuda_tile.token, but has been previously used or defined with type !cuda_tile.tile<i32>
+// CHECK: error: use of value '%x' expects different type than prior uses: '!cuda_tile.token' vs '!cuda_tile.tile<i32>'
 cuda_tile.module @m {
   entry @k(%x: tile<i32>) {
-    // expected-error@+1 {{operand is used with type !cuda_tile.token}}
+    // expected-note@-1 {{prior use here}}
+    // expected-error@+1 {{use of value '%x' expects different type than prior uses: '!cuda_tile.token' vs '!cuda_tile.tile<i32>'}}
     %t = gdc_launch_dependents_tko token = %x -> token
   }
 }

@@ -3,26 +3,26 @@
 // Type constraints are written in generic form: custom syntax checks them
 // while parsing, which reports the same message.
 
-// CHECK: error: 'cuda_tile.mmaf' op expected mmaf operand tile type of f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 values, got !cuda_tile.tile<2x2xi8>
+// CHECK: error: 'cuda_tile.mmaf' op operand #0 must be mmaf operand tile type of f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 values, but got '!cuda_tile.tile<2x2xi8>'
 cuda_tile.module @m {
   entry @k() {
     %a = constant <i8: 1> : tile<2x2xi8>
     %b = constant <i8: 1> : tile<2x2xi8>
     %c = constant <i32: 1> : tile<2x2xi32>
-    // expected-error@+1 {{expected mmaf operand tile type of f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 values, got !cuda_tile.tile<2x2xi8>}}
+    // expected-error@+1 {{'cuda_tile.mmaf' op operand #0 must be mmaf operand tile type of f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 values, but got '!cuda_tile.tile<2x2xi8>'}}
     %r = "cuda_tile.mmaf"(%a, %b, %c) : (!cuda_tile.tile<2x2xi8>, !cuda_tile.tile<2x2xi8>, !cuda_tile.tile<2x2xi32>) -> !cuda_tile.tile<2x2xi32>
   }
 }
 
 // -----
 
-// CHECK: error: 'cuda_tile.mmaf' op expected mmaf acc/result tile type of f16 or f32 or f64 values, got !cuda_tile.tile<2x2xbf16>
+// CHECK: error: 'cuda_tile.mmaf' op operand #2 must be mmaf acc/result tile type of f16 or f32 or f64 values, but got '!cuda_tile.tile<2x2xbf16>'
 cuda_tile.module @m {
   entry @k() {
     %a = constant <bf16: 1.0> : tile<2x2xbf16>
     %b = constant <bf16: 1.0> : tile<2x2xbf16>
     %c = constant <bf16: 1.0> : tile<2x2xbf16>
-    // expected-error@+1 {{expected mmaf acc/result tile type of f16 or f32 or f64 values, got !cuda_tile.tile<2x2xbf16>}}
+    // expected-error@+1 {{'cuda_tile.mmaf' op operand #2 must be mmaf acc/result tile type of f16 or f32 or f64 values, but got '!cuda_tile.tile<2x2xbf16>'}}
     %r = "cuda_tile.mmaf"(%a, %b, %c) : (!cuda_tile.tile<2x2xbf16>, !cuda_tile.tile<2x2xbf16>, !cuda_tile.tile<2x2xbf16>) -> !cuda_tile.tile<2x2xbf16>
   }
 }
@@ -278,26 +278,26 @@ cuda_tile.module @m {
 
 // -----
 
-// CHECK: error: 'cuda_tile.mmai' op expected mmai operand tile type of i8 values, got !cuda_tile.tile<2x2xi16>
+// CHECK: error: 'cuda_tile.mmai' op operand #0 must be mmai operand tile type of i8 values, but got '!cuda_tile.tile<2x2xi16>'
 cuda_tile.module @m {
   entry @k() {
     %a = constant <i16: 1> : tile<2x2xi16>
     %b = constant <i16: 1> : tile<2x2xi16>
     %c = constant <i32: 1> : tile<2x2xi32>
-    // expected-error@+1 {{expected mmai operand tile type of i8 values, got !cuda_tile.tile<2x2xi16>}}
+    // expected-error@+1 {{'cuda_tile.mmai' op operand #0 must be mmai operand tile type of i8 values, but got '!cuda_tile.tile<2x2xi16>'}}
     %r = "cuda_tile.mmai"(%a, %b, %c) <{signedness_lhs = #cuda_tile.signedness<signed>, signedness_rhs = #cuda_tile.signedness<signed>}> : (!cuda_tile.tile<2x2xi16>, !cuda_tile.tile<2x2xi16>, !cuda_tile.tile<2x2xi32>) -> !cuda_tile.tile<2x2xi32>
   }
 }
 
 // -----
 
-// CHECK: error: 'cuda_tile.mmai' op expected mmai acc tile type of i32 values, got !cuda_tile.tile<2x2xi64>
+// CHECK: error: 'cuda_tile.mmai' op operand #2 must be mmai acc tile type of i32 values, but got '!cuda_tile.tile<2x2xi64>'
 cuda_tile.module @m {
   entry @k() {
     %a = constant <i8: 1> : tile<2x2xi8>
     %b = constant <i8: 1> : tile<2x2xi8>
     %c = constant <i64: 1> : tile<2x2xi64>
-    // expected-error@+1 {{expected mmai acc tile type of i32 values, got !cuda_tile.tile<2x2xi64>}}
+    // expected-error@+1 {{'cuda_tile.mmai' op operand #2 must be mmai acc tile type of i32 values, but got '!cuda_tile.tile<2x2xi64>'}}
     %r = "cuda_tile.mmai"(%a, %b, %c) <{signedness_lhs = #cuda_tile.signedness<signed>, signedness_rhs = #cuda_tile.signedness<signed>}> : (!cuda_tile.tile<2x2xi8>, !cuda_tile.tile<2x2xi8>, !cuda_tile.tile<2x2xi64>) -> !cuda_tile.tile<2x2xi64>
   }
 }
@@ -343,7 +343,7 @@ cuda_tile.module @m {
 
 // -----
 
-// CHECK: error: 'cuda_tile.mmaf_scaled' op expected mmaf_scaled operand tile type of f8E4M3FN or f8E5M2 or f4E2M1FN values, got !cuda_tile.tile<16x64xf16>
+// CHECK: error: 'cuda_tile.mmaf_scaled' op operand #0 must be mmaf_scaled operand tile type of f8E4M3FN or f8E5M2 or f4E2M1FN values, but got '!cuda_tile.tile<16x64xf16>'
 cuda_tile.module @m {
   entry @k() {
     %a = constant <f16: 1.0> : tile<16x64xf16>
@@ -351,14 +351,14 @@ cuda_tile.module @m {
     %c = constant <f32: 1.0> : tile<16x16xf32>
     %sa = constant <f8E8M0FNU: 1.0> : tile<16x2xf8E8M0FNU>
     %sb = constant <f8E8M0FNU: 1.0> : tile<2x16xf8E8M0FNU>
-    // expected-error@+1 {{expected mmaf_scaled operand tile type of f8E4M3FN or f8E5M2 or f4E2M1FN values, got !cuda_tile.tile<16x64xf16>}}
+    // expected-error@+1 {{'cuda_tile.mmaf_scaled' op operand #0 must be mmaf_scaled operand tile type of f8E4M3FN or f8E5M2 or f4E2M1FN values, but got '!cuda_tile.tile<16x64xf16>'}}
     %r = "cuda_tile.mmaf_scaled"(%a, %b, %c, %sa, %sb) : (!cuda_tile.tile<16x64xf16>, !cuda_tile.tile<64x16xf16>, !cuda_tile.tile<16x16xf32>, !cuda_tile.tile<16x2xf8E8M0FNU>, !cuda_tile.tile<2x16xf8E8M0FNU>) -> !cuda_tile.tile<16x16xf32>
   }
 }
 
 // -----
 
-// CHECK: error: 'cuda_tile.mmaf_scaled' op expected mmaf_scaled result tile type of f32 values, got !cuda_tile.tile<16x16xf16>
+// CHECK: error: 'cuda_tile.mmaf_scaled' op operand #2 must be mmaf_scaled result tile type of f32 values, but got '!cuda_tile.tile<16x16xf16>'
 cuda_tile.module @m {
   entry @k() {
     %a = constant <f8E5M2: 1.0> : tile<16x64xf8E5M2>
@@ -366,14 +366,14 @@ cuda_tile.module @m {
     %c = constant <f16: 1.0> : tile<16x16xf16>
     %sa = constant <f8E8M0FNU: 1.0> : tile<16x2xf8E8M0FNU>
     %sb = constant <f8E8M0FNU: 1.0> : tile<2x16xf8E8M0FNU>
-    // expected-error@+1 {{expected mmaf_scaled result tile type of f32 values, got !cuda_tile.tile<16x16xf16>}}
+    // expected-error@+1 {{'cuda_tile.mmaf_scaled' op operand #2 must be mmaf_scaled result tile type of f32 values, but got '!cuda_tile.tile<16x16xf16>'}}
     %r = "cuda_tile.mmaf_scaled"(%a, %b, %c, %sa, %sb) : (!cuda_tile.tile<16x64xf8E5M2>, !cuda_tile.tile<64x16xf8E5M2>, !cuda_tile.tile<16x16xf16>, !cuda_tile.tile<16x2xf8E8M0FNU>, !cuda_tile.tile<2x16xf8E8M0FNU>) -> !cuda_tile.tile<16x16xf16>
   }
 }
 
 // -----
 
-// CHECK: error: 'cuda_tile.mmaf_scaled' op expected mmaf_scaled scale tile type of f8E4M3FN or f8E8M0FNU or fnv8E5M3FNU values, got !cuda_tile.tile<16x2xf32>
+// CHECK: error: 'cuda_tile.mmaf_scaled' op operand #3 must be mmaf_scaled scale tile type of f8E4M3FN or f8E8M0FNU or fnv8E5M3FNU values, but got '!cuda_tile.tile<16x2xf32>'
 cuda_tile.module @m {
   entry @k() {
     %a = constant <f4E2M1FN: 1.0> : tile<16x64xf4E2M1FN>
@@ -381,7 +381,7 @@ cuda_tile.module @m {
     %c = constant <f32: 1.0> : tile<16x16xf32>
     %sa = constant <f32: 1.0> : tile<16x2xf32>
     %sb = constant <f32: 1.0> : tile<2x16xf32>
-    // expected-error@+1 {{expected mmaf_scaled scale tile type of f8E4M3FN or f8E8M0FNU or fnv8E5M3FNU values, got !cuda_tile.tile<16x2xf32>}}
+    // expected-error@+1 {{'cuda_tile.mmaf_scaled' op operand #3 must be mmaf_scaled scale tile type of f8E4M3FN or f8E8M0FNU or fnv8E5M3FNU values, but got '!cuda_tile.tile<16x2xf32>'}}
     %r = "cuda_tile.mmaf_scaled"(%a, %b, %c, %sa, %sb) : (!cuda_tile.tile<16x64xf4E2M1FN>, !cuda_tile.tile<64x16xf4E2M1FN>, !cuda_tile.tile<16x16xf32>, !cuda_tile.tile<16x2xf32>, !cuda_tile.tile<2x16xf32>) -> !cuda_tile.tile<16x16xf32>
   }
 }

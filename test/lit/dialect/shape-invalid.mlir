@@ -627,24 +627,25 @@ cuda_tile.module @m {
 cuda_tile.module @m {
   entry @e(%i: tile<i64>) {
     %t = constant <f32: 0.0> : tile<8xf32>
-    // expected-error@+1 {{'cuda_tile.extract' op expected variadic of 0D tile of i32 values, got !cuda_tile.tile<i64>}}
+    // expected-error@+1 {{'cuda_tile.extract' op operand #1 must be variadic of 0D tile of i32 values, but got '!cuda_tile.tile<i64>'}}
     %0 = "cuda_tile.extract"(%t, %i) : (!cuda_tile.tile<8xf32>, !cuda_tile.tile<i64>) -> !cuda_tile.tile<4xf32>
     return
   }
 }
-// CHECK: error: 'cuda_tile.extract' op expected variadic of 0D tile of i32 values, got !cuda_tile.tile<i64>
+// CHECK: error: 'cuda_tile.extract' op operand #1 must be variadic of 0D tile of i32 values, but got '!cuda_tile.tile<i64>'
 
 // -----
 
 cuda_tile.module @m {
   entry @e(%i: tile<i64>) {
     %t = constant <f32: 0.0> : tile<8xf32>
-    // expected-error@+1 {{operand is used with type !cuda_tile.tile<i32>, but has been previously used or defined with type !cuda_tile.tile<i64>}}
+    // expected-note@-2 {{prior use here}}
+    // expected-error@+1 {{use of value '%i' expects different type than prior uses: '!cuda_tile.tile<i32>' vs '!cuda_tile.tile<i64>'}}
     %0 = extract %t[%i] : tile<8xf32> -> tile<4xf32>
     return
   }
 }
-// CHECK: error: operand is used with type !cuda_tile.tile<i32>, but has been previously used or defined with type !cuda_tile.tile<i64>
+// CHECK: error: use of value '%i' expects different type than prior uses: '!cuda_tile.tile<i32>' vs '!cuda_tile.tile<i64>'
 
 // -----
 
@@ -779,12 +780,12 @@ cuda_tile.module @m {
 cuda_tile.module @m {
   entry @e() {
     %t = constant <f32: 0.0> : tile<4xf32>
-    // expected-error@+1 {{expected tile of i8 values, got !cuda_tile.tile<8xi16>}}
+    // expected-error@+1 {{'cuda_tile.pack' op result #0 must be tile of i8 values, but got '!cuda_tile.tile<8xi16>'}}
     %0 = pack %t : tile<4xf32> -> tile<8xi16>
     return
   }
 }
-// CHECK: error: expected tile of i8 values, got !cuda_tile.tile<8xi16>
+// CHECK: error: 'cuda_tile.pack' op result #0 must be tile of i8 values, but got '!cuda_tile.tile<8xi16>'
 
 // -----
 
@@ -816,9 +817,9 @@ cuda_tile.module @m {
 cuda_tile.module @m {
   entry @e() {
     %t = constant <i16: 0> : tile<8xi16>
-    // expected-error@+1 {{expected tile of i8 values, got !cuda_tile.tile<8xi16>}}
+    // expected-error@+1 {{'cuda_tile.unpack' op operand #0 must be tile of i8 values, but got '!cuda_tile.tile<8xi16>'}}
     %0 = unpack %t : tile<8xi16> -> tile<4xf32>
     return
   }
 }
-// CHECK: error: expected tile of i8 values, got !cuda_tile.tile<8xi16>
+// CHECK: error: 'cuda_tile.unpack' op operand #0 must be tile of i8 values, but got '!cuda_tile.tile<8xi16>'

@@ -155,11 +155,11 @@ cuda_tile.module @m {
 
 // -----
 
-// CHECK: error: expected 0D tile of Pointer type values, got !cuda_tile.tile<4x!cuda_tile.ptr<f32>>
+// CHECK: error: 'cuda_tile.get_global' op result #0 must be 0D tile of Pointer type values, but got '!cuda_tile.tile<4xptr<f32>>'
 cuda_tile.module @m {
   global @g <f32: [1.0, 2.0]> : tile<2xf32>
   entry @k() {
-    // expected-error@+1 {{expected 0D tile of Pointer type values}}
+    // expected-error@+1 {{'cuda_tile.get_global' op result #0 must be 0D tile of Pointer type values, but got '!cuda_tile.tile<4xptr<f32>>'}}
     %0 = get_global @g : tile<4xptr<f32>>
   }
 }
