@@ -211,6 +211,9 @@ class PtrParam:
 
     dtype: DTypeSpec
 
+    def __str__(self) -> str:
+        return f"st.Ptr[{self.dtype.name if isinstance(self.dtype, DType) else repr(self.dtype)}]"
+
 
 class Ptr:
     """``st.Ptr[E]``: a raw pointer parameter (``*mut E``); only unsafe code may use it."""

@@ -7,7 +7,7 @@ arguments move into a launch and come back from it; ownership is checked at
 run time.  Kernels run on the GPU (``cuda/``, through cuda-python) or on the
 CPU interpreter.  See docs/runtime.md.
 
-Modules: ``tensor`` (Tensor, Partition, Shared), ``ops`` (DeviceOp,
+Modules: ``tensor`` (Tensor, Partition, Shared, UnsafePointer), ``ops`` (DeviceOp,
 allocation), ``stream`` (Stream, Event), ``graph`` (Graph), ``launch`` (kernel
 calls), ``warmup`` (ahead-of-use compilation), ``interop`` (DLPack, CUDA
 array interface), ``backend`` (backend selection), ``cpu`` and ``cuda/`` (the
@@ -21,7 +21,7 @@ from .interop import as_tensor, from_dlpack
 from .launch import IdenticalTilesWarning, LaunchCache, Prepared, launch
 from .ops import DeviceOp, arange, default_stream, from_numpy, full, ones, value, zeros, zip
 from .stream import Event, Stream
-from .tensor import Partition, Shared, Tensor, shared
+from .tensor import Partition, Shared, Tensor, UnsafePointer, shared, unsafe_pointer
 from .warmup import warm_up
 
 __all__ = [
@@ -39,6 +39,7 @@ __all__ = [
     "Shared",
     "Stream",
     "Tensor",
+    "UnsafePointer",
     "arange",
     "as_tensor",
     "current_backend",
@@ -50,6 +51,7 @@ __all__ = [
     "ones",
     "select_backend",
     "shared",
+    "unsafe_pointer",
     "value",
     "warm_up",
     "zeros",

@@ -51,7 +51,7 @@ from .backend import Backend, current_backend
 from .errors import DeviceOpError, LaunchRefused
 from .ops import DeviceOp
 from .stream import Stream
-from .tensor import Holder, Partition, Shared, Tensor
+from .tensor import Holder, Partition, Shared, Tensor, UnsafePointer
 
 AOT_ENV = "SAFETILE_AOT_ARCHS"
 SANITIZE_ENV = "SAFETILE_SANITIZE"
@@ -119,7 +119,7 @@ def launch(kernel: Kernel, cache: LaunchCache, args: tuple[Any, ...], kwargs: di
     for i in plan.tensors:
         arg = args[i]
         if arg._taken_by is not None:
-            arg._check_live(f"launch with the {arg._kind}")
+            arg._check_live(f"launch '{kernel.name}' with the {arg._kind} passed as '{_params(kernel)[i].name}'")
         storages.append((arg if type(arg) is Tensor else arg._tensor)._array)
     for i, j in plan.moved_pairs:
         if args[i] is args[j]:
@@ -270,7 +270,7 @@ def _signature(args: Sequence[Any], kwargs: Mapping[str, Any]) -> tuple[Any, ...
     parts: list[Any] = []
     for arg in args:
         kind = type(arg)
-        if kind is Tensor or kind is Partition or kind is Shared:
+        if kind is Tensor or kind is Partition or kind is Shared or kind is UnsafePointer:
             key = arg._launch_key
             if key is None:
                 tensor = arg if kind is Tensor else arg._tensor
@@ -295,6 +295,8 @@ def _storage_of(arg: Any) -> Any:
         return arg.tensor("launch with the partition").storage()
     if isinstance(arg, Shared):
         return arg.tensor("launch with the shared tensor").storage()
+    if isinstance(arg, UnsafePointer):
+        return arg.tensor("launch with the unsafe pointer").storage()
     return arg.storage("launch with the tensor")
 
 
@@ -356,11 +358,15 @@ def _plan(kernel: Kernel, cache: LaunchCache, backend: Backend, args: Sequence[A
             scalar_slots.append((len(template), i))
             template.append(None)
         else:
-            raise _refuse(kernel, f"'{p.name}' is a raw pointer: the runtime does not pass pointers yet")
+            storage = _pointer_storage(kernel, backend, p, arg, generics)
+            storage_slots.append((len(template), len(tensors)))
+            template.append(None)
+            tensors.append(i)
 
     grid = _grid(kernel, params, args, [tensors[m] for m in mutable], grid_option)
     values: dict[str, Any] = {**generics, **specs}
     variant = kernel.specialize(**values)
+    _check_pointees(kernel, params, args, variant.generics)
     compiled, runnable = ready(kernel, cache, backend, variant)
     moved = tuple(i for i in tensors if not isinstance(args[i], Shared))
     shared = tuple(i for i in tensors if isinstance(args[i], Shared))
@@ -370,6 +376,44 @@ def _plan(kernel: Kernel, cache: LaunchCache, backend: Backend, args: Sequence[A
     _warn_identical_tiles(kernel, compiled, grid)
     return _Plan(f"{kernel.name}{list(grid)}", runnable, grid, specs, tuple(tensors), moved,
                  moved_pairs, overlap_pairs, shared, template, tuple(storage_slots), tuple(scalar_slots))
+
+
+def _pointer_storage(kernel: Kernel, backend: Backend, p: Any, arg: Any, generics: dict[str, Any]) -> Any:
+    """The memory behind a ``st.Ptr[E]`` argument, which must be an explicit
+    ``st.unsafe_pointer(tensor)``; an ``E`` generic no tensor fixes is taken from it."""
+    if not isinstance(arg, UnsafePointer):
+        got = f"a {type(arg).__name__}" if isinstance(arg, Tensor | Partition | Shared) else type(arg).__name__
+        raise _refuse(
+            kernel,
+            f"'{p.name}' is a raw pointer ({p.annotation}), got {got}: a launch passes pointers only "
+            f"explicitly, as unsafe: pass st.unsafe_pointer(tensor) (it moves the tensor into the pointer "
+            f"handle; the launch gives the handle back and handle.release() the tensor)",
+        )
+    if arg._taken_by is not None:
+        arg._check_live(f"launch '{kernel.name}' with the unsafe pointer passed as '{p.name}'")
+    storage = _storage_of(arg)
+    if not backend.owns(storage):
+        raise _refuse(kernel, f"'{p.name}' points to memory of another backend than {backend.name}: "
+                              "make tensors with the runtime (st.zeros, st.from_numpy, st.from_dlpack) in this process")
+    element = p.annotation.dtype
+    fixed_by_tensor = any(q.kind == "tensor" and q.annotation.dtype == element for q in _params(kernel))
+    if isinstance(element, str) and element not in generics and not fixed_by_tensor:
+        generics[element] = arg.dtype
+    return storage
+
+
+def _check_pointees(kernel: Kernel, params: Sequence[Any], args: Sequence[Any], generics: Mapping[str, Any]) -> None:
+    """Refuse a pointer to elements of another type than its parameter's."""
+    for p, arg in zip(params, args):
+        if p.kind != "ptr":
+            continue
+        element = generics.get(p.annotation.dtype) if isinstance(p.annotation.dtype, str) else p.annotation.dtype
+        if element != arg.dtype:
+            raise _refuse(
+                kernel,
+                f"'{p.name}' is st.Ptr[{element.name}] but the unsafe pointer points to {arg.dtype.name} "
+                f"elements: pass a pointer to a {element.name} tensor",
+            )
 
 
 def _grid(kernel: Kernel, params: Sequence[Any], args: Sequence[Any], mutable: list[int],
@@ -401,7 +445,7 @@ def _grid(kernel: Kernel, params: Sequence[Any], args: Sequence[Any], mutable: l
 
 def ready(kernel: Kernel, cache: LaunchCache, backend: Backend, variant: Any) -> tuple[CompiledVariant, Any]:
     """``variant`` compiled for ``backend`` (and the ``$SAFETILE_AOT_ARCHS``) and made runnable there."""
-    options = CompileOptions(sanitize=os.environ.get(SANITIZE_ENV) or None)
+    options = compile_options()
     compiled = compile_variant(kernel, variant, backend.target, options)
     key = (compiled.key, backend.name)
     runnable = cache.runnables.get(key)
@@ -410,6 +454,11 @@ def ready(kernel: Kernel, cache: LaunchCache, backend: Backend, variant: Any) ->
         for arch in aot_archs():
             compile_variant(kernel, variant, arch, options)
     return compiled, runnable
+
+
+def compile_options() -> CompileOptions:
+    """How launches compile (``$SAFETILE_SANITIZE``)."""
+    return CompileOptions(sanitize=os.environ.get(SANITIZE_ENV) or None)
 
 
 def aot_archs() -> list[str]:

@@ -7,6 +7,8 @@ strides in elements.  Moving a tensor — into a
 (``st.shared(tensor)``) or a kernel launch — kills the handle: using it
 afterwards raises ``OwnershipError`` naming what holds the memory.  The new
 owner gives a *new* handle back (``unpartition()``, ``DeviceOp.sync()``).
+``st.unsafe_pointer(tensor)`` moves a tensor behind a raw pointer, for a
+kernel's ``st.Ptr[E]`` parameter (``release()`` gives it back).
 """
 
 from __future__ import annotations
@@ -314,6 +316,74 @@ def shared(tensor: Tensor) -> Shared:
         return tensor
     handle = Shared(Tensor(tensor.storage("share the tensor"), tensor.dtype))
     tensor._take(handle, "share the tensor")
+    return handle
+
+
+class UnsafePointer(_Handle, Holder):
+    """A tensor behind a raw pointer, for a ``st.Ptr[E]`` parameter (``st.unsafe_pointer(t)``).
+
+    Passing it is what makes a launch with pointer parameters explicit: the
+    kernel may read and write anywhere through the address, so the runtime
+    checks nothing but that the handle is live and its memory is not also a
+    mutable output.  Like a ``Partition`` it is moved into the launch, so
+    while the launch is pending the tensor cannot be read, released or passed
+    to another launch; the launch gives a fresh handle back, and
+    ``release()`` gives the tensor back.
+    """
+
+    _kind = "unsafe pointer"
+
+    def __init__(self, tensor: Tensor):
+        self._tensor = tensor
+        note_handle(self)
+
+    def describe(self) -> str:
+        return f"unsafe_pointer({self._tensor.dtype.name} tensor of shape {self._tensor.shape})"
+
+    def __repr__(self) -> str:
+        return f"UnsafePointer({self._tensor.dtype.name}, shape={self._tensor.shape})"
+
+    @property
+    def dtype(self) -> DType:
+        """The element type the pointer points to."""
+        return self._tensor.dtype
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The shape of the tensor behind the pointer (the kernel does not see it)."""
+        return self._tensor.shape
+
+    def tensor(self, action: str = "use the unsafe pointer") -> Tensor:
+        self._check_live(action)
+        return self._tensor
+
+    def fresh(self) -> UnsafePointer:
+        """A new live handle on the same tensor (what a launch gives back)."""
+        handle = object.__new__(UnsafePointer)
+        handle._tensor, handle._launch_key = self._tensor.fresh(), self._launch_key
+        if streams.open_captures:
+            streams.note_handle(handle)
+        return handle
+
+    def release(self) -> Tensor:
+        """The tensor back (this pointer handle dies)."""
+        tensor = self.tensor("release the unsafe pointer")
+        fresh = Tensor(tensor._array, tensor.dtype)
+        self._take(_GaveBack("release"), "release the unsafe pointer")
+        return fresh
+
+
+def unsafe_pointer(tensor: Tensor) -> UnsafePointer:
+    """Move ``tensor`` behind a raw pointer, to pass to a ``st.Ptr[E]`` parameter."""
+    if not isinstance(tensor, Tensor):
+        hint = {
+            Partition: "take the tensor back first: st.unsafe_pointer(p.unpartition())",
+            Shared: "take the tensor back first: st.unsafe_pointer(s.unshare())",
+            UnsafePointer: "it already is one: pass it as it is",
+        }.get(type(tensor), "make one with st.zeros, st.from_numpy or st.from_dlpack, and .sync() it")
+        raise TypeError(f"st.unsafe_pointer takes a Tensor, got {type(tensor).__name__}: {hint}")
+    handle = UnsafePointer(Tensor(tensor.storage("take an unsafe pointer to the tensor"), tensor.dtype))
+    tensor._take(handle, "take an unsafe pointer to the tensor")
     return handle
 
 

@@ -152,6 +152,8 @@ _WHERE: dict[str, tuple[str, str]] = {
     "from_dlpack": (_RUNTIME, "from_dlpack"),
     "from_numpy": (_RUNTIME, "from_numpy"),
     "shared": (_RUNTIME, "shared"),
+    "UnsafePointer": (_RUNTIME, "UnsafePointer"),
+    "unsafe_pointer": (_RUNTIME, "unsafe_pointer"),
     "zip": (_RUNTIME, "zip"),
     "LaunchRefused": (_RUNTIME, "LaunchRefused"),
     "IdenticalTilesWarning": (_RUNTIME, "IdenticalTilesWarning"),
