@@ -198,7 +198,7 @@ def compile_cubin(
     if entry := _read_entry(folder, tools.id, bytecode, options):
         return entry
     folder.mkdir(parents=True, exist_ok=True)
-    with _locked(folder / ".lock"):
+    with locked(folder / ".lock"):
         if entry := _read_entry(folder, tools.id, bytecode, options):
             return entry  # another process built it while we waited
         kernels = _kernels(source, bytecode)
@@ -220,8 +220,8 @@ def compile_cubin(
             "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         }
         path = folder / f"{tools.id}.cubin"
-        _write_atomically(path, cubin)
-        _write_atomically(path.with_suffix(".json"), json.dumps(metadata, indent=1).encode())
+        write_atomically(path, cubin)
+        write_atomically(path.with_suffix(".json"), json.dumps(metadata, indent=1).encode())
     return _entry(path, cubin, metadata, options, compiled=True)
 
 
@@ -309,7 +309,7 @@ def _entry(
     )
 
 
-def _write_atomically(path: Path, data: bytes) -> None:
+def write_atomically(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file in its folder and ``os.replace``."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
@@ -324,7 +324,7 @@ def _write_atomically(path: Path, data: bytes) -> None:
 
 
 @contextmanager
-def _locked(path: Path) -> Iterator[None]:
+def locked(path: Path) -> Iterator[None]:
     """Hold an exclusive ``flock`` on ``path`` (created if missing) for the block."""
     with path.open("a") as file:
         fcntl.flock(file.fileno(), fcntl.LOCK_EX)

@@ -37,6 +37,10 @@ class Backend(ABC):
     target: str | None
     """What the compile driver builds for this machine: an arch (``"sm_90"``:
     a cubin) or None (the lowered IR, for the interpreter)."""
+    device_name: str
+    """The machine's model (``NVIDIA H100 80GB HBM3``): what a tuning result was measured on."""
+    shared_memory_per_block: int | None
+    """The most shared memory a kernel may use, in bytes (None: no such limit)."""
 
     @abstractmethod
     def describe(self) -> str:
@@ -68,6 +72,14 @@ class Backend(ABC):
     @abstractmethod
     def address(self, storage: Any) -> int:
         """The address of a storage's first element."""
+
+    @abstractmethod
+    def snapshot(self, storage: Any) -> Any:
+        """A copy of the memory ``storage`` spans (after the work writing it), for ``restore``."""
+
+    @abstractmethod
+    def restore(self, storage: Any, snapshot: Any) -> None:
+        """Put ``snapshot`` back into ``storage``'s memory, ordered after the work using it."""
 
     @abstractmethod
     def prepare(self, compiled: CompiledVariant) -> Any:

@@ -7,6 +7,7 @@ each replay of the recording.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -22,11 +23,20 @@ from .stream import Event, Recording, Stream
 
 
 class _Done(Event):
+    """The interpreter runs work as it is enqueued: an event is done when recorded, at ``at``."""
+
+    def __init__(self) -> None:
+        self.at = time.perf_counter()
+
     def done(self) -> bool:
         return True
 
     def wait(self) -> None:
         return None
+
+    def elapsed_ms(self, end: Event) -> float:
+        assert isinstance(end, _Done), "events of one backend"
+        return (end.at - self.at) * 1e3
 
 
 class CpuRecording(Recording):
@@ -58,7 +68,7 @@ class CpuStream(Stream):
     def synchronize(self) -> None:
         return None
 
-    def record(self) -> Event:
+    def record(self, timing: bool = False) -> Event:
         return _Done()
 
     def begin_capture(self) -> None:
@@ -76,6 +86,8 @@ class CpuStream(Stream):
 class CpuBackend(Backend):
     name = "cpu"
     target = None
+    device_name = "CPU interpreter"
+    shared_memory_per_block = None
 
     def __init__(self, why: str):
         self.why = why
@@ -101,6 +113,12 @@ class CpuBackend(Backend):
 
     def overlaps(self, a: np.ndarray, b: np.ndarray) -> bool:
         return bool(np.shares_memory(a, b))
+
+    def snapshot(self, storage: np.ndarray) -> np.ndarray:
+        return storage.copy()
+
+    def restore(self, storage: np.ndarray, snapshot: np.ndarray) -> None:
+        np.copyto(storage, snapshot)
 
     def prepare(self, compiled: CompiledVariant) -> InterpreterKernel:
         return InterpreterKernel(compiled.entry, DISPATCH)

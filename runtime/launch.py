@@ -304,6 +304,14 @@ def _strides(storage: Any) -> tuple[int, ...]:
     return tuple(s // storage.itemsize for s in storage.strides)
 
 
+def tensor_spec(arg: Tensor | Partition | Shared) -> TensorSpec:
+    """What a launch tells ``Kernel.specialize`` about a tensor argument (the autotuner
+    derives its candidates' variants the same way)."""
+    storage = _storage_of(arg)
+    return TensorSpec(arg.dtype, tuple(storage.shape), _strides(storage),
+                      arg.shape if isinstance(arg, Partition) else None, _address(storage) % 16 == 0)
+
+
 def _plan(kernel: Kernel, cache: LaunchCache, backend: Backend, args: Sequence[Any],
           kwargs: Mapping[str, Any]) -> _Plan:
     """Check a new signature and compile its variant (refusals raise ``LaunchRefused``)."""
@@ -331,8 +339,7 @@ def _plan(kernel: Kernel, cache: LaunchCache, backend: Backend, args: Sequence[A
                         f"got {type(arg).__name__}",
                     )
                 storage = _storage_of(arg)
-                specs[p.name] = TensorSpec(arg.dtype, arg.tensor_shape, _strides(storage), arg.shape,
-                                           _address(storage) % 16 == 0)
+                specs[p.name] = tensor_spec(arg)
                 mutable.append(len(tensors))
             else:
                 if not isinstance(arg, Tensor | Shared):
@@ -340,8 +347,7 @@ def _plan(kernel: Kernel, cache: LaunchCache, backend: Backend, args: Sequence[A
                         kernel, f"'{p.name}' is st.Ref: pass a Tensor or a Shared handle, got {type(arg).__name__}"
                     )
                 storage = _storage_of(arg)
-                specs[p.name] = TensorSpec(arg.dtype, tuple(storage.shape), _strides(storage), None,
-                                           _address(storage) % 16 == 0)
+                specs[p.name] = tensor_spec(arg)
             if not backend.owns(storage):
                 where = "host (numpy)" if isinstance(storage, np.ndarray) else "GPU"
                 raise _refuse(

@@ -59,6 +59,11 @@ class Event(ABC):
     def wait(self) -> None:
         """Block until the work before the event has completed."""
 
+    @abstractmethod
+    def elapsed_ms(self, end: Event) -> float:
+        """Milliseconds of device time from this event to ``end``, both recorded with
+        ``record(timing=True)`` (waits for ``end``)."""
+
     async def wait_async(self) -> None:
         """Wait without blocking the event loop.
 
@@ -108,8 +113,9 @@ class Stream(ABC):
         """Block until all work enqueued on this stream has completed."""
 
     @abstractmethod
-    def record(self) -> Event:
-        """An event completing when the work enqueued so far has."""
+    def record(self, timing: bool = False) -> Event:
+        """An event completing when the work enqueued so far has; ``timing=True`` also
+        records when (``Event.elapsed_ms``), at a small cost on the GPU."""
 
     @abstractmethod
     def begin_capture(self) -> None:

@@ -137,6 +137,8 @@ _WHERE: dict[str, tuple[str, str]] = {
     "Kernel": ("safetile.jit", "Kernel"),
     "kernel": ("safetile.jit", "kernel"),
     "warm_up": ("safetile.jit", "warm_up_kernel"),
+    "autotune": ("safetile.runtime.autotune", "autotune"),
+    "Config": ("safetile.runtime.autotune", "Config"),
     "CompiledVariant": ("safetile.driver", "CompiledVariant"),
     "CompileOptions": ("safetile.driver", "CompileOptions"),
     "register_pipeline_pass": ("safetile.driver", "register_pipeline_pass"),
@@ -164,11 +166,16 @@ _WHERE: dict[str, tuple[str, str]] = {
 _HOST_TWINS = ("zeros", "ones", "full")
 """Kernel-language functions that allocate a tensor when called on the host."""
 
+_SUBMODULES = ("testing",)
+"""Modules of the facade imported on first use (``st.testing.do_bench``)."""
+
 
 def __getattr__(name: str) -> Any:
     if name in _WHERE:
         module, attr = _WHERE[name]
         value = getattr(importlib.import_module(module), attr)
+    elif name in _SUBMODULES:
+        value = importlib.import_module(f"safetile.{name}")
     elif name in _HOST_TWINS:
         dsl, runtime = importlib.import_module(_DSL), importlib.import_module(_RUNTIME)
         value = dsl.with_host(getattr(dsl, name), getattr(runtime, name))
@@ -186,7 +193,7 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted([*globals(), *_WHERE, *_HOST_TWINS, "__version__"])
+    return sorted([*globals(), *_WHERE, *_HOST_TWINS, *_SUBMODULES, "__version__"])
 
 
 __all__ = sorted([n for n in [*_WHERE, *_HOST_TWINS] if n != "zip"])  # st.zip composes DeviceOps

@@ -41,6 +41,8 @@ class CudaBackend(Backend):
             ordinal = int(text)
         self.device = Device.open(ordinal)
         self.target = self.device.arch
+        self.device_name = self.device.name
+        self.shared_memory_per_block = self.device.shared_memory_per_block
         self.default_stream = CudaStream(self.device, "default")
 
     def describe(self) -> str:
@@ -63,6 +65,12 @@ class CudaBackend(Backend):
 
     def overlaps(self, a: DeviceArray, b: DeviceArray) -> bool:
         return a.overlaps(b)
+
+    def snapshot(self, storage: DeviceArray) -> DeviceArray:
+        return memory.snapshot(storage)
+
+    def restore(self, storage: DeviceArray, snapshot: DeviceArray) -> None:
+        memory.restore(storage, snapshot)
 
     def prepare(self, compiled: CompiledVariant) -> CudaKernel:
         assert compiled.cubin is not None, "compiled for the device's arch (Backend.target)"

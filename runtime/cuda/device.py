@@ -26,6 +26,8 @@ class Device:
     """``sm_90``: the architecture cubins are built for."""
     multiprocessors: int
     pool: Any
+    shared_memory_per_block: int
+    """The opt-in maximum of shared memory per block, in bytes."""
 
     @classmethod
     def open(cls, ordinal: int = 0) -> Device:
@@ -37,6 +39,7 @@ class Device:
         major = call(driver.cuDeviceGetAttribute, attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, handle)
         minor = call(driver.cuDeviceGetAttribute, attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, handle)
         sms = call(driver.cuDeviceGetAttribute, attr.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, handle)
+        shared = call(driver.cuDeviceGetAttribute, attr.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, handle)
         name = call(driver.cuDeviceGetName, 256, handle).split(b"\0")[0].decode()
         pool = call(driver.cuDeviceGetDefaultMemPool, handle)
         call(
@@ -45,7 +48,7 @@ class Device:
             driver.CUmemPool_attribute.CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
             driver.cuuint64_t(2**64 - 1),
         )
-        return cls(ordinal, handle, context, name, f"sm_{major}{minor}", sms, pool)
+        return cls(ordinal, handle, context, name, f"sm_{major}{minor}", sms, pool, shared)
 
     def make_current(self) -> None:
         """Make this device's context current on the calling thread (worker threads need it)."""

@@ -134,6 +134,24 @@ def upload(array: np.ndarray, stream: CudaStream) -> DeviceArray:
     return out
 
 
+def snapshot(array: DeviceArray) -> DeviceArray:
+    """A copy of the bytes ``array`` spans (its elements and any gaps between them),
+    after the work on its stream: what ``restore`` puts back, whatever the strides."""
+    low, high = array._span
+    copy = DeviceArray.allocate((high - low,), np.dtype(np.uint8), array.stream)
+    if high > low:
+        call(load().cuMemcpyDtoDAsync, copy.ptr, low, high - low, array.stream.handle)
+    return copy
+
+
+def restore(array: DeviceArray, copy: DeviceArray) -> None:
+    """Put ``snapshot(array)``'s bytes back, after the work on the array's stream."""
+    low, high = array._span
+    if high > low:
+        call(load().cuMemcpyDtoDAsync, low, copy.ptr, high - low, array.stream.handle)
+    copy.stream = array.stream  # freed after this copy has read it
+
+
 _MEMSET = {1: ("cuMemsetD8Async", np.uint8), 2: ("cuMemsetD16Async", np.uint16), 4: ("cuMemsetD32Async", np.uint32)}
 
 

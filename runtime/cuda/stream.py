@@ -10,12 +10,14 @@ from .driver import call, error, load
 
 
 class CudaEvent(Event):
-    """An event recorded on a stream (timing off: it only marks completion)."""
+    """An event recorded on a stream; without ``timing`` it only marks completion
+    (cheaper to record and to wait for)."""
 
-    def __init__(self, device: Device, stream: CudaStream):
+    def __init__(self, device: Device, stream: CudaStream, timing: bool = False):
         driver = load()
         self._device = device
-        self.handle = call(driver.cuEventCreate, driver.CUevent_flags.CU_EVENT_DISABLE_TIMING)
+        flags = driver.CUevent_flags.CU_EVENT_DEFAULT if timing else driver.CUevent_flags.CU_EVENT_DISABLE_TIMING
+        self.handle = call(driver.cuEventCreate, flags)
         call(driver.cuEventRecord, self.handle, stream.handle)
 
     def done(self) -> bool:
@@ -30,6 +32,11 @@ class CudaEvent(Event):
     def wait(self) -> None:
         self._device.make_current()  # also called from worker threads (wait_async)
         call(load().cuEventSynchronize, self.handle)
+
+    def elapsed_ms(self, end: Event) -> float:
+        assert isinstance(end, CudaEvent), "events of one backend"
+        end.wait()
+        return float(call(load().cuEventElapsedTime, self.handle, end.handle))
 
     def __del__(self) -> None:
         try:
@@ -78,8 +85,8 @@ class CudaStream(Stream):
     def synchronize(self) -> None:
         call(load().cuStreamSynchronize, self.handle)
 
-    def record(self) -> CudaEvent:
-        return CudaEvent(self.device, self)
+    def record(self, timing: bool = False) -> CudaEvent:
+        return CudaEvent(self.device, self, timing)
 
     def wait(self, event: CudaEvent) -> None:
         """Make later work on this stream wait for ``event`` (the host does not wait)."""
