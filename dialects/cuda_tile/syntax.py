@@ -26,6 +26,7 @@ import re
 import struct
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import cast
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
@@ -37,7 +38,11 @@ from xdsl.dialects.builtin import (
     Float64Type,
     FloatAttr,
     IntegerAttr,
+    LocationAttr,
     ModuleOp,
+    NameLoc,
+    NoneAttr,
+    StringAttr,
 )
 from xdsl.ir import Attribute, AttributeInvT, Operation, SSAValue, TypeAttribute
 from xdsl.irdl import ConstraintContext
@@ -50,6 +55,7 @@ from xdsl.utils.exceptions import (
     ParseError,
     VerifyException,
 )
+from xdsl.utils.hints import isa
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
@@ -97,6 +103,7 @@ class TileIRParser(Parser):
         self.op_spans: dict[Operation, Span[str] | Span[bytes]] = {}
         self._value_spans: dict[str, Span[str] | Span[bytes]] = {}
         self._op_types: list[type[Operation]] = []  # of the ops being parsed, outermost first
+        self._deferred_locations: dict[str, Span[str] | Span[bytes]] = {}
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span
@@ -114,6 +121,43 @@ class TileIRParser(Parser):
         self._decode_enum_integers(op, start)
         self.op_spans[op] = start
         return op
+
+    def _parse_location(self) -> LocationAttr:
+        """MLIR lets a location name an alias defined further down
+        (``loc(#loc3)`` with ``#loc3 = loc("k.py":3:5)`` at the end of the file,
+        as ``tileirdisasm -g`` prints): such a use is a placeholder until
+        ``parse_module`` has read the aliases."""
+        token = self._current_token
+        if token.kind == MLIRTokenKind.HASH_IDENT and token.text not in self.attribute_aliases:
+            self._consume_token()
+            self._deferred_locations.setdefault(token.text, token.span)
+            return NameLoc(StringAttr(token.text), NoneAttr())
+        return super()._parse_location()
+
+    def parse_module(self, *args: bool) -> ModuleOp:
+        module = super().parse_module(*args)
+        for name, span in self._deferred_locations.items():
+            value = self.attribute_aliases.get(name)
+            if value is None:
+                self.raise_error(f"undefined symbol alias '{name}'", span)
+            if not isa(value, LocationAttr):
+                self.raise_error(f"expected location, but '{name}' is {value}", span)
+        for op in module.walk():
+            op.location = self._resolved(op.location)
+            for region in op.regions:
+                for block in region.blocks:
+                    for arg in block.args:
+                        arg.location = self._resolved(arg.location)  # pyright: ignore
+        return module
+
+    def _resolved(self, location: LocationAttr) -> LocationAttr:
+        if (
+            isinstance(location, NameLoc)
+            and isinstance(location.location, NoneAttr)
+            and location.desc.data in self._deferred_locations
+        ):
+            return cast(LocationAttr, self.attribute_aliases[location.desc.data])
+        return location
 
     def _get_op_by_name(self, name: str) -> type[Operation]:
         op_type = super()._get_op_by_name(name)

@@ -724,3 +724,25 @@ def test_malformed_partition_facts_are_diagnosed(tmp_path: Path, partition: str,
     assert run.status == 1 and run.out == ""
     assert_no_traceback(run.err)
     assert message in run.err
+
+
+# --------------------------------------------------------------------------
+# Locations
+# --------------------------------------------------------------------------
+
+
+def test_location_parses_to_the_frontends_attribute() -> None:
+    """``loc("f.py":3:5)`` is xDSL's FileLineColLoc, as the frontend attaches;
+    an alias defined after its use resolves to the same attribute."""
+    from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
+
+    from support import make_context
+    from safetile.dialects.cuda_tile.syntax import parse_tile_ir
+
+    text = GOOD.replace("tile<f32>\n    %1", 'tile<f32> loc("f.py":3:5)\n    %1').replace(
+        "    return\n", "    return loc(#ret)\n"
+    ) + '#ret = loc("f.py":4:1)\n'
+    module = parse_tile_ir(make_context(), text)
+    add, _, ret = list(module.walk())[3:6]
+    assert add.location == FileLineColLoc(StringAttr("f.py"), IntAttr(3), IntAttr(5))
+    assert ret.location == FileLineColLoc(StringAttr("f.py"), IntAttr(4), IntAttr(1))

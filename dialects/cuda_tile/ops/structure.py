@@ -154,9 +154,11 @@ class EntryOp(CudaTileOp):
     def parse(cls, parser: Parser) -> EntryOp:
         start = parser.pos
         name = parser.parse_symbol_name().data
-        args = parser.parse_comma_separated_list(
-            parser.Delimiter.PAREN, lambda: parser.parse_argument(expect_type=True)
+        located = parser.parse_comma_separated_list(
+            parser.Delimiter.PAREN,
+            lambda: (parser.parse_argument(expect_type=True), parser.parse_optional_location()),
         )
+        args = [arg for arg, _ in located]
         result_types: list[Attribute] = []
         if parser.parse_optional_punctuation("->") is not None:
             if parser.parse_optional_punctuation("(") is None:
@@ -171,6 +173,10 @@ class EntryOp(CudaTileOp):
         region = parser.parse_region(args)
         if not region.blocks:
             region.add_block(Block(arg_types=arg_types))
+        # ``loc(...)`` after an argument's type, as --mlir-print-debuginfo prints it.
+        for block_arg, (_, location) in zip(region.blocks[0].args, located):
+            if location is not None:
+                block_arg.location = location
         ensure_terminator(parser, region, ReturnOp, start)
         op = cls(name, arg_types, region, hints, result_types)
         op.attributes |= parser.parse_optional_attr_dict()
