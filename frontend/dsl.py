@@ -718,6 +718,45 @@ def join_tokens(*tokens: Token) -> Token:
     """A token ordered after all of ``tokens``."""
 
 
+# Low-level views and their tokens (unsafe) ---------------------------------------
+
+
+@builtin
+def make_tensor_view(
+    base: Tile, shape: tuple[Any, ...], strides: tuple[Any, ...], token: Token | None = None
+) -> TensorView:
+    """A tensor view at the scalar pointer ``base``: ``shape`` and ``strides`` (in
+    elements) are ints or i32 scalars; ``token`` orders the accesses through it."""
+
+
+@builtin
+def load_tensor(
+    ptrs: TensorView, index: tuple[Any, ...], shape: tuple[Any, ...], strides: tuple[Any, ...], dtype: DType
+) -> TensorView:
+    """The view of ``dtype`` elements at the address ``ptrs[index]`` (``ptrs``: a
+    tensor of i64 addresses; the index is checked like a partition's)."""
+
+
+@builtin
+def get_tensor_token(tensor: TensorView) -> Token:
+    """The tensor's memory token (a fresh one if none was set)."""
+
+
+@builtin
+def set_tensor_token(tensor: TensorView, token: Token) -> None:
+    """Give the tensor a memory token: the partitions made from it afterwards carry it."""
+
+
+@builtin
+def get_partition_token(partition: PartitionView) -> Token:
+    """A read-only partition's memory token (a fresh one if its tensor had none)."""
+
+
+@builtin
+def get_partition_token_mut(partition: PartitionView) -> Token:
+    """A mutable partition's memory token (a fresh one if its tensor had none)."""
+
+
 # Hints (unsafe) ----------------------------------------------------------------
 
 
@@ -871,8 +910,8 @@ class PartitionView:
         (1-10) and ``allow_tma`` are hints to tileiras (see ``load_tile_like``)."""
 
     @builtin
-    def store(self, index: tuple[Any, ...], tile: Any) -> None:
-        """Store at ``index`` (mutable partitions only; unsafe)."""
+    def store(self, index: tuple[Any, ...], tile: Any) -> Token:
+        """Store at ``index`` (mutable partitions only; unsafe); returns the store's token."""
 
     @builtin
     def num_tiles(self, axis: int) -> Tile:

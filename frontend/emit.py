@@ -30,6 +30,10 @@ class Builder:
     entry: Block = field(init=False)
     """The entry's body, where kernel-wide values are defined."""
     location: LocationAttr = field(default_factory=UnknownLoc)
+    enclosing: list[Block] = field(default_factory=list)
+    """The blocks ``at`` left for ``block``, outermost first: the blocks whose
+    values the ops added now may use (regions are attached to their ops only
+    once built, so the IR cannot tell yet)."""
 
     def __post_init__(self) -> None:
         self.entry = self.block
@@ -51,10 +55,16 @@ class Builder:
     def at(self, block: Block) -> Iterator[Block]:
         """Append to ``block`` inside the ``with``."""
         saved, self.block = self.block, block
+        self.enclosing.append(saved)
         try:
             yield block
         finally:
+            self.enclosing.pop()
             self.block = saved
+
+    def reaches(self, block: Block | None) -> bool:
+        """Whether values defined in ``block`` may be used by the ops added now."""
+        return block is self.block or any(b is block for b in self.enclosing)
 
     @contextmanager
     def located(self, location: LocationAttr) -> Iterator[None]:

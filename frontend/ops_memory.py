@@ -10,7 +10,13 @@ token-order pass threads them.
 
 Raw pointers, mutable device-side partitions and their accesses are unsafe:
 they compile only inside ``with st.unsafe():`` and carry the
-``tile_safety.unsafe`` marker.
+``tile_safety.unsafe`` marker.  So are the low-level views of seed 002
+(``st.make_tensor_view``, ``st.load_tensor``: tensors of mode ``raw``,
+whose accesses token-order keeps on its global chain) and hand-written view
+tokens (``st.set_tensor_token`` and the ``get_*_token`` functions): a
+partition made from a tensor with a token carries it, and every access
+through such a partition takes it as its input token, which token-order
+leaves as written.
 """
 
 from __future__ import annotations
@@ -43,16 +49,17 @@ from safetile.dialects.cuda_tile.ops.memory import (
     LoadPtrTkoOp,
     LoadViewTkoOp,
     MakePartitionViewOp,
+    MakeTensorViewOp,
     MakeTokenOp,
     StorePtrTkoOp,
     StoreViewTkoOp,
 )
 from safetile.dialects.cuda_tile.ops.misc import GetNumTileBlocksOp, GetTileBlockIdOp
-from safetile.dialects.cuda_tile.types import PartitionViewType, TensorViewType, TileType, TokenType
+from safetile.dialects.cuda_tile.types import DYNAMIC, PartitionViewType, TensorViewType, TileType, TokenType
 
 from . import dsl
 from .builtins import implements
-from .core import as_tile, broadcast_to, check_shape, describe, index_value, shaped
+from .core import as_tile, broadcast_to, check_shape, describe, index_value, reshape, shaped
 from .dsl import DType, ptr_dtype
 from .hints import Hints, hints_attr, with_call_hints
 from .types import (
@@ -129,7 +136,7 @@ def make_partition(
     assert isinstance(view_type, TensorViewType)
     result = PartitionViewType(dims, view_type, dim_map, pad)
     op = lx.add(MakePartitionViewOp.build(operands=[tensor.view], result_types=[result]))
-    return PartitionValue(op.result, tensor, dims, mutable)
+    return PartitionValue(op.result, tensor, dims, mutable, _reaching(lx, tensor))
 
 
 def _check_indices(
@@ -171,13 +178,16 @@ def load_view(
 ) -> LoadViewTkoOp:
     view = partition.view.type
     assert isinstance(view, PartitionViewType)
-    return lx.add(
+    op = lx.add(
         LoadViewTkoOp.build(
-            operands=[partition.view, [i.value for i in index], None],
+            operands=[partition.view, [i.value for i in index], _token(lx, partition.token)],
             result_types=[view.tile_type(), TokenType()],
             properties=_view_access_properties(lx, lx.state.load_hints, call),
         )
     )
+    if partition.token is not None:
+        lx.mark_unsafe(op, "a load ordered by a hand-written token")
+    return op
 
 
 def store_view(
@@ -185,13 +195,16 @@ def store_view(
 ) -> StoreViewTkoOp:
     tensor = partition.tensor
     value = shaped(lx, tile, tensor.dtype, partition.tile, f"a tile stored into '{tensor.name}'")
-    return lx.add(
+    op = lx.add(
         StoreViewTkoOp.build(
-            operands=[value.value, partition.view, [i.value for i in index], None],
+            operands=[value.value, partition.view, [i.value for i in index], _token(lx, partition.token)],
             result_types=[TokenType()],
             properties=_view_access_properties(lx, lx.state.store_hints, call),
         )
     )
+    if partition.token is not None:
+        lx.mark_unsafe(op, "a store ordered by a hand-written token")
+    return op
 
 
 def _own_index(lx: Lowerer, tensor: TensorValue, what: str) -> tuple[PartitionValue, list[TileValue]]:
@@ -201,6 +214,11 @@ def _own_index(lx: Lowerer, tensor: TensorValue, what: str) -> tuple[PartitionVa
             raise lx.error(
                 f"{what}: '{tensor.name}' is st.MutMapped and has no single own tile",
                 f"pass an index from '{tensor.name}.tile_indices()'",
+            )
+        if tensor.mode == "raw":
+            raise lx.error(
+                f"{what}: '{tensor.name}' is a view built in unsafe code and has no tile of its own",
+                "read it with v.partition(shape).load(index); write it with v.partition_mut(shape).store(index, tile)",
             )
         raise lx.error(
             f"{what}: '{tensor.name}' is read-only (st.Ref)",
@@ -315,7 +333,7 @@ def _partition_permuted(lx: Lowerer, tensor: Any, shape: Any, dim_map: Any, padd
 @implements(dsl.TensorView.partition_mut)
 def _partition_mut(lx: Lowerer, tensor: Any, shape: Any) -> PartitionValue:
     t = _tensor(lx, tensor, "partition_mut")
-    if not t.writable:
+    if t.mode == "shared":
         raise lx.error(f"'{t.name}' is read-only (st.Ref) and cannot be partitioned mutably")
     partition = make_partition(lx, t, shape, mutable=True)
     lx.mark_unsafe(partition.view.owner, f"{t.name}.partition_mut")  # type: ignore[arg-type]
@@ -351,14 +369,15 @@ def _partition_load(lx: Lowerer, partition: Any, index: Any, *, latency: Any = N
 
 
 @implements(dsl.PartitionView.store)
-def _partition_store(lx: Lowerer, partition: Any, index: Any, tile: Any) -> None:
+def _partition_store(lx: Lowerer, partition: Any, index: Any, tile: Any) -> TokenValue:
     if not isinstance(partition, PartitionValue) or not partition.mutable:
         raise lx.error(
             "only mutable partitions (partition_mut) accept stores",
             "store an output's own tile with z.store(tile)",
         )
     values = _check_indices(lx, partition, index, "store")
-    lx.mark_unsafe(store_view(lx, partition, values, tile), "a store through a mutable partition")
+    op = lx.mark_unsafe(store_view(lx, partition, values, tile), "a store through a mutable partition")
+    return TokenValue(op.result_token)
 
 
 def index_space(lx: Lowerer, partition: PartitionValue) -> list[TileValue]:
@@ -634,3 +653,133 @@ def _ptr_to_ptr(lx: Lowerer, ptrs: Any, dtype: Any) -> TileValue:
     target = ptr_dtype(dtype)
     op = _unsafe(lx, lx.add(PtrToPtrOp(p.value, tile_type(p.shape, target))), "ptr_to_ptr")
     return TileValue(op.result, target)
+
+
+# --------------------------------------------------------------------------
+# Low-level views and their tokens (unsafe)
+# --------------------------------------------------------------------------
+
+
+def _reaching(lx: Lowerer, tensor: TensorValue) -> TokenValue | None:
+    """``tensor``'s hand-written token, which must be defined in a block enclosing
+    the code being lowered: one set inside a branch or loop does not reach past it."""
+    token = tensor.token
+    if token is None:
+        return None
+    owner = token.value.owner
+    if not lx.builder.reaches(owner.parent_block() if isinstance(owner, Operation) else owner):
+        raise lx.error(
+            f"the token set on '{tensor.name}' inside a branch or loop does not reach here",
+            f"call st.set_tensor_token({tensor.name}, ...) again here, or use the view inside that block",
+        )
+    return token
+
+
+def _extents(lx: Lowerer, values: Any, what: str) -> tuple[list[int], list[SSAValue], list[int | TileValue]]:
+    """Static entries (``DYNAMIC`` for runtime ones), the runtime values, and the
+    kernel's view of each, for a shape or strides tuple of ints and i32 scalars."""
+    if not isinstance(values, tuple) or not values:
+        raise lx.error(f"{what} must be a non-empty tuple, got {describe(values)}", "write e.g. (n, 16)")
+    static: list[int] = []
+    dynamic: list[SSAValue] = []
+    seen: list[int | TileValue] = []
+    for v in values:
+        if isinstance(v, int) and not isinstance(v, bool):
+            if v <= 0:
+                raise lx.error(f"{what} {describe(values)} has {v}: constant entries must be positive",
+                               "pass a runtime i32 scalar for an extent only known at run time")
+            static.append(v)
+            seen.append(v)
+        else:
+            value = index_value(lx, v, f"an entry of {what}")
+            static.append(DYNAMIC)
+            dynamic.append(value.value)
+            seen.append(value)
+    return static, dynamic, seen
+
+
+def raw_view(lx: Lowerer, base: TileValue, shape: Any, strides: Any, name: str) -> TensorValue:
+    """A ``make_tensor_view`` at the scalar pointer ``base`` (a ``raw`` tensor)."""
+    dims, dynamic_dims, seen = _extents(lx, shape, "the shape")
+    steps, dynamic_steps, _ = _extents(lx, strides, "the strides")
+    if len(steps) != len(dims):
+        raise lx.error(f"{len(dims)} dimensions but {len(steps)} strides", "give one stride per dimension")
+    element = _pointee(base)
+    view_type = TensorViewType(element.ir, dims, steps)
+    op = lx.add(MakeTensorViewOp.build(operands=[base.value, dynamic_dims, dynamic_steps], result_types=[view_type]))
+    lx.mark_unsafe(op, name)
+    return TensorValue(name, "raw", element, op.result, tuple(seen))
+
+
+@implements(dsl.make_tensor_view)
+def _make_tensor_view(lx: Lowerer, base: Any, shape: Any, strides: Any, token: Any) -> TensorValue:
+    lx.require_unsafe("make_tensor_view")
+    p = _pointers(lx, base, "make_tensor_view")
+    if p.shape != ():
+        raise lx.error(f"make_tensor_view needs a scalar pointer, got {p.describe()}",
+                       "pass a st.Ptr parameter, or st.offset(p, k) with a scalar k")
+    view = raw_view(lx, p, shape, strides, "make_tensor_view")
+    _token(lx, token)
+    view.token = token
+    return view
+
+
+@implements(dsl.load_tensor)
+def _load_tensor(lx: Lowerer, ptrs: Any, index: Any, shape: Any, strides: Any, dtype: Any) -> TensorValue:
+    lx.require_unsafe("load_tensor")
+    table = _tensor(lx, ptrs, "load_tensor")
+    if table.dtype not in (dsl.i64, dsl.u64):
+        raise lx.error(f"load_tensor reads addresses from an i64 tensor, '{table.name}' is {table.dtype.name}",
+                       "store the addresses as st.i64")
+    if not isinstance(dtype, DType) or dtype.kind == "ptr":
+        raise lx.error(f"load_tensor needs the element type of the view, got {describe(dtype)}", "pass e.g. st.f32")
+    _readable(lx, table, "load_tensor")
+    cell = make_partition(lx, table, (1,) * table.ndim)
+    address = TileValue(load_view(lx, cell, _check_indices(lx, cell, index, "load_tensor")).tile, table.dtype)
+    scalar = reshape(lx, address, ())
+    base = ptr_dtype(dtype)
+    pointer = _unsafe(lx, lx.add(IntToPtrOp(scalar.value, tile_type((), base))), "load_tensor")
+    return raw_view(lx, TileValue(pointer.result, base), shape, strides, "load_tensor")
+
+
+@implements(dsl.get_tensor_token)
+def _get_tensor_token(lx: Lowerer, tensor: Any) -> TokenValue:
+    lx.require_unsafe("get_tensor_token")
+    t = _tensor(lx, tensor, "get_tensor_token")
+    return _reaching(lx, t) or _fresh_token(lx, "get_tensor_token")
+
+
+@implements(dsl.set_tensor_token)
+def _set_tensor_token(lx: Lowerer, tensor: Any, token: Any) -> None:
+    lx.require_unsafe("set_tensor_token")
+    t = _tensor(lx, tensor, "set_tensor_token")
+    if not isinstance(token, TokenValue):
+        raise lx.error(f"set_tensor_token needs a token, got {describe(token)}",
+                       "pass a token from st.make_token, a store or st.get_tensor_token")
+    t.token = token
+
+
+def _partition_token(lx: Lowerer, partition: Any, mutable: bool, what: str) -> TokenValue:
+    lx.require_unsafe(what)
+    if not isinstance(partition, PartitionValue):
+        raise lx.error(f"{what} needs a partition, got {describe(partition)}")
+    if partition.mutable != mutable:
+        other = "get_partition_token_mut" if partition.mutable else "get_partition_token"
+        kind = "mutable (partition_mut)" if partition.mutable else "read-only"
+        raise lx.error(f"{what}: this partition of '{partition.tensor.name}' is {kind}", f"use st.{other}")
+    return partition.token or _fresh_token(lx, what)
+
+
+@implements(dsl.get_partition_token)
+def _get_partition_token(lx: Lowerer, partition: Any) -> TokenValue:
+    return _partition_token(lx, partition, False, "get_partition_token")
+
+
+@implements(dsl.get_partition_token_mut)
+def _get_partition_token_mut(lx: Lowerer, partition: Any) -> TokenValue:
+    return _partition_token(lx, partition, True, "get_partition_token_mut")
+
+
+def _fresh_token(lx: Lowerer, what: str) -> TokenValue:
+    """The token of a view nobody gave one: a fresh token, ordered after nothing."""
+    return TokenValue(_unsafe(lx, lx.add(MakeTokenOp.build(result_types=[TokenType()])), what).result)

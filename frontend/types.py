@@ -66,11 +66,15 @@ class TokenValue:
 
 @dataclass(eq=False)
 class TensorValue:
-    """A tensor parameter: its ``tensor_view`` and what the kernel knows of it.
+    """A tensor: its ``tensor_view`` and what the kernel knows of it.
 
-    ``shape`` has an int per static dimension and a ``TileValue`` (i32
-    scalar) per dynamic one.  For ``mut``/``mapped`` tensors ``tile`` is the
-    host partition shape (``S``) and ``own_view`` the partition view of it.
+    ``mode`` is a parameter's (``mut``, ``mapped``, ``shared``) or ``raw``
+    for a view built in unsafe code (``st.make_tensor_view``,
+    ``st.load_tensor``).  ``shape`` has an int per static dimension and a
+    ``TileValue`` (i32 scalar) per dynamic one.  For ``mut``/``mapped``
+    tensors ``tile`` is the host partition shape (``S``) and ``own_view``
+    the partition view of it.  ``token`` is a hand-written memory token
+    (``st.set_tensor_token``): the partitions made from the tensor carry it.
     """
 
     name: str
@@ -80,6 +84,7 @@ class TensorValue:
     shape: tuple[int | TileValue, ...]
     tile: tuple[int, ...] = ()
     own_view: PartitionValue | None = None
+    token: TokenValue | None = None
 
     @property
     def ndim(self) -> int:
@@ -92,12 +97,17 @@ class TensorValue:
 
 @dataclass(eq=False)
 class PartitionValue:
-    """A ``partition_view`` of a tensor; ``mutable`` views accept stores."""
+    """A ``partition_view`` of a tensor; ``mutable`` views accept stores.
+
+    ``token`` is the hand-written token of the tensor when the view was made:
+    every access through the view takes it (and is unsafe).
+    """
 
     view: SSAValue
     tensor: TensorValue
     tile: tuple[int, ...]
     mutable: bool = False
+    token: TokenValue | None = None
 
     @property
     def ndim(self) -> int:
