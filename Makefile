@@ -15,7 +15,7 @@ $(BIN)/python:
 
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip==25.3
-	$(BIN)/python -m pip install --quiet -e '.[test,toolchain,cuda]'
+	$(BIN)/python -m pip install --quiet -e '.[test,toolchain,cuda,bench]'
 	rm -f $(VENV)/.installed-* && touch $@
 
 install: $(STAMP)

@@ -49,7 +49,7 @@ def do_bench(
     backend = current_backend()
     stream = backend.default_stream
     flush: Callable[[], Any] = (lambda: backend.fill((L2_FLUSH_BYTES // 4,), np.dtype(np.int32), 0, stream)) \
-        if flush_l2 and backend.target is not None else (lambda: None)
+        if flush_l2 and backend.name == "cuda" else (lambda: None)
 
     start = stream.record(timing=True)
     for _ in range(ESTIMATE_RUNS):

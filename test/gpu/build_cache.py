@@ -6,8 +6,9 @@
 Runtime launches (JIT through the cache): the numpy-only GPU tests
 (``RUNTIME_TESTS``) run here on the CPU interpreter with
 ``SAFETILE_AOT_ARCHS=<arch>``, so every variant they launch is also compiled
-for the GPU; the benchmark's variants (``bench/gpu.py``) and the interop
-tests' are compiled through ``st.warm_up(..., arch=)``; the sanitizer test's
+for the GPU; the benchmark's variants (``bench/gpu.py``), the interop
+tests' and every config of the tuned kernels (``bench/autotune.py``,
+``test_autotune_gpu.py``) are compiled through ``st.warm_up(..., arch=)``; the sanitizer test's
 kernel is run once more with ``SAFETILE_SANITIZE=memcheck``.
 
 Plain cubins: each kernel of ``test/gpu/kernels/`` is compiled through safetile's cubin
@@ -142,10 +143,15 @@ def build_runtime_variants(arch: str, out: Path) -> None:
 
     sys.path.insert(0, str(REPO_ROOT / "bench"))
     sys.path.insert(0, str(HERE))
+    sys.path.insert(0, str(REPO_ROOT / "examples"))
+    import autotune as autotune_bench  # bench/autotune.py
     import gpu as bench  # bench/gpu.py
+    import test_autotune_gpu
     import test_interop_gpu
 
-    for kernel, spec in bench.warm_up_specs() + test_interop_gpu.warm_up_specs():
+    # A tuned kernel's warm_up builds every config's cubin, in parallel.
+    for kernel, spec in (bench.warm_up_specs() + test_interop_gpu.warm_up_specs() + autotune_bench.warm_up_specs()
+                         + test_autotune_gpu.warm_up_specs()):
         st.warm_up(kernel, [spec], arch=arch)
 
 
