@@ -132,11 +132,16 @@ class Config:
 
 
 def _text(value: Any) -> str:
-    """A value as configs and keys are written down: dtypes by name, mappings sorted."""
+    """A value as configs, keys and records write it, the same in every process: dtypes by
+    name, functions (hints of the generics) by qualified name, mappings sorted."""
     if isinstance(value, DType):
         return value.name
+    if callable(value):
+        return f"{getattr(value, '__module__', '')}.{getattr(value, '__qualname__', type(value).__name__)}"
     if isinstance(value, Mapping):
         return "{" + ", ".join(f"{k!r}: {_text(v)}" for k, v in sorted(value.items())) + "}"
+    if isinstance(value, tuple | list):
+        return "(" + ", ".join(_text(v) for v in value) + ")"
     return repr(value)
 
 
@@ -235,12 +240,17 @@ class Autotuned:
         assert isinstance(self.kernel, KernelDefinition), "@st.autotune wraps a @st.kernel"
         return self.kernel
 
+    @property
+    def _launch_params(self) -> list[Any]:
+        """The parameters a launch passes (not the generics), in order."""
+        return [p for p in self._definition().params if p.kind != "generic"]
+
     # -- launching -------------------------------------------------------------
 
     def __call__(self, *args: Any, **kwargs: Any) -> DeviceOp:
         """Launch the chosen config for these arguments' key (tuning first if the key is new)."""
         candidates = self.candidates
-        params = [p for p in self._definition().params if p.kind != "generic"]
+        params = self._launch_params
         if len(args) != len(params):
             return candidates[0](*args, **kwargs)  # the kernel's own refusal names the parameters
         tuned = sorted({name for c in self.configs for name in c.values} & kwargs.keys())
@@ -274,23 +284,23 @@ class Autotuned:
 
     def _outputs(self) -> list[int]:
         """Positions of the mutable outputs among the launch arguments."""
-        params = [p for p in self._definition().params if p.kind != "generic"]
+        params = self._launch_params
         return [i for i, p in enumerate(params) if p.kind == "tensor" and p.annotation.mode in ("mut", "mapped")]
 
     def _tile(self, config: Config, position: int, passed: tuple[int, ...] | None) -> tuple[int, ...]:
         """The tile of output ``position`` under ``config``; the dimensions it leaves open are
         those of the tile ``passed`` (the output's partition, if it came partitioned)."""
-        params = [p for p in self._definition().params if p.kind != "generic"]
-        p = params[position]
+        p = self._launch_params[position]
         shape = p.annotation.shape
-        if isinstance(shape, str):
-            if shape in config.values:
-                return tuple(config.values[shape])
-            shape = (shape,)
-        dims = [config.values.get(d) if isinstance(d, str) else d for d in shape]
+        if isinstance(shape, str):  # a st.Shape generic
+            dims = list(config.values[shape]) if shape in config.values else [None] * len(passed or (None,))
+            names = [shape]
+        else:
+            dims = [config.values.get(d) if isinstance(d, str) else d for d in shape]
+            names = [str(d) for d, v in zip(shape, dims) if v is None]
         if None in dims:
             if passed is None or len(passed) != len(dims):
-                open_dims = ", ".join(str(d) for d, v in zip(shape, dims) if v is None)
+                open_dims = ", ".join(names)
                 raise LaunchRefused(
                     f"launch of '{self.name}' refused: '{p.name}' is tiled by {open_dims}, which config "
                     f"{self.configs.index(config)} does not set: pass it partitioned, or set {open_dims} in every "
@@ -317,7 +327,7 @@ class Autotuned:
 
     def _specs(self, config: Config, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> dict[str, Any]:
         """What ``specialize`` takes for ``config``'s candidate on ``args`` (as its launch derives it)."""
-        params = [p for p in self._definition().params if p.kind != "generic"]
+        params = self._launch_params
         values: dict[str, Any] = {k: v for k, v in kwargs.items() if k not in OPTIONS}
         for i, (p, arg) in enumerate(zip(params, args)):
             if p.kind != "tensor" or not isinstance(arg, Tensor | Partition | Shared):
@@ -479,7 +489,7 @@ class Autotuned:
         alive = list(range(len(self.configs)))
         if self.prune_configs_by is None:
             return alive
-        params = [p for p in self._definition().params if p.kind != "generic"]
+        params = self._launch_params
         named = {p.name: arg for p, arg in zip(params, args)} | dict(kwargs)
         kept = [Config.of(c).text for c in self.prune_configs_by(list(self.configs), named)]
         for i in list(alive):
@@ -545,7 +555,7 @@ class Autotuned:
 
     def _retiled_spec(self, config: Config, values: Mapping[str, Any]) -> dict[str, Any]:
         """A specialization's values for ``config``: its generics, outputs partitioned as it tiles them."""
-        params = [p for p in self._definition().params if p.kind != "generic"]
+        params = self._launch_params
         out = dict(values)
         for i in self._outputs():
             spec = out.get(params[i].name)

@@ -375,3 +375,18 @@ def test_the_example_gemm_tunes_its_tiles_and_hints() -> None:
     assert tuning.outcomes[1].config == ("BM=64 BN=32 BK=32 load_hints={'sm_90': {'latency': 6}} "
                                          "optimization_hints={'sm_90': {'num_worker_warps_per_cta': 8}}")
 
+
+
+def test_a_tile_no_config_sets_comes_from_the_partition_passed() -> None:
+    @st.kernel
+    def scale(z: st.Mut[f32, "S"], x: st.Ref[f32, (-1,)], a: f32, *, S: st.Shape):
+        z.store(st.load_tile_like(x, z) * a)
+
+    tuned = st.autotune(configs=[dict(), dict(load_hints={"sm_90": {"latency": 6}})], key=["x"],
+                        do_bench=FakeTimer(2.0, 1.0))(scale)
+    z, x = vectors()
+    part, x, _ = tuned(z.partition((32,)), x, 3.0).sync()
+    assert part.shape == (32,) and next(iter(tuned.tunings.values())).chosen == 1
+    np.testing.assert_array_equal(part.unpartition().numpy(), 3.0 * np.arange(N))
+    with pytest.raises(LaunchRefused, match="'z' is tiled by S, which config 1 does not set: pass it partitioned"):
+        tuned(st.full((N,), 1.0).sync(), x, 3.0)
