@@ -97,7 +97,7 @@ def run(out: Path) -> None:
     softmax_args = (st.full((SOFTMAX_ROWS, SOFTMAX_COLS), np.nan, f32).sync(), st.from_numpy(x).sync())
     sections.append(tune_twice("softmax f32 4096 x 4096 (examples/softmax.py)", tuned_softmax, softmax_args,
                                lambda got: np.testing.assert_allclose(got, e / e.sum(axis=1, keepdims=True),
-                                                                      rtol=1e-5, atol=1e-6),
+                                                                      rtol=1e-4, atol=1e-7),
                                None))
     device = st.current_backend().describe()
     out.write_text(f"# Autotuning on {device}\n\n" + "\n".join(sections))

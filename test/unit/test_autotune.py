@@ -390,3 +390,12 @@ def test_a_tile_no_config_sets_comes_from_the_partition_passed() -> None:
     np.testing.assert_array_equal(part.unpartition().numpy(), 3.0 * np.arange(N))
     with pytest.raises(LaunchRefused, match="'z' is tiled by S, which config 1 does not set: pass it partitioned"):
         tuned(st.full((N,), 1.0).sync(), x, 3.0)
+
+
+def test_the_real_timer_times_prepared_launches() -> None:
+    acc = st.autotune(configs=[dict(B=16), dict(B=128)], key=["x"],
+                      do_bench=lambda fn: float(st.testing.do_bench(fn, warmup=1, rep=5)))(accumulate_kernel())
+    z, _ = acc(*vectors()).sync()
+    (tuning,) = acc.tunings.values()
+    assert all(o.ms is not None and o.ms > 0 for o in tuning.outcomes)
+    np.testing.assert_array_equal(z.numpy(), 1.0 + np.arange(N))
