@@ -45,7 +45,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
 )
 from xdsl.ir import Attribute, AttributeInvT, Operation, SSAValue, TypeAttribute
-from xdsl.irdl import ConstraintContext
+from xdsl.irdl import VerificationContext
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove
@@ -173,7 +173,7 @@ class TileIRParser(Parser):
         for kind, defs in (("operand", op_def.operands), ("result", op_def.results)):
             for index, (_, arg_def) in enumerate(defs):
                 try:
-                    arg_def.constr.verify((err.attr,), ConstraintContext())
+                    arg_def.constr.verify((err.attr,), VerificationContext())
                 except ConstraintError as rejected:
                     if rejected.what == err.what:
                         return constraint_message(op_type.name, kind, index, err.what, err.attr)
