@@ -99,7 +99,7 @@ def run(out: Path) -> None:
                                lambda got: np.testing.assert_allclose(got, e / e.sum(axis=1, keepdims=True),
                                                                       rtol=1e-4, atol=1e-7),
                                None))
-    device = st.current_backend().describe()
+    device = st.current_backend().device_name
     out.write_text(f"# Autotuning on {device}\n\n" + "\n".join(sections))
     print(out.read_text())
 
