@@ -296,6 +296,33 @@ def static_range(start: int, stop: int | None = None, step: int = 1) -> range:
     """``for i in st.static_range(n):`` unrolls the loop at compile time."""
 
 
+# Tile orders ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GroupedOrder:
+    """``st.grouped(G)``: the grouped tile order of a 2-d output (Triton's ``GROUP_M``).
+
+    Tile number ``t`` of an ``n0 x n1`` grid of tiles is taken ``G`` rows at
+    a time, column by column within a group::
+
+        width = G * n1;  first = (t // width) * G;  rows = min(n0 - first, G)
+        m = first + (t % width) % rows;  n = (t % width) // rows
+
+    so consecutive blocks share rows of ``x`` and columns of ``y`` in L2.  It is
+    a bijection of ``[0, n0 * n1)`` onto the tiles, which partition-disjointness
+    proves from the index math the frontend emits.
+    """
+
+    group: int
+
+
+@builtin
+def grouped(group: int) -> GroupedOrder:
+    """The grouped tile order with groups of ``group`` rows (a compile-time int >= 1), for
+    ``z.tile_indices(order=...)`` and ``z.tile_index(order=...)``."""
+
+
 # Grid ----------------------------------------------------------------------
 
 
@@ -863,14 +890,16 @@ class TensorView:
     def load(
         self, index: tuple[Any, ...] | None = None, *, latency: int | None = None, allow_tma: bool | None = None
     ) -> Tile:
-        """This block's tile of a mutable output (``st.MutMapped``: at ``index`` from ``tile_indices()``)."""
+        """This block's tile of a mutable output (at ``index`` from ``tile_index()``; ``st.MutMapped``:
+        from ``tile_indices()``)."""
 
     @builtin
     def store(
         self, tile: Any, index: tuple[Any, ...] | None = None, *, latency: int | None = None,
         allow_tma: bool | None = None,
     ) -> None:
-        """Store this block's tile (``st.MutMapped``: at ``index`` from ``tile_indices()``)."""
+        """Store this block's tile (at ``index`` from ``tile_index()``; ``st.MutMapped``: from
+        ``tile_indices()``)."""
 
     @builtin
     def load_tile(self, shape: tuple[int, ...], index: tuple[Any, ...]) -> Tile:
@@ -891,8 +920,16 @@ class TensorView:
         """A mutable device-side partition of an output tensor (unsafe)."""
 
     @builtin
-    def tile_indices(self) -> Iterator[tuple[Any, ...]]:
-        """``st.MutMapped``: the tile indices this block owns (use in ``for``)."""
+    def tile_indices(self, *, order: GroupedOrder | None = None) -> Iterator[tuple[Any, ...]]:
+        """``st.MutMapped``: the tile indices this block owns (use in ``for``): tile
+        number ``t`` goes to block ``t mod nblocks``, numbered row-major or in ``order``
+        (``st.grouped(G)``)."""
+
+    @builtin
+    def tile_index(self, *, order: GroupedOrder | None = None) -> tuple[Any, ...]:
+        """``st.Mut``: this block's tile, for ``z.load(idx)``/``z.store(tile, idx)`` and index
+        math: the tile block id, or with ``order=st.grouped(G)`` (a 2-d output) the tile
+        numbered ``bid.x + bid.y * n0`` (the launch order) in the grouped order."""
 
 
 class PartitionView:

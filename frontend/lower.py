@@ -69,7 +69,6 @@ from .types import (
     OwnedIndex,
     OwnedTiles,
     PartitionValue,
-    TensorValue,
     TileValue,
     TokenValue,
     Unavailable,
@@ -613,7 +612,7 @@ class Lowerer:
             return
         value = self.eval(iterator)
         if isinstance(value, OwnedTiles):
-            self.mapped_loop(stmt, value.tensor)
+            self.mapped_loop(stmt, value)
         elif isinstance(value, StaticRange | tuple | range):
             self.unrolled_loop(stmt, tuple(value.values if isinstance(value, StaticRange) else value))
         else:
@@ -713,11 +712,11 @@ class Lowerer:
 
         self.loop(stmt, "loop", dtype, enter_checked, lambda: self.lower_body(stmt.body), build_loop)
 
-    def mapped_loop(self, stmt: ast.For, tensor: TensorValue) -> None:
+    def mapped_loop(self, stmt: ast.For, tiles: OwnedTiles) -> None:
         """``for idx in z.tile_indices()``: this block's tiles of ``z``, round robin."""
-        start, stop, step, delinearize = owned_tile_range(self, tensor)
+        start, stop, step, delinearize = owned_tile_range(self, tiles)
         self.range_loop(
-            stmt, start, stop, step, lambda t: self.assign(stmt.target, OwnedIndex(tensor, delinearize(t)))
+            stmt, start, stop, step, lambda t: self.assign(stmt.target, OwnedIndex(tiles.tensor, delinearize(t)))
         )
 
     def stmt_While(self, stmt: ast.While) -> None:

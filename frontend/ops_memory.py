@@ -59,7 +59,7 @@ from safetile.dialects.cuda_tile.types import DYNAMIC, PartitionViewType, Tensor
 
 from . import dsl
 from .builtins import implements
-from .core import as_tile, broadcast_to, check_shape, describe, index_value, reshape, shaped
+from .core import as_tile, broadcast_to, check_shape, const, describe, index_value, reshape, shaped
 from .dsl import DType, ptr_dtype
 from .hints import Hints, hints_attr, with_call_hints
 from .types import (
@@ -231,31 +231,41 @@ def _own_index(lx: Lowerer, tensor: TensorValue, what: str) -> tuple[PartitionVa
     return tensor.own_view, list(ids)
 
 
-def _mapped_index(lx: Lowerer, tensor: TensorValue, index: Any, what: str) -> list[TileValue]:
+def _owned_index(lx: Lowerer, tensor: TensorValue, index: Any, what: str) -> tuple[PartitionValue, list[TileValue]]:
+    """An index ``tile_indices()`` or ``tile_index()`` made for ``tensor``: its partition and values."""
     if not isinstance(index, OwnedIndex) or index.tensor is not tensor:
+        if tensor.mode == "mapped":
+            raise lx.error(
+                f"{what}: '{tensor.name}' is st.MutMapped: its tiles are addressed only by indices "
+                f"from '{tensor.name}.tile_indices()'",
+                f"write 'for idx in {tensor.name}.tile_indices():' and pass idx",
+            )
         raise lx.error(
-            f"{what}: '{tensor.name}' is st.MutMapped: its tiles are addressed only by indices "
-            f"from '{tensor.name}.tile_indices()'",
-            f"write 'for idx in {tensor.name}.tile_indices():' and pass idx",
+            f"{what}() addresses the block's own tile and takes no index but one from "
+            f"'{tensor.name}.tile_index()', got {describe(index)}",
+            f"each tile block accesses only the tile the host partition gives it: call {what}() without "
+            f"an index, or pass idx = {tensor.name}.tile_index(order=...)",
         )
     assert tensor.own_view is not None
     for dim, v in enumerate(index.values):
         lx.check_index(v, tensor.own_view, dim, what)
-    return list(index.values)
+    return tensor.own_view, list(index.values)
+
+
+def _block_tile(lx: Lowerer, tensor: TensorValue, index: Any, what: str) -> tuple[PartitionValue, list[TileValue]]:
+    """The tile ``z.load(index)``/``z.store(tile, index)`` address: ``index`` if given, else
+    the block's own tile (``st.Mut`` only)."""
+    if tensor.mode == "mapped" or (tensor.mode == "mut" and index is not None):
+        return _owned_index(lx, tensor, index, what)
+    return _own_index(lx, tensor, what)
 
 
 @implements(dsl.TensorView.load)
 def _tensor_load(lx: Lowerer, tensor: Any, index: Any = None, *, latency: Any = None,
                  allow_tma: Any = None) -> TileValue:
     t = _tensor(lx, tensor, "load")
-    if t.mode == "mapped":
-        values = _mapped_index(lx, t, index, f"{t.name}.load")
-        assert t.own_view is not None
-        return TileValue(load_view(lx, t.own_view, values, latency=latency, allow_tma=allow_tma).tile, t.dtype)
-    if index is not None:
-        raise lx.error(f"{t.name}.load() takes no index", "load other tiles through a partition")
-    view, ids = _own_index(lx, t, f"{t.name}.load")
-    return TileValue(load_view(lx, view, ids, latency=latency, allow_tma=allow_tma).tile, t.dtype)
+    view, values = _block_tile(lx, t, index, f"{t.name}.load")
+    return TileValue(load_view(lx, view, values, latency=latency, allow_tma=allow_tma).tile, t.dtype)
 
 
 @implements(dsl.load_tile_mut)
@@ -267,19 +277,8 @@ def _load_tile_mut(lx: Lowerer, dst: Any) -> TileValue:
 def _tensor_store(lx: Lowerer, tensor: Any, tile: Any, index: Any, *, latency: Any = None,
                   allow_tma: Any = None) -> None:
     t = _tensor(lx, tensor, "store")
-    what = f"{t.name}.store"
-    if t.mode == "mapped":
-        values = _mapped_index(lx, t, index, what)
-        assert t.own_view is not None
-        store_view(lx, t.own_view, values, tile, latency=latency, allow_tma=allow_tma)
-        return
-    if index is not None:
-        raise lx.error(
-            f"{what}() stores the block's own tile and takes no index",
-            "each tile block writes only the tile the host partition gives it",
-        )
-    view, ids = _own_index(lx, t, what)
-    store_view(lx, view, ids, tile, latency=latency, allow_tma=allow_tma)
+    view, values = _block_tile(lx, t, index, f"{t.name}.store")
+    store_view(lx, view, values, tile, latency=latency, allow_tma=allow_tma)
 
 
 @implements(dsl.load_tile_like)
@@ -346,14 +345,58 @@ def _load_tile(lx: Lowerer, tensor: Any, shape: Any, index: Any) -> TileValue:
 
 
 @implements(dsl.TensorView.tile_indices)
-def _tile_indices(lx: Lowerer, tensor: Any) -> OwnedTiles:
+def _tile_indices(lx: Lowerer, tensor: Any, order: Any) -> OwnedTiles:
     t = _tensor(lx, tensor, "tile_indices")
     if t.mode != "mapped":
-        raise lx.error(
-            f"'{t.name}' is not st.MutMapped: tile_indices() walks the tiles of a mapped output",
-            "declare the parameter as st.MutMapped[E, shape]",
+        hint = (
+            f"a st.Mut output has one tile per block: use {t.name}.tile_index(order=...)"
+            if t.mode == "mut" else "declare the parameter as st.MutMapped[E, shape]"
         )
-    return OwnedTiles(t)
+        raise lx.error(f"'{t.name}' is not st.MutMapped: tile_indices() walks the tiles of a mapped output", hint)
+    return OwnedTiles(t, _order(lx, t, order, "tile_indices"))
+
+
+@implements(dsl.TensorView.tile_index)
+def _tile_index(lx: Lowerer, tensor: Any, order: Any) -> OwnedIndex:
+    t = _tensor(lx, tensor, "tile_index")
+    if t.mode != "mut":
+        hint = (
+            f"a mapped output's block owns several tiles: loop over {t.name}.tile_indices(order=...)"
+            if t.mode == "mapped" else "declare the parameter as st.Mut[E, shape]"
+        )
+        raise lx.error(f"'{t.name}' is not st.Mut: tile_index() is the tile of a host-partitioned output", hint)
+    grouped = _order(lx, t, order, "tile_index")
+    ids = block_ids(lx)[: t.ndim]
+    if grouped is None:
+        return OwnedIndex(t, ids)
+    assert t.own_view is not None
+    rows, columns = index_space(lx, t.own_view)
+    # The block's number in launch order (x fastest): the grid is rows x columns.
+    number = _int_op(lx, arith.AddIOp, ids[0], _int_op(lx, arith.MulIOp, ids[1], rows))
+    return OwnedIndex(t, grouped_tile(lx, number, rows, columns, grouped.group))
+
+
+@implements(dsl.grouped)
+def _grouped(lx: Lowerer, group: Any) -> dsl.GroupedOrder:
+    if isinstance(group, bool) or not isinstance(group, int) or group < 1:
+        raise lx.error(
+            f"st.grouped({describe(group)}): the group must be a compile-time int >= 1",
+            "pass a constant or an int generic, e.g. st.grouped(8) or st.grouped(G)",
+        )
+    return dsl.GroupedOrder(group)
+
+
+def _order(lx: Lowerer, tensor: TensorValue, order: Any, what: str) -> dsl.GroupedOrder | None:
+    """A tile order argument: None (the default order) or ``st.grouped(G)`` of a 2-d output."""
+    if order is None:
+        return None
+    if not isinstance(order, dsl.GroupedOrder):
+        raise lx.error(f"{what}: order={describe(order)} is not a tile order",
+                       "pass order=st.grouped(G), or leave order out for the default order")
+    if tensor.ndim != 2:
+        raise lx.error(f"{what}: the grouped order walks a 2-d grid of tiles, '{tensor.name}' has rank {tensor.ndim}",
+                       "leave order out for this output")
+    return order
 
 
 @implements(dsl.PartitionView.load)
@@ -430,13 +473,15 @@ def _tile_ndim(lx: Lowerer, tile: TileValue) -> int:
 
 
 def owned_tile_range(
-    lx: Lowerer, tensor: TensorValue
+    lx: Lowerer, tiles: OwnedTiles
 ) -> tuple[TileValue, TileValue, TileValue, Callable[[TileValue], tuple[TileValue, ...]]]:
     """The loop over a mapped output's tiles this block owns (round robin).
 
-    Tiles are numbered row-major; block ``b`` of ``n`` visits ``b, b+n, ...``.
-    Returns the range bounds and the map from tile number to tile index.
+    Tiles are numbered row-major (or in the grouped order); block ``b`` of
+    ``n`` visits ``b, b+n, ...``.  Returns the range bounds and the map from
+    tile number to tile index.
     """
+    tensor = tiles.tensor
     assert tensor.own_view is not None
     counts = index_space(lx, tensor.own_view)
     total = counts[0]
@@ -446,6 +491,8 @@ def owned_tile_range(
     step = _num_tile_blocks(lx)[0]
 
     def delinearize(t: TileValue) -> tuple[TileValue, ...]:
+        if tiles.order is not None:
+            return grouped_tile(lx, t, counts[0], counts[1], tiles.order.group)
         index: list[TileValue] = []
         rest = t
         for d in range(1, len(counts)):
@@ -457,6 +504,21 @@ def owned_tile_range(
         return (*index, rest)
 
     return start, total, step, delinearize
+
+
+def grouped_tile(
+    lx: Lowerer, t: TileValue, rows: TileValue, columns: TileValue, group: int
+) -> tuple[TileValue, TileValue]:
+    """Tile ``(m, n)`` of tile number ``t`` in the grouped order of a ``rows x columns`` grid
+    (``dsl.GroupedOrder``).  partition-disjointness proves it one to one by recognizing
+    exactly this index math (``passes/analyses/index_math.py``); nothing is marked."""
+    g = const(lx, group, dsl.i32)
+    width = _int_op(lx, arith.MulIOp, g, columns)
+    first = _int_op(lx, arith.MulIOp, _divide(lx, t, width), g)
+    count = _int_op(lx, arith.MinIOp, _int_op(lx, arith.SubIOp, rows, first), g,
+                    signedness=SignednessAttr(Signedness.SIGNED))
+    within = _remainder(lx, t, width)
+    return _int_op(lx, arith.AddIOp, first, _remainder(lx, within, count)), _divide(lx, within, count)
 
 
 def _int_op(lx: Lowerer, cls: type, a: TileValue, b: TileValue, **props: Attribute) -> TileValue:

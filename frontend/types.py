@@ -116,7 +116,8 @@ class PartitionValue:
 
 @dataclass(eq=False)
 class OwnedIndex:
-    """A tile index of a ``st.MutMapped`` tensor, made by ``tile_indices()``.
+    """A tile index this block owns, made by ``tile_indices()`` (``st.MutMapped``)
+    or ``tile_index()`` (``st.Mut``).
 
     Only such an index may address that tensor's stores: the brand is what
     lets the disjointness pass prove one writer per tile.
@@ -128,9 +129,11 @@ class OwnedIndex:
 
 @dataclass(frozen=True)
 class OwnedTiles:
-    """``z.tile_indices()``: the tiles of a ``st.MutMapped`` tensor this block owns."""
+    """``z.tile_indices()``: the tiles of a ``st.MutMapped`` tensor this block owns,
+    numbered row-major or in the grouped ``order``."""
 
     tensor: TensorValue
+    order: dsl.GroupedOrder | None = None
 
 
 @dataclass(frozen=True)

@@ -71,6 +71,7 @@ _WHERE: dict[str, tuple[str, str]] = {
     "f64": (_DSL, "f64"),
     "floor": (_DSL, "floor"),
     "fma": (_DSL, "fma"),
+    "grouped": (_DSL, "grouped"),
     "i8": (_DSL, "i8"),
     "i16": (_DSL, "i16"),
     "i32": (_DSL, "i32"),

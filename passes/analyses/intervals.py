@@ -25,6 +25,14 @@ Facts used, each sound for the IR the frontend makes:
   makes the ``remi`` undefined, so no run reaches a use with it);
 * ``divi x, c`` with ``x >= 0``, a constant ``c >= 1`` and rounding toward
   zero or -inf lies in ``[floor(lo / c), floor(hi / c)]``;
+* ``mini a, b`` (signed) lies in ``[min(lo a, lo b), min(hi a, hi b)]``
+  (the upper bound where the two compare: constants, or one extent);
+* a coordinate of the grouped tile order (``index_math.py``) of a tile
+  number ``t`` with ``0 <= t < n0 * n1`` lies in ``[0, n0 - 1]`` (``m``) or
+  ``[0, n1 - 1]`` (``n``), the order being one to one on that range; ``t``
+  is known there when it is a ``for`` index from ``>= 0`` to ``muli n0, n1``,
+  or ``bid.x + bid.y * n0`` with ``bid.x <= n0 - 1``, ``bid.y <= n1 - 1``
+  (the launch grid of a host-partitioned ``n0 x n1`` output);
 * ``select cond, a, b`` is ``a`` or ``b`` where ``cond`` is a ``cmpi`` of a
   value against a constant that the value's interval decides (the Python
   ``%`` the frontend lowers to ``remi`` + ``select``), else the hull of
@@ -37,7 +45,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, StringAttr
+from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 
 from safetile.dialects import tile_safety
@@ -47,7 +55,7 @@ from safetile.dialects.cuda_tile.attributes import (
     RoundingMode,
     Signedness,
 )
-from safetile.dialects.cuda_tile.ops.arith import AddIOp, DivIOp, MulIOp, RemIOp, SubIOp
+from safetile.dialects.cuda_tile.ops.arith import AddIOp, DivIOp, MinIOp, RemIOp, SubIOp
 from safetile.dialects.cuda_tile.ops.compare import CmpIOp, SelectOp
 from safetile.dialects.cuda_tile.ops.control import ForOp
 from safetile.dialects.cuda_tile.ops.memory import (
@@ -59,6 +67,15 @@ from safetile.dialects.cuda_tile.ops.misc import AssumeOp, GetNumTileBlocksOp, G
 from safetile.dialects.cuda_tile.ops.shape import ConstantOp
 from safetile.dialects.cuda_tile.types import DYNAMIC, PartitionViewType, TensorViewType
 from safetile.dialects.tile_safety import TileBoundAttr
+from safetile.passes.analyses.index_math import (
+    GroupedTile,
+    block_number,
+    constant_value,
+    grouped_column,
+    grouped_row,
+    loop_product,
+    strip_assumes,
+)
 
 
 @dataclass(frozen=True)
@@ -133,12 +150,6 @@ class Interval:
         return Interval(
             None if self.lo is None else self.lo + by, None if self.hi is None else self.hi.shifted(by)
         )
-
-
-def strip_assumes(value: SSAValue) -> SSAValue:
-    while isinstance(value, OpResult) and isinstance(value.op, AssumeOp):
-        value = value.op.value
-    return value
 
 
 def extent_of(view: SSAValue, dim: int) -> Extent | None:
@@ -222,7 +233,8 @@ class IntervalAnalysis:
         assert isinstance(value, OpResult)
         op = value.op
         if isinstance(op, ConstantOp):
-            return _constant(op)
+            c = constant_value(value)
+            return Interval() if c is None else Interval(c, Bound(None, c))
         if isinstance(op, GetTileBlockIdOp):
             extent = self.grid[value.index]
             return Interval(0, None if extent is None else Bound(extent, -1))
@@ -233,6 +245,10 @@ class IntervalAnalysis:
             return Interval(0, None if extent is None else Bound(extent, 0))
         if isinstance(op, AssumeOp):
             return self._assume(op)
+        if isinstance(op, AddIOp) and (tile := grouped_row(value)) is not None:
+            return self._grouped(tile, tile.rows)
+        if isinstance(op, DivIOp) and (tile := grouped_column(value)) is not None:
+            return self._grouped(tile, tile.columns)
         if isinstance(op, AddIOp | SubIOp):
             lhs, rhs = op.operands
             sign = 1 if isinstance(op, AddIOp) else -1
@@ -244,6 +260,8 @@ class IntervalAnalysis:
             return self._remainder(op)
         if isinstance(op, DivIOp):
             return self._quotient(op)
+        if isinstance(op, MinIOp) and op.signedness.data == Signedness.SIGNED:
+            return _minimum(self.interval(op.lhs), self.interval(op.rhs))
         if isinstance(op, SelectOp):
             chosen = self.decided(op.cond)
             if chosen is not None:
@@ -270,16 +288,44 @@ class IntervalAnalysis:
         Where the body runs, ``0 <= t < n0 * n1`` makes ``n1 >= 1`` and
         ``floor(t / n1) <= n0 - 1`` (the row of tile ``t`` of an ``n0 x n1``
         grid of tiles, as ``tile_indices()`` walks a mapped partition)."""
-        factors = _loop_product(op.lhs)
+        factors = loop_product(op.lhs)
         if factors is None:
             return Interval()
         divisor = strip_assumes(op.rhs)
-        a, b = (strip_assumes(f) for f in factors)
+        a, b = factors
         other = a if b == divisor else b if a == divisor else None
         if other is None:
             return Interval()
         bound = self.interval(other).hi
         return Interval(0, None if bound is None else bound.shifted(-1))
+
+    def _grouped(self, tile: GroupedTile, count: SSAValue) -> Interval:
+        """A coordinate of a grouped tile: in ``[0, count)`` (``n0`` for ``m``,
+        ``n1`` for ``n``) where the tile number is known to lie in ``[0, n0 * n1)``."""
+        if not self._numbers_tiles(tile):
+            return Interval()
+        bound = self.interval(count).hi
+        return Interval(0, None if bound is None else bound.shifted(-1))
+
+    def _numbers_tiles(self, tile: GroupedTile) -> bool:
+        """``0 <= t < n0 * n1`` for the tile number ``t`` of ``tile``, with ``n0, n1 >= 0``:
+        ``t`` is a ``for`` index from ``>= 0`` to ``n0 * n1``, or ``bid.x + bid.y * n0``
+        with ``bid.x < n0`` and ``bid.y < n1`` (a launch grid of ``n0 x n1``)."""
+        n0, n1 = tile.rows, tile.columns
+        if not all((lo := self.interval(n).lo) is not None and lo >= 0 for n in (n0, n1)):
+            return False
+        if (factors := loop_product(tile.number)) is not None:
+            lo = self.interval(tile.number).lo
+            return lo is not None and lo >= 0 and {id(f) for f in factors} == {id(n0), id(n1)}
+        ids = block_number(tile.number)
+        if ids is None or ids[2] is not n0:
+            return False
+        return self._below(ids[0], n0) and self._below(ids[1], n1)
+
+    def _below(self, index: SSAValue, count: SSAValue) -> bool:
+        """``0 <= index <= count - 1``, the bounds known as the same symbolic bound."""
+        iv, limit = self.interval(index), self.interval(count).hi
+        return iv.lo is not None and iv.lo >= 0 and limit is not None and iv.hi == limit.shifted(-1)
 
     def _remainder(self, op: RemIOp) -> Interval:
         lo = self.interval(op.lhs).lo
@@ -318,18 +364,21 @@ class IntervalAnalysis:
         return Interval(lo, hi)
 
 
-def _loop_product(value: SSAValue) -> tuple[SSAValue, SSAValue] | None:
-    """``(n0, n1)`` when ``value`` is the index of a signed ``for`` that starts at a
-    value >= 0 (checked by the caller's interval) and stops at ``muli n0, n1``."""
-    if not isinstance(value, BlockArgument) or value.index != 0:
-        return None
-    loop = value.block.parent_op()
-    if not isinstance(loop, ForOp) or loop.unsigned_cmp is not None:
-        return None
-    upper = strip_assumes(loop.upper_bound)
-    if isinstance(upper, OpResult) and isinstance(upper.op, MulIOp):
-        return upper.op.lhs, upper.op.rhs
-    return None
+def _minimum(a: Interval, b: Interval) -> Interval:
+    """The interval of ``min(x, y)`` for ``x`` in ``a`` and ``y`` in ``b``."""
+    lo = None if a.lo is None or b.lo is None else min(a.lo, b.lo)
+    hi = a.hi if b.hi is None else b.hi if a.hi is None else _lower_bound_of(a.hi, b.hi)
+    return Interval(lo, hi)
+
+
+def _lower_bound_of(a: Bound, b: Bound) -> Bound:
+    """The smaller of two bounds where they compare (either holds for the minimum)."""
+    ca, cb = a.constant(), b.constant()
+    if ca is not None and cb is not None:
+        return a if ca <= cb else b
+    if (a.extent, a.divisor) == (b.extent, b.divisor):
+        return a if a.offset <= b.offset else b
+    return a  # either bound holds for the minimum; keep the first
 
 
 def _hull(a: Interval, b: Interval) -> Interval:
@@ -343,17 +392,6 @@ def _hull(a: Interval, b: Interval) -> Interval:
         elif (a.hi.extent, a.hi.divisor) == (b.hi.extent, b.hi.divisor):
             hi = a.hi if a.hi.offset >= b.hi.offset else b.hi
     return Interval(lo, hi)
-
-
-def _constant(op: ConstantOp) -> Interval:
-    value = op.value
-    if isinstance(value, DenseIntOrFPElementsAttr):
-        values = value.get_values()
-        if len(values) == 1 and isinstance(values[0], int):
-            return Interval(values[0], Bound(None, values[0]))
-    if isinstance(value, IntegerAttr):
-        return Interval(value.value.data, Bound(None, value.value.data))
-    return Interval()
 
 
 def defined_outside(value: SSAValue, op: Operation) -> bool:

@@ -4,10 +4,14 @@ only one tile block (or one loop iteration) produces.
 Shared by ``partition-disjointness`` (a store's index must be one of these, or
 two blocks may write one tile) and ``token-order`` (stores at such an index in a
 loop write a different tile each iteration, so they need not be ordered with
-each other).
+each other).  Each such index follows a :class:`TileOrder`: the default one
+(the tile block id; row-major tile numbers for a mapped output) or the
+grouped order of ``index_math.py``.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
@@ -21,7 +25,15 @@ from safetile.dialects.cuda_tile.ops.memory import (
     MakeTensorViewOp,
 )
 from safetile.dialects.cuda_tile.ops.misc import GetNumTileBlocksOp, GetTileBlockIdOp
-from safetile.passes.analyses.intervals import strip_assumes
+from safetile.dialects.cuda_tile.types import PartitionViewType
+from safetile.passes.analyses.index_math import (
+    GroupedTile,
+    block_number,
+    grouped_column,
+    grouped_row,
+    loop_product,
+    strip_assumes,
+)
 
 
 def tensor_of(view: SSAValue) -> MakeTensorViewOp | None:
@@ -45,6 +57,33 @@ def arg_name(tensor: MakeTensorViewOp) -> str:
     return name.data if isinstance(name, StringAttr) else "?"
 
 
+@dataclass(frozen=True)
+class TileOrder:
+    """How a tensor's tiles are dealt to tile blocks: the default order, or grouped by ``group`` rows.
+
+    Every access to one tensor must follow one order: under two orders two
+    blocks may own one tile."""
+
+    group: int | None = None
+
+    def __str__(self) -> str:
+        return "the default tile order" if self.group is None else f"the grouped order st.grouped({self.group})"
+
+
+def tile_order(indices: list[SSAValue], view: SSAValue, mode: tile_safety.AccessMode) -> TileOrder | None:
+    """The order in which ``indices`` name a tile that only this tile block owns
+    (of a tensor of access ``mode``), or None if they are not proved to."""
+    if mode is tile_safety.AccessMode.MUT:
+        if is_own_tile(indices):
+            return TileOrder()
+        tile = _grouped_over(indices, view)
+        return None if tile is None or not _numbers_blocks(tile, view) else TileOrder(tile.group)
+    if mode is tile_safety.AccessMode.MAPPED and mapped_iterator(indices, view) is not None:
+        tile = _grouped_over(indices, view)
+        return TileOrder(None if tile is None else tile.group)
+    return None
+
+
 def is_own_tile(indices: list[SSAValue]) -> bool:
     """The index is the tile block id ``(bid.x, bid.y, bid.z)`` cut to its rank, in order."""
     ids = [_result_of(v, GetTileBlockIdOp, d) for d, v in enumerate(indices)]
@@ -54,15 +93,24 @@ def is_own_tile(indices: list[SSAValue]) -> bool:
 def mapped_iterator(indices: list[SSAValue], view: SSAValue) -> BlockArgument | None:
     """``t`` if the index into ``view`` is a mapped tile of ``for t in (bid.x to _, step nblocks.x)``.
 
-    A mapped tile is ``t`` itself (1-d) or ``(t / n1, t % n1)`` with
-    ``n1 = num_tiles(view, 1)`` (2-d).  Either is injective in ``t >= 0``, so
-    distinct iterations of the loop address distinct tiles, and blocks,
-    which start at distinct residues of ``nblocks.x``, never share a ``t``.
+    A mapped tile is ``t`` itself (1-d), ``(t / n1, t % n1)`` with
+    ``n1 = num_tiles(view, 1)`` (2-d), or the grouped tile of ``t`` over
+    ``view``'s ``n0 x n1`` tiles when the loop stops at ``n0 * n1``.  Each is
+    injective in ``t`` (the first two for ``t >= 0``, the grouped one on
+    ``[0, n0 * n1)``), so distinct iterations of the loop address distinct
+    tiles, and blocks, which start at distinct residues of ``nblocks.x``,
+    never share a ``t``.
     """
     if len(indices) == 1:
         return _mapped_loop_variable(indices[0])
     if len(indices) != 2:
         return None
+    grouped = _grouped_over(indices, view)
+    if grouped is not None:
+        t = _mapped_loop_variable(grouped.number)
+        factors = loop_product(grouped.number)
+        below_count = factors is not None and {id(f) for f in factors} == {id(grouped.rows), id(grouped.columns)}
+        return t if below_count else None
     row, col = (strip_assumes(v) for v in indices)
     if not (isinstance(row, OpResult) and isinstance(row.op, DivIOp)):
         return None
@@ -75,6 +123,37 @@ def mapped_iterator(indices: list[SSAValue], view: SSAValue) -> BlockArgument | 
     if all(isinstance(s, GetIndexSpaceShapeOp) and strip_assumes(s.src) is view for s in n1):
         return t
     return None
+
+
+def _grouped_over(indices: list[SSAValue], view: SSAValue) -> GroupedTile | None:
+    """The grouped tile ``(m, n)`` of ``indices`` over ``view``'s own ``n0 x n1``
+    tiles (``num_tiles(view, 0)``, ``num_tiles(view, 1)``); its tile number's range is unchecked."""
+    if len(indices) != 2:
+        return None
+    tile = grouped_row(indices[0])
+    if tile is None or grouped_column(indices[1]) != tile:
+        return None
+    counts = (_result_of(tile.rows, GetIndexSpaceShapeOp, 0), _result_of(tile.columns, GetIndexSpaceShapeOp, 1))
+    if all(isinstance(s, GetIndexSpaceShapeOp) and strip_assumes(s.src) is view for s in counts):
+        return tile
+    return None
+
+
+def _numbers_blocks(tile: GroupedTile, view: SSAValue) -> bool:
+    """The tile number is ``bid.x + bid.y * n0`` and ``view`` is its tensor's host
+    partition: the runtime launches exactly its ``n0 x n1 (x 1)`` grid, so the
+    number is one to one from the blocks onto ``[0, n0 * n1)``."""
+    ids = block_number(tile.number)
+    tensor = tensor_of(view)
+    view_type = view.type
+    return (
+        ids is not None
+        and ids[2] is tile.rows
+        and tensor is not None
+        and isinstance(view_type, PartitionViewType)
+        and view_type.dim_map == tuple(range(len(view_type.tile_shape)))
+        and tile_safety.partition_tiles(tensor) == view_type.tile_shape
+    )
 
 
 def _mapped_loop_variable(value: SSAValue) -> BlockArgument | None:
@@ -97,4 +176,4 @@ def _result_of(value: SSAValue, op_type: type[Operation], index: int) -> Operati
     return None
 
 
-__all__ = ["access_of", "arg_name", "is_own_tile", "mapped_iterator", "tensor_of"]
+__all__ = ["TileOrder", "access_of", "arg_name", "is_own_tile", "mapped_iterator", "tensor_of", "tile_order"]

@@ -61,8 +61,8 @@ def read_other_tiles(z: st.Mut[f32, (16,)]):
 
 @st.kernel(specialize=[dict()])
 def chosen_store_index(z: st.Mut[f32, (16,)]):
-    # CHECK: {{.*}}errors-unsafe.py:[[# @LINE + 2]]:5: error: z.store() stores the block's own tile and takes no index
-    # CHECK: help: each tile block writes only the tile the host partition gives it
+    # CHECK: {{.*}}errors-unsafe.py:[[# @LINE + 2]]:5: error: z.store() addresses the block's own tile and takes no index but one from 'z.tile_index()', got (1,)
+    # CHECK: help: each tile block accesses only the tile the host partition gives it: call z.store() without an index, or pass idx = z.tile_index(order=...)
     z.store(0.0, (1,))
 
 
