@@ -49,7 +49,7 @@ from safetile.frontend.kernel import KernelDefinition as Kernel
 
 from .backend import Backend, current_backend
 from .errors import DeviceOpError, LaunchRefused
-from .ops import DeviceOp
+from .ops import DeviceOp, _ids, _spent
 from .stream import Stream
 from .tensor import Holder, Partition, Shared, Tensor, UnsafePointer
 
@@ -161,11 +161,27 @@ def launch(kernel: Kernel, cache: LaunchCache, args: tuple[Any, ...], kwargs: di
 class _Launch(DeviceOp):
     """A kernel launch: enqueueing it launches the kernel and gives the arguments back."""
 
+    allocates = False
+
     def __init__(self, plan: _Plan, backend: Backend, args: tuple[Any, ...], flat: list[Any], storages: list[Any],
                  options: dict[str, Any]):
-        super().__init__(plan.name, self._launch)
+        # DeviceOp's fields, set here: this is every warm launch's path.
+        self.id, self.name, self._run, self._steps, self.state = next(_ids), plan.name, self._launch, (), "pending"
         self._plan, self._backend, self._args, self._flat, self._storages = plan, backend, args, flat, storages
         self._options = options
+
+    def enqueue(self, stream: Stream) -> tuple[Any, ...]:
+        """Launch on ``stream`` (``DeviceOp.enqueue``, without the general op's steps)."""
+        if self._steps or self.state != "pending":
+            return super().enqueue(stream)
+        self.state, self._run = "running", _spent
+        try:
+            value = self._launch(stream)
+        except BaseException:
+            self.state = "failed"
+            raise
+        self.state = "enqueued"
+        return value
 
     def _launch(self, stream: Stream) -> tuple[Any, ...]:
         plan, args = self._plan, self._args
