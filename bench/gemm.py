@@ -18,9 +18,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
-import re
 import statistics
-import subprocess
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import safetile as st
+from safetile.backend.resources import kernel_resources
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -100,25 +99,21 @@ KERNELS = {c: c.kernel() for c in CONFIGS}
 
 
 def build(arch: str) -> None:
-    """Every config's cubin into the cache, and its resources (``cuobjdump -res-usage``)."""
-    cuobjdump = next((ROOT / ".venv").rglob("bin/cuobjdump"), None)
-    print(f"| config | dtype | registers | spill (stack bytes) | shared memory (bytes) | identical to |")
+    """Every config's cubin into the cache, and its resources (read from the cubin)."""
+    print("| config | dtype | registers | spill (stack bytes) | shared memory (bytes) | identical to |")
     print("|---|---|---|---|---|---|")
     seen: dict[bytes, str] = {}
     for config, kernel in KERNELS.items():
         for dtype_name, n in SIZES:
-            done = kernel.warm_up([spec(config, getattr(st, dtype_name), n)], arch=arch)[0]
+            values = spec(config, getattr(st, dtype_name), n)
+            done = kernel.warm_up([values], arch=arch)[0]
             assert done.cubin is not None
             cubin = done.cubin.read_bytes()
-            same = seen.setdefault(cubin, f"{config.name} {dtype_name}")
-            usage = _resources(cuobjdump, done.cubin) if cuobjdump else {}
-            print(f"| {config.name} | {dtype_name} | {usage.get('REG', '?')} | {usage.get('STACK', '?')} | "
-                  f"{usage.get('SHARED', '?')} | {same if same != f'{config.name} {dtype_name}' else ''} |")
-
-
-def _resources(cuobjdump: Path, cubin: Path) -> dict[str, str]:
-    text = subprocess.run([str(cuobjdump), "-res-usage", str(cubin)], capture_output=True, text=True).stdout
-    return dict(re.findall(r"(REG|STACK|SHARED):(\d+)", text))
+            name = f"{config.name} {dtype_name}"
+            same = seen.setdefault(cubin, name)
+            usage = kernel_resources(cubin, done.symbol)
+            print(f"| {config.name} | {dtype_name} | {usage.registers} | {usage.stack_bytes} | "
+                  f"{usage.shared_bytes} | {same if same != name else ''} |")
 
 
 # -- on the GPU -------------------------------------------------------------------------
