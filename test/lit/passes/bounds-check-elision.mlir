@@ -381,3 +381,117 @@ cuda_tile.module @m {
     return
   }
 }
+
+// -----
+
+// The grouped tile order (index_math.py) of a host-partitioned output: its
+// number t = bid.x + bid.y * n0 is in [0, n0 * n1) on the n0 x n1 grid, so the
+// grouped row m is below n0 and the column n below n1: both static.  A row of
+// another tensor's partition is a launch check (z's n0 against x's), as for
+// the block id.
+// REPORT: static: @grouped_host: row
+// REPORT: static: @grouped_host: column
+// REPORT: launch: @grouped_host: x row
+// CHECK-LABEL: entry @grouped_host
+// CHECK-NOT: check_index
+// CHECK: return
+cuda_tile.module @m {
+  entry @grouped_host(%z: tile<ptr<f32>>, %r: tile<i32>, %c: tile<i32>, %x: tile<ptr<f32>>, %xr: tile<i32>) {
+    %b:3 = get_tile_block_id : tile<i32>
+    %tz = make_tensor_view %z, shape = [%r, %c], strides = [%c, 1] {tile_safety.access = #tile_safety.access<mut>, tile_safety.arg = "z", tile_safety.partition = array<i64: 16, 16>} : tile<i32> -> tensor_view<?x?xf32, strides=[?,1]>
+    %pz = make_partition_view %tz : partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>>
+    %tx = make_tensor_view %x, shape = [%xr], strides = [1] {tile_safety.access = #tile_safety.access<shared>, tile_safety.arg = "x"} : tile<i32> -> tensor_view<?xf32, strides=[1]>
+    %px = make_partition_view %tx : partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
+    %s:2 = get_index_space_shape %pz : partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>> -> tile<i32>
+    %y = muli %b#1, %s#0 : tile<i32>
+    %t = addi %b#0, %y : tile<i32>
+    %g = constant <i32: 8> : tile<i32>
+    %width = muli %g, %s#1 : tile<i32>
+    %group = divi %t, %width signed : tile<i32>
+    %first = muli %group, %g : tile<i32>
+    %left = subi %s#0, %first : tile<i32>
+    %rows = mini %left, %g signed : tile<i32>
+    %within = remi %t, %width signed : tile<i32>
+    %row = remi %within, %rows signed : tile<i32>
+    %m = addi %first, %row : tile<i32>
+    %n = divi %within, %rows signed : tile<i32>
+    tile_safety.check_index %m, %pz[0], "row" : tile<i32>, partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>>
+    tile_safety.check_index %n, %pz[1], "column" : tile<i32>, partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>>
+    tile_safety.check_index %m, %px[0], "x row" : tile<i32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
+    return
+  }
+}
+
+// -----
+
+// The grouped order of a mapped output's tile numbers, for t in [bid.x, n0 * n1):
+// static.  The same coordinates over a loop that runs past n0 * n1 prove
+// nothing (rows may be 0 or negative there): in-kernel.
+// REPORT: static: @grouped_mapped: row
+// REPORT: static: @grouped_mapped: column
+// REPORT: in-kernel: @grouped_mapped: row past the end
+// REPORT: in-kernel: @grouped_mapped: column past the end
+// CHECK-LABEL: entry @grouped_mapped
+// CHECK-COUNT-2: tile_safety.check_index
+// CHECK-NOT: tile_safety.check_index
+cuda_tile.module @m {
+  entry @grouped_mapped(%z: tile<ptr<f32>>, %r: tile<i32>, %c: tile<i32>) {
+    %nb:3 = get_num_tile_blocks : tile<i32>
+    %b:3 = get_tile_block_id : tile<i32>
+    %tz = make_tensor_view %z, shape = [%r, %c], strides = [%c, 1] {tile_safety.access = #tile_safety.access<mapped>, tile_safety.arg = "z", tile_safety.partition = array<i64: 16, 16>} : tile<i32> -> tensor_view<?x?xf32, strides=[?,1]>
+    %pz = make_partition_view %tz : partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>>
+    %s:2 = get_index_space_shape %pz : partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>> -> tile<i32>
+    %total = muli %s#0, %s#1 : tile<i32>
+    %g = constant <i32: 8> : tile<i32>
+    %width = muli %g, %s#1 : tile<i32>
+    for %t in (%b#0 to %total, step %nb#0) : tile<i32> {
+      %group = divi %t, %width signed : tile<i32>
+      %first = muli %group, %g : tile<i32>
+      %left = subi %s#0, %first : tile<i32>
+      %rows = mini %left, %g signed : tile<i32>
+      %within = remi %t, %width signed : tile<i32>
+      %row = remi %within, %rows signed : tile<i32>
+      %m = addi %first, %row : tile<i32>
+      %n = divi %within, %rows signed : tile<i32>
+      tile_safety.check_index %m, %pz[0], "row" : tile<i32>, partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>>
+      tile_safety.check_index %n, %pz[1], "column" : tile<i32>, partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>>
+    }
+    %c1 = constant <i32: 1> : tile<i32>
+    %beyond = addi %total, %c1 : tile<i32>
+    for %u in (%b#0 to %beyond, step %nb#0) : tile<i32> {
+      %group = divi %u, %width signed : tile<i32>
+      %first = muli %group, %g : tile<i32>
+      %left = subi %s#0, %first : tile<i32>
+      %rows = mini %left, %g signed : tile<i32>
+      %within = remi %u, %width signed : tile<i32>
+      %row = remi %within, %rows signed : tile<i32>
+      %m = addi %first, %row : tile<i32>
+      %n = divi %within, %rows signed : tile<i32>
+      tile_safety.check_index %m, %pz[0], "row past the end" : tile<i32>, partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>>
+      tile_safety.check_index %n, %pz[1], "column past the end" : tile<i32>, partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>>
+    }
+    return
+  }
+}
+
+// -----
+
+// mini: the smaller of the two upper bounds where they compare.
+// REPORT: static: @minimum: min with 3
+// REPORT: in-kernel: @minimum: min of unknowns
+// CHECK-LABEL: entry @minimum
+// CHECK-COUNT-1: tile_safety.check_index
+// CHECK-NOT: tile_safety.check_index
+cuda_tile.module @m {
+  entry @minimum(%x: tile<ptr<f32>>, %i: tile<i32>, %j: tile<i32>) {
+    %tx = make_tensor_view %x, shape = [64], strides = [1] : tensor_view<64xf32, strides=[1]>
+    %px = make_partition_view %tx : partition_view<tile=(16), tensor_view<64xf32, strides=[1]>>
+    %ia = assume bounded<0, ?>, %i : tile<i32>
+    %c3 = constant <i32: 3> : tile<i32>
+    %a = mini %ia, %c3 signed : tile<i32>
+    tile_safety.check_index %a, %px[0], "min with 3" : tile<i32>, partition_view<tile=(16), tensor_view<64xf32, strides=[1]>>
+    %b = mini %i, %j signed : tile<i32>
+    tile_safety.check_index %b, %px[0], "min of unknowns" : tile<i32>, partition_view<tile=(16), tensor_view<64xf32, strides=[1]>>
+    return
+  }
+}
