@@ -240,9 +240,10 @@ def _owned_index(lx: Lowerer, tensor: TensorValue, index: Any, what: str) -> tup
                 f"from '{tensor.name}.tile_indices()'",
                 f"write 'for idx in {tensor.name}.tile_indices():' and pass idx",
             )
+        got = f"an index of '{index.tensor.name}'" if isinstance(index, OwnedIndex) else describe(index)
         raise lx.error(
             f"{what}() addresses the block's own tile and takes no index but one from "
-            f"'{tensor.name}.tile_index()', got {describe(index)}",
+            f"'{tensor.name}.tile_index()', got {got}",
             f"each tile block accesses only the tile the host partition gives it: call {what}() without "
             f"an index, or pass idx = {tensor.name}.tile_index(order=...)",
         )
