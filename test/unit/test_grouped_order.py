@@ -1,7 +1,7 @@
 """The grouped tile order (``st.grouped(G)``) on the CPU interpreter.
 
-A grouped GEMM, host-partitioned (``z.tile_index``) and mapped
-(``z.tile_indices``), matches numpy on shapes the tiles and the group do
+The grouped GEMMs of the examples, host-partitioned (``z.tile_index``) and
+mapped (``z.tile_indices``), match numpy on shapes the tiles and the group do
 not divide; each tile is written by exactly one tile block (the output is
 NaN-poisoned, the dynamic race detector is on) and in the order of Triton's
 formula; a hand-written formula that is not one to one is caught by the
@@ -10,6 +10,10 @@ race detector.
 
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -17,29 +21,19 @@ import safetile as st
 from safetile import f32
 from safetile.backend.interpreter import RaceError
 
-
-@st.kernel
-def grouped_gemm(z: st.Mut[f32, ("BM", "BN")], x: st.Ref[f32, (-1, -1)], y: st.Ref[f32, (-1, -1)], *,
-                 BM: int, BN: int, BK: int, G: int):
-    idx = z.tile_index(order=st.grouped(G))
-    bm, bn = idx
-    px, py = x.partition((BM, BK)), y.partition((BK, BN))
-    acc = st.zeros((BM, BN), f32)
-    for k in range(st.num_tiles(px, 1)):
-        acc = st.mma(px.load((bm, k)), py.load((k, bn)), acc)
-    z.store(acc, idx)
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
-@st.kernel
-def grouped_persistent_gemm(z: st.MutMapped[f32, ("BM", "BN")], x: st.Ref[f32, (-1, -1)],
-                            y: st.Ref[f32, (-1, -1)], *, BM: int, BN: int, BK: int, G: int):
-    px, py = x.partition((BM, BK)), y.partition((BK, BN))
-    for idx in z.tile_indices(order=st.grouped(G)):
-        bm, bn = idx
-        acc = st.zeros((BM, BN), f32)
-        for k in range(st.num_tiles(px, 1)):
-            acc = st.mma(px.load((bm, k)), py.load((k, bn)), acc)
-        z.store(acc, idx)
+def example(file: str, name: str) -> Any:
+    spec = importlib.util.spec_from_file_location(f"grouped_order_{file}", EXAMPLES / f"{file}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return getattr(module, name)
+
+
+GROUPED_GEMM = example("gemm", "grouped_gemm")
+GROUPED_PERSISTENT_GEMM = example("persistent_gemm", "grouped_persistent_gemm")
 
 
 @st.kernel
@@ -99,7 +93,7 @@ def test_grouped_gemm_matches_numpy(m: int, n: int, k: int, group: int) -> None:
     rng = np.random.default_rng()
     xs, ys = rng.random((m, k), np.float32) + 0.5, rng.random((k, n), np.float32) + 0.5
     x, y = st.from_numpy(xs).sync(), st.from_numpy(ys).sync()
-    z, _, _ = grouped_gemm(poisoned(m, n, (16, 16)), x, y, BK=16, G=group, shuffle=True, seed=3).sync()
+    z, _, _ = GROUPED_GEMM(poisoned(m, n, (16, 16)), x, y, BK=16, G=group, shuffle=True, seed=3).sync()
     np.testing.assert_allclose(z.unpartition().numpy(), xs.astype(np.float64) @ ys, rtol=1e-5)
 
 
@@ -110,7 +104,7 @@ def test_grouped_persistent_gemm_matches_numpy(grid: tuple[int, ...] | None) -> 
     xs, ys = rng.random((m, k), np.float32) + 0.5, rng.random((k, n), np.float32) + 0.5
     x, y = st.from_numpy(xs).sync(), st.from_numpy(ys).sync()
     options = {} if grid is None else {"grid": grid}
-    z, _, _ = grouped_persistent_gemm(poisoned(m, n, (16, 16)), x, y, BK=16, G=3, **options).sync()
+    z, _, _ = GROUPED_PERSISTENT_GEMM(poisoned(m, n, (16, 16)), x, y, BK=16, G=3, **options).sync()
     np.testing.assert_allclose(z.unpartition().numpy(), xs.astype(np.float64) @ ys, rtol=1e-5)
 
 
