@@ -10,7 +10,9 @@ cap hits them alike; the table gives the median TFLOP/s and the median of
 the per-round ratios to cuBLAS (``torch.matmul``).  Outputs are NaN-poisoned
 and checked against cuBLAS before any timing.  The persistent (mapped) GEMM
 runs safe and with ``unchecked_accesses=True``: the safety costs nothing
-when both give one cubin.
+when both give one cubin.  The ``grouped`` configs take the output tiles in
+the grouped (L2-swizzled) order, ``st.grouped(8)`` (examples ``grouped_gemm``
+and ``grouped_persistent_gemm``).
 """
 
 from __future__ import annotations
@@ -31,23 +33,27 @@ from safetile.backend.resources import kernel_resources
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _example(name: str) -> Any:
-    spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "examples" / f"{name}.py")
+def _example(file: str, name: str | None = None) -> Any:
+    """Kernel ``name`` (default: the file's name) of ``examples/<file>.py``."""
+    spec = importlib.util.spec_from_file_location(f"bench_{file}", ROOT / "examples" / f"{file}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return getattr(module, name)
+    return getattr(module, name or file)
 
 
 GEMM = _example("gemm")
 PERSISTENT = _example("persistent_gemm")
+GROUPED = _example("gemm", "grouped_gemm")
+GROUPED_PERSISTENT = _example("persistent_gemm", "grouped_persistent_gemm")
 WARPS8 = {"sm_90": {"num_worker_warps_per_cta": 8}}
 LATENCY6 = {"sm_90": {"latency": 6}}
 
 
 @dataclass(frozen=True)
 class Config:
-    """One tile config: the tile shape and the tileiras hints."""
+    """One tile config: the tile shape, the tileiras hints, and the tile order
+    (``group`` > 0: ``st.grouped(group)``, the grouped examples)."""
 
     bm: int
     bn: int
@@ -56,15 +62,24 @@ class Config:
     latency6: bool = False
     persistent: bool = False
     unchecked: bool = False
+    group: int = 0
 
     @property
     def name(self) -> str:
         hints = [h for h, on in (("warps 8", self.warps8), ("latency 6", self.latency6)) if on]
+        if self.group:
+            hints.append(f"grouped {self.group}")
         kind = "persistent" + (" unchecked" if self.unchecked else " safe") if self.persistent else "tiled"
         return f"{kind} {self.bm}x{self.bn}x{self.bk}" + (f" ({', '.join(hints)})" if hints else "")
 
+    @property
+    def generics(self) -> dict[str, int]:
+        """The generics a launch passes besides the tile shape."""
+        return dict(BK=self.bk, **({"G": self.group} if self.group else {}))
+
     def kernel(self) -> st.Kernel:
-        base = PERSISTENT if self.persistent else GEMM
+        bases = {(False, False): GEMM, (True, False): PERSISTENT, (False, True): GROUPED, (True, True): GROUPED_PERSISTENT}
+        base = bases[self.persistent, self.group > 0]
         return base.with_options(
             optimization_hints=WARPS8 if self.warps8 else None,
             load_hints=LATENCY6 if self.latency6 else None,
@@ -80,6 +95,11 @@ CONFIGS = [
     Config(256, 128, 64, warps8=True, latency6=True),
     Config(128, 256, 64, warps8=True, latency6=True, persistent=True),
     Config(128, 256, 64, warps8=True, latency6=True, persistent=True, unchecked=True),
+    Config(128, 128, 64, group=8),
+    Config(128, 128, 64, warps8=True, latency6=True, group=8),
+    Config(128, 256, 64, warps8=True, latency6=True, group=8),
+    Config(128, 256, 64, warps8=True, latency6=True, persistent=True, group=8),
+    Config(128, 256, 64, warps8=True, latency6=True, persistent=True, unchecked=True, group=8),
 ]
 SIZES = [("f16", 4096), ("f16", 8192), ("bf16", 8192)]
 PERSISTENT_BLOCKS = 132
@@ -89,7 +109,7 @@ def spec(config: Config, dtype: st.DType, n: int) -> dict[str, Any]:
     """What a launch on contiguous, aligned ``n x n`` tensors derives (for ahead-of-time builds)."""
     matrix = st.TensorSpec(dtype, (n, n), (n, 1), None, True)
     out = st.TensorSpec(dtype, (n, n), (n, 1), (config.bm, config.bn), True)
-    return dict(z=out, x=matrix, y=matrix, BK=config.bk)
+    return dict(z=out, x=matrix, y=matrix, **config.generics)
 
 
 KERNELS = {c: c.kernel() for c in CONFIGS}
@@ -139,7 +159,7 @@ def run(rounds: int, reps: int) -> list[dict[str, Any]]:
             out = torch.full((n, n), float("nan"), device="cuda", dtype=dtype)
             z = st.as_tensor(out).partition((config.bm, config.bn))
             grid = {"grid": (PERSISTENT_BLOCKS,)} if config.persistent else {}
-            prepared = kernel(z, st.as_tensor(a), st.as_tensor(b), BK=config.bk, **grid).prepare()
+            prepared = kernel(z, st.as_tensor(a), st.as_tensor(b), **config.generics, **grid).prepare()
             prepared.sync(stream)
             error = ((out.float() - reference.float()).abs().max() / reference.float().abs().max()).item()
             if not error < 2e-2:
