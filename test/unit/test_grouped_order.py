@@ -132,3 +132,10 @@ def test_a_formula_that_is_not_one_to_one_is_a_race() -> None:
         wrong_grouped(poisoned(3 * 16, 2 * 16, (16, 16)), G=2).sync()
     z, = wrong_grouped(poisoned(4 * 16, 2 * 16, (16, 16)), G=2).sync()  # full groups: one to one
     assert not np.isnan(z.unpartition().numpy()).any()
+
+
+def test_a_grouped_host_partitioned_output_launches_its_partition_grid_only() -> None:
+    # The block number bid.x + bid.y * n0 is one to one onto the tiles only on
+    # the partition's n0 x n1 grid; a 1-d grid of n0 * n1 blocks is refused.
+    with pytest.raises(st.runtime.LaunchRefused, match=r"grid \(15, 1, 1\) differs from the partition grid \(5, 3, 1\)"):
+        block_numbers(poisoned(5 * 16, 3 * 16, (16, 16)), G=2, grid=(15,)).sync()

@@ -412,3 +412,40 @@ cuda_tile.module @m {
     return
   }
 }
+
+// -----
+
+// The grouped tile of t (index_math.py) is another mapped tile: one to one on
+// [0, n0 * n1), so stores at it fork across iterations too.
+// REPORT: token-order: @grouped_fork: tokens 2, joins 1, chains 1
+// CHECK-LABEL: entry @grouped_fork
+// CHECK-NEXT: %[[T0:.+]] = make_token : token
+// CHECK: for %t in (%b#0 to %total, step %nb#0) : tile<i32> iter_values(%[[ACC:.+]] = %[[T0]]) -> (token) {
+// CHECK: %[[S:.+]] = store_view_tko weak %v, %pz[%m, %n] token = %[[T0]] :
+// CHECK-NEXT: %[[J:.+]] = join_tokens %[[ACC]], %[[S]] : token
+// CHECK-NEXT: continue %[[J]] : token
+cuda_tile.module @m {
+  entry @grouped_fork(%z: tile<ptr<f32>>, %r: tile<i32>, %c: tile<i32>) {
+    %v = constant <f32: 0.0> : tile<16x16xf32>
+    %nb:3 = get_num_tile_blocks : tile<i32>
+    %b:3 = get_tile_block_id : tile<i32>
+    %tz = make_tensor_view %z, shape = [%r, %c], strides = [%c, 1] {tile_safety.access = #tile_safety.access<mapped>, tile_safety.arg = "z", tile_safety.partition = array<i64: 16, 16>} : tile<i32> -> tensor_view<?x?xf32, strides=[?,1]>
+    %pz = make_partition_view %tz : partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>>
+    %s:2 = get_index_space_shape %pz : partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>> -> tile<i32>
+    %total = muli %s#0, %s#1 : tile<i32>
+    for %t in (%b#0 to %total, step %nb#0) : tile<i32> {
+      %g = constant <i32: 8> : tile<i32>
+      %width = muli %g, %s#1 : tile<i32>
+      %group = divi %t, %width signed : tile<i32>
+      %first = muli %group, %g : tile<i32>
+      %left = subi %s#0, %first : tile<i32>
+      %rows = mini %left, %g signed : tile<i32>
+      %within = remi %t, %width signed : tile<i32>
+      %row = remi %within, %rows signed : tile<i32>
+      %m = addi %first, %row : tile<i32>
+      %n = divi %within, %rows signed : tile<i32>
+      %tok = store_view_tko weak %v, %pz[%m, %n] : tile<16x16xf32>, partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> token
+    }
+    return
+  }
+}
