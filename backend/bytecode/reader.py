@@ -4,7 +4,9 @@
 
 The inverse of ``writer``: ``write_bytecode(read_bytecode(b), v) == b`` for
 bytecode ``b`` of version ``v`` written by safetile.  Bytecode carries no
-module name (NVIDIA's reader also says ``kernels``) and no SSA names.
+module name (NVIDIA's reader also says ``kernels``) and no SSA names.  Ops
+and kernels get their locations from the debug section (``debug``), unknown
+where it has none.
 
 Malformed input raises ``BytecodeReadError`` naming the byte offset and what
 was expected there.  Every count is checked against the bytes left before it
@@ -28,6 +30,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     SymbolRefAttr,
     UnitAttr,
+    UnknownLoc,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import OptionalDef, VariadicDef, VerificationContext
@@ -58,6 +61,7 @@ from safetile.dialects.cuda_tile.types import (
 )
 
 from . import constants
+from .debug import DebugSection
 from .encodings import (
     BY_OPCODE,
     DYNAMIC_BYTECODE,
@@ -139,6 +143,9 @@ class _Reader:
         self.values: list[SSAValue] = []
         self.op_offsets: dict[Operation, int] = {}
         self.depth = 0
+        self.debug = DebugSection(None, [])
+        self.kernel_locations: list[int] | None = None
+        """The location references of the kernel being read (None: it has none)."""
 
     # -------------------------------------------------------------- sections
 
@@ -159,11 +166,11 @@ class _Reader:
             self.type_entries = read_table(sections[Section.TYPE], 4, "type")
         if Section.CONSTANT in sections:
             self.constant_table(sections[Section.CONSTANT])
-        debug_ops = self.debug_op_count(sections.get(Section.DEBUG))
+        self.debug = DebugSection(sections.get(Section.DEBUG), self.strings)
         ops: list[Operation] = []
         if Section.GLOBAL in sections:
             ops += self.globals(sections[Section.GLOBAL])
-        ops += self.functions(sections[Section.FUNC], debug_ops)
+        ops += self.functions(sections[Section.FUNC])
         module = structure.ModuleOp(MODULE_NAME, ops, producer)
         self.verify(module)
         return module
@@ -221,21 +228,14 @@ class _Reader:
             self.constants.append(entry.sub(size, "constant data"))
             entry.expect_end("constant")
 
-    def debug_op_count(self, r: ByteReader | None) -> int:
-        """Check the debug section's tables; return how many ops it covers.
-
-        Locations are not kept in our IR (only their presence is checked).
-        """
-        if r is None:
-            return 0
-        n = r.count("number of ops with debug info", 4)
-        r.skip_padding(4, "debug info offsets")
-        r.raw(4 * n, "debug info offsets")
-        indices = r.count("number of debug info indices", 8)
-        r.skip_padding(8, "debug info indices")
-        r.raw(8 * indices, "debug info indices")
-        read_table(r, 4, "debug info attribute")
-        return n
+    def location(self, at: int) -> Attribute:
+        """The next location of the kernel being read (for the op or kernel at ``at``)."""
+        refs = self.kernel_locations
+        if refs is None:
+            return UnknownLoc()
+        if not refs:
+            raise BytecodeReadError(at, "a debug location for each op of the kernel")
+        return self.debug.attr(refs.pop(0), at)
 
     # ----------------------------------------------------------------- types
 
@@ -536,7 +536,7 @@ class _Reader:
 
     # ------------------------------------------------------------ functions
 
-    def functions(self, r: ByteReader, debug_ops: int) -> list[Operation]:
+    def functions(self, r: ByteReader) -> list[Operation]:
         entries: list[Operation] = []
         for _ in range(r.count("number of functions", 5)):
             at = r.pos
@@ -555,7 +555,7 @@ class _Reader:
                 raise r.error("kernel function flags (0x02, 0x06)", f"got {flags:#04x}", flags_at)
             loc_at = r.pos
             loc = r.varint("function location index")
-            if loc and loc > debug_ops:
+            if loc > self.debug.functions:
                 raise r.error("a location index covered by the debug section", f"got {loc}", loc_at)
             hints = None
             if flags & FunctionFlags.HAS_OPTIMIZATION_HINTS:
@@ -564,6 +564,7 @@ class _Reader:
                 if not isinstance(hints, OptimizationHintsAttr):
                     raise r.error("optimization hints", f"got {hints}", hints_at)
             body = r.sub(r.count("function body length", 0), "function body")
+            self.kernel_locations = self.debug.location_refs(loc) if loc else None
             entries.append(self.function(name, signature, hints, body, at))
         pad_at = r.pos
         padding = r.raw(r.remaining, "padding")
@@ -579,6 +580,7 @@ class _Reader:
         body: ByteReader,
         at: int,
     ) -> Operation:
+        location = self.location(at)
         block = Block(arg_types=signature.inputs.data)
         self.values = list(block.args)
         while not body.at_end():
@@ -586,6 +588,7 @@ class _Reader:
         entry = structure.EntryOp(
             name, signature.inputs.data, Region(block), hints, signature.outputs.data
         )
+        entry.location = location
         self.op_offsets[entry] = at
         return entry
 
@@ -606,6 +609,7 @@ class _Reader:
         cls = OP_CLASSES.get(encoding.name)
         if cls is None:
             raise r.error("an op safetile models", f"'{encoding.name}'", at)
+        location = self.location(at)  # before the ops of its regions
         result_types = self.result_types(r, encoding)
         flags = self.flags(r, encoding)
         props = self.attributes(r, encoding, cls, flags, result_types)
@@ -622,6 +626,7 @@ class _Reader:
                 del props[name]
         regions = self.regions(r, encoding)
         op = self.build(cls, at, operands, result_types, props, regions)
+        op.location = location
         self.values += op.results[: encoding.result_count_at(len(op.results), self.version)]
         return op
 

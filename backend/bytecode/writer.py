@@ -12,21 +12,21 @@ IR that the requested version cannot express (an op, type, field or enum
 case introduced later) is refused with a ``BytecodeWriteError`` that names it
 and the version that introduced it.
 
-No debug section is written, so op locations are not encoded, except one
-way: an ``assert`` with a ``loc("file":line:col)`` has ``file:line:col: ``
-put in front of its message, so that the device's assertion message names
-the kernel line.
+Locations go to the debug section (``debug``): a kernel located at a
+``file:line:col`` gets a ``di_subprogram`` and its ops' places become
+``di_loc``s in it, so ``tileiras --lineinfo`` has the kernel's source lines.
+An ``assert`` also has its ``file:line:col: `` put in front of its message
+(once), so that the device's assertion message names the kernel line.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
     DictionaryAttr,
-    FileLineColLoc,
     FloatAttr,
     FunctionType,
     IntAttr,
@@ -49,6 +49,7 @@ from safetile.dialects.cuda_tile.attributes import (
     SameElementsAttr,
     SymbolVisibility,
 )
+from safetile.dialects.cuda_tile.debuginfo import scoped_locations, source_location
 from safetile.dialects.cuda_tile.ops import structure
 from safetile.dialects.cuda_tile.ops.misc import AssertOp
 from safetile.dialects.cuda_tile.types import (
@@ -65,6 +66,7 @@ from safetile.dialects.cuda_tile.types import (
 )
 
 from . import constants
+from .debug import UNKNOWN, DebugSectionWriter
 from .encodings import (
     DYNAMIC_BYTECODE,
     ENUM_CASE_SINCE,
@@ -148,6 +150,10 @@ class _Writer:
         self.constants: dict[tuple[Attribute, bytes], int] = {}
         self.constant_data: list[bytes] = []
         self.values: dict[SSAValue, int] = {}
+        self.debug = DebugSectionWriter(self.string)
+        self.kernel_locations: dict[structure.EntryOp, tuple[int, Callable[[Attribute], Attribute]]] = {}
+        self.function = UNKNOWN
+        self.scoped: Callable[[Attribute], Attribute] = _unscoped
 
     # ---------------------------------------------------------------- tables
 
@@ -379,11 +385,14 @@ class _Writer:
                     f"'{op.name}' cannot be encoded at module level: only "
                     "cuda_tile.entry and cuda_tile.global can"
                 )
-        # Interning order as in NVIDIA's writer: kernel names and signatures,
-        # then globals, then each kernel's hints and body.
+        # Interning order as in NVIDIA's writer: kernel names, signatures and
+        # locations, then globals, then each kernel's hints and body, then
+        # the debug section's strings.
         for entry in entries:
             self.string(entry.sym_name.data)
             self.type(entry.function_type)
+            scoped = scoped_locations(entry, entry.sym_name.data) or _unscoped
+            self.kernel_locations[entry] = (self.debug.function(scoped(entry.location)), scoped)
         global_section = self.global_section(globals_)
         func_section = self.func_section(entries)
 
@@ -399,6 +408,8 @@ class _Writer:
             payload = ByteWriter()
             write_table(payload, self.constant_data, 8)
             write_section(out, Section.CONSTANT, payload.data)
+        if (debug := self.debug.payload()) is not None:
+            write_section(out, Section.DEBUG, debug)
         payload = ByteWriter()
         write_table(payload, self.type_data, 4)
         write_section(out, Section.TYPE, payload.data)
@@ -451,10 +462,11 @@ class _Writer:
             flags = FunctionFlags.KERNEL
             if hints is not None:
                 flags |= FunctionFlags.HAS_OPTIMIZATION_HINTS
+            self.function, self.scoped = self.kernel_locations[entry]
             out.varint(self.string(entry.sym_name.data))
             out.varint(self.type(entry.function_type))
             out.byte(flags)
-            out.varint(0)  # location: unknown (no debug section)
+            out.varint(self.function)
             if hints is not None:
                 self.tagged(hints, out)
             body = ByteWriter()
@@ -499,6 +511,7 @@ class _Writer:
                 f"'{op.name}': properties without a bytecode field: {', '.join(sorted(extra))}"
             )
         out.varint(encoding.opcode)
+        self.debug.add(self.function, self.scoped(op.location))
         results = self.results(op, encoding, out)
         self.flags(op, encoding, out)
         for f in encoding.attrs:
@@ -660,11 +673,19 @@ def _int_list(attr: Attribute) -> list[int]:
 
 
 def _device_text(op: Operation, text: str) -> str:
-    """A string field as the device gets it: an assert's message with its location in front."""
-    loc = op.location
-    if isinstance(op, AssertOp) and isinstance(loc, FileLineColLoc):
-        return f"{loc.filename.data}:{loc.line.data}:{loc.column.data}: {text}"
-    return text
+    """A string field as the device gets it: an assert's message with its
+    location in front (unless it is there already: read back from bytecode)."""
+    loc = source_location(op.location) if isinstance(op, AssertOp) else None
+    if loc is None:
+        return text
+    prefix = f"{loc.filename.data}:{loc.line.data}:{loc.column.data}: "
+    return text if text.startswith(prefix) else prefix + text
+
+
+def _unscoped(loc: Attribute) -> Attribute:
+    """A location of a kernel with no source place: written as it is (unknown
+    unless it is a ``di_loc``, which the verifier allows only in a located kernel)."""
+    return loc
 
 
 def _symbol(attr: Attribute) -> str:

@@ -38,6 +38,8 @@ from xdsl.dialects.builtin import (
     Float64Type,
     FloatAttr,
     IntegerAttr,
+    CallSiteLoc,
+    FusedLoc,
     LocationAttr,
     ModuleOp,
     NameLoc,
@@ -60,6 +62,7 @@ from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from .attributes import AtomicRMWModeAttr, MemoryOrderingAttr, MemoryScopeAttr
+from .debuginfo import DI_NODES, DILocAttr
 from .diagnostics import (
     ConstraintError,
     TileIRError,
@@ -89,6 +92,10 @@ GENERIC_ENUM_INTEGERS = {
     "mode": AtomicRMWModeAttr,
 }
 """Properties NVIDIA's generic form writes as ``N : i32`` (the case number)."""
+
+
+def _is_location(attr: Attribute) -> bool:
+    return isa(attr, LocationAttr) or isinstance(attr, DILocAttr)
 
 
 class TileIRParser(Parser):
@@ -126,13 +133,19 @@ class TileIRParser(Parser):
         """MLIR lets a location name an alias defined further down
         (``loc(#loc3)`` with ``#loc3 = loc("k.py":3:5)`` at the end of the file,
         as ``tileirdisasm -g`` prints): such a use is a placeholder until
-        ``parse_module`` has read the aliases."""
+        ``parse_module`` has read the aliases.  A ``#cuda_tile.di_loc<...>``
+        (or an alias of one) is a location too."""
         token = self._current_token
-        if token.kind == MLIRTokenKind.HASH_IDENT and token.text not in self.attribute_aliases:
+        if token.kind != MLIRTokenKind.HASH_IDENT:
+            return super()._parse_location()
+        if token.text not in self.attribute_aliases and not token.text.startswith(f"#{PREFIX}"):
             self._consume_token()
             self._deferred_locations.setdefault(token.text, token.span)
             return NameLoc(StringAttr(token.text), NoneAttr())
-        return super()._parse_location()
+        value = self.parse_attribute()
+        if not _is_location(value):
+            self.raise_error(f"expected location, but '{token.text}' is {value}", token.span)
+        return cast(LocationAttr, value)
 
     def parse_module(self, *args: bool) -> ModuleOp:
         module = super().parse_module(*args)
@@ -140,7 +153,7 @@ class TileIRParser(Parser):
             value = self.attribute_aliases.get(name)
             if value is None:
                 self.raise_error(f"undefined symbol alias '{name}'", span)
-            if not isa(value, LocationAttr):
+            if not _is_location(value):
                 self.raise_error(f"expected location, but '{name}' is {value}", span)
         for op in module.walk():
             op.location = self._resolved(op.location)
@@ -234,6 +247,13 @@ class TileIRParser(Parser):
             # xDSL stores dense arrays with ``struct``: no element wider than 64 bits.
             self.raise_error("dense array elements must be at most 64 bits wide", start, self.pos)
 
+    def parse_optional_attribute(self) -> Attribute | None:
+        start = self._current_token.span
+        try:
+            return super().parse_optional_attribute()
+        except VerifyException as err:  # report an invalid attribute where it starts
+            self.raise_error(short_message(err), start)
+
     def parse_optional_type(self) -> TypeAttribute | None:
         start = self.pos
         try:
@@ -257,6 +277,8 @@ class TileIRPrinter(Printer):
 
     elide: bool = field(default=True)
     _elide_depth: int = field(default=0)
+    aliases: dict[Attribute, str] = field(default_factory=dict[Attribute, str])
+    """Attributes printed as ``#name`` (debug-info scopes, defined above the module)."""
 
     @property
     def eliding(self) -> bool:
@@ -272,6 +294,13 @@ class TileIRPrinter(Printer):
             self._elide_depth -= 1
 
     def print_attribute(self, attribute: Attribute) -> None:
+        if attribute in self.aliases:
+            self.print_string(f"#{self.aliases[attribute]}")
+            return
+        if isinstance(attribute, DILocAttr) and not self.printing_location:
+            with self.in_location():
+                super().print_attribute(attribute)
+            return
         if self.eliding and isinstance(attribute, CudaTileType):
             self.print_string(attribute.name.removeprefix(PREFIX))
             attribute.print_parameters(self)
@@ -399,7 +428,46 @@ def print_tile_ir(
         and module.sym_name is None
     ):
         ops = list(module.ops)
+    if debuginfo:
+        _print_scope_aliases(printer, ops)
     for op in ops:
         printer.print_op(op)
         out.write("\n")
     return out.getvalue()
+
+
+def _print_scope_aliases(printer: TileIRPrinter, ops: Sequence[Operation]) -> None:
+    """``#di_file = #cuda_tile.di_file<...>`` lines for the debug-info scopes the
+    locations of ``ops`` use, each after those it names, as MLIR prints aliases;
+    the locations then name them (``loc(#cuda_tile.di_loc<... in #di_subprogram>)``)."""
+    found: list[Attribute] = []
+
+    def visit(attr: Attribute) -> None:
+        if attr in found or not isinstance(attr, (*DI_NODES, DILocAttr, *_NESTING_LOCATIONS)):
+            return
+        for param in getattr(attr, "parameters", ()):
+            for nested in param.data if isinstance(param, ArrayAttr) else (param,):
+                visit(nested)
+        if isinstance(attr, DI_NODES):
+            found.append(attr)
+
+    for top in ops:
+        for op in top.walk():
+            visit(op.location)
+            for region in op.regions:
+                for block in region.blocks:
+                    for arg in block.args:
+                        visit(arg.location)  # pyright: ignore[reportUnknownMemberType]
+    counts: dict[str, int] = {}
+    for attr in found:
+        base = attr.name.removeprefix(PREFIX)
+        n = counts.get(base, 0)
+        counts[base] = n + 1
+        printer.print_string(f"#{base}{n or ''} = ")
+        printer.print_attribute(attr)
+        printer.print_string("\n")
+        printer.aliases[attr] = f"{base}{n or ''}"
+
+
+_NESTING_LOCATIONS = (CallSiteLoc, FusedLoc, NameLoc)
+"""Locations that hold others, which may be ``di_loc``s."""

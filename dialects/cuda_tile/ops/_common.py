@@ -52,6 +52,7 @@ from ..attributes import (
     Signedness,
     SignednessAttr,
 )
+from ..debuginfo import verify_op_debug_scope
 from ..diagnostics import ConstraintError, quoted
 from ..types import (
     PointerType,
@@ -72,6 +73,10 @@ class CudaTileOp(IRDLOperation):
     """Base of every ``cuda_tile`` op; ``SINCE`` is the version that added it."""
 
     SINCE: ClassVar[str] = "13.1"
+
+    def verify(self, verify_nested_ops: bool = True) -> None:
+        super().verify(verify_nested_ops)
+        verify_op_debug_scope(self)
 
 
 # --------------------------------------------------------------------------

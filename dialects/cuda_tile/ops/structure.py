@@ -46,6 +46,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from ..attributes import OptimizationHintsAttr, SymbolVisibility, SymbolVisibilityAttr
+from ..debuginfo import verify_entry_debug_info, verify_global_debug_info
 from ..diagnostics import quoted
 from ..literals import format_dense_values, parse_dense_literal
 from ..syntax import TileIRPrinter
@@ -226,6 +227,7 @@ class EntryOp(CudaTileOp):
                     f"type of entry block argument #{i}({quoted(arg.type)}) must match the "
                     f"type of the corresponding argument in function signature({quoted(t)})"
                 )
+        verify_entry_debug_info(self, self.sym_name.data)
 
 
 @irdl_op_definition
@@ -344,6 +346,7 @@ class GlobalOp(CudaTileOp):
     def verify_(self) -> None:
         if len(self.value.type.get_shape()) != 1:
             raise VerifyException("type must have rank 1")
+        verify_global_debug_info(self)
 
 
 class _ReferencesGlobal(SymbolUserOpInterface):
