@@ -1,8 +1,20 @@
 """Flash attention (forward): online softmax over key/value tiles, one query tile per block.
 
 Tensors are ``[batch*heads, seq, D]``; block ``(bh, bm)`` computes rows
-``bm*BM ...`` of head ``bh``.  Scores use ``exp2`` with ``log2(e)`` folded
-into the scale.
+``bm*BM ...`` of head ``bh``.  Grouped-query attention: ``GROUP`` query
+heads share one key/value head, so ``k`` and ``v`` hold
+``batch*heads/GROUP`` heads and head ``bh`` reads key head ``bh // GROUP``
+(heads numbered batch-major, as ``[B, H, S, D]`` flattens).
+
+The softmax scale times ``log2(e)`` is folded into the query tile once, so
+each key tile costs one ``mma`` and one ``exp2``.  Keys past the end of
+``k`` (the last, partial key tile) and, with ``CAUSAL=1``, keys after the
+query (query row ``r`` sees keys ``0..r``; ``q`` and ``k`` have the same
+length) are masked to ``-inf``: the full tiles before them run unmasked,
+the tiles that straddle a boundary once each with the mask.
+
+Measured config (``bench/kernels.py``, docs/benchmarks.md): ``BM = BN = 128``
+with ``num_worker_warps_per_cta = 8`` on sm_90.
 """
 
 import math
@@ -10,8 +22,37 @@ import math
 import safetile as st
 from safetile import f32
 
+WARPS8 = {"sm_90": {"num_worker_warps_per_cta": 8}}
 
-@st.kernel(specialize=[dict(E=st.f16, BM=128, BN=64, D=64), dict(E=st.bf16, BM=64, BN=64, D=128)])
+
+@st.function
+def attend(qt, kt, vt, m, l, acc, key0, row0, n_keys, masked, causal):
+    """One key tile: scores, the online max and sum, and the value update."""
+    bm_rows, bn = qt.shape[0], kt.shape[0]
+    s = st.mma(qt, kt.T, st.zeros((bm_rows, bn), f32))
+    if masked:
+        keys = st.iota((bn,)).reshape((1, bn)) + key0
+        visible = keys < n_keys
+        if causal:
+            visible = visible & (keys <= st.iota((bm_rows,)).reshape((bm_rows, 1)) + row0)
+        s = st.where(visible, s, -math.inf)
+    m_new = st.maximum(m, st.max(s, 1, keepdims=True))
+    p = st.exp2(s - m_new)
+    alpha = st.exp2(m - m_new)
+    l = l * alpha + st.sum(p, 1, keepdims=True)
+    acc = st.mma(p.astype(vt.dtype), vt, acc * alpha)
+    return m_new, l, acc
+
+
+@st.kernel(
+    specialize=[
+        dict(E=st.f16, BM=128, BN=128, D=64, CAUSAL=0, GROUP=1),
+        dict(E=st.f16, BM=128, BN=128, D=128, CAUSAL=1, GROUP=1),
+        dict(E=st.bf16, BM=128, BN=128, D=128, CAUSAL=0, GROUP=4),
+        dict(E=st.f16, BM=64, BN=64, D=64, CAUSAL=1, GROUP=2),
+    ],
+    optimization_hints=lambda BM, **_: WARPS8 if BM >= 128 else {},
+)
 def flash_attention(
     o: st.Mut["E", (1, "BM", "D")],
     q: st.Ref["E", (-1, -1, "D")],
@@ -23,22 +64,29 @@ def flash_attention(
     BM: int,
     BN: int,
     D: int,
+    CAUSAL: int,
+    GROUP: int,
 ):
+    assert BN == BM or not CAUSAL, "a causal kernel's query and key tiles are the same height (the diagonal)"
     bh, bm, _ = st.tile_block_id()
-    pk, pv = k.partition((1, BN, D)), v.partition((1, BN, D))
+    kvh = bh // GROUP
+    pk, pv = k.partition((1, BN, D), padding="zero"), v.partition((1, BN, D), padding="zero")
     qt = q.partition((1, BM, D)).load((bh, bm, 0)).reshape((BM, D))
-    qk_scale = scale * (1.0 / math.log(2.0))
+    qt = (qt.astype(f32) * (scale * (1.0 / math.log(2.0)))).astype(E)
+    n_keys = k.shape[1]
     m = st.full((BM, 1), -math.inf, f32)
     l = st.zeros((BM, 1), f32)
     acc = st.zeros((BM, D), f32)
-    for j in range(st.num_tiles(pk, 1)):
-        kt = pk.load((bh, j, 0)).reshape((BN, D))
-        s = st.mma(qt, kt.T, st.zeros((BM, BN), f32)) * qk_scale
-        m_new = st.maximum(m, st.max(s, 1, keepdims=True))
-        p = st.exp2(s - m_new)
-        alpha = st.exp2(m - m_new)
-        l = l * alpha + st.sum(p, 1, keepdims=True)
-        vt = pv.load((bh, j, 0)).reshape((BN, D))
-        acc = st.mma(p.astype(E), vt, acc * alpha)
-        m = m_new
+    full = st.minimum(n_keys // BN, st.num_tiles(pk, 1))
+    if CAUSAL:
+        full = st.minimum(full, bm)
+    for j in range(full):
+        kt, vt = pk.load((kvh, j, 0)).reshape((BN, D)), pv.load((kvh, j, 0)).reshape((BN, D))
+        m, l, acc = attend(qt, kt, vt, m, l, acc, j * BN, bm * BM, n_keys, False, False)
+    last = st.num_tiles(pk, 1)
+    if CAUSAL:
+        last = st.minimum(last, bm + 1)
+    for j in range(full, last):
+        kt, vt = pk.load((kvh, j, 0)).reshape((BN, D)), pv.load((kvh, j, 0)).reshape((BN, D))
+        m, l, acc = attend(qt, kt, vt, m, l, acc, j * BN, bm * BM, n_keys, True, CAUSAL)
     o.store((acc / l).astype(E).reshape((1, BM, D)))

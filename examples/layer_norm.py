@@ -1,13 +1,57 @@
-"""Layer normalization of rows: ``(x - mean) / sqrt(var + eps) * w + b``.
+"""Layer normalization of rows: ``(x - mean) / sqrt(var + eps) * w + b``, computed in f32.
 
-Each tile block writes one ``BM x BN`` tile; the output may be partitioned
-narrower than a row: every block walks all the column tiles of its rows
-twice (the mean, then the variance of the centered values, with the padded
-columns of the last tile masked out), then normalizes its own tile.
+``layer_norm_row``: the row width ``N`` is part of the variant (from
+``x``'s shape) and at most ``BN`` (a compile-time assert): each block loads
+its ``BM`` whole rows once; the mean, the variance of the centered values
+(padded columns masked out) and the result come from registers.
+
+``layer_norm``: any width, the output partitioned narrower than a row:
+every block walks all the column tiles of its rows twice (the mean, then
+the variance of the centered values, with the padded columns of the last
+tile masked out), then normalizes its own tile.
+
+``launch_layer_norm`` picks one from the width.
+
+Shipped hint (tuned by ``bench/kernels.py``, docs/benchmarks.md):
+``occupancy = 3`` on sm_90 for rows of 2048 and more.
 """
 
 import safetile as st
 from safetile import f32
+
+MAX_ROW_TILE = 16384
+"""The widest row ``layer_norm_row`` takes in one tile (elements)."""
+LOOP_TILE = 4096
+"""The column tile of the looped kernel."""
+
+
+@st.kernel(
+    specialize=[dict(E=st.f16, BM=1, BN=4096, N=4096), dict(E=st.f32, BM=2, BN=8192, N=8192),
+                dict(E=st.bf16, BM=4, BN=128, N=100)],
+    optimization_hints=lambda BN, **_: {"sm_90": {"occupancy": 3}} if BN >= 2048 else {},
+)
+def layer_norm_row(
+    z: st.Mut["E", ("BM", "BN")],
+    x: st.Ref["E", (-1, "N")],
+    w: st.Ref["E", ("N",)],
+    b: st.Ref["E", ("N",)],
+    eps: f32,
+    *,
+    E: st.DType,
+    BM: int,
+    BN: int,
+    N: int,
+):
+    assert N <= BN, "layer_norm_row holds a whole row in one tile: partition the output with BN >= the row width"
+    bm, bn, _ = st.tile_block_id()
+    row = x.partition((BM, BN), padding="zero").load((bm, bn)).astype(f32)
+    centered = row - st.sum(row, 1, keepdims=True) * (1.0 / N)
+    if N < BN:
+        centered = st.where(st.iota((BN,)).reshape((1, BN)) < N, centered, 0.0)
+    inv_std = st.rsqrt(st.sum(centered * centered, 1, keepdims=True) * (1.0 / N) + eps)
+    weight = w.partition((BN,), padding="zero").load((bn,)).astype(f32).reshape((1, BN))
+    bias = b.partition((BN,), padding="zero").load((bn,)).astype(f32).reshape((1, BN))
+    z.store((centered * inv_std * weight + bias).astype(E))
 
 
 @st.kernel(specialize=[dict(E=st.f16, BM=2, BN=1024), dict(E=st.f32, BM=1, BN=512)])
@@ -39,3 +83,18 @@ def layer_norm(
     weight = w.partition((BN,), padding="zero").load((bn,)).astype(f32).reshape((1, BN))
     bias = b.partition((BN,), padding="zero").load((bn,)).astype(f32).reshape((1, BN))
     z.store(((own - mean) * inv_std * weight + bias).astype(E))
+
+
+def row_tile(width: int) -> int:
+    """The smallest power of two holding ``width`` columns."""
+    return 1 << max(0, (width - 1).bit_length())
+
+
+def launch_layer_norm(z: st.Tensor, x: st.Tensor, w: st.Tensor, b: st.Tensor, eps: float,
+                      rows: int = 1) -> st.DeviceOp:
+    """``z = layer_norm(x) * w + b``: ``layer_norm_row`` when a row fits in ``MAX_ROW_TILE``
+    elements, else ``layer_norm``."""
+    width = x.shape[1]
+    if row_tile(width) <= MAX_ROW_TILE:
+        return layer_norm_row(z.partition((rows, row_tile(width))), x, w, b, eps)
+    return layer_norm(z.partition((rows, LOOP_TILE)), x, w, b, eps)

@@ -1,12 +1,51 @@
 """RMS normalization of rows: ``x / sqrt(mean(x**2) + eps) * w``, computed in f32.
 
-Each tile block writes one ``BM x BN`` tile; the output may be partitioned
-narrower than a row: every block sums the squares of all the column tiles
-of its rows, then scales its own tile.
+``rms_norm_row``: the row width ``N`` is part of the variant (from ``x``'s
+shape) and at most ``BN`` (a compile-time assert): each block loads its
+``BM`` whole rows once and scales them in registers.
+
+``rms_norm``: any width, the output partitioned narrower than a row: every
+block sums the squares of all the column tiles of its rows, then scales
+its own tile.
+
+``launch_rms_norm`` picks one from the width.  Padded columns load as zero
+and add nothing to the sums.
+
+Shipped hint (tuned by ``bench/kernels.py``, docs/benchmarks.md):
+``occupancy = 3`` on sm_90 for rows of 2048 and more.
 """
 
 import safetile as st
 from safetile import f32
+
+MAX_ROW_TILE = 16384
+"""The widest row ``rms_norm_row`` takes in one tile (elements)."""
+LOOP_TILE = 4096
+"""The column tile of the looped kernel."""
+
+
+@st.kernel(
+    specialize=[dict(E=st.f16, BM=1, BN=4096, N=4096), dict(E=st.f32, BM=2, BN=8192, N=8192),
+                dict(E=st.bf16, BM=4, BN=128, N=100)],
+    optimization_hints=lambda BN, **_: {"sm_90": {"occupancy": 3}} if BN >= 2048 else {},
+)
+def rms_norm_row(
+    z: st.Mut["E", ("BM", "BN")],
+    x: st.Ref["E", (-1, "N")],
+    w: st.Ref["E", ("N",)],
+    eps: f32,
+    *,
+    E: st.DType,
+    BM: int,
+    BN: int,
+    N: int,
+):
+    assert N <= BN, "rms_norm_row holds a whole row in one tile: partition the output with BN >= the row width"
+    bm, bn, _ = st.tile_block_id()
+    row = x.partition((BM, BN), padding="zero").load((bm, bn)).astype(f32)
+    weight = w.partition((BN,), padding="zero").load((bn,)).astype(f32).reshape((1, BN))
+    inv_rms = st.rsqrt(st.sum(row * row, 1, keepdims=True) * (1.0 / N) + eps)
+    z.store((row * inv_rms * weight).astype(E))
 
 
 @st.kernel(specialize=[dict(E=st.f16, BM=2, BN=1024), dict(E=st.f32, BM=1, BN=256)])
@@ -30,3 +69,16 @@ def rms_norm(
     own = px.load((bm, bn)).astype(f32)
     weight = w.partition((BN,), padding="zero").load((bn,)).astype(f32).reshape((1, BN))
     z.store((own * st.rsqrt(mean_square + eps) * weight).astype(E))
+
+
+def row_tile(width: int) -> int:
+    """The smallest power of two holding ``width`` columns."""
+    return 1 << max(0, (width - 1).bit_length())
+
+
+def launch_rms_norm(z: st.Tensor, x: st.Tensor, w: st.Tensor, eps: float, rows: int = 1) -> st.DeviceOp:
+    """``z = rms_norm(x) * w``: ``rms_norm_row`` when a row fits in ``MAX_ROW_TILE`` elements, else ``rms_norm``."""
+    width = x.shape[1]
+    if row_tile(width) <= MAX_ROW_TILE:
+        return rms_norm_row(z.partition((rows, row_tile(width))), x, w, eps)
+    return rms_norm(z.partition((rows, LOOP_TILE)), x, w, eps)

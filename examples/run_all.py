@@ -124,37 +124,72 @@ def case_saxpy(rng: np.random.Generator, n: int = 1000, **opts: Any) -> Result:
     return z.unpartition().numpy(), ref, 1e-6
 
 
-def case_softmax(rng: np.random.Generator, m: int = 10, n: int = 100, **opts: Any) -> Result:
+def _row_tile(n: int) -> int:
+    return 1 << max(0, (n - 1).bit_length())
+
+
+def _softmax_ref(xs: np.ndarray) -> np.ndarray:
+    e = np.exp(_f64(xs) - _f64(xs).max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def case_softmax(rng: np.random.Generator, m: int = 10, n: int = 100, bn: int = 32, **opts: Any) -> Result:
+    """The online kernel, its output partitioned narrower than a row (``bn`` columns)."""
     softmax = load_example("softmax").softmax
     xs = fresh(rng, (m, n)) * 4
-    bn = 1 << max(0, (n - 1).bit_length())
     z, _ = softmax(_poisoned_out((m, n), None, (4, bn)), _tensor(xs), **opts).sync()
-    e = np.exp(_f64(xs) - _f64(xs).max(axis=1, keepdims=True))
-    return z.unpartition().numpy(), e / e.sum(axis=1, keepdims=True), 1e-6
+    return z.unpartition().numpy(), _softmax_ref(xs), 1e-6
 
 
-def case_rms_norm(rng: np.random.Generator, m: int = 5, n: int = 100, **opts: Any) -> Result:
+def case_softmax_row(rng: np.random.Generator, m: int = 10, n: int = 100, rows: int = 2, **opts: Any) -> Result:
+    softmax_row = load_example("softmax").softmax_row
+    xs = fresh(rng, (m, n)) * 4
+    z, _ = softmax_row(_poisoned_out((m, n), None, (rows, _row_tile(n))), _tensor(xs), **opts).sync()
+    return z.unpartition().numpy(), _softmax_ref(xs), 1e-6
+
+
+def _rms_norm_ref(xs: np.ndarray, ws: np.ndarray, eps: float) -> np.ndarray:
+    x = _f64(xs)
+    return x / np.sqrt((x * x).mean(axis=1, keepdims=True) + eps) * _f64(ws)
+
+
+def case_rms_norm(rng: np.random.Generator, m: int = 5, n: int = 100, bn: int = 32, **opts: Any) -> Result:
+    """The looped kernel, its output partitioned narrower than a row (``bn`` columns)."""
     rms_norm = load_example("rms_norm").rms_norm
     xs, ws = fresh(rng, (m, n)), fresh(rng, (n,))
-    eps = 1e-5
-    bn = 1 << max(0, (n - 1).bit_length())
-    z, _, _, _ = rms_norm(_poisoned_out((m, n), None, (1, bn)), _tensor(xs), _tensor(ws), eps, **opts).sync()
-    x = _f64(xs)
-    ref = x / np.sqrt((x * x).mean(axis=1, keepdims=True) + eps) * _f64(ws)
-    return z.unpartition().numpy(), ref, 1e-5
+    z, _, _, _ = rms_norm(_poisoned_out((m, n), None, (1, bn)), _tensor(xs), _tensor(ws), 1e-5, **opts).sync()
+    return z.unpartition().numpy(), _rms_norm_ref(xs, ws, 1e-5), 1e-5
 
 
-def case_layer_norm(rng: np.random.Generator, m: int = 5, n: int = 100, **opts: Any) -> Result:
-    layer_norm = load_example("layer_norm").layer_norm
-    xs, ws, bs = fresh(rng, (m, n)), fresh(rng, (n,)), fresh(rng, (n,))
-    eps = 1e-5
-    bn = 1 << max(0, (n - 1).bit_length())
-    out = _poisoned_out((m, n), None, (1, bn))
-    z, _, _, _, _ = layer_norm(out, _tensor(xs), _tensor(ws), _tensor(bs), eps, **opts).sync()
+def case_rms_norm_row(rng: np.random.Generator, m: int = 5, n: int = 100, rows: int = 2, **opts: Any) -> Result:
+    rms_norm_row = load_example("rms_norm").rms_norm_row
+    xs, ws = fresh(rng, (m, n)), fresh(rng, (n,))
+    out = _poisoned_out((m, n), None, (rows, _row_tile(n)))
+    z, _, _, _ = rms_norm_row(out, _tensor(xs), _tensor(ws), 1e-5, **opts).sync()
+    return z.unpartition().numpy(), _rms_norm_ref(xs, ws, 1e-5), 1e-5
+
+
+def _layer_norm_ref(xs: np.ndarray, ws: np.ndarray, bs: np.ndarray, eps: float) -> np.ndarray:
     x = _f64(xs)
     c = x - x.mean(axis=1, keepdims=True)
-    ref = c / np.sqrt((c * c).mean(axis=1, keepdims=True) + eps) * _f64(ws) + _f64(bs)
-    return z.unpartition().numpy(), ref, 1e-4
+    return c / np.sqrt((c * c).mean(axis=1, keepdims=True) + eps) * _f64(ws) + _f64(bs)
+
+
+def case_layer_norm(rng: np.random.Generator, m: int = 5, n: int = 100, bn: int = 32, **opts: Any) -> Result:
+    """The looped kernel, its output partitioned narrower than a row (``bn`` columns)."""
+    layer_norm = load_example("layer_norm").layer_norm
+    xs, ws, bs = fresh(rng, (m, n)), fresh(rng, (n,)), fresh(rng, (n,))
+    out = _poisoned_out((m, n), None, (1, bn))
+    z, _, _, _, _ = layer_norm(out, _tensor(xs), _tensor(ws), _tensor(bs), 1e-5, **opts).sync()
+    return z.unpartition().numpy(), _layer_norm_ref(xs, ws, bs, 1e-5), 1e-4
+
+
+def case_layer_norm_row(rng: np.random.Generator, m: int = 5, n: int = 100, rows: int = 2, **opts: Any) -> Result:
+    layer_norm_row = load_example("layer_norm").layer_norm_row
+    xs, ws, bs = fresh(rng, (m, n)), fresh(rng, (n,)), fresh(rng, (n,))
+    out = _poisoned_out((m, n), None, (rows, _row_tile(n)))
+    z, _, _, _, _ = layer_norm_row(out, _tensor(xs), _tensor(ws), _tensor(bs), 1e-5, **opts).sync()
+    return z.unpartition().numpy(), _layer_norm_ref(xs, ws, bs, 1e-5), 1e-4
 
 
 def case_gemm(rng: np.random.Generator, m: int = 70, n: int = 50, k: int = 48, **opts: Any) -> Result:
@@ -176,18 +211,30 @@ def case_persistent_gemm(rng: np.random.Generator, m: int = 70, n: int = 50, k: 
 
 
 def case_flash_attention(
-    rng: np.random.Generator, bh: int = 3, s: int = 40, sk: int = 64, d: int = 32, **opts: Any
+    rng: np.random.Generator,
+    bh: int = 4,
+    s: int = 40,
+    sk: int = 64,
+    d: int = 32,
+    causal: int = 0,
+    group: int = 1,
+    **opts: Any,
 ) -> Result:
     import safetile as st
 
     fa = load_example("flash_attention").flash_attention
-    q, k, v = (fresh(rng, (bh, n, d), np.float16) - np.float16(1.0) for n in (s, sk, sk))
+    q = fresh(rng, (bh, s, d), np.float16) - np.float16(1.0)
+    k, v = (fresh(rng, (bh // group, sk, d), np.float16) - np.float16(1.0) for _ in range(2))
     scale = 1.0 / math.sqrt(d)
     out = _poisoned_out((bh, s, d), st.f16, (1, 32, d))
-    o, _, _, _, _ = fa(out, _tensor(q), _tensor(k), _tensor(v), scale, BN=32, **opts).sync()
-    logits = np.einsum("bsd,btd->bst", _f64(q), _f64(k)) * scale
+    o, _, _, _, _ = fa(out, _tensor(q), _tensor(k), _tensor(v), scale, BN=32, CAUSAL=causal, GROUP=group,
+                       **opts).sync()
+    kv_head = np.arange(bh) // group
+    logits = np.einsum("bsd,btd->bst", _f64(q), _f64(k)[kv_head]) * scale
+    if causal:
+        logits = np.where(np.arange(sk)[None, :] <= np.arange(s)[:, None], logits, -np.inf)
     p = np.exp(logits - logits.max(axis=2, keepdims=True))
-    ref = np.einsum("bst,btd->bsd", p / p.sum(axis=2, keepdims=True), _f64(v))
+    ref = np.einsum("bst,btd->bsd", p / p.sum(axis=2, keepdims=True), _f64(v)[kv_head])
     return o.unpartition().numpy(), ref, 1e-2
 
 
@@ -206,14 +253,17 @@ CASES: dict[str, Callable[..., Result]] = {
     "add_2d": case_add_2d,
     "saxpy": case_saxpy,
     "softmax": case_softmax,
+    "softmax_row": case_softmax_row,
     "rms_norm": case_rms_norm,
+    "rms_norm_row": case_rms_norm_row,
     "layer_norm": case_layer_norm,
+    "layer_norm_row": case_layer_norm_row,
     "gemm": case_gemm,
     "persistent_gemm": case_persistent_gemm,
     "flash_attention": case_flash_attention,
     "permute_heads": case_permute_heads,
 }
-"""One end-to-end driver per example kernel (file ``add.py`` has two)."""
+"""One end-to-end driver per example kernel (some files have two)."""
 
 
 def max_error(got: np.ndarray, ref: np.ndarray) -> float:

@@ -1,14 +1,42 @@
-"""Row softmax: each tile block writes one ``BM x BN`` tile of the output.
+"""Row softmax for any row width: one tile per row block when a row fits, an online loop when not.
 
-The output may be partitioned narrower than a row: every block walks all
-the column tiles of its rows once (an online max and sum: when the running
-max grows, the sum so far is rescaled), then normalizes its own tile.
-Columns past the end of a row load as ``-inf`` (the partition's padding),
-so they add nothing to the sum; stores beyond the tensor are dropped.
+``softmax_row``: the row width ``N`` is part of the variant (from ``x``'s
+shape) and at most ``BN`` (a compile-time assert), so each block loads its
+``BM`` whole rows once and normalizes them in registers.
+
+``softmax``: any width, the output partitioned narrower than a row.  Every
+block walks all the column tiles of its rows once (an online max and sum:
+when the running max grows, the sum so far is rescaled), then normalizes
+its own tile.
+
+``launch_softmax`` picks one from the width.  Columns past the end of a
+row load as ``-inf`` (the partitions' padding), so they add nothing to the
+sum; stores beyond the tensor are dropped.
+
+Shipped hint (tuned by ``bench/kernels.py``, docs/benchmarks.md):
+``occupancy = 3`` on sm_90 for rows of 2048 and more.
 """
 
 import safetile as st
 from safetile import f32
+
+MAX_ROW_TILE = 16384
+"""The widest row ``softmax_row`` takes in one tile (elements); wider rows take the online loop."""
+LOOP_TILE = 4096
+"""The column tile of the online loop."""
+
+
+@st.kernel(
+    specialize=[dict(E=st.f32, BM=2, BN=4096, N=4096), dict(E=st.f16, BM=1, BN=8192, N=8192),
+                dict(E=st.f32, BM=4, BN=128, N=100)],
+    optimization_hints=lambda BN, **_: {"sm_90": {"occupancy": 3}} if BN >= 2048 else {},
+)
+def softmax_row(z: st.Mut["E", ("BM", "BN")], x: st.Ref["E", (-1, "N")], *, E: st.DType, BM: int, BN: int, N: int):
+    assert N <= BN, "softmax_row holds a whole row in one tile: partition the output with BN >= the row width"
+    bm, bn, _ = st.tile_block_id()
+    row = x.partition((BM, BN), padding="neg_inf").load((bm, bn)).astype(f32)
+    e = st.exp(row - st.max(row, 1, keepdims=True))
+    z.store((e / st.sum(e, 1, keepdims=True)).astype(E))
 
 
 @st.kernel(specialize=[dict(E=st.f32, BM=4, BN=1024), dict(E=st.f16, BM=1, BN=4096)])
@@ -24,3 +52,17 @@ def softmax(z: st.Mut["E", ("BM", "BN")], x: st.Ref["E", (-1, -1)], *, E: st.DTy
         row_max = new_max
     own = px.load((bm, bn)).astype(f32)
     z.store((st.exp(own - row_max) / row_sum).astype(E))
+
+
+def row_tile(width: int) -> int:
+    """The smallest power of two holding ``width`` columns."""
+    return 1 << max(0, (width - 1).bit_length())
+
+
+def launch_softmax(z: st.Tensor, x: st.Tensor, rows: int = 1) -> st.DeviceOp:
+    """``z = softmax(x)`` along rows: ``softmax_row`` with ``rows`` rows per block when a row
+    fits in ``MAX_ROW_TILE`` elements, else the online ``softmax``."""
+    width = x.shape[1]
+    if row_tile(width) <= MAX_ROW_TILE:
+        return softmax_row(z.partition((rows, row_tile(width))), x)
+    return softmax(z.partition((rows, LOOP_TILE)), x)

@@ -27,12 +27,23 @@ SHAPES: dict[str, list[dict[str, int]]] = {
     "add": [dict(n=1), dict(n=128), dict(n=1000), dict(n=4099)],
     "add_2d": [dict(m=64, n=64), dict(m=100, n=70), dict(m=1, n=130)],
     "saxpy": [dict(n=256), dict(n=1000)],
-    "softmax": [dict(m=4, n=128), dict(m=10, n=100), dict(m=3, n=7)],
+    "softmax": [dict(m=4, n=128), dict(m=10, n=100), dict(m=3, n=7), dict(m=5, n=300, bn=128)],
+    "softmax_row": [dict(m=4, n=128, rows=4), dict(m=10, n=100), dict(m=3, n=7, rows=1), dict(m=3, n=300)],
     "rms_norm": [dict(m=2, n=256), dict(m=5, n=100), dict(m=3, n=1)],
+    "rms_norm_row": [dict(m=2, n=256, rows=1), dict(m=5, n=100), dict(m=3, n=1)],
     "layer_norm": [dict(m=2, n=256), dict(m=5, n=100), dict(m=1, n=3)],
+    "layer_norm_row": [dict(m=2, n=256, rows=1), dict(m=5, n=100), dict(m=1, n=3, rows=4)],
     "gemm": [dict(m=64, n=64, k=32), dict(m=70, n=50, k=48), dict(m=1, n=33, k=16)],
     "persistent_gemm": [dict(m=64, n=64, k=32), dict(m=70, n=50, k=48), dict(m=100, n=1, k=16)],
-    "flash_attention": [dict(bh=1, s=32, sk=32), dict(bh=3, s=40, sk=64), dict(bh=2, s=5, sk=96)],
+    "flash_attention": [
+        dict(bh=1, s=32, sk=32),
+        dict(bh=3, s=40, sk=64),
+        dict(bh=2, s=5, sk=96),
+        dict(bh=2, s=5, sk=70),
+        dict(bh=4, s=70, sk=70, causal=1),
+        dict(bh=4, s=40, sk=50, group=2),
+        dict(bh=4, s=64, sk=64, causal=1, group=4),
+    ],
     "permute_heads": [dict(b=1, s=32, h=2, d=16), dict(b=2, s=40, h=4, d=16), dict(b=3, s=7, h=1, d=32)],
 }
 
@@ -93,3 +104,30 @@ def test_mapped_outputs_need_a_one_dimensional_grid() -> None:
     # tile_indices() walks tiles over the x blocks only; a (2, 2) grid would race.
     with pytest.raises(st.runtime.LaunchRefused, match=r"walks its tiles over grid x only: grid \(2, 2, 1\)"):
         run_all.CASES["persistent_gemm"](np.random.default_rng(), m=100, n=70, k=32, grid=(2, 2))
+
+
+@pytest.mark.parametrize(("example", "width"), [("softmax", 300), ("softmax", 17000), ("rms_norm", 300),
+                                                ("rms_norm", 17000), ("layer_norm", 300), ("layer_norm", 17000)])
+def test_row_launchers_take_the_one_tile_kernel_when_a_row_fits_and_the_loop_when_not(example: str,
+                                                                                       width: int) -> None:
+    module = run_all.load_example(example)
+    rng = np.random.default_rng()
+    xs, ws, bs = run_all.fresh(rng, (3, width)) * 4, run_all.fresh(rng, (width,)), run_all.fresh(rng, (width,))
+    z = st.full((3, width), np.nan, f32).sync()
+    x, w, b = (st.from_numpy(a).sync() for a in (xs, ws, bs))
+    launch = getattr(module, f"launch_{example}")
+    args = {"softmax": (z, x), "rms_norm": (z, x, w, 1e-5), "layer_norm": (z, x, w, b, 1e-5)}[example]
+    op = launch(*args, rows=2)
+    fits = width <= module.MAX_ROW_TILE
+    assert op.name.split("[")[0] == (f"{example}_row" if fits else example)
+    got = op.sync()[0].unpartition().numpy()
+    ref = {"softmax": lambda: run_all._softmax_ref(xs), "rms_norm": lambda: run_all._rms_norm_ref(xs, ws, 1e-5),
+           "layer_norm": lambda: run_all._layer_norm_ref(xs, ws, bs, 1e-5)}[example]()
+    assert run_all.max_error(got, ref) <= 1e-4
+
+
+def test_a_row_kernel_refuses_a_row_wider_than_its_tile() -> None:
+    softmax_row = run_all.load_example("softmax").softmax_row
+    z = st.full((2, 300), np.nan, f32).sync().partition((1, 256))
+    with pytest.raises(st.CompileError, match="holds a whole row in one tile"):
+        softmax_row(z, st.from_numpy(np.ones((2, 300), np.float32)).sync())
