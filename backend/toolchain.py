@@ -11,6 +11,13 @@ looks, in this order (shared/DESIGN.md §5):
 2. ``tileiras`` on ``PATH``;
 3. ``$CUDA_HOME/bin/tileiras`` (or ``$CUDA_PATH``).
 
+A release other than the default is asked for by ``version=`` (or
+``$SAFETILE_TILEIRAS_VERSION``, which ``default_toolchain`` reads): the
+toolchain found must be that release.  ``RELEASES`` are the ones safetile is
+tested with, each installed by its extra: 13.4.92 (``toolchain``, the
+default) and 13.5.37 (``toolchain-13-5``, which reads and compiles the
+bytecode safetile writes, 13.4 and older).
+
 Whichever ``tileiras`` is found, its libNVVM and ``ptxas`` are the ones it
 loads itself: ``<bin>/ptxas`` and ``<bin>/../nvvm/lib64/libnvvm.so`` (CUDA
 toolkit layout) or ``<bin>/../lib/libnvvm.so.4`` (wheel layout).  Their
@@ -33,7 +40,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 PINNED_VERSION = "13.4.92"
-"""The release ``pyproject.toml`` pins (its ``toolchain`` extra)."""
+"""The release ``pyproject.toml`` pins (its ``toolchain`` extra): the default."""
+
+RELEASES = {PINNED_VERSION: "toolchain", "13.5.37": "toolchain-13-5"}
+"""The releases safetile is tested with, and the ``pyproject.toml`` extra pinning each."""
+
+VERSION_ENV = "SAFETILE_TILEIRAS_VERSION"
+"""Names the release ``default_toolchain`` must find (default: any, the pinned one installed)."""
 
 INSTALL_HINT = (
     "install the pinned toolchain into this Python environment: "
@@ -89,14 +102,37 @@ class Toolchain:
 
 
 def find_toolchain(
-    *, wheels: bool = True, path: str | None = None, cuda_home: str | None = None
+    *,
+    wheels: bool = True,
+    path: str | None = None,
+    cuda_home: str | None = None,
+    version: str | None = None,
 ) -> Toolchain:
     """Find ``tileiras`` (wheels, then ``PATH``, then ``CUDA_HOME``) and check its parts.
 
     ``path`` and ``cuda_home`` default to the environment (``PATH``;
-    ``CUDA_HOME`` or ``CUDA_PATH``); ``wheels=False`` skips step 1.  Raises
-    ``ToolchainError`` when nothing is found or the parts disagree.
+    ``CUDA_HOME`` or ``CUDA_PATH``); ``wheels=False`` skips step 1.  With
+    ``version`` (``13.5.37``) the toolchain found must be that release.  Raises
+    ``ToolchainError`` when nothing is found, the parts disagree or the release
+    is not the one asked for.
     """
+    found = _find(wheels, path, cuda_home)
+    if version is not None and found.version != version:
+        extra = RELEASES.get(version)
+        how = (
+            f"pip install -e '.[{extra}]'"
+            if extra
+            else f"a CUDA {version} toolkit (safetile is tested with {', '.join(RELEASES)})"
+        )
+        raise ToolchainError(
+            f"tileiras {version} was asked for ({VERSION_ENV} or version=), but the "
+            f"toolchain found in {found.origin} is {found.version} ({found.tileiras}); "
+            f"install {version}: {how}"
+        )
+    return found
+
+
+def _find(wheels: bool, path: str | None, cuda_home: str | None) -> Toolchain:
     if wheels and (found := _from_wheels()) is not None:
         return found
     search = os.environ.get("PATH", "") if path is None else path
@@ -114,10 +150,14 @@ def find_toolchain(
     )
 
 
-@functools.cache
 def default_toolchain() -> Toolchain:
-    """``find_toolchain()`` with the environment as it was at the first call."""
-    return find_toolchain()
+    """``find_toolchain()`` of the release ``$SAFETILE_TILEIRAS_VERSION`` names, if any."""
+    return _default_toolchain(os.environ.get(VERSION_ENV) or None)
+
+
+@functools.cache
+def _default_toolchain(version: str | None) -> Toolchain:
+    return find_toolchain(version=version)
 
 
 def _cuda_home() -> str:

@@ -404,7 +404,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CompileError as err:  # a kernel file, or a --load file, that cannot be used
         print(err, file=sys.stderr)
         return 1
-    except UsageError as err:
+    except (UsageError, ArgSpecParseError) as err:  # the latter: a malformed -t or -p spec
         print(f"tile-opt: error: {err}", file=sys.stderr)
         return EXIT_USAGE
     except (PassRegistryError, ToolchainError, OSError, ValueError) as err:

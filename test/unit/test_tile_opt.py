@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from xdsl.passes import ModulePass
 
+from safetile.backend.toolchain import PINNED_VERSION, RELEASES, VERSION_ENV
 from safetile.passes import registry
 from safetile.tools.tile_opt import TARGETS
 from support import diagnostic_re, run_tile_opt, tile_opt_script
@@ -472,6 +473,7 @@ def test_bytecode_on_standard_input_is_read_as_bytecode(
         (["--pass-pipeline", "func.func(cse)"], 2),
         (["-p", "cse", "--pass-pipeline", "builtin.module(cse)"], 2),
         (["--split-input-file", "-t", "tileirbc"], 2),  # one module of bytes
+        (["-t", "cubin{arch=sm_90 opt=1.2.3}"], 2),  # a spec xDSL cannot lex
         ([], 0),
     ],
 )
@@ -479,6 +481,22 @@ def test_usage_errors_exit_2(tmp_path: Path, argv: list[str], status: int) -> No
     run = run_tile_opt([str(write(tmp_path, "g.mlir", GOOD)), *argv, "-o", str(tmp_path / "o")])
     assert run.status == status, run.err
     assert_no_traceback(run.err)
+
+
+def test_a_tileiras_release_other_than_the_installed_one_names_its_extra(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``SAFETILE_TILEIRAS_VERSION`` selects the release; 13.4.92 is what `make test` installs."""
+    monkeypatch.setenv(VERSION_ENV, "13.5.37")
+    source = str(write(tmp_path, "g.mlir", GOOD))
+    run = run_tile_opt([source, "-t", "cubin{arch=sm_90}", "-o", str(tmp_path / "o")])
+    assert run.status == 1, run.err
+    assert "tileiras 13.5.37 was asked for" in run.err
+    assert "pip install -e '.[toolchain-13-5]'" in run.err
+    assert RELEASES["13.5.37"] == "toolchain-13-5" and RELEASES[PINNED_VERSION] == "toolchain"
+    monkeypatch.setenv(VERSION_ENV, PINNED_VERSION)
+    argv = [source, "-t", "cubin{arch=sm_90}", "-o", str(tmp_path / "o"), "--cache-dir", str(tmp_path)]
+    assert run_tile_opt(argv).status == 0
 
 
 def test_internal_error_exits_3(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
