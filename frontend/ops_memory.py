@@ -210,11 +210,6 @@ def store_view(
 def _own_index(lx: Lowerer, tensor: TensorValue, what: str) -> tuple[PartitionValue, list[TileValue]]:
     """A ``st.Mut`` tensor's own tile: its partition and the tile block id."""
     if tensor.mode != "mut":
-        if tensor.mode == "mapped":
-            raise lx.error(
-                f"{what}: '{tensor.name}' is st.MutMapped and has no single own tile",
-                f"pass an index from '{tensor.name}.tile_indices()'",
-            )
         if tensor.mode == "raw":
             raise lx.error(
                 f"{what}: '{tensor.name}' is a view built in unsafe code and has no tile of its own",
