@@ -61,6 +61,8 @@ ROW_CONFIGS = [dict(BM=bm, optimization_hints=hints(occupancy=o) if o else hints
                for bm in (1, 2, 4) for o in (None, 2, 3, 4)]
 ATTENTION_CONFIGS = [
     dict(BM=128, BN=128, optimization_hints=hints(num_worker_warps_per_cta=8)),
+    dict(BM=128, BN=128, optimization_hints=hints(num_worker_warps_per_cta=8), load_hints=hints(latency=6)),
+    dict(BM=128, BN=128, optimization_hints=hints(num_worker_warps_per_cta=8), load_hints=hints(latency=3)),
     dict(BM=128, BN=64, optimization_hints=hints(num_worker_warps_per_cta=8)),
     dict(BM=128, BN=128, optimization_hints=hints()),
     dict(BM=64, BN=64, optimization_hints=hints()),
@@ -219,14 +221,14 @@ def _torch_call(case: Case, a: dict[str, Any], torch: Any) -> Callable[[], Any]:
         q4, k4, v4 = (t.view(batch, -1, seq, d) for t in (a["q"], a["k"], a["v"]))
         causal, gqa = bool(case.options["causal"]), case.options["group"] > 1
         return lambda: f.scaled_dot_product_attention(q4, k4, v4, is_causal=causal, enable_gqa=gqa)
+    if case.workload == "add":
+        return lambda: torch.add(a["x"], a["y"])
     if case.workload == "softmax":
         return lambda: torch.softmax(a["x"], 1)
     cols = case.shape[1]
     if case.workload == "rms_norm":
         return lambda: f.rms_norm(a["x"], (cols,), a["w"], EPS)
-    if case.workload == "layer_norm":
-        return lambda: f.layer_norm(a["x"], (cols,), a["w"], a["b"], EPS)
-    return lambda: torch.add(a["x"], a["y"])
+    return lambda: f.layer_norm(a["x"], (cols,), a["w"], a["b"], EPS)
 
 
 def _triton_call(case: Case, a: dict[str, Any], out: Any) -> Callable[[], Any]:
