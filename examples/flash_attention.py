@@ -11,7 +11,9 @@ each key tile costs one ``mma`` and one ``exp2``.  Keys past the end of
 ``k`` (the last, partial key tile) and, with ``CAUSAL=1``, keys after the
 query (query row ``r`` sees keys ``0..r``; ``q`` and ``k`` have the same
 length) are masked to ``-inf``: the full tiles before them run unmasked,
-the tiles that straddle a boundary once each with the mask.
+the tiles that straddle a boundary once each with the mask.  ``k`` and
+``v`` pad with zeros, so a padded value row, weighted by a zero probability,
+adds nothing.
 
 Measured config (``bench/kernels.py``, docs/benchmarks.md): ``BM = BN = 128``
 with ``num_worker_warps_per_cta = 8`` on sm_90.

@@ -11,8 +11,9 @@ its own tile.
 ``launch_rms_norm`` picks one from the width.  Padded columns load as zero
 and add nothing to the sums.
 
-Shipped hint (tuned by ``bench/kernels.py``, docs/benchmarks.md):
-``occupancy = 3`` on sm_90 for rows of 2048 and more.
+Shipped hint (what ``bench/kernels.py``'s tuning chose on an H100,
+docs/benchmarks.md): ``occupancy = 4`` on sm_90, 2 for f32 tiles of 8192
+elements or more (at 4 they spill or run slower).
 """
 
 import safetile as st
@@ -27,7 +28,7 @@ LOOP_TILE = 4096
 @st.kernel(
     specialize=[dict(E=st.f16, BM=1, BN=4096, N=4096), dict(E=st.f32, BM=2, BN=8192, N=8192),
                 dict(E=st.bf16, BM=4, BN=128, N=100)],
-    optimization_hints=lambda BN, **_: {"sm_90": {"occupancy": 3}} if BN >= 2048 else {},
+    optimization_hints=lambda E, BM, BN, **_: {"sm_90": {"occupancy": 2 if E == st.f32 and BM * BN >= 8192 else 4}},
 )
 def rms_norm_row(
     z: st.Mut["E", ("BM", "BN")],
