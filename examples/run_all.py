@@ -46,7 +46,7 @@ def run_tileir_example(path: Path) -> bool:
 def run_python_example(path: Path) -> bool:
     """Compile the kernels of ``path``; True if every specialization compiles."""
     from safetile.frontend.errors import CompileError
-    from safetile.frontend.pyfile import compile_file
+    from safetile.driver import compile_file
 
     try:
         module, errors = compile_file(path)
