@@ -20,11 +20,15 @@ SIZES = {
     "add_2d": [dict(m=100, n=70), dict(m=300, n=257)],
     "saxpy": [dict(n=1000), dict(n=1 << 15)],
     "softmax": [dict(m=10, n=100), dict(m=64, n=1000)],
+    "softmax_row": [dict(m=10, n=100), dict(m=64, n=1000)],
     "rms_norm": [dict(m=5, n=100), dict(m=33, n=512)],
+    "rms_norm_row": [dict(m=5, n=100), dict(m=33, n=512)],
     "layer_norm": [dict(m=5, n=100), dict(m=33, n=512)],
+    "layer_norm_row": [dict(m=5, n=100), dict(m=33, n=512)],
     "gemm": [dict(m=70, n=50, k=48), dict(m=256, n=192, k=128)],
     "persistent_gemm": [dict(m=70, n=50, k=48), dict(m=256, n=192, k=128)],
-    "flash_attention": [dict(bh=3, s=40, sk=64, d=32), dict(bh=4, s=128, sk=128, d=32)],
+    "flash_attention": [dict(bh=3, s=40, sk=64, d=32), dict(bh=4, s=128, sk=128, d=32),
+                        dict(bh=4, s=128, sk=128, d=32, causal=1), dict(bh=8, s=100, sk=100, d=32, group=4)],
     "permute_heads": [dict(b=2, s=40, h=4, d=16), dict(b=3, s=64, h=8, d=16)],
 }
 
