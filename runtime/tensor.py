@@ -260,21 +260,18 @@ class _GaveBack(Holder):
         return f"the tensor returned by {self.how}()"
 
 
-class Shared(_Handle, Holder):
-    """A read-only handle many launches may hold at once (``st.shared(t)``)."""
+class _OverTensor(_Handle):
+    """A handle over one whole tensor: its element type and shape are the tensor's."""
 
-    _kind = "shared handle"
+    _use = "use the handle"
+    """The action its ``tensor()`` names when the handle is dead."""
 
     def __init__(self, tensor: Tensor):
         self._tensor = tensor
-        self._borrowers: list[Holder] = []
         note_handle(self)
 
-    def describe(self) -> str:
-        return f"shared({self._tensor.dtype.name} tensor of shape {self._tensor.shape})"
-
     def __repr__(self) -> str:
-        return f"Shared({self._tensor.dtype.name}, shape={self._tensor.shape})"
+        return f"{type(self).__name__}({self._tensor.dtype.name}, shape={self._tensor.shape})"
 
     @property
     def dtype(self) -> DType:
@@ -282,11 +279,26 @@ class Shared(_Handle, Holder):
 
     @property
     def shape(self) -> tuple[int, ...]:
+        """The tensor's shape."""
         return self._tensor.shape
 
-    def tensor(self, action: str = "use the shared tensor") -> Tensor:
-        self._check_live(action)
+    def tensor(self, action: str | None = None) -> Tensor:
+        self._check_live(action or self._use)
         return self._tensor
+
+
+class Shared(_OverTensor, Holder):
+    """A read-only handle many launches may hold at once (``st.shared(t)``)."""
+
+    _kind = "shared handle"
+    _use = "use the shared tensor"
+
+    def __init__(self, tensor: Tensor):
+        super().__init__(tensor)
+        self._borrowers: list[Holder] = []
+
+    def describe(self) -> str:
+        return f"shared({self._tensor.dtype.name} tensor of shape {self._tensor.shape})"
 
     def numpy(self) -> np.ndarray:
         """A copy of the elements (reading is allowed while launches hold it)."""
@@ -319,7 +331,7 @@ def shared(tensor: Tensor) -> Shared:
     return handle
 
 
-class UnsafePointer(_Handle, Holder):
+class UnsafePointer(_OverTensor, Holder):
     """A tensor behind a raw pointer, for a ``st.Ptr[E]`` parameter (``st.unsafe_pointer(t)``).
 
     Passing it is what makes a launch with pointer parameters explicit: the
@@ -332,30 +344,10 @@ class UnsafePointer(_Handle, Holder):
     """
 
     _kind = "unsafe pointer"
-
-    def __init__(self, tensor: Tensor):
-        self._tensor = tensor
-        note_handle(self)
+    _use = "use the unsafe pointer"
 
     def describe(self) -> str:
         return f"unsafe_pointer({self._tensor.dtype.name} tensor of shape {self._tensor.shape})"
-
-    def __repr__(self) -> str:
-        return f"UnsafePointer({self._tensor.dtype.name}, shape={self._tensor.shape})"
-
-    @property
-    def dtype(self) -> DType:
-        """The element type the pointer points to."""
-        return self._tensor.dtype
-
-    @property
-    def shape(self) -> tuple[int, ...]:
-        """The shape of the tensor behind the pointer (the kernel does not see it)."""
-        return self._tensor.shape
-
-    def tensor(self, action: str = "use the unsafe pointer") -> Tensor:
-        self._check_live(action)
-        return self._tensor
 
     def fresh(self) -> UnsafePointer:
         """A new live handle on the same tensor (what a launch gives back)."""
