@@ -157,7 +157,11 @@ def verify(
         root.verify(verify_nested_ops=False)
     except (DiagnosticException, ValueError) as err:
         cause = err.__cause__ if isinstance(err.__cause__, DiagnosticException) else err
-        message = _constraint_failure(root, err) or f"'{root.name}' op {short_message(cause)}"
+        message = (
+            _constraint_failure(root, err)
+            or _all_types_match_failure(root, err)
+            or f"'{root.name}' op {short_message(cause)}"
+        )
         span = spans.get(root)
         if span is None:
             raise TileIRError(Diagnostic(file, 0, 0, message)) from None
@@ -185,5 +189,27 @@ def _constraint_failure(op: Operation, err: BaseException) -> str | None:
                 (i for i in range(first, last + 1) if values[i].type == cause.attr), first
             )
             return constraint_message(op.name, kind, index, cause.what, cause.attr)
+        error = error.__cause__
+    return None
+
+
+_VARIABLE = re.compile(r"attribute .* expected from variable '(\w+)', but got ")
+
+
+def _all_types_match_failure(op: Operation, err: BaseException) -> str | None:
+    """ODS's ``AllTypesMatch`` message for values that share a constraint
+    variable (xDSL's ``VarConstraint``) but not a type: the values are the
+    operands, then results, whose constraint holds the variable."""
+    error: BaseException | None = err
+    while error is not None:
+        match = _VARIABLE.match(str(error))
+        if match:
+            op_def = type(op).get_irdl_definition()  # pyright: ignore[reportAttributeAccessIssue]
+            names = [
+                name
+                for name, arg_def in (*op_def.operands, *op_def.results)
+                if match[1] in arg_def.constr.variables()
+            ]
+            return f"'{op.name}' op failed to verify that all of {{{', '.join(names)}}} have same type"
         error = error.__cause__
     return None

@@ -63,12 +63,12 @@ cuda_tile.module @m {
 // cmpf: both operands have one type
 cuda_tile.module @m {
   entry @e(%f: tile<f32>, %d: tile<f64>) {
-    // expected-error@+1 {{'cuda_tile.cmpf' op attribute !cuda_tile.tile<f32> expected from variable 'T', but got !cuda_tile.tile<f64>}}
+    // expected-error@+1 {{'cuda_tile.cmpf' op failed to verify that all of {lhs, rhs} have same type}}
     %0 = "cuda_tile.cmpf"(%f, %d) <{comparison_predicate = #cuda_tile.comparison_predicate<equal>, comparison_ordering = #cuda_tile.comparison_ordering<ordered>}> : (!cuda_tile.tile<f32>, !cuda_tile.tile<f64>) -> !cuda_tile.tile<i1>
     return
   }
 }
-// CHECK: error: 'cuda_tile.cmpf' op attribute !cuda_tile.tile<f32> expected from variable 'T', but got !cuda_tile.tile<f64>
+// CHECK: error: 'cuda_tile.cmpf' op failed to verify that all of {lhs, rhs} have same type
 
 // -----
 
@@ -134,12 +134,12 @@ cuda_tile.module @m {
 // cmpi: both operands have one type
 cuda_tile.module @m {
   entry @e(%i: tile<i32>, %l: tile<i64>) {
-    // expected-error@+1 {{'cuda_tile.cmpi' op attribute !cuda_tile.tile<i32> expected from variable 'T', but got !cuda_tile.tile<i64>}}
+    // expected-error@+1 {{'cuda_tile.cmpi' op failed to verify that all of {lhs, rhs} have same type}}
     %0 = "cuda_tile.cmpi"(%i, %l) <{comparison_predicate = #cuda_tile.comparison_predicate<equal>, signedness = #cuda_tile.signedness<signed>}> : (!cuda_tile.tile<i32>, !cuda_tile.tile<i64>) -> !cuda_tile.tile<i1>
     return
   }
 }
-// CHECK: error: 'cuda_tile.cmpi' op attribute !cuda_tile.tile<i32> expected from variable 'T', but got !cuda_tile.tile<i64>
+// CHECK: error: 'cuda_tile.cmpi' op failed to verify that all of {lhs, rhs} have same type
 
 // -----
 
@@ -183,9 +183,9 @@ cuda_tile.module @m {
 // select: both values and the result have one type
 cuda_tile.module @m {
   entry @e(%c: tile<i1>, %i: tile<i32>, %s: tile<i16>) {
-    // expected-error@+1 {{'cuda_tile.select' op attribute !cuda_tile.tile<i32> expected from variable 'T', but got !cuda_tile.tile<i16>}}
+    // expected-error@+1 {{'cuda_tile.select' op failed to verify that all of {val_if_true, val_if_false, result} have same type}}
     %0 = "cuda_tile.select"(%c, %i, %s) : (!cuda_tile.tile<i1>, !cuda_tile.tile<i32>, !cuda_tile.tile<i16>) -> !cuda_tile.tile<i32>
     return
   }
 }
-// CHECK: error: 'cuda_tile.select' op attribute !cuda_tile.tile<i32> expected from variable 'T', but got !cuda_tile.tile<i16>
+// CHECK: error: 'cuda_tile.select' op failed to verify that all of {val_if_true, val_if_false, result} have same type

@@ -155,9 +155,9 @@ cuda_tile.module @m {
 // Operand and result are one type.
 cuda_tile.module @m {
   entry @e(%a: tile<f32>) {
-    // expected-error@+1 {{'cuda_tile.log' op}}
+    // expected-error@+1 {{'cuda_tile.log' op failed to verify that all of {source, result} have same type}}
     %0 = "cuda_tile.log"(%a) : (!cuda_tile.tile<f32>) -> !cuda_tile.tile<f64>
     return
   }
 }
-// CHECK: error: 'cuda_tile.log' op {{.*}}f64
+// CHECK: error: 'cuda_tile.log' op failed to verify that all of {source, result} have same type

@@ -30,13 +30,13 @@ cuda_tile.module @m {
 // -----
 
 // Acc and result have one type (AllTypesMatch).
-// CHECK: error: 'cuda_tile.mmaf' op attribute !cuda_tile.tile<4x16xf32> expected from variable 'ACC', but got !cuda_tile.tile<4x16xf16>
+// CHECK: error: 'cuda_tile.mmaf' op failed to verify that all of {acc, result} have same type
 cuda_tile.module @m {
   entry @k() {
     %a = constant <f16: 1.0> : tile<4x8xf16>
     %b = constant <f16: 1.0> : tile<8x16xf16>
     %c = constant <f32: 1.0> : tile<4x16xf32>
-    // expected-error@+1 {{attribute !cuda_tile.tile<4x16xf32> expected from variable 'ACC', but got !cuda_tile.tile<4x16xf16>}}
+    // expected-error@+1 {{failed to verify that all of {acc, result} have same type}}
     %r = "cuda_tile.mmaf"(%a, %b, %c) : (!cuda_tile.tile<4x8xf16>, !cuda_tile.tile<8x16xf16>, !cuda_tile.tile<4x16xf32>) -> !cuda_tile.tile<4x16xf16>
   }
 }

@@ -707,12 +707,12 @@ cuda_tile.module @m {
   entry @e(%i: tile<i32>) {
     %t = constant <f32: 0.0> : tile<8xf32>
     %s = constant <f32: 0.0> : tile<4xf32>
-    // expected-error@+1 {{'cuda_tile.insert' op attribute !cuda_tile.tile<8xf32> expected from variable 'T', but got !cuda_tile.tile<16xf32>}}
+    // expected-error@+1 {{'cuda_tile.insert' op failed to verify that all of {destination, result} have same type}}
     %0 = "cuda_tile.insert"(%s, %t, %i) : (!cuda_tile.tile<4xf32>, !cuda_tile.tile<8xf32>, !cuda_tile.tile<i32>) -> !cuda_tile.tile<16xf32>
     return
   }
 }
-// CHECK: error: 'cuda_tile.insert' op attribute !cuda_tile.tile<8xf32> expected from variable 'T', but got !cuda_tile.tile<16xf32>
+// CHECK: error: 'cuda_tile.insert' op failed to verify that all of {destination, result} have same type
 
 // -----
 
