@@ -1,0 +1,181 @@
+"""The Qwen3 decode kernels (examples/qwen3/kernels.py), each against numpy on the interpreter.
+
+Outputs are NaN-poisoned so a tile no block wrote is caught; sizes are tiny.
+Every kernel is safe: its unsafe report is empty.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import safetile as st
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
+
+from qwen3 import kernels as K  # noqa: E402
+from qwen3.reference import rms_norm, rope, silu  # noqa: E402
+
+EPS = 1e-6
+RNG = np.random.default_rng(7)
+
+
+def tensor(a: np.ndarray, dtype: st.DType | None = None) -> st.Tensor:
+    return st.from_numpy(a, dtype=dtype).sync()
+
+
+def poisoned(shape: tuple[int, ...], dtype: st.DType = st.f32) -> st.Tensor:
+    fill = np.nan if dtype in (st.f32, st.f16, st.bf16) else -7
+    return st.full(shape, fill, dtype).sync()
+
+
+def normal(*shape: int) -> np.ndarray:
+    return RNG.standard_normal(shape).astype(np.float32)
+
+
+def scalar(value: int) -> st.Tensor:
+    return tensor(np.array([value], np.int32))
+
+
+def close(actual: st.Tensor | st.Partition, expected: np.ndarray, tol: float = 2e-5) -> None:
+    got = actual.unpartition().numpy() if isinstance(actual, st.Partition) else actual.numpy()
+    np.testing.assert_allclose(got, expected, rtol=tol, atol=tol)
+
+
+def test_embed_gathers_the_row_of_the_token_at_pos() -> None:
+    table, tokens = normal(10, 32), np.array([3, 9, 4], np.int32)
+    z, *_ = K.embed(poisoned((32,)).partition((8,)), tensor(table), tensor(tokens), scalar(1)).sync()
+    close(z, table[9])
+
+
+@pytest.mark.parametrize("dtype", [st.f32, st.f16])
+def test_norm_gemv(dtype: st.DType) -> None:
+    x, norm_w, w = normal(64), normal(64), normal(48, 64)
+    z, *_ = K.norm_gemv(poisoned((48,)).partition((16,)), tensor(x), tensor(norm_w, dtype), tensor(w, dtype),
+                        EPS, BK=16).sync()
+    as_stored = [tensor(a, dtype).numpy() for a in (norm_w, w)]
+    close(z, as_stored[1] @ rms_norm(x, as_stored[0], EPS), 1e-3 if dtype == st.f16 else 2e-5)
+
+
+def test_gemv_residual() -> None:
+    r, x, w = normal(32), normal(48), normal(32, 48)
+    z, *_ = K.gemv_residual(poisoned((32,)).partition((8,)), tensor(r), tensor(x), tensor(w), BK=16).sync()
+    close(z, r + w @ x)
+
+
+def test_norm_gate_up_is_the_silu_gated_mlp_input() -> None:
+    x, norm_w, gate, up = normal(32), normal(32), normal(64, 32), normal(64, 32)
+    z, *_ = K.norm_gate_up(poisoned((64,)).partition((16,)), tensor(x), tensor(norm_w), tensor(gate), tensor(up),
+                           EPS, BK=16).sync()
+    xn = rms_norm(x, norm_w, EPS)
+    close(z, silu(gate @ xn) * (up @ xn))
+
+
+def test_norm_gemv_argmax_gives_each_tiles_max_and_its_first_row() -> None:
+    x, norm_w, w = normal(32), normal(32), normal(64, 32)
+    w[33] = w[37] = 3.0 * rms_norm(x, norm_w, EPS)  # tied for the largest logit of tile 2: row 33 wins
+    logits, best, best_at, *_ = K.norm_gemv_argmax(
+        poisoned((64,)).partition((16,)), poisoned((4,)).partition((1,)), poisoned((4,), st.i32).partition((1,)),
+        tensor(x), tensor(norm_w), tensor(w), EPS, BK=16).sync()
+    expected = w @ rms_norm(x, norm_w, EPS)
+    values = logits.unpartition().numpy()
+    np.testing.assert_allclose(values, expected, rtol=2e-5, atol=2e-5)
+    assert values[33] == values[37]
+    by_tile = values.reshape(4, 16)
+    close(best, by_tile.max(1))
+    rows = best_at.unpartition().numpy()
+    np.testing.assert_array_equal(rows, np.arange(4) * 16 + by_tile.argmax(1))
+    assert rows[2] == 33
+
+
+@pytest.mark.parametrize(("pos", "prompt_len", "written"), [(4, 3, True), (1, 3, False)])
+def test_sample_writes_the_argmax_at_pos_plus_one_past_the_prompt(pos: int, prompt_len: int, written: bool) -> None:
+    best = np.array([0.5, 2.0, -1.0, 2.0, 1.5], np.float32)  # a tie: the earlier tile's row wins
+    best_at = np.array([3, 17, 40, 51, 70], np.int32)
+    tokens = np.arange(8, dtype=np.int32) + 100
+    z, *_ = K.sample(tensor(tokens).partition((1,)), tensor(best), tensor(best_at), scalar(pos), prompt_len,
+                     BT=4).sync()
+    expected = tokens.copy()
+    if written:
+        expected[pos + 1] = 17
+    np.testing.assert_array_equal(z.unpartition().numpy(), expected)
+
+
+def test_advance_counts() -> None:
+    z, *_ = K.advance(poisoned((1,), st.i32).partition((1,)), scalar(41), 1).sync()
+    np.testing.assert_array_equal(z.unpartition().numpy(), [42])
+
+
+def qkv_vector(heads: int, kv_heads: int, d: int) -> np.ndarray:
+    return normal((heads + 2 * kv_heads) * d)
+
+
+def test_kv_append_writes_row_pos_only() -> None:
+    kvh, d, s, pos = 2, 16, 8, 5
+    qkv, k_norm = qkv_vector(4, kvh, d), normal(d)
+    freqs = (1.0 / 10000.0 ** (np.arange(0, d, 2) / d)).astype(np.float32)
+    k_cache, v_cache = normal(s, kvh, d), normal(s, kvh, d)
+    kc, vc, *_ = K.kv_append(tensor(k_cache).partition((1, kvh, d)), tensor(v_cache).partition((1, kvh, d)),
+                             tensor(qkv), tensor(k_norm), tensor(freqs), scalar(pos), EPS, G=2).sync()
+    k = qkv[4 * d: 6 * d].reshape(kvh, d)
+    k_cache[pos] = rope(rms_norm(k, k_norm, EPS)[None], np.array([pos]), freqs)[0]
+    v_cache[pos] = qkv[6 * d:].reshape(kvh, d)
+    close(kc, k_cache, 1e-5)
+    close(vc, v_cache)
+
+
+def attention_inputs(kvh: int, g: int, d: int, s: int) -> tuple[np.ndarray, ...]:
+    qkv = qkv_vector(kvh * g, kvh, d)
+    freqs = (1.0 / 100.0 ** (np.arange(0, d, 2) / d)).astype(np.float32)
+    return qkv, normal(d), freqs, normal(s, kvh, d), normal(s, kvh, d)
+
+
+def attention_expected(qkv, q_norm, freqs, k_cache, v_cache, pos, kvh, g, d) -> np.ndarray:  # noqa: ANN001
+    q = rope(rms_norm(qkv[: kvh * g * d].reshape(kvh * g, 1, d), q_norm, EPS), np.array([pos]), freqs)
+    keys = np.repeat(k_cache[: pos + 1].transpose(1, 0, 2), g, axis=0)
+    values = np.repeat(v_cache[: pos + 1].transpose(1, 0, 2), g, axis=0)
+    scores = q @ keys.transpose(0, 2, 1) / np.sqrt(d)
+    p = np.exp(scores - scores.max(-1, keepdims=True))
+    return ((p / p.sum(-1, keepdims=True)) @ values).reshape(kvh * g * d)
+
+
+@pytest.mark.parametrize("pos", [0, 9, 21, 31])
+def test_attention_split_and_merge_is_decode_attention(pos: int) -> None:
+    kvh, g, d, s, bn = 2, 2, 16, 32, 8
+    chunks = s // bn
+    qkv, q_norm, freqs, k_cache, v_cache = attention_inputs(kvh, g, d, s)
+    o_part, lse, *_ = K.attention_split(
+        poisoned((kvh, chunks * g, d)).partition((1, g, d)), poisoned((kvh, chunks * g)).partition((1, g)),
+        tensor(qkv), tensor(q_norm), tensor(freqs), tensor(k_cache), tensor(v_cache), scalar(pos),
+        EPS, d ** -0.5, BN=bn).sync()
+    o_part, lse = o_part.unpartition(), lse.unpartition()
+    lse_values = lse.numpy().reshape(kvh, chunks, g)
+    used = -(-(pos + 1) // bn)  # the tiles past pos are not written: still poisoned
+    assert np.isnan(lse_values[:, used:]).all() and np.isfinite(lse_values[:, :used]).all()
+    z, *_ = K.attention_merge(poisoned((kvh * g * d,)).partition((g * d,)), o_part, lse, scalar(pos),
+                              G=g, TILES=chunks, BN=bn).sync()
+    close(z, attention_expected(qkv, q_norm, freqs, k_cache, v_cache, pos, kvh, g, d), 1e-4)
+
+
+LAUNCHED = {
+    K.embed: dict(E=st.f32, BH=8),
+    K.norm_gemv: dict(E=st.bf16, BN=16, BK=16, K=64),
+    K.gemv_residual: dict(E=st.bf16, BN=16, BK=16, K=64),
+    K.norm_gate_up: dict(E=st.bf16, BN=16, BK=16, K=64),
+    K.norm_gemv_argmax: dict(E=st.bf16, BN=16, BK=16, K=64),
+    K.sample: dict(BT=64),
+    K.advance: dict(),
+    K.kv_append: dict(E=st.bf16, KVH=2, D=16, HALF=8, QKV=128, G=2),
+    K.attention_split: dict(E=st.bf16, G=2, D=16, HALF=8, QKV=128, KVH=2, BN=16),
+    K.attention_merge: dict(GD=32, G=2, D=16, TILES=4, BN=16),
+}
+
+
+def test_every_kernel_is_tested_and_safe() -> None:
+    kernels = {v for v in vars(K).values() if isinstance(v, type(K.embed))}
+    assert kernels == set(LAUNCHED)
+    for kernel, generics in LAUNCHED.items():
+        assert kernel.unsafe_report(**generics) == [], kernel.name
