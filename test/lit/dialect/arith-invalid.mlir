@@ -25,6 +25,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: subf.rounding-ieee
 // A non-IEEE mode that bypasses the parser is caught by the verifier.
 cuda_tile.module @m {
   entry @e(%a: tile<f32>) {
@@ -37,6 +38,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: fma.rounding-ieee
 cuda_tile.module @m {
   entry @e(%a: tile<f32>) {
     // expected-error@+1 {{'cuda_tile.fma' op invalid rounding mode specified, expect one of [nearest_even, zero, negative_inf, positive_inf]}}
@@ -48,6 +50,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: addf.flush-to-zero-f32
 // flush_to_zero needs f32 elements.
 cuda_tile.module @m {
   entry @e(%h: tile<f16>) {
@@ -60,6 +63,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: fma.flush-to-zero-f32
 cuda_tile.module @m {
   entry @e(%d: tile<f64>) {
     // expected-error@+1 {{'cuda_tile.fma' op flush_to_zero modifier only supported for f32 data type, but got: }}
@@ -71,6 +75,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: maxf.flush-to-zero-f32
 cuda_tile.module @m {
   entry @e(%bf: tile<bf16>) {
     // expected-error@+1 {{'cuda_tile.maxf' op flush_to_zero modifier only supported for f32 data type, but got: }}
@@ -82,6 +87,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: minf.flush-to-zero-f32
 cuda_tile.module @m {
   entry @e(%h: tile<f16>) {
     // expected-error@+1 {{'cuda_tile.minf' op flush_to_zero modifier only supported for f32 data type, but got: }}
@@ -117,6 +123,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: divf.rounding-mode
 // ... and its verifier rejects the modes it does not support.
 cuda_tile.module @m {
   entry @e(%a: tile<f32>) {
@@ -129,6 +136,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: divf.flush-to-zero-f32
 cuda_tile.module @m {
   entry @e(%h: tile<f16>) {
     // expected-error@+1 {{'cuda_tile.divf' op flush_to_zero modifier only supported for f32 data type, but got: }}
@@ -140,6 +148,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: divf.approx-f32
 cuda_tile.module @m {
   entry @e(%bf: tile<bf16>) {
     // expected-error@+1 {{'cuda_tile.divf' op approx modifier only supported for f32 data type, but got: 'bf16'}}
@@ -151,6 +160,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: divf.full-f32
 cuda_tile.module @m {
   entry @e(%d: tile<f64>) {
     // expected-error@+1 {{'cuda_tile.divf' op full modifier only supported for f32 data type, but got: 'f64'}}
@@ -162,6 +172,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: addf.all-types-match
 // Operand and result types of an element-wise op are one type.
 cuda_tile.module @m {
   entry @e(%a: tile<f32>, %h: tile<f16>) {
@@ -174,6 +185,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: remf.type-constraints
 // Float ops take f16, bf16, f32 or f64 elements only.
 cuda_tile.module @m {
   entry @e(%i: tile<i32>) {
@@ -186,6 +198,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: negf.type-constraints
 cuda_tile.module @m {
   entry @e(%t: tile<tf32>) {
     // expected-error@+1 {{'cuda_tile.negf' op}}
@@ -197,6 +210,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: addi.type-constraints
 // Integer ops take i1, i8, i16, i32 or i64 elements: no floats, no i4.
 cuda_tile.module @m {
   entry @e(%a: tile<f32>) {
@@ -209,6 +223,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: xori.type-constraints
 cuda_tile.module @m {
   entry @e(%q: tile<i4>) {
     // expected-error@+1 {{'cuda_tile.xori' op}}
@@ -269,6 +284,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: divi.rounding-mode
 // divi rounds toward zero, -inf or +inf ...
 cuda_tile.module @m {
   entry @e(%i: tile<i32>) {
@@ -281,6 +297,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: divi.unsigned-not-negative-inf
 // ... and toward -inf only when signed.
 cuda_tile.module @m {
   entry @e(%i: tile<i32>) {
@@ -293,6 +310,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: negi.no-unsigned-wrap
 // negi is a signed operation: no unsigned-wrap flag.
 cuda_tile.module @m {
   entry @e(%i: tile<i32>) {
@@ -302,3 +320,571 @@ cuda_tile.module @m {
   }
 }
 // CHECK: error: 'cuda_tile.negi' op 'no_unsigned_wrap' overflow flag is not supported
+
+// -----
+
+// The ODS constraint clauses of each element-wise op: operand types (the
+// first operand of a wrong element type) and AllTypesMatch (a result of
+// another type, in the generic form).
+
+// RULE: absf.all-types-match
+cuda_tile.module @m {
+  entry @e(%a: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.absf' op failed to verify that all of {source, result} have same type}}
+    %0 = "cuda_tile.absf"(%a) : (!cuda_tile.tile<f32>) -> !cuda_tile.tile<f64>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.absf' op failed to verify that all of {source, result} have same type
+
+// -----
+
+// RULE: absf.type-constraints
+cuda_tile.module @m {
+  entry @e(%a: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.absf' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'}}
+    %0 = absf %a : tile<i32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.absf' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'
+
+// -----
+
+// RULE: absi.all-types-match
+cuda_tile.module @m {
+  entry @e(%a: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.absi' op failed to verify that all of {source, result} have same type}}
+    %0 = "cuda_tile.absi"(%a) : (!cuda_tile.tile<i32>) -> !cuda_tile.tile<i64>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.absi' op failed to verify that all of {source, result} have same type
+
+// -----
+
+// RULE: absi.type-constraints
+cuda_tile.module @m {
+  entry @e(%a: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.absi' op operand #0 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'}}
+    %0 = absi %a : tile<f32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.absi' op operand #0 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'
+
+// -----
+
+// RULE: addf.type-constraints
+cuda_tile.module @m {
+  entry @e(%a: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.addf' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'}}
+    %0 = addf %a, %a rounding<nearest_even> : tile<i32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.addf' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'
+
+// -----
+
+// RULE: addi.all-types-match
+cuda_tile.module @m {
+  entry @e(%a: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.addi' op failed to verify that all of {lhs, rhs, result} have same type}}
+    %0 = "cuda_tile.addi"(%a, %a) : (!cuda_tile.tile<i32>, !cuda_tile.tile<i32>) -> !cuda_tile.tile<i64>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.addi' op failed to verify that all of {lhs, rhs, result} have same type
+
+// -----
+
+// RULE: andi.all-types-match
+cuda_tile.module @m {
+  entry @e(%a: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.andi' op failed to verify that all of {lhs, rhs, result} have same type}}
+    %0 = "cuda_tile.andi"(%a, %a) : (!cuda_tile.tile<i32>, !cuda_tile.tile<i32>) -> !cuda_tile.tile<i64>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.andi' op failed to verify that all of {lhs, rhs, result} have same type
+
+// -----
+
+// RULE: andi.type-constraints
+cuda_tile.module @m {
+  entry @e(%a: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.andi' op operand #0 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'}}
+    %0 = andi %a, %a : tile<f32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.andi' op operand #0 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'
+
+// -----
+
+// RULE: divf.all-types-match
+cuda_tile.module @m {
+  entry @e(%a: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.divf' op failed to verify that all of {lhs, rhs, result} have same type}}
+    %0 = "cuda_tile.divf"(%a, %a) <{rounding_mode = #cuda_tile.rounding<nearest_even>}> : (!cuda_tile.tile<f32>, !cuda_tile.tile<f32>) -> !cuda_tile.tile<f64>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.divf' op failed to verify that all of {lhs, rhs, result} have same type
+
+// -----
+
+// RULE: divf.type-constraints
+cuda_tile.module @m {
+  entry @e(%a: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.divf' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'}}
+    %0 = divf %a, %a rounding<nearest_even> : tile<i32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.divf' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'
+
+// -----
+
+// RULE: divi.all-types-match
+cuda_tile.module @m {
+  entry @e(%a: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.divi' op failed to verify that all of {lhs, rhs, result} have same type}}
+    %0 = "cuda_tile.divi"(%a, %a) <{signedness = #cuda_tile.signedness<signed>}> : (!cuda_tile.tile<i32>, !cuda_tile.tile<i32>) -> !cuda_tile.tile<i64>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.divi' op failed to verify that all of {lhs, rhs, result} have same type
+
+// -----
+
+// RULE: divi.type-constraints
+cuda_tile.module @m {
+  entry @e(%a: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.divi' op operand #0 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'}}
+    %0 = divi %a, %a signed : tile<f32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.divi' op operand #0 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'
+
+// -----
+
+// RULE: fma.all-types-match
+cuda_tile.module @m {
+  entry @e(%a: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.fma' op failed to verify that all of {lhs, rhs, acc, result} have same type}}
+    %0 = "cuda_tile.fma"(%a, %a, %a) <{rounding_mode = #cuda_tile.rounding<nearest_even>}> : (!cuda_tile.tile<f32>, !cuda_tile.tile<f32>, !cuda_tile.tile<f32>) -> !cuda_tile.tile<f64>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.fma' op failed to verify that all of {lhs, rhs, acc, result} have same type
+
+// -----
+
+// RULE: fma.type-constraints
+cuda_tile.module @m {
+  entry @e(%a: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.fma' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'}}
+    %0 = fma %a, %a, %a rounding<nearest_even> : tile<i32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.fma' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'
+
+// -----
+
+// RULE: maxf.all-types-match
+cuda_tile.module @m {
+  entry @e(%a: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.maxf' op failed to verify that all of {lhs, rhs, result} have same type}}
+    %0 = "cuda_tile.maxf"(%a, %a) : (!cuda_tile.tile<f32>, !cuda_tile.tile<f32>) -> !cuda_tile.tile<f64>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.maxf' op failed to verify that all of {lhs, rhs, result} have same type
+
+// -----
+
+// RULE: maxf.type-constraints
+cuda_tile.module @m {
+  entry @e(%a: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.maxf' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'}}
+    %0 = maxf %a, %a : tile<i32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.maxf' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'
+
+// -----
+
+// RULE: maxi.all-types-match
+cuda_tile.module @m {
+  entry @e(%a: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.maxi' op failed to verify that all of {lhs, rhs, result} have same type}}
+    %0 = "cuda_tile.maxi"(%a, %a) <{signedness = #cuda_tile.signedness<signed>}> : (!cuda_tile.tile<i32>, !cuda_tile.tile<i32>) -> !cuda_tile.tile<i64>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.maxi' op failed to verify that all of {lhs, rhs, result} have same type
+
+// -----
+
+// RULE: maxi.type-constraints
+cuda_tile.module @m {
+  entry @e(%a: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.maxi' op operand #0 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'}}
+    %0 = maxi %a, %a signed : tile<f32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.maxi' op operand #0 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'
+
+// -----
+
+// RULE: minf.all-types-match
+cuda_tile.module @m {
+  entry @e(%a: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.minf' op failed to verify that all of {lhs, rhs, result} have same type}}
+    %0 = "cuda_tile.minf"(%a, %a) : (!cuda_tile.tile<f32>, !cuda_tile.tile<f32>) -> !cuda_tile.tile<f64>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.minf' op failed to verify that all of {lhs, rhs, result} have same type
+
+// -----
+
+// RULE: minf.type-constraints
+cuda_tile.module @m {
+  entry @e(%a: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.minf' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'}}
+    %0 = minf %a, %a : tile<i32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.minf' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'
+
+// -----
+
+// RULE: mini.all-types-match
+cuda_tile.module @m {
+  entry @e(%a: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.mini' op failed to verify that all of {lhs, rhs, result} have same type}}
+    %0 = "cuda_tile.mini"(%a, %a) <{signedness = #cuda_tile.signedness<signed>}> : (!cuda_tile.tile<i32>, !cuda_tile.tile<i32>) -> !cuda_tile.tile<i64>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.mini' op failed to verify that all of {lhs, rhs, result} have same type
+
+// -----
+
+// RULE: mini.type-constraints
+cuda_tile.module @m {
+  entry @e(%a: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.mini' op operand #0 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'}}
+    %0 = mini %a, %a signed : tile<f32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.mini' op operand #0 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'
+
+// -----
+
+// RULE: mulf.all-types-match
+cuda_tile.module @m {
+  entry @e(%a: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.mulf' op failed to verify that all of {lhs, rhs, result} have same type}}
+    %0 = "cuda_tile.mulf"(%a, %a) <{rounding_mode = #cuda_tile.rounding<nearest_even>}> : (!cuda_tile.tile<f32>, !cuda_tile.tile<f32>) -> !cuda_tile.tile<f64>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.mulf' op failed to verify that all of {lhs, rhs, result} have same type
+
+// -----
+
+// RULE: mulf.type-constraints
+cuda_tile.module @m {
+  entry @e(%a: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.mulf' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'}}
+    %0 = mulf %a, %a rounding<nearest_even> : tile<i32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.mulf' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'
+
+// -----
+
+// RULE: mulhii.all-types-match
+cuda_tile.module @m {
+  entry @e(%a: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.mulhii' op failed to verify that all of {x, y, result} have same type}}
+    %0 = "cuda_tile.mulhii"(%a, %a) : (!cuda_tile.tile<i32>, !cuda_tile.tile<i32>) -> !cuda_tile.tile<i64>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.mulhii' op failed to verify that all of {x, y, result} have same type
+
+// -----
+
+// RULE: mulhii.type-constraints
+cuda_tile.module @m {
+  entry @e(%a: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.mulhii' op operand #0 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'}}
+    %0 = mulhii %a, %a : tile<f32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.mulhii' op operand #0 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'
+
+// -----
+
+// RULE: muli.all-types-match
+cuda_tile.module @m {
+  entry @e(%a: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.muli' op failed to verify that all of {lhs, rhs, result} have same type}}
+    %0 = "cuda_tile.muli"(%a, %a) : (!cuda_tile.tile<i32>, !cuda_tile.tile<i32>) -> !cuda_tile.tile<i64>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.muli' op failed to verify that all of {lhs, rhs, result} have same type
+
+// -----
+
+// RULE: muli.type-constraints
+cuda_tile.module @m {
+  entry @e(%a: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.muli' op operand #0 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'}}
+    %0 = muli %a, %a : tile<f32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.muli' op operand #0 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'
+
+// -----
+
+// RULE: negf.all-types-match
+cuda_tile.module @m {
+  entry @e(%a: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.negf' op failed to verify that all of {source, result} have same type}}
+    %0 = "cuda_tile.negf"(%a) : (!cuda_tile.tile<f32>) -> !cuda_tile.tile<f64>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.negf' op failed to verify that all of {source, result} have same type
+
+// -----
+
+// RULE: negi.all-types-match
+cuda_tile.module @m {
+  entry @e(%a: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.negi' op failed to verify that all of {source, result} have same type}}
+    %0 = "cuda_tile.negi"(%a) : (!cuda_tile.tile<i32>) -> !cuda_tile.tile<i64>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.negi' op failed to verify that all of {source, result} have same type
+
+// -----
+
+// RULE: negi.type-constraints
+cuda_tile.module @m {
+  entry @e(%a: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.negi' op operand #0 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'}}
+    %0 = negi %a : tile<f32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.negi' op operand #0 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'
+
+// -----
+
+// RULE: ori.all-types-match
+cuda_tile.module @m {
+  entry @e(%a: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.ori' op failed to verify that all of {lhs, rhs, result} have same type}}
+    %0 = "cuda_tile.ori"(%a, %a) : (!cuda_tile.tile<i32>, !cuda_tile.tile<i32>) -> !cuda_tile.tile<i64>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.ori' op failed to verify that all of {lhs, rhs, result} have same type
+
+// -----
+
+// RULE: ori.type-constraints
+cuda_tile.module @m {
+  entry @e(%a: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.ori' op operand #0 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'}}
+    %0 = ori %a, %a : tile<f32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.ori' op operand #0 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'
+
+// -----
+
+// RULE: pow.all-types-match
+cuda_tile.module @m {
+  entry @e(%a: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.pow' op failed to verify that all of {source, exponent, result} have same type}}
+    %0 = "cuda_tile.pow"(%a, %a) : (!cuda_tile.tile<f32>, !cuda_tile.tile<f32>) -> !cuda_tile.tile<f64>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.pow' op failed to verify that all of {source, exponent, result} have same type
+
+// -----
+
+// RULE: pow.type-constraints
+cuda_tile.module @m {
+  entry @e(%a: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.pow' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'}}
+    %0 = pow %a, %a : tile<i32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.pow' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'
+
+// -----
+
+// RULE: remf.all-types-match
+cuda_tile.module @m {
+  entry @e(%a: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.remf' op failed to verify that all of {lhs, rhs, result} have same type}}
+    %0 = "cuda_tile.remf"(%a, %a) : (!cuda_tile.tile<f32>, !cuda_tile.tile<f32>) -> !cuda_tile.tile<f64>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.remf' op failed to verify that all of {lhs, rhs, result} have same type
+
+// -----
+
+// RULE: remi.all-types-match
+cuda_tile.module @m {
+  entry @e(%a: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.remi' op failed to verify that all of {lhs, rhs, result} have same type}}
+    %0 = "cuda_tile.remi"(%a, %a) <{signedness = #cuda_tile.signedness<signed>}> : (!cuda_tile.tile<i32>, !cuda_tile.tile<i32>) -> !cuda_tile.tile<i64>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.remi' op failed to verify that all of {lhs, rhs, result} have same type
+
+// -----
+
+// RULE: remi.type-constraints
+cuda_tile.module @m {
+  entry @e(%a: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.remi' op operand #0 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'}}
+    %0 = remi %a, %a signed : tile<f32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.remi' op operand #0 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'
+
+// -----
+
+// RULE: shli.all-types-match
+cuda_tile.module @m {
+  entry @e(%a: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.shli' op failed to verify that all of {lhs, rhs, result} have same type}}
+    %0 = "cuda_tile.shli"(%a, %a) : (!cuda_tile.tile<i32>, !cuda_tile.tile<i32>) -> !cuda_tile.tile<i64>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.shli' op failed to verify that all of {lhs, rhs, result} have same type
+
+// -----
+
+// RULE: shli.type-constraints
+cuda_tile.module @m {
+  entry @e(%a: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.shli' op operand #0 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'}}
+    %0 = shli %a, %a : tile<f32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.shli' op operand #0 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'
+
+// -----
+
+// RULE: shri.all-types-match
+cuda_tile.module @m {
+  entry @e(%a: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.shri' op failed to verify that all of {lhs, rhs, result} have same type}}
+    %0 = "cuda_tile.shri"(%a, %a) <{signedness = #cuda_tile.signedness<signed>}> : (!cuda_tile.tile<i32>, !cuda_tile.tile<i32>) -> !cuda_tile.tile<i64>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.shri' op failed to verify that all of {lhs, rhs, result} have same type
+
+// -----
+
+// RULE: shri.type-constraints
+cuda_tile.module @m {
+  entry @e(%a: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.shri' op operand #0 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'}}
+    %0 = shri %a, %a signed : tile<f32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.shri' op operand #0 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'
+
+// -----
+
+// RULE: subf.all-types-match
+cuda_tile.module @m {
+  entry @e(%a: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.subf' op failed to verify that all of {lhs, rhs, result} have same type}}
+    %0 = "cuda_tile.subf"(%a, %a) <{rounding_mode = #cuda_tile.rounding<nearest_even>}> : (!cuda_tile.tile<f32>, !cuda_tile.tile<f32>) -> !cuda_tile.tile<f64>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.subf' op failed to verify that all of {lhs, rhs, result} have same type
+
+// -----
+
+// RULE: subf.type-constraints
+cuda_tile.module @m {
+  entry @e(%a: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.subf' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'}}
+    %0 = subf %a, %a rounding<nearest_even> : tile<i32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.subf' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'
+
+// -----
+
+// RULE: subi.all-types-match
+cuda_tile.module @m {
+  entry @e(%a: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.subi' op failed to verify that all of {lhs, rhs, result} have same type}}
+    %0 = "cuda_tile.subi"(%a, %a) : (!cuda_tile.tile<i32>, !cuda_tile.tile<i32>) -> !cuda_tile.tile<i64>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.subi' op failed to verify that all of {lhs, rhs, result} have same type
+
+// -----
+
+// RULE: subi.type-constraints
+cuda_tile.module @m {
+  entry @e(%a: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.subi' op operand #0 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'}}
+    %0 = subi %a, %a : tile<f32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.subi' op operand #0 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'
+
+// -----
+
+// RULE: xori.all-types-match
+cuda_tile.module @m {
+  entry @e(%a: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.xori' op failed to verify that all of {lhs, rhs, result} have same type}}
+    %0 = "cuda_tile.xori"(%a, %a) : (!cuda_tile.tile<i32>, !cuda_tile.tile<i32>) -> !cuda_tile.tile<i64>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.xori' op failed to verify that all of {lhs, rhs, result} have same type

@@ -3,6 +3,7 @@
 // One chunk per parser error and verifier rule of cmpf, cmpi and select.
 
 // cmpf
+// RULE: cmpf.result-is-i1-of-operand-shape
 cuda_tile.module @m {
   entry @e() {
     %v = constant <f32: 0.0> : tile<4xf32>
@@ -15,6 +16,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: cmpf.type-constraints
 cuda_tile.module @m {
   entry @e(%f: tile<f32>) {
     // expected-error@+1 {{'cuda_tile.cmpf' op result #0 must be tile of i1 values, but got '!cuda_tile.tile<i8>'}}
@@ -26,6 +28,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: cmpf.type-constraints
 cuda_tile.module @m {
   entry @e() {
     %v = constant <tf32: 0.0> : tile<4xtf32>
@@ -60,6 +63,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: cmpf.all-types-match
 // cmpf: both operands have one type
 cuda_tile.module @m {
   entry @e(%f: tile<f32>, %d: tile<f64>) {
@@ -72,6 +76,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: cmpi.result-is-i1-of-operand-shape
 // cmpi
 cuda_tile.module @m {
   entry @e() {
@@ -85,6 +90,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: cmpi.type-constraints
 cuda_tile.module @m {
   entry @e(%i: tile<i32>) {
     // expected-error@+1 {{'cuda_tile.cmpi' op result #0 must be tile of i1 values, but got '!cuda_tile.tile<i32>'}}
@@ -96,6 +102,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: cmpi.type-constraints
 cuda_tile.module @m {
   entry @e() {
     %v = constant <i8: 1> : tile<4xi8>
@@ -131,6 +138,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: cmpi.all-types-match
 // cmpi: both operands have one type
 cuda_tile.module @m {
   entry @e(%i: tile<i32>, %l: tile<i64>) {
@@ -143,6 +151,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: select.type-constraints
 // select
 cuda_tile.module @m {
   entry @e(%c: tile<i32>, %i: tile<i32>) {
@@ -155,6 +164,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: select.all-shapes-match
 cuda_tile.module @m {
   entry @e(%c: tile<i1>) {
     %v = constant <i32: 0> : tile<4xi32>
@@ -167,6 +177,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: select.no-f4e2m1fn
 cuda_tile.module @m {
   entry @e() {
     %c = constant <i1: true> : tile<4xi1>
@@ -180,6 +191,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: select.all-types-match
 // select: both values and the result have one type
 cuda_tile.module @m {
   entry @e(%c: tile<i1>, %i: tile<i32>, %s: tile<i16>) {

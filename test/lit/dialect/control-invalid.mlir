@@ -1,6 +1,7 @@
 // RUN: %opt %s --split-input-file --verify-diagnostics | filecheck %s
 
 // CHECK: error: 'cuda_tile.continue' op expects parent op to be one of 'cuda_tile.for, cuda_tile.if, cuda_tile.loop'
+// RULE: continue.parent-one-of
 cuda_tile.module @m {
   entry @k() {
     // expected-error@+1 {{expects parent op to be one of 'cuda_tile.for, cuda_tile.if, cuda_tile.loop'}}
@@ -11,6 +12,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.continue' op can only be nested within a ancestor chain of 'cuda_tile.for', 'cuda_tile.loop', 'cuda_tile.if' operations
+// RULE: continue.ancestor-chain
 cuda_tile.module @m {
   entry @k(%c: tile<i1>) {
     if %c {
@@ -23,6 +25,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.continue' op `for` is missing a valid terminator. `continue` op should have operand types that match the parent loop return types: (), but found: ('!cuda_tile.tile<i32>')
+// RULE: continue.for-operand-types
 cuda_tile.module @m {
   entry @k(%lb: tile<i32>) {
     for %iv in (%lb to %lb, step %lb) : tile<i32> {
@@ -36,6 +39,7 @@ cuda_tile.module @m {
 
 // A `continue` nested in `if` is checked against the enclosing `for`.
 // CHECK: error: 'cuda_tile.continue' op `for` is missing a valid terminator. `continue` op should have operand types that match the parent loop return types: ('!cuda_tile.tile<f32>'), but found: ('!cuda_tile.tile<i32>')
+// RULE: continue.for-operand-types
 cuda_tile.module @m {
   entry @k(%lb: tile<i32>, %f: tile<f32>, %c: tile<i1>) {
     %r = for %iv in (%lb to %lb, step %lb) : tile<i32> iter_values(%acc = %f) -> (tile<f32>) {
@@ -52,6 +56,7 @@ cuda_tile.module @m {
 
 // The implicit `continue` of an empty body carries no values.
 // CHECK: error: 'cuda_tile.continue' op `loop` is missing a valid terminator. `continue` op should have operand types that match the parent loop iter_values: ('!cuda_tile.tile<i32>'), but found: ()
+// RULE: continue.loop-operand-types
 cuda_tile.module @m {
   entry @k(%x: tile<i32>) {
     // expected-error@+1 {{`loop` is missing a valid terminator. `continue` op should have operand types that match the parent loop iter_values: ('!cuda_tile.tile<i32>'), but found: ()}}
@@ -62,6 +67,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.break' op expects parent op to be one of 'cuda_tile.if, cuda_tile.loop'
+// RULE: break.parent-one-of
 cuda_tile.module @m {
   entry @k() {
     // expected-error@+1 {{expects parent op to be one of 'cuda_tile.if, cuda_tile.loop'}}
@@ -72,6 +78,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.break' op can only be nested within a ancestor chain of 'cuda_tile.loop', 'cuda_tile.if' operations
+// RULE: break.ancestor-chain
 cuda_tile.module @m {
   entry @k(%lb: tile<i32>, %c: tile<i1>) {
     for %iv in (%lb to %lb, step %lb) : tile<i32> {
@@ -86,6 +93,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.break' op operand types must correspond to the parent loop result types: ('!cuda_tile.tile<i32>') vs ()
+// RULE: break.operand-types
 cuda_tile.module @m {
   entry @k(%x: tile<i32>) {
     loop {
@@ -98,6 +106,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.break' op operand types must correspond to the parent loop result types: ('!cuda_tile.tile<i32>') vs ('!cuda_tile.tile<f32>', '!cuda_tile.tile<i32>')
+// RULE: break.operand-types
 cuda_tile.module @m {
   entry @k(%x: tile<i32>, %c: tile<i1>) {
     %r:2 = loop iter_values(%a = %x) : tile<i32> -> tile<f32>, tile<i32> {
@@ -113,6 +122,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.yield' op expects parent op to be one of 'cuda_tile.if, cuda_tile.reduce, cuda_tile.scan'
+// RULE: yield.parent-one-of
 cuda_tile.module @m {
   entry @k() {
     loop {
@@ -125,6 +135,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.for' op
+// RULE: for.type-constraints
 cuda_tile.module @m {
   entry @k(%f: tile<f32>) {
     // expected-error@+1 {{'cuda_tile.for' op operand #0 must be 0D tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'}}
@@ -136,6 +147,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.for' op expected induction variable to be same type as bounds and step: '!cuda_tile.tile<i64>' vs '!cuda_tile.tile<i32>'
+// RULE: for.induction-variable-type
 cuda_tile.module @m {
   entry @k(%lb: tile<i32>) {
     // expected-error@+1 {{expected induction variable to be same type as bounds and step: '!cuda_tile.tile<i64>' vs '!cuda_tile.tile<i32>'}}
@@ -149,6 +161,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.for' op expected at least one block argument for induction variable
+// RULE: for.induction-variable
 cuda_tile.module @m {
   entry @k(%lb: tile<i32>) {
     // expected-error@+1 {{expected at least one block argument for induction variable}}
@@ -161,6 +174,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.for' op init value 0 and region iter_value 0 have different type: '!cuda_tile.tile<f32>' != '!cuda_tile.tile<i32>'
+// RULE: for.iter-value-types
 cuda_tile.module @m {
   entry @k(%lb: tile<i32>, %f: tile<f32>) {
     // expected-error@+1 {{init value 0 and region iter_value 0 have different type: '!cuda_tile.tile<f32>' != '!cuda_tile.tile<i32>'}}
@@ -174,6 +188,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.for' op mismatch in number of region iterator values and loop iterator inits: 2 vs 1
+// RULE: for.iter-value-count
 cuda_tile.module @m {
   entry @k(%lb: tile<i32>, %f: tile<f32>) {
     // expected-error@+1 {{mismatch in number of region iterator values and loop iterator inits: 2 vs 1}}
@@ -187,6 +202,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.for' op failed to verify that all of {initValues, resultValues} have same type
+// RULE: for.all-types-match-results
 cuda_tile.module @m {
   entry @k(%lb: tile<i32>, %f: tile<f32>) {
     // expected-error@+1 {{failed to verify that all of {initValues, resultValues} have same type}}
@@ -212,6 +228,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.for' op loop-carried value 0 is a tensor_view, which is not supported
+// RULE: for.no-tensor-view-carried
 cuda_tile.module @m {
   entry @k(%lb: tile<i32>, %v: tensor_view<16xf32, strides=[1]>) {
     // expected-error@+1 {{loop-carried value 0 is a tensor_view, which is not supported}}
@@ -224,6 +241,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.loop' op loop-carried value 0 is a tensor_view, which is not supported
+// RULE: loop.no-tensor-view-carried
 cuda_tile.module @m {
   entry @k(%v: tensor_view<16xf32, strides=[1]>) {
     // expected-error@+1 {{loop-carried value 0 is a tensor_view, which is not supported}}
@@ -236,6 +254,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.loop' op result type 0 is a tensor_view, which is not supported
+// RULE: loop.no-tensor-view-result
 cuda_tile.module @m {
   entry @k(%v: tensor_view<16xf32, strides=[1]>) {
     // expected-error@+1 {{result type 0 is a tensor_view, which is not supported}}
@@ -248,6 +267,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.loop' op loop-carried value 0 is a tile view, which is not supported
+// RULE: loop.no-tile-view-carried
 cuda_tile.module @m {
   entry @k(%v: partition_view<tile=(4), tensor_view<16xf32, strides=[1]>>) {
     // expected-error@+1 {{loop-carried value 0 is a tile view, which is not supported}}
@@ -260,6 +280,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.loop' op result type 0 is a tile view, which is not supported
+// RULE: loop.no-tile-view-result
 cuda_tile.module @m {
   entry @k(%v: partition_view<tile=(4), tensor_view<16xf32, strides=[1]>>) {
     // expected-error@+1 {{result type 0 is a tile view, which is not supported}}
@@ -272,6 +293,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.if' op result type 0 is a tile view, which is not supported
+// RULE: if.no-tile-view-result
 cuda_tile.module @m {
   entry @k(%c: tile<i1>, %v: partition_view<tile=(4), tensor_view<16xf32, strides=[1]>>) {
     // expected-error@+1 {{result type 0 is a tile view, which is not supported}}
@@ -286,6 +308,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.loop' op init value 0 and region iter_value 0 have different type: '!cuda_tile.tile<f32>' != '!cuda_tile.tile<f64>'
+// RULE: loop.iter-value-types
 cuda_tile.module @m {
   entry @k(%f: tile<f32>) {
     // expected-error@+1 {{init value 0 and region iter_value 0 have different type: '!cuda_tile.tile<f32>' != '!cuda_tile.tile<f64>'}}
@@ -299,6 +322,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.loop' op mismatch in number of region iterator values and loop iterator inits: 0 vs 1
+// RULE: loop.iter-value-count
 cuda_tile.module @m {
   entry @k(%f: tile<f32>) {
     // expected-error@+1 {{mismatch in number of region iterator values and loop iterator inits: 0 vs 1}}
@@ -323,6 +347,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.if' op has non-empty return type, must define else branch
+// RULE: if.else-branch-required
 cuda_tile.module @m {
   entry @k(%c: tile<i1>, %x: tile<i32>) {
     // expected-error@+1 {{has non-empty return type, must define else branch}}
@@ -336,6 +361,7 @@ cuda_tile.module @m {
 
 // The implicit `yield` of an empty branch yields nothing.
 // CHECK: error: 'cuda_tile.if' op has return type of '!cuda_tile.tile<i32>' but else branch does not yield anything
+// RULE: if.else-yields
 cuda_tile.module @m {
   entry @k(%c: tile<i1>, %x: tile<i32>) {
     // expected-error@+1 {{has return type of '!cuda_tile.tile<i32>' but else branch does not yield anything}}
@@ -349,6 +375,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.if' op does not return a value, but then branch yields '!cuda_tile.tile<i32>'
+// RULE: if.no-result-no-yield
 cuda_tile.module @m {
   entry @k(%c: tile<i1>, %x: tile<i32>) {
     // expected-error@+1 {{does not return a value, but then branch yields '!cuda_tile.tile<i32>'}}
@@ -361,6 +388,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.if' op does not return a value, but else branch yields '!cuda_tile.tile<i32>'
+// RULE: if.no-result-no-yield
 cuda_tile.module @m {
   entry @k(%c: tile<i1>, %x: tile<i32>) {
     loop {
@@ -377,6 +405,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.if' op type does not match yield type, then branch yields '!cuda_tile.tile<i32>' but op result type is '!cuda_tile.tile<i64>'
+// RULE: if.yield-types
 cuda_tile.module @m {
   entry @k(%c: tile<i1>, %x: tile<i32>, %y: tile<i64>) {
     // expected-error@+1 {{type does not match yield type, then branch yields '!cuda_tile.tile<i32>' but op result type is '!cuda_tile.tile<i64>'}}
@@ -392,6 +421,7 @@ cuda_tile.module @m {
 
 // Types nested in a cuda_tile type print without their prefix, as NVIDIA's tools print them.
 // CHECK: error: 'cuda_tile.if' op type does not match yield type, then branch yields '!cuda_tile.tile<ptr<i32>>' but op result type is '!cuda_tile.tile<ptr<f32>>'
+// RULE: if.yield-types
 cuda_tile.module @m {
   entry @k(%c: tile<i1>, %p: tile<ptr<f32>>, %q: tile<ptr<i32>>) {
     // expected-error@+1 {{then branch yields '!cuda_tile.tile<ptr<i32>>' but op result type is '!cuda_tile.tile<ptr<f32>>'}}
@@ -406,6 +436,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.if' op type does not match yield type, else branch yields '!cuda_tile.tile<i32>', '!cuda_tile.tile<i1>' but op result type is '!cuda_tile.tile<i32>', '!cuda_tile.tile<i64>'
+// RULE: if.yield-types
 cuda_tile.module @m {
   entry @k(%c: tile<i1>, %x: tile<i32>, %y: tile<i64>) {
     // expected-error@+1 {{else branch yields '!cuda_tile.tile<i32>', '!cuda_tile.tile<i1>' but op result type is '!cuda_tile.tile<i32>', '!cuda_tile.tile<i64>'}}
@@ -420,6 +451,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.if' op result type 0 is a tensor_view, which is not supported
+// RULE: if.no-tensor-view-result
 cuda_tile.module @m {
   entry @k(%c: tile<i1>, %v: tensor_view<16xf32, strides=[1]>) {
     // expected-error@+1 {{result type 0 is a tensor_view, which is not supported}}
@@ -434,6 +466,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.if' op
+// RULE: if.type-constraints
 cuda_tile.module @m {
   entry @k(%x: tile<i32>) {
     // expected-error@+1 {{'cuda_tile.if' op operand #0 must be 0D tile of i1 values, but got '!cuda_tile.tile<i32>'}}

@@ -3,6 +3,7 @@
 // One chunk per parser error and verifier rule of the conversion ops.
 
 // bitcast
+// RULE: bitcast.all-shapes-match
 cuda_tile.module @m {
   entry @e() {
     %t = constant <i16: [1, 2, 3, 4]> : tile<4xi16>
@@ -15,6 +16,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: bitcast.equal-width
 cuda_tile.module @m {
   entry @e(%i: tile<i32>) {
     // expected-error@+1 {{'cuda_tile.bitcast' op types must be equal width, cannot convert '!cuda_tile.tile<i32>' of width 32 to type '!cuda_tile.tile<i16>' of width 16}}
@@ -26,6 +28,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: bitcast.equal-width
 cuda_tile.module @m {
   entry @e() {
     %t = constant <tf32: 1.0> : tile<4xtf32>
@@ -38,6 +41,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: bitcast.type-constraints
 // bitcast: pointers need ptr_to_int and int_to_ptr
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<i64>>) {
@@ -50,6 +54,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: int_to_ptr.type-constraints
 // int_to_ptr
 cuda_tile.module @m {
   entry @e(%i: tile<i32>) {
@@ -62,6 +67,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: int_to_ptr.all-shapes-match
 cuda_tile.module @m {
   entry @e() {
     %t = constant <i64: 0> : tile<4xi64>
@@ -74,6 +80,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: ptr_to_int.type-constraints
 // ptr_to_int
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<i8>>) {
@@ -86,6 +93,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: ptr_to_int.all-shapes-match
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<i8>>) {
     // expected-error@+1 {{'cuda_tile.ptr_to_int' op failed to verify that all of {source, result} have same shape}}
@@ -97,6 +105,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: ptr_to_ptr.all-shapes-match
 // ptr_to_ptr
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<i8>>) {
@@ -109,6 +118,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: ptr_to_ptr.type-constraints
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<i8>>) {
     // expected-error@+1 {{'cuda_tile.ptr_to_ptr' op operand #0 must be tile of Pointer type values, but got '!cuda_tile.tile<i64>'}}
@@ -120,6 +130,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: exti.wider-result
 // exti
 cuda_tile.module @m {
   entry @e(%b: tile<i8>) {
@@ -132,6 +143,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: exti.wider-result
 cuda_tile.module @m {
   entry @e(%s: tile<i16>) {
     // expected-error@+1 {{'cuda_tile.exti' op extending to smaller or identical integer}}
@@ -143,6 +155,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: exti.all-shapes-match
 cuda_tile.module @m {
   entry @e() {
     %t = constant <i8: [1, 2]> : tile<2xi8>
@@ -166,6 +179,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: exti.type-constraints
 cuda_tile.module @m {
   entry @e(%b: tile<i8>) {
     // expected-error@+1 {{'cuda_tile.exti' op operand #0 must be tile of i1 or i8 or i16 or i32 or i64 or i4 values, but got '!cuda_tile.tile<f32>'}}
@@ -177,6 +191,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: trunci.narrower-result
 // trunci
 cuda_tile.module @m {
   entry @e(%b: tile<i8>) {
@@ -189,6 +204,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: trunci.narrower-result
 cuda_tile.module @m {
   entry @e(%b: tile<i8>) {
     // expected-error@+1 {{'cuda_tile.trunci' op truncating to larger or identical integer}}
@@ -200,6 +216,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: trunci.all-shapes-match
 cuda_tile.module @m {
   entry @e() {
     %t = constant <i8: [1, 2]> : tile<2xi8>
@@ -212,6 +229,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: ftof.all-shapes-match
 // ftof
 cuda_tile.module @m {
   entry @e() {
@@ -225,6 +243,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: ftof.not-a-no-op
 cuda_tile.module @m {
   entry @e() {
     %t = constant <f16: [1.1, 2.2]> : tile<2xf16>
@@ -237,6 +256,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: ftof.type-constraints
 cuda_tile.module @m {
   entry @e() {
     %t = constant <f16: [1.1, 2.2]> : tile<2xf16>
@@ -261,6 +281,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: ftof.f8e8m0fnu-rounding
 // ftof: rounding modes by kind of conversion (Tile IR 13.4)
 cuda_tile.module @m {
   entry @e(%f: tile<f32>) {
@@ -273,6 +294,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: ftof.rounding-mode
 cuda_tile.module @m {
   entry @e(%f: tile<f32>) {
     // expected-error@+1 {{'cuda_tile.ftof' op invalid rounding mode specified for conversion to low-precision type. Only 'nearest_even' is supported}}
@@ -284,6 +306,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: ftof.rounding-mode
 cuda_tile.module @m {
   entry @e(%f: tile<f32>) {
     // expected-error@+1 {{'cuda_tile.ftof' op invalid rounding mode specified for conversion from f32 to tf32. Only 'nearest_even', 'zero', and 'nearest_away' are supported}}
@@ -295,6 +318,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: ftof.rounding-mode
 cuda_tile.module @m {
   entry @e(%x: tile<f64>) {
     // expected-error@+1 {{'cuda_tile.ftof' op invalid rounding mode specified for conversion from f64 to f32. Only 'nearest_even', 'zero', 'negative_inf', and 'positive_inf' are supported}}
@@ -306,6 +330,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: ftof.rounding-mode
 cuda_tile.module @m {
   entry @e(%x: tile<bf16>) {
     // expected-error@+1 {{'cuda_tile.ftof' op invalid rounding mode specified for widening conversion. Only IEEE float rounding modes are supported: 'nearest_even', 'zero', 'negative_inf', 'positive_inf', 'nearest_away'}}
@@ -317,6 +342,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: ftof.rounding-mode
 cuda_tile.module @m {
   entry @e(%f: tile<f32>) {
     // expected-error@+1 {{'cuda_tile.ftof' op invalid rounding mode specified. Only 'nearest_even' and 'zero' are supported for narrowing conversions to standard types}}
@@ -328,6 +354,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: ftof.rounding-mode
 // ftof: f16 to bf16 loses range, so it is narrowing
 cuda_tile.module @m {
   entry @e(%h: tile<f16>) {
@@ -340,6 +367,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: ftoi.all-shapes-match
 // ftoi
 cuda_tile.module @m {
   entry @e() {
@@ -353,6 +381,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: ftoi.type-constraints
 cuda_tile.module @m {
   entry @e(%s: tile<i16>) {
     // expected-error@+1 {{'cuda_tile.ftoi' op operand #0 must be tile of f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN or fnv8E5M3FNU values, but got '!cuda_tile.tile<i16>'}}
@@ -386,6 +415,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: ftoi.rounding-mode
 cuda_tile.module @m {
   entry @e(%f: tile<f32>) {
     // expected-error@+1 {{'cuda_tile.ftoi' op invalid rounding mode specified. Only 'nearest_int_to_zero' is supported}}
@@ -397,6 +427,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: ftoi.type-constraints
 cuda_tile.module @m {
   entry @e(%f: tile<f32>) {
     // expected-error@+1 {{'cuda_tile.ftoi' op result #0 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<i4>'}}
@@ -408,6 +439,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: itof.all-shapes-match
 // itof
 cuda_tile.module @m {
   entry @e() {
@@ -421,6 +453,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: itof.type-constraints
 cuda_tile.module @m {
   entry @e(%f: tile<f16>) {
     // expected-error@+1 {{'cuda_tile.itof' op operand #0 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f16>'}}
@@ -443,6 +476,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: itof.no-f8e8m0fnu
 cuda_tile.module @m {
   entry @e(%b: tile<i8>) {
     // expected-error@+1 {{'cuda_tile.itof' op integer to f8E8M0FNU conversion is not supported, please first convert to another float type}}
@@ -454,6 +488,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: itof.rounding-mode
 cuda_tile.module @m {
   entry @e(%b: tile<i8>) {
     // expected-error@+1 {{'cuda_tile.itof' op invalid rounding mode specified. Only 'nearest_even' is supported}}
@@ -465,6 +500,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: offset.same-operands-and-result-shape
 // offset
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<f32>>) {
@@ -478,6 +514,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: offset.all-types-match
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<f32>>, %o: tile<i32>) {
     // expected-error@+1 {{'cuda_tile.offset' op failed to verify that all of {result, ptr} have same type}}
@@ -489,6 +526,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: offset.type-constraints
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<f32>>, %o: tile<f32>) {
     // expected-error@+1 {{'cuda_tile.offset' op operand #1 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'}}

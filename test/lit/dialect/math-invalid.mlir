@@ -14,6 +14,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: exp.rounding-mode
 // ... and their verifiers reject every mode but approx and full.
 cuda_tile.module @m {
   entry @e(%a: tile<f32>) {
@@ -26,6 +27,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: tanh.rounding-mode
 cuda_tile.module @m {
   entry @e(%a: tile<f32>) {
     // expected-error@+1 {{'cuda_tile.tanh' op invalid rounding mode specified, expect one of [approx, full]}}
@@ -37,6 +39,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: exp.approx-f32
 // approx needs f32 elements.
 cuda_tile.module @m {
   entry @e(%h: tile<f16>) {
@@ -49,6 +52,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: tanh.approx-f32
 cuda_tile.module @m {
   entry @e(%bf: tile<bf16>) {
     // expected-error@+1 {{'cuda_tile.tanh' op approx modifier only supported for f32 data type, but got: 'bf16'}}
@@ -60,6 +64,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: sqrt.approx-f32
 cuda_tile.module @m {
   entry @e(%d: tile<f64>) {
     // expected-error@+1 {{'cuda_tile.sqrt' op approx modifier only supported for f32 data type, but got: 'f64'}}
@@ -83,6 +88,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: sqrt.rounding-mode
 // ... and its verifier rejects full.
 cuda_tile.module @m {
   entry @e(%a: tile<f32>) {
@@ -95,6 +101,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: sqrt.flush-to-zero-f32
 // flush_to_zero needs f32 elements.
 cuda_tile.module @m {
   entry @e(%h: tile<f16>) {
@@ -107,6 +114,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: exp2.flush-to-zero-f32
 cuda_tile.module @m {
   entry @e(%h: tile<f16>) {
     // expected-error@+1 {{'cuda_tile.exp2' op flush_to_zero modifier only supported for f32 data type, but got: }}
@@ -118,6 +126,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: rsqrt.flush-to-zero-f32
 cuda_tile.module @m {
   entry @e(%d: tile<f64>) {
     // expected-error@+1 {{'cuda_tile.rsqrt' op flush_to_zero modifier only supported for f32 data type, but got: }}
@@ -129,6 +138,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: atan2.type-constraints
 // Math ops take f16, bf16, f32 or f64 elements only.
 cuda_tile.module @m {
   entry @e(%i: tile<i32>) {
@@ -141,6 +151,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: sin.type-constraints
 cuda_tile.module @m {
   entry @e(%e: tile<f8E5M2>) {
     // expected-error@+1 {{'cuda_tile.sin' op}}
@@ -152,6 +163,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: log.all-types-match
 // Operand and result are one type.
 cuda_tile.module @m {
   entry @e(%a: tile<f32>) {
@@ -161,3 +173,329 @@ cuda_tile.module @m {
   }
 }
 // CHECK: error: 'cuda_tile.log' op failed to verify that all of {source, result} have same type
+
+// -----
+
+// The ODS constraint clauses of each math op: operand types and AllTypesMatch.
+
+// RULE: atan2.all-types-match
+cuda_tile.module @m {
+  entry @e(%a: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.atan2' op failed to verify that all of {x, y, result} have same type}}
+    %0 = "cuda_tile.atan2"(%a, %a) : (!cuda_tile.tile<f32>, !cuda_tile.tile<f32>) -> !cuda_tile.tile<f64>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.atan2' op failed to verify that all of {x, y, result} have same type
+
+// -----
+
+// RULE: ceil.all-types-match
+cuda_tile.module @m {
+  entry @e(%a: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.ceil' op failed to verify that all of {source, result} have same type}}
+    %0 = "cuda_tile.ceil"(%a) : (!cuda_tile.tile<f32>) -> !cuda_tile.tile<f64>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.ceil' op failed to verify that all of {source, result} have same type
+
+// -----
+
+// RULE: ceil.type-constraints
+cuda_tile.module @m {
+  entry @e(%a: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.ceil' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'}}
+    %0 = ceil %a : tile<i32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.ceil' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'
+
+// -----
+
+// RULE: cos.all-types-match
+cuda_tile.module @m {
+  entry @e(%a: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.cos' op failed to verify that all of {source, result} have same type}}
+    %0 = "cuda_tile.cos"(%a) : (!cuda_tile.tile<f32>) -> !cuda_tile.tile<f64>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.cos' op failed to verify that all of {source, result} have same type
+
+// -----
+
+// RULE: cos.type-constraints
+cuda_tile.module @m {
+  entry @e(%a: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.cos' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'}}
+    %0 = cos %a : tile<i32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.cos' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'
+
+// -----
+
+// RULE: cosh.all-types-match
+cuda_tile.module @m {
+  entry @e(%a: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.cosh' op failed to verify that all of {source, result} have same type}}
+    %0 = "cuda_tile.cosh"(%a) : (!cuda_tile.tile<f32>) -> !cuda_tile.tile<f64>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.cosh' op failed to verify that all of {source, result} have same type
+
+// -----
+
+// RULE: cosh.type-constraints
+cuda_tile.module @m {
+  entry @e(%a: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.cosh' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'}}
+    %0 = cosh %a : tile<i32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.cosh' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'
+
+// -----
+
+// RULE: exp.all-types-match
+cuda_tile.module @m {
+  entry @e(%a: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.exp' op failed to verify that all of {source, result} have same type}}
+    %0 = "cuda_tile.exp"(%a) : (!cuda_tile.tile<f32>) -> !cuda_tile.tile<f64>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.exp' op failed to verify that all of {source, result} have same type
+
+// -----
+
+// RULE: exp.type-constraints
+cuda_tile.module @m {
+  entry @e(%a: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.exp' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'}}
+    %0 = exp %a : tile<i32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.exp' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'
+
+// -----
+
+// RULE: exp2.all-types-match
+cuda_tile.module @m {
+  entry @e(%a: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.exp2' op failed to verify that all of {source, result} have same type}}
+    %0 = "cuda_tile.exp2"(%a) : (!cuda_tile.tile<f32>) -> !cuda_tile.tile<f64>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.exp2' op failed to verify that all of {source, result} have same type
+
+// -----
+
+// RULE: exp2.type-constraints
+cuda_tile.module @m {
+  entry @e(%a: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.exp2' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'}}
+    %0 = exp2 %a : tile<i32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.exp2' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'
+
+// -----
+
+// RULE: floor.all-types-match
+cuda_tile.module @m {
+  entry @e(%a: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.floor' op failed to verify that all of {source, result} have same type}}
+    %0 = "cuda_tile.floor"(%a) : (!cuda_tile.tile<f32>) -> !cuda_tile.tile<f64>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.floor' op failed to verify that all of {source, result} have same type
+
+// -----
+
+// RULE: floor.type-constraints
+cuda_tile.module @m {
+  entry @e(%a: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.floor' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'}}
+    %0 = floor %a : tile<i32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.floor' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'
+
+// -----
+
+// RULE: log.type-constraints
+cuda_tile.module @m {
+  entry @e(%a: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.log' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'}}
+    %0 = log %a : tile<i32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.log' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'
+
+// -----
+
+// RULE: log2.all-types-match
+cuda_tile.module @m {
+  entry @e(%a: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.log2' op failed to verify that all of {source, result} have same type}}
+    %0 = "cuda_tile.log2"(%a) : (!cuda_tile.tile<f32>) -> !cuda_tile.tile<f64>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.log2' op failed to verify that all of {source, result} have same type
+
+// -----
+
+// RULE: log2.type-constraints
+cuda_tile.module @m {
+  entry @e(%a: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.log2' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'}}
+    %0 = log2 %a : tile<i32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.log2' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'
+
+// -----
+
+// RULE: rsqrt.all-types-match
+cuda_tile.module @m {
+  entry @e(%a: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.rsqrt' op failed to verify that all of {source, result} have same type}}
+    %0 = "cuda_tile.rsqrt"(%a) : (!cuda_tile.tile<f32>) -> !cuda_tile.tile<f64>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.rsqrt' op failed to verify that all of {source, result} have same type
+
+// -----
+
+// RULE: rsqrt.type-constraints
+cuda_tile.module @m {
+  entry @e(%a: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.rsqrt' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'}}
+    %0 = rsqrt %a : tile<i32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.rsqrt' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'
+
+// -----
+
+// RULE: sin.all-types-match
+cuda_tile.module @m {
+  entry @e(%a: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.sin' op failed to verify that all of {source, result} have same type}}
+    %0 = "cuda_tile.sin"(%a) : (!cuda_tile.tile<f32>) -> !cuda_tile.tile<f64>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.sin' op failed to verify that all of {source, result} have same type
+
+// -----
+
+// RULE: sinh.all-types-match
+cuda_tile.module @m {
+  entry @e(%a: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.sinh' op failed to verify that all of {source, result} have same type}}
+    %0 = "cuda_tile.sinh"(%a) : (!cuda_tile.tile<f32>) -> !cuda_tile.tile<f64>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.sinh' op failed to verify that all of {source, result} have same type
+
+// -----
+
+// RULE: sinh.type-constraints
+cuda_tile.module @m {
+  entry @e(%a: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.sinh' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'}}
+    %0 = sinh %a : tile<i32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.sinh' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'
+
+// -----
+
+// RULE: sqrt.all-types-match
+cuda_tile.module @m {
+  entry @e(%a: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.sqrt' op failed to verify that all of {source, result} have same type}}
+    %0 = "cuda_tile.sqrt"(%a) <{rounding_mode = #cuda_tile.rounding<nearest_even>}> : (!cuda_tile.tile<f32>) -> !cuda_tile.tile<f64>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.sqrt' op failed to verify that all of {source, result} have same type
+
+// -----
+
+// RULE: sqrt.type-constraints
+cuda_tile.module @m {
+  entry @e(%a: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.sqrt' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'}}
+    %0 = sqrt %a rounding<nearest_even> : tile<i32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.sqrt' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'
+
+// -----
+
+// RULE: tan.all-types-match
+cuda_tile.module @m {
+  entry @e(%a: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.tan' op failed to verify that all of {source, result} have same type}}
+    %0 = "cuda_tile.tan"(%a) : (!cuda_tile.tile<f32>) -> !cuda_tile.tile<f64>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.tan' op failed to verify that all of {source, result} have same type
+
+// -----
+
+// RULE: tan.type-constraints
+cuda_tile.module @m {
+  entry @e(%a: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.tan' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'}}
+    %0 = tan %a : tile<i32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.tan' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'
+
+// -----
+
+// RULE: tanh.all-types-match
+cuda_tile.module @m {
+  entry @e(%a: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.tanh' op failed to verify that all of {source, result} have same type}}
+    %0 = "cuda_tile.tanh"(%a) : (!cuda_tile.tile<f32>) -> !cuda_tile.tile<f64>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.tanh' op failed to verify that all of {source, result} have same type
+
+// -----
+
+// RULE: tanh.type-constraints
+cuda_tile.module @m {
+  entry @e(%a: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.tanh' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'}}
+    %0 = tanh %a : tile<i32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.tanh' op operand #0 must be tile of f16 or bf16 or f32 or f64 values, but got '!cuda_tile.tile<i32>'

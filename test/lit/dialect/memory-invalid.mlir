@@ -96,6 +96,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: make_tensor_view.pointee-type
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<f32>>) {
     // expected-error@+1 {{'cuda_tile.make_tensor_view' op expected pointer to 'f64' to build tensor_view of this type, got 'f32'}}
@@ -107,6 +108,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: make_tensor_view.dynamic-shape-count
 // One operand per dynamic dimension and stride.
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<f32>>, %n: tile<i64>) {
@@ -119,6 +121,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: make_tensor_view.dynamic-stride-count
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<f32>>) {
     // expected-error@+1 {{'cuda_tile.make_tensor_view' op expected 1 dynamic stride operands, got 0}}
@@ -130,6 +133,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: make_tensor_view.dynamic-shape-types
 // All dynamic values have one type.
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<f32>>, %n: tile<i64>, %m: tile<i32>) {
@@ -142,6 +146,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: make_tensor_view.dynamic-stride-types
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<f32>>, %n: tile<i64>, %m: tile<i32>) {
     // expected-error@+1 {{'cuda_tile.make_tensor_view' op expected dynamic stride index 0 to be of the same type as the other dynamic values ('!cuda_tile.tile<i64>'), got '!cuda_tile.tile<i32>'}}
@@ -153,6 +158,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: make_tensor_view.type-constraints
 // Dynamic values are scalar integers.
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<f32>>, %x: tile<f32>) {
@@ -177,6 +183,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: make_partition_view.tensor-view-type
 // The operand's type is the view's tensor_view type (the parser infers it).
 cuda_tile.module @m {
   entry @e(%tv: tensor_view<16x32xf32, strides=[32,1]>) {
@@ -200,6 +207,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: make_strided_view.tensor-view-type
 cuda_tile.module @m {
   entry @e(%tv: tensor_view<16x32xf32, strides=[32,1]>) {
     // expected-error@+1 {{'cuda_tile.make_strided_view' op expected the type of the provided tensor_view value ('!cuda_tile.tensor_view<16x32xf32, strides=[32,1]>') to be the same as the view's tensor_view type ('!cuda_tile.tensor_view<16x16xf32, strides=[16,1]>')}}
@@ -222,6 +230,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: make_gather_scatter_view.tensor-view-type
 cuda_tile.module @m {
   entry @e(%tv: tensor_view<16x32xf32, strides=[32,1]>) {
     // expected-error@+1 {{'cuda_tile.make_gather_scatter_view' op expected the type of the provided tensor_view value ('!cuda_tile.tensor_view<16x32xf32, strides=[32,1]>') to be the same as the view's tensor_view type ('!cuda_tile.tensor_view<16x16xf32, strides=[16,1]>')}}
@@ -257,6 +266,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: get_tensor_shape.result-count
 cuda_tile.module @m {
   entry @e(%tv: tensor_view<64x64xf16, strides=[1,1]>) {
     // expected-error@+1 {{'cuda_tile.get_tensor_shape' op expected 2 results due to tensor rank, but got 3}}
@@ -279,6 +289,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: get_tensor_shape.type-constraints
 // The results are scalar integers.
 cuda_tile.module @m {
   entry @e(%tv: tensor_view<64x64xf16, strides=[1,1]>) {
@@ -303,6 +314,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: get_index_space_shape.result-count
 cuda_tile.module @m {
   entry @e(%v: partition_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>>) {
     // expected-error@+1 {{'cuda_tile.get_index_space_shape' op expected 2 results due to view index space rank, but got 1}}
@@ -382,6 +394,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: load_view_tko.index-count
 // One index per dimension of the view's index space.
 cuda_tile.module @m {
   entry @e(%v: partition_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>>, %i: tile<i32>) {
@@ -394,6 +407,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: load_view_tko.tile-type
 // The loaded tile is the view's tile.
 cuda_tile.module @m {
   entry @e(%v: partition_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>>, %i: tile<i32>) {
@@ -406,6 +420,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: load_view_tko.inbounds-size
 // 13.4: one inbounds flag per index.
 cuda_tile.module @m {
   entry @e(%v: partition_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>>, %i: tile<i32>) {
@@ -418,6 +433,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: load_view_tko.memory-ordering
 // Loads are weak, relaxed or acquire; only weak loads have no scope.
 cuda_tile.module @m {
   entry @e(%v: partition_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>>, %i: tile<i32>) {
@@ -430,6 +446,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: load_view_tko.scope-required
 cuda_tile.module @m {
   entry @e(%v: partition_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>>, %i: tile<i32>) {
     // expected-error@+1 {{'cuda_tile.load_view_tko' op memory scope is required for relaxed load}}
@@ -441,6 +458,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: load_view_tko.weak-no-scope
 cuda_tile.module @m {
   entry @e(%v: partition_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>>, %i: tile<i32>) {
     // expected-error@+1 {{'cuda_tile.load_view_tko' op weak load must not have memory scope}}
@@ -452,6 +470,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: load_view_tko.view-type
 // The view is a tile view; indices are integer tiles; the token is a token.
 cuda_tile.module @m {
   entry @e(%x: tile<32xf32>, %i: tile<i32>) {
@@ -464,6 +483,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: load_view_tko.type-constraints
 cuda_tile.module @m {
   entry @e(%v: partition_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>>, %x: tile<f32>) {
     // expected-error@+1 {{'cuda_tile.load_view_tko' op operand #1 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'}}
@@ -487,6 +507,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: store_view_tko.memory-ordering
 // store_view_tko: stores are weak, relaxed or release; only weak stores have no scope.
 cuda_tile.module @m {
   entry @e(%v: partition_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>>, %i: tile<i32>, %x: tile<f32>) {
@@ -500,6 +521,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: store_view_tko.scope-required
 cuda_tile.module @m {
   entry @e(%v: partition_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>>, %i: tile<i32>) {
     %a, %t = load_view_tko weak %v[%i, %i] : partition_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>>, tile<i32> -> tile<16x32xf32>, token
@@ -512,6 +534,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: store_view_tko.weak-no-scope
 cuda_tile.module @m {
   entry @e(%v: partition_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>>, %i: tile<i32>) {
     %a, %t = load_view_tko weak %v[%i, %i] : partition_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>>, tile<i32> -> tile<16x32xf32>, token
@@ -536,6 +559,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: store_view_tko.tile-type
 // The stored tile is the view's tile; one index per dimension; one inbounds flag per index.
 cuda_tile.module @m {
   entry @e(%v: partition_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>>, %i: tile<i32>, %x: tile<f32>) {
@@ -548,6 +572,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: store_view_tko.index-count
 cuda_tile.module @m {
   entry @e(%v: partition_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>>, %i: tile<i32>) {
     %a, %t = load_view_tko weak %v[%i, %i] : partition_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>>, tile<i32> -> tile<16x32xf32>, token
@@ -560,6 +585,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: store_view_tko.inbounds-size
 cuda_tile.module @m {
   entry @e(%v: partition_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>>, %i: tile<i32>) {
     %a, %t = load_view_tko weak %v[%i, %i] : partition_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>>, tile<i32> -> tile<16x32xf32>, token
@@ -606,6 +632,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: atomic_red_view_tko.memory-scope-required
 // The scope is required.
 cuda_tile.module @m {
   entry @e(%v: partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, %x: tile<2x2xi32>, %c0: tile<i32>) {
@@ -618,6 +645,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: atomic_red_view_tko.no-gather-scatter-view
 // Partition and strided views without padding only.
 cuda_tile.module @m {
   entry @e(%v: gather_scatter_view<tile=(16x16), tensor_view<1024x16xi32, strides=[16,1]>, sparse_dim=0>, %x: tile<16x16xi32>, %c0: tile<i32>) {
@@ -630,6 +658,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: atomic_red_view_tko.no-padding-value
 cuda_tile.module @m {
   entry @e(%v: strided_view<tile=(2x2), traversal_strides=[2,2], padding_value = zero, tensor_view<2x2xi32, strides=[2,1]>>, %x: tile<2x2xi32>, %c0: tile<i32>) {
     // expected-error@+1 {{'cuda_tile.atomic_red_view_tko' op views with padding_value are not supported for atomic reductions}}
@@ -641,6 +670,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: atomic_red_view_tko.element-types-match
 // The value is a tile of the view.
 cuda_tile.module @m {
   entry @e(%v: partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, %x: tile<2x2xf32>, %c0: tile<i32>) {
@@ -653,6 +683,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: atomic_red_view_tko.shapes-match
 cuda_tile.module @m {
   entry @e(%v: partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, %x: tile<4x4xi32>, %c0: tile<i32>) {
     // expected-error@+1 {{'cuda_tile.atomic_red_view_tko' op view tile shape 2, 2 must match value shape 4, 4 for element-wise atomic operations}}
@@ -664,6 +695,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: atomic_red_view_tko.no-xchg
 // Modes: no xchg; integer modes on i32/i64, addf on f16/bf16/f32/f64.
 cuda_tile.module @m {
   entry @e(%v: partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, %x: tile<2x2xi32>, %c0: tile<i32>) {
@@ -676,6 +708,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: atomic_red_view_tko.mode-integer-types
 cuda_tile.module @m {
   entry @e(%v: partition_view<tile=(2x2), tensor_view<2x2xf32, strides=[2,1]>>, %x: tile<2x2xf32>, %c0: tile<i32>) {
     // expected-error@+1 {{'cuda_tile.atomic_red_view_tko' op 'umax' works only with integers i32 and i64}}
@@ -687,6 +720,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: atomic_red_view_tko.addf-float-types
 cuda_tile.module @m {
   entry @e(%v: partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, %x: tile<2x2xi32>, %c0: tile<i32>) {
     // expected-error@+1 {{'cuda_tile.atomic_red_view_tko' op 'addf' works only with floats f16, bf16, f32, and f64}}
@@ -698,6 +732,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: atomic_red_view_tko.relaxed-only
 // Relaxed ordering, tl_blk or device scope.
 cuda_tile.module @m {
   entry @e(%v: partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, %x: tile<2x2xi32>, %c0: tile<i32>) {
@@ -710,6 +745,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: atomic_red_view_tko.no-sys-scope
 cuda_tile.module @m {
   entry @e(%v: partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, %x: tile<2x2xi32>, %c0: tile<i32>) {
     // expected-error@+1 {{'cuda_tile.atomic_red_view_tko' op memory scope 'sys' is not supported for view-based atomic reductions; use 'tl_blk' or 'device' for TMA compatibility}}
@@ -721,6 +757,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: atomic_red_view_tko.index-count
 // One scalar index per tile dimension.
 cuda_tile.module @m {
   entry @e(%v: partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, %x: tile<2x2xi32>, %c0: tile<i32>) {
@@ -733,6 +770,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: atomic_red_view_tko.scalar-index
 cuda_tile.module @m {
   entry @e(%v: partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, %x: tile<2x2xi32>, %tvi: tensor_view<?xi32, strides=[1]>, %c0: tile<i32>) {
     %iv = make_partition_view %tvi : partition_view<tile=(1), tensor_view<?xi32, strides=[1]>>
@@ -758,6 +796,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: load_ptr_tko.source-points-to-result
 // The source points to the result's elements, shape for shape.
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<i32>>) {
@@ -770,6 +809,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: load_ptr_tko.source-points-to-result
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<f32>>) {
     %p1 = reshape %p : tile<ptr<f32>> -> tile<1xptr<f32>>
@@ -783,6 +823,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: load_ptr_tko.mask-shape
 // The mask has the source's shape; the padding has the result's type.
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<f32>>) {
@@ -796,6 +837,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: load_ptr_tko.padding-type
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<f32>>, %m: tile<i1>, %x: tile<f16>) {
     // expected-error@+1 {{'cuda_tile.load_ptr_tko' op failed to verify that type of 'paddingValue' must match the type of 'result'}}
@@ -807,6 +849,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: load_ptr_tko.memory-ordering
 // Loads are weak, relaxed or acquire; only weak loads have no scope.
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<f32>>) {
@@ -819,6 +862,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: load_ptr_tko.weak-no-scope
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<f32>>) {
     // expected-error@+1 {{'cuda_tile.load_ptr_tko' op weak load must not have memory scope}}
@@ -830,6 +874,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: load_ptr_tko.scope-required
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<f32>>) {
     // expected-error@+1 {{'cuda_tile.load_ptr_tko' op memory scope is required for acquire load}}
@@ -841,6 +886,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: load_ptr_tko.type-constraints
 // Operand types (the generic form, so that the op's verifier reports them).
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<f32>>, %x: tile<f32>) {
@@ -853,6 +899,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: load_ptr_tko.type-constraints
 cuda_tile.module @m {
   entry @e(%x: tile<f32>) {
     // expected-error@+1 {{'cuda_tile.load_ptr_tko' op operand #0 must be tile of Pointer type values, but got '!cuda_tile.tile<f32>'}}
@@ -864,6 +911,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: store_ptr_tko.destination-points-to-value
 // store_ptr_tko: the destination points to the value's elements; the mask has its shape.
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<f32>>, %x: tile<f16>) {
@@ -876,6 +924,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: store_ptr_tko.mask-shape
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<f32>>, %x: tile<f32>) {
     %m = constant <i1: [1, 0]> : tile<2xi1>
@@ -888,6 +937,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: store_ptr_tko.memory-ordering
 // Stores are weak, relaxed or release; only weak stores have no scope.
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<f32>>, %x: tile<f32>) {
@@ -900,6 +950,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: store_ptr_tko.weak-no-scope
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<f32>>, %x: tile<f32>) {
     // expected-error@+1 {{'cuda_tile.store_ptr_tko' op weak store must not have memory scope}}
@@ -911,6 +962,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: store_ptr_tko.scope-required
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<f32>>, %x: tile<f32>) {
     // expected-error@+1 {{'cuda_tile.store_ptr_tko' op memory scope is required for relaxed store}}
@@ -934,6 +986,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: atomic_cas_tko.all-shapes-match
 // Pointers, cmp, val and result have one shape; cmp, val and result one type.
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<i32>>, %i: tile<i32>) {
@@ -947,6 +1000,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: atomic_cas_tko.all-types-match
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<i32>>, %i: tile<i32>) {
     // expected-error@+1 {{'cuda_tile.atomic_cas_tko' op failed to verify that all of {cmp, val, result} have same type}}
@@ -958,6 +1012,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: atomic_cas_tko.pointee-matches-val
 // The pointee is val's element type: a 32- or 64-bit integer or float.
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<f32>>, %i: tile<i32>) {
@@ -970,6 +1025,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: atomic_cas_tko.32-or-64-bit
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<i8>>, %i: tile<i8>) {
     // expected-error@+1 {{'cuda_tile.atomic_cas_tko' op expect only float or integer types with 32 or 64 bit}}
@@ -981,6 +1037,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: atomic_cas_tko.all-shapes-match
 // The mask has val's shape.
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<i32>>, %i: tile<i32>) {
@@ -994,6 +1051,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: atomic_cas_tko.memory-ordering
 // Atomics are never weak.
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<i32>>, %i: tile<i32>) {
@@ -1018,6 +1076,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: atomic_rmw_tko.all-shapes-match
 // Pointers, arg and result have one shape; arg and result one type.
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<i32>>) {
@@ -1031,6 +1090,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: atomic_rmw_tko.all-types-match
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<i32>>, %i: tile<i32>) {
     // expected-error@+1 {{'cuda_tile.atomic_rmw_tko' op failed to verify that all of {arg, result} have same type}}
@@ -1042,6 +1102,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: atomic_rmw_tko.pointee-matches-arg
 // The pointee is arg's element type; the mask has arg's shape.
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<f32>>, %i: tile<i32>) {
@@ -1054,6 +1115,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: atomic_rmw_tko.all-shapes-match
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<i32>>, %i: tile<i32>) {
     %m = constant <i1: [1, 0, 1, 0]> : tile<4xi1>
@@ -1066,6 +1128,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: atomic_rmw_tko.mode-integer-types
 // Integer modes on i32/i64, addf on f16/bf16/f32/f64, xchg on 32/64-bit values.
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<f32>>, %x: tile<f32>) {
@@ -1078,6 +1141,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: atomic_rmw_tko.mode-integer-types
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<i16>>, %x: tile<i16>) {
     // expected-error@+1 {{'cuda_tile.atomic_rmw_tko' op 'add' works only with integers i32 and i64}}
@@ -1089,6 +1153,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: atomic_rmw_tko.addf-float-types
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<i32>>, %i: tile<i32>) {
     // expected-error@+1 {{'cuda_tile.atomic_rmw_tko' op 'addf' works only with floats f16, bf16, f32, and f64}}
@@ -1100,6 +1165,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: atomic_rmw_tko.xchg-types
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<tf32>>, %x: tile<tf32>) {
     // expected-error@+1 {{'cuda_tile.atomic_rmw_tko' op 'xchg' works only with integers or float of 32 or 64 bitwidth}}
@@ -1111,6 +1177,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: atomic_rmw_tko.memory-ordering
 // Atomics are never weak.
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<i32>>, %i: tile<i32>) {
@@ -1123,6 +1190,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: join_tokens.two-or-more
 // join_tokens joins at least two tokens.
 cuda_tile.module @m {
   entry @e() {
@@ -1149,6 +1217,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: alloca.attribute-constraints
 // alloca: num_elem and alignment are non-negative.
 cuda_tile.module @m {
   entry @e() {
@@ -1161,6 +1230,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: alloca.attribute-constraints
 cuda_tile.module @m {
   entry @e() {
     // expected-error@+1 {{'cuda_tile.alloca' op attribute 'alignment' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 0}}
@@ -1172,6 +1242,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: alloca.alignment-power-of-two
 // The alignment is a power of two, at least the element size.
 cuda_tile.module @m {
   entry @e() {
@@ -1184,6 +1255,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: alloca.alignment-power-of-two
 cuda_tile.module @m {
   entry @e() {
     // expected-error@+1 {{'cuda_tile.alloca' op 'alignment' must be power of two}}
@@ -1195,6 +1267,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: alloca.alignment-natural-size
 cuda_tile.module @m {
   entry @e() {
     // expected-error@+1 {{'cuda_tile.alloca' op 'alignment' (2) must be at least the natural size (4 bytes) for element type 'f32'}}
@@ -1206,6 +1279,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: alloca.type-constraints
 // The result is a scalar pointer (generic form, so that the op's verifier reports it).
 cuda_tile.module @m {
   entry @e() {

@@ -4,6 +4,7 @@
 // while parsing, which reports the same message.
 
 // CHECK: error: 'cuda_tile.get_tile_block_id' op result #0 must be 0D tile of i32 values, but got '!cuda_tile.tile<i64>'
+// RULE: get_tile_block_id.type-constraints
 cuda_tile.module @m {
   entry @k() {
     // expected-error@+1 {{'cuda_tile.get_tile_block_id' op result #0 must be 0D tile of i32 values, but got '!cuda_tile.tile<i64>'}}
@@ -14,6 +15,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.get_num_tile_blocks' op result #0 must be 0D tile of i32 values, but got '!cuda_tile.tile<1xi32>'
+// RULE: get_num_tile_blocks.type-constraints
 cuda_tile.module @m {
   entry @k() {
     // expected-error@+1 {{'cuda_tile.get_num_tile_blocks' op result #0 must be 0D tile of i32 values, but got '!cuda_tile.tile<1xi32>'}}
@@ -44,6 +46,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.assume' op 'cuda_tile.div_by' is valid only for tile of integer/pointer or tensor_view values
+// RULE: assume.div-by-value-types
 cuda_tile.module @m {
   entry @k(%x: tile<f32>) {
     // expected-error@+1 {{div_by' is valid only for tile of integer/pointer or tensor_view values}}
@@ -54,6 +57,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.assume' op 'cuda_tile.div_by' divisor must be a power of 2
+// RULE: assume.div-by-power-of-2
 cuda_tile.module @m {
   entry @k(%x: tile<i32>) {
     // expected-error@+1 {{div_by' divisor must be a power of 2}}
@@ -64,6 +68,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.assume' op 'cuda_tile.div_by' divisor is too large
+// RULE: assume.div-by-not-too-large
 cuda_tile.module @m {
   entry @k(%x: tile<i8>) {
     // expected-error@+1 {{div_by' divisor is too large}}
@@ -74,6 +79,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.assume' op 'cuda_tile.div_by' 'every'/'along' cannot be used if the constrained value is a 0D tile
+// RULE: assume.div-by-no-along-on-0d
 cuda_tile.module @m {
   entry @k(%p: tile<ptr<f16>>) {
     // expected-error@+1 {{div_by' 'every'/'along' cannot be used if the constrained value is a 0D tile}}
@@ -84,6 +90,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.assume' op 'cuda_tile.div_by' 'every'/'along' cannot be used if the constrained value is a tensor_view
+// RULE: assume.div-by-no-along-on-tensor-view
 cuda_tile.module @m {
   entry @k(%v: tensor_view<64x64xf16, strides=[64,1]>) {
     // expected-error@+1 {{div_by' 'every'/'along' cannot be used if the constrained value is a tensor_view}}
@@ -94,6 +101,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.assume' op expected 'cuda_tile.div_by' every_dim to be within 0 and the size of the respective dimension (16)
+// RULE: assume.div-by-every-in-dim
 cuda_tile.module @m {
   entry @k() {
     %x = constant <i32: 0> : tile<16xi32>
@@ -105,6 +113,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.assume' op 'cuda_tile.div_by' every_dim (1) must be >= 0 and < tile rank (1)
+// RULE: assume.div-by-along-in-rank
 cuda_tile.module @m {
   entry @k() {
     %x = constant <i32: 0> : tile<16xi32>
@@ -116,6 +125,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.assume' op expected 'cuda_tile.same_elements' value 0 to be within 0 and the size of the respective dimension (16)
+// RULE: assume.same-elements-in-dim
 cuda_tile.module @m {
   entry @k() {
     %x = constant <i32: 0> : tile<16xi32>
@@ -127,6 +137,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.assume' op expected number of values in 'cuda_tile.same_elements' (1) to match rank of constrained tile (0)
+// RULE: assume.same-elements-rank
 cuda_tile.module @m {
   entry @k(%p: tile<ptr<f16>>) {
     // expected-error@+1 {{same_elements' (1) to match rank of constrained tile (0)}}
@@ -137,6 +148,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.assume' op 'cuda_tile.same_elements' is valid only for tile of integer/pointer values
+// RULE: assume.same-elements-value-types
 cuda_tile.module @m {
   entry @k(%x: tile<f32>) {
     // expected-error@+1 {{same_elements' is valid only for tile of integer/pointer values}}
@@ -147,6 +159,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.assume' op 'cuda_tile.bounded' is valid only for tile of integer values
+// RULE: assume.bounded-value-types
 cuda_tile.module @m {
   entry @k(%x: tile<f32>) {
     // expected-error@+1 {{bounded' is valid only for tile of integer values}}
@@ -157,6 +170,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.assume' op 'cuda_tile.bounded' expects upper bound to be within [-128, 127]
+// RULE: assume.bounded-upper-in-range
 cuda_tile.module @m {
   entry @k(%x: tile<i8>) {
     // expected-error@+1 {{bounded' expects upper bound to be within [-128, 127]}}
@@ -167,6 +181,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.assume' op 'cuda_tile.bounded' expects lower bound to be within [-128, 127]
+// RULE: assume.bounded-lower-in-range
 cuda_tile.module @m {
   entry @k(%x: tile<i8>) {
     // expected-error@+1 {{bounded' expects lower bound to be within [-128, 127]}}
@@ -177,6 +192,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.assume' op 'cuda_tile.bounded' expects lower bound to be less than or equal to upper bound
+// RULE: assume.bounded-lower-le-upper
 cuda_tile.module @m {
   entry @k(%x: tile<i8>) {
     // expected-error@+1 {{bounded' expects lower bound to be less than or equal to upper bound}}
@@ -187,6 +203,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.assert' op operand #0 must be tile of i1 values, but got '!cuda_tile.tile<i32>'
+// RULE: assert.type-constraints
 cuda_tile.module @m {
   entry @k(%x: tile<i32>) {
     // expected-error@+1 {{'cuda_tile.assert' op operand #0 must be tile of i1 values, but got '!cuda_tile.tile<i32>'}}
@@ -197,6 +214,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.print_tko' op incorrect number of operands: expected 1, found 0
+// RULE: print_tko.operand-count
 cuda_tile.module @m {
   entry @k() {
     // expected-error@+1 {{incorrect number of operands: expected 1, found 0}}
@@ -208,6 +226,7 @@ cuda_tile.module @m {
 
 // Scanning resumes right after the `%` of a conversion, as NVIDIA's does: `%5%d` holds two.
 // CHECK: error: 'cuda_tile.print_tko' op incorrect number of operands: expected 2, found 1
+// RULE: print_tko.operand-count
 cuda_tile.module @m {
   entry @k(%x: tile<f16>) {
     // expected-error@+1 {{incorrect number of operands: expected 2, found 1}}
@@ -218,6 +237,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.print_tko' op found unterminated format expression
+// RULE: print_tko.terminated-format
 cuda_tile.module @m {
   entry @k(%x: tile<f16>) {
     // expected-error@+1 {{found unterminated format expression}}

@@ -4,6 +4,7 @@
 // while parsing, which reports the same message.
 
 // CHECK: error: 'cuda_tile.mmaf' op operand #0 must be mmaf operand tile type of f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 values, but got '!cuda_tile.tile<2x2xi8>'
+// RULE: mmaf.type-constraints
 cuda_tile.module @m {
   entry @k() {
     %a = constant <i8: 1> : tile<2x2xi8>
@@ -17,6 +18,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmaf' op operand #2 must be mmaf acc/result tile type of f16 or f32 or f64 values, but got '!cuda_tile.tile<2x2xbf16>'
+// RULE: mmaf.type-constraints
 cuda_tile.module @m {
   entry @k() {
     %a = constant <bf16: 1.0> : tile<2x2xbf16>
@@ -31,6 +33,7 @@ cuda_tile.module @m {
 
 // Acc and result have one type (AllTypesMatch).
 // CHECK: error: 'cuda_tile.mmaf' op failed to verify that all of {acc, result} have same type
+// RULE: mmaf.all-types-match
 cuda_tile.module @m {
   entry @k() {
     %a = constant <f16: 1.0> : tile<4x8xf16>
@@ -44,6 +47,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmaf' op failed to verify that all of {lhs, rhs} have the same element type
+// RULE: mmaf.all-element-types-match
 cuda_tile.module @m {
   entry @k() {
     %a = constant <f32: 1.0> : tile<4x8xf32>
@@ -57,6 +61,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmaf' op failed to verify that all of {lhs, rhs, acc} have same rank
+// RULE: mmaf.all-ranks-match
 cuda_tile.module @m {
   entry @k() {
     %a = constant <f32: 1.0> : tile<4x8xf32>
@@ -70,6 +75,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmaf' op operands must be 2D or 3D tiles
+// RULE: mmaf.rank-2-or-3
 cuda_tile.module @m {
   entry @k() {
     %a = constant <f32: 1.0> : tile<8xf32>
@@ -83,6 +89,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmaf' op operands must be 2D or 3D tiles
+// RULE: mmaf.rank-2-or-3
 cuda_tile.module @m {
   entry @k() {
     %a = constant <f32: 1.0> : tile<2x2x4x8xf32>
@@ -96,6 +103,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmaf' op shape error: dim 1 of lhs (16) and dim 0 of rhs (8) must match, but got lhs shape (4, 16) and rhs shape (8, 16)
+// RULE: mmaf.k-dims
 cuda_tile.module @m {
   entry @k() {
     %a = constant <f32: 1.0> : tile<4x16xf32>
@@ -109,6 +117,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmaf' op shape error: dim 0 of lhs (16) and dim 0 of acc (4) must match, but got lhs shape (16, 8) and acc shape (4, 16)
+// RULE: mmaf.m-dims
 cuda_tile.module @m {
   entry @k() {
     %a = constant <f32: 1.0> : tile<16x8xf32>
@@ -122,6 +131,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmaf' op shape error: dim 1 of rhs (16) and dim 1 of acc (32) must match, but got rhs shape (8, 16) and acc shape (4, 32)
+// RULE: mmaf.n-dims
 cuda_tile.module @m {
   entry @k() {
     %a = constant <f32: 1.0> : tile<4x8xf32>
@@ -135,6 +145,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmaf' op shape error: dim 0 of lhs (2) and dim 0 of rhs (4) must match, but got lhs shape (2, 4, 8) and rhs shape (4, 8, 16)
+// RULE: mmaf.batch-dims
 cuda_tile.module @m {
   entry @k() {
     %a = constant <f32: 1.0> : tile<2x4x8xf32>
@@ -148,6 +159,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmaf' op shape error: dim 0 of lhs (2) and dim 0 of acc (4) must match, but got lhs shape (2, 4, 8) and acc shape (4, 4, 16)
+// RULE: mmaf.batch-dims
 cuda_tile.module @m {
   entry @k() {
     %a = constant <f32: 1.0> : tile<2x4x8xf32>
@@ -161,6 +173,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmaf' op shape error: dim 2 of lhs (16) and dim 1 of rhs (8) must match, but got lhs shape (2, 4, 16) and rhs shape (2, 8, 16)
+// RULE: mmaf.k-dims
 cuda_tile.module @m {
   entry @k() {
     %a = constant <f32: 1.0> : tile<2x4x16xf32>
@@ -174,6 +187,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmaf' op unsupported combination of element types. Input type 'f8E4M3FN' expects accumulator/result type to be one of {'f16', 'f32'}, but got 'f64'
+// RULE: mmaf.element-type-combination
 cuda_tile.module @m {
   entry @k() {
     %a = constant <f8E4M3FN: 1.0> : tile<4x8xf8E4M3FN>
@@ -187,6 +201,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmaf' op unsupported combination of element types. Input type 'f8E5M2' expects accumulator/result type to be one of {'f16', 'f32'}, but got 'f64'
+// RULE: mmaf.element-type-combination
 cuda_tile.module @m {
   entry @k() {
     %a = constant <f8E5M2: 1.0> : tile<4x8xf8E5M2>
@@ -200,6 +215,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmaf' op unsupported combination of element types. Input type 'f16' expects accumulator/result type to be one of {'f16', 'f32'}, but got 'f64'
+// RULE: mmaf.element-type-combination
 cuda_tile.module @m {
   entry @k() {
     %a = constant <f16: 1.0> : tile<4x8xf16>
@@ -213,6 +229,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmaf' op unsupported combination of element types. Input type 'bf16' expects accumulator/result type to be one of {'f32'}, but got 'f16'
+// RULE: mmaf.element-type-combination
 cuda_tile.module @m {
   entry @k() {
     %a = constant <bf16: 1.0> : tile<4x8xbf16>
@@ -226,6 +243,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmaf' op unsupported combination of element types. Input type 'tf32' expects accumulator/result type to be one of {'f32'}, but got 'f16'
+// RULE: mmaf.element-type-combination
 cuda_tile.module @m {
   entry @k() {
     %a = constant <tf32: 1.0> : tile<4x8xtf32>
@@ -239,6 +257,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmaf' op unsupported combination of element types. Input type 'f32' expects accumulator/result type to be one of {'f32'}, but got 'f64'
+// RULE: mmaf.element-type-combination
 cuda_tile.module @m {
   entry @k() {
     %a = constant <f32: 1.0> : tile<4x8xf32>
@@ -252,6 +271,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmaf' op unsupported combination of element types. Input type 'f64' expects accumulator/result type to be one of {'f64'}, but got 'f32'
+// RULE: mmaf.element-type-combination
 cuda_tile.module @m {
   entry @k() {
     %a = constant <f64: 1.0> : tile<4x8xf64>
@@ -279,6 +299,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmai' op operand #0 must be mmai operand tile type of i8 values, but got '!cuda_tile.tile<2x2xi16>'
+// RULE: mmai.type-constraints
 cuda_tile.module @m {
   entry @k() {
     %a = constant <i16: 1> : tile<2x2xi16>
@@ -292,6 +313,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmai' op operand #2 must be mmai acc tile type of i32 values, but got '!cuda_tile.tile<2x2xi64>'
+// RULE: mmai.type-constraints
 cuda_tile.module @m {
   entry @k() {
     %a = constant <i8: 1> : tile<2x2xi8>
@@ -318,6 +340,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmai' op failed to verify that all of {lhs, rhs, acc} have same rank
+// RULE: mmai.all-ranks-match
 cuda_tile.module @m {
   entry @k() {
     %a = constant <i8: 1> : tile<4x8xi8>
@@ -331,6 +354,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmai' op shape error: dim 0 of lhs (4) and dim 0 of acc (8) must match, but got lhs shape (4, 8) and acc shape (8, 16)
+// RULE: mmai.m-dims
 cuda_tile.module @m {
   entry @k() {
     %a = constant <i8: 1> : tile<4x8xi8>
@@ -344,6 +368,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmaf_scaled' op operand #0 must be mmaf_scaled operand tile type of f8E4M3FN or f8E5M2 or f4E2M1FN values, but got '!cuda_tile.tile<16x64xf16>'
+// RULE: mmaf_scaled.type-constraints
 cuda_tile.module @m {
   entry @k() {
     %a = constant <f16: 1.0> : tile<16x64xf16>
@@ -359,6 +384,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmaf_scaled' op operand #2 must be mmaf_scaled result tile type of f32 values, but got '!cuda_tile.tile<16x16xf16>'
+// RULE: mmaf_scaled.type-constraints
 cuda_tile.module @m {
   entry @k() {
     %a = constant <f8E5M2: 1.0> : tile<16x64xf8E5M2>
@@ -374,6 +400,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmaf_scaled' op operand #3 must be mmaf_scaled scale tile type of f8E4M3FN or f8E8M0FNU or fnv8E5M3FNU values, but got '!cuda_tile.tile<16x2xf32>'
+// RULE: mmaf_scaled.type-constraints
 cuda_tile.module @m {
   entry @k() {
     %a = constant <f4E2M1FN: 1.0> : tile<16x64xf4E2M1FN>
@@ -389,6 +416,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmaf_scaled' op failed to verify that all of {lhs, rhs} have the same element type
+// RULE: mmaf_scaled.all-element-types-match
 cuda_tile.module @m {
   entry @k() {
     %a = constant <f4E2M1FN: 1.0> : tile<16x64xf4E2M1FN>
@@ -404,6 +432,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmaf_scaled' op failed to verify that all of {lhs_scale, rhs_scale} have the same element type
+// RULE: mmaf_scaled.all-element-types-match
 cuda_tile.module @m {
   entry @k() {
     %a = constant <f4E2M1FN: 1.0> : tile<16x64xf4E2M1FN>
@@ -419,6 +448,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmaf_scaled' op failed to verify that all of {lhs, rhs, acc, lhs_scale, rhs_scale} have same rank
+// RULE: mmaf_scaled.all-ranks-match
 cuda_tile.module @m {
   entry @k() {
     %a = constant <f4E2M1FN: 1.0> : tile<16x64xf4E2M1FN>
@@ -434,6 +464,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmaf_scaled' op shape error: dim 1 of lhs (64) and dim 0 of rhs (32) must match, but got lhs shape (16, 64) and rhs shape (32, 16)
+// RULE: mmaf_scaled.k-dims
 cuda_tile.module @m {
   entry @k() {
     %a = constant <f4E2M1FN: 1.0> : tile<16x64xf4E2M1FN>
@@ -449,6 +480,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmaf_scaled' op shape error: dim 0 of lhs (4) and dim 0 of lhs_scale (2) must match, but got lhs shape (4, 16, 64) and lhs_scale shape (2, 16, 2)
+// RULE: mmaf_scaled.lhs-scale-dims
 cuda_tile.module @m {
   entry @k() {
     %a = constant <f4E2M1FN: 1.0> : tile<4x16x64xf4E2M1FN>
@@ -464,6 +496,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmaf_scaled' op shape error: dim 0 of rhs (2) and dim 0 of rhs_scale (4) must match, but got rhs shape (2, 64, 16) and rhs_scale shape (4, 2, 16)
+// RULE: mmaf_scaled.rhs-scale-dims
 cuda_tile.module @m {
   entry @k() {
     %a = constant <f4E2M1FN: 1.0> : tile<2x16x64xf4E2M1FN>
@@ -479,6 +512,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmaf_scaled' op shape error: dim 0 of lhs (16) and dim 0 of lhs_scale (8) must match, but got lhs shape (16, 64) and lhs_scale shape (8, 2)
+// RULE: mmaf_scaled.lhs-scale-dims
 cuda_tile.module @m {
   entry @k() {
     %a = constant <f4E2M1FN: 1.0> : tile<16x64xf4E2M1FN>
@@ -494,6 +528,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmaf_scaled' op shape error: dim 1 of rhs (16) and dim 1 of rhs_scale (8) must match, but got rhs shape (64, 16) and rhs_scale shape (2, 8)
+// RULE: mmaf_scaled.rhs-scale-dims
 cuda_tile.module @m {
   entry @k() {
     %a = constant <f4E2M1FN: 1.0> : tile<16x64xf4E2M1FN>
@@ -509,6 +544,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmaf_scaled' op shape error: dim 1 of lhs_scale (4) and dim 0 of rhs_scale (2) must match, but got lhs_scale shape (16, 4) and rhs_scale shape (2, 16)
+// RULE: mmaf_scaled.scale-k-dims
 cuda_tile.module @m {
   entry @k() {
     %a = constant <f4E2M1FN: 1.0> : tile<16x64xf4E2M1FN>
@@ -524,6 +560,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmaf_scaled' op unsupported combination of element types. Scale type 'f8E4M3FN' expects lhs and rhs element types to be 'f4E2M1FN', but got 'f8E5M2'
+// RULE: mmaf_scaled.scale-type-combination
 cuda_tile.module @m {
   entry @k() {
     %a = constant <f8E5M2: 1.0> : tile<16x64xf8E5M2>
@@ -539,6 +576,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmaf_scaled' op shape error: dim 1 of lhs_scale (32) must be a divisor of dim 1 of lhs (16), but got lhs_scale shape (16, 32) and lhs shape (16, 16)
+// RULE: mmaf_scaled.scale-divides-k
 cuda_tile.module @m {
   entry @k() {
     %a = constant <f4E2M1FN: 1.0> : tile<16x16xf4E2M1FN>
@@ -554,6 +592,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmaf_scaled' op shape error: f8 element type requires block scale factor of lhs_scale and rhs_scale to be 32, but got 16
+// RULE: mmaf_scaled.f8-block-32
 cuda_tile.module @m {
   entry @k() {
     %a = constant <f8E4M3FN: 1.0> : tile<16x64xf8E4M3FN>
@@ -569,6 +608,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmaf_scaled' op shape error: f4E2M1FN element type with f8E4M3FN scales requires block scale factor of lhs_scale and rhs_scale to be 16, but got 32
+// RULE: mmaf_scaled.f4-e4m3-block-16
 cuda_tile.module @m {
   entry @k() {
     %a = constant <f4E2M1FN: 1.0> : tile<16x64xf4E2M1FN>
@@ -584,6 +624,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmaf_scaled' op shape error: f4E2M1FN element type with f8E8M0FNU scales requires block scale factor of lhs_scale and rhs_scale to be 16 or 32, but got 8
+// RULE: mmaf_scaled.f4-e8m0-block-16-or-32
 cuda_tile.module @m {
   entry @k() {
     %a = constant <f4E2M1FN: 1.0> : tile<16x64xf4E2M1FN>
@@ -599,6 +640,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmaf_scaled' op unsupported combination of element types. Scale type '{{f8E5M3FNU|fnv8E5M3FNU}}' expects lhs and rhs element types to be 'f4E2M1FN', but got 'f8E4M3FN'
+// RULE: mmaf_scaled.scale-type-combination
 cuda_tile.module @m {
   entry @k(%s: tile<fnv8E5M3FNU>) {
     %a = constant <f8E4M3FN: 1.0> : tile<16x64xf8E4M3FN>
@@ -615,6 +657,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.mmaf_scaled' op shape error: f4E2M1FN element type with {{f8E5M3FNU|fnv8E5M3FNU}} scales requires block scale factor of lhs_scale and rhs_scale to be 16 or 32, but got 8
+// RULE: mmaf_scaled.f4-e5m3-block-16-or-32
 cuda_tile.module @m {
   entry @k(%s: tile<fnv8E5M3FNU>) {
     %a = constant <f4E2M1FN: 1.0> : tile<16x64xf4E2M1FN>

@@ -1,6 +1,7 @@
 // RUN: %opt %s --split-input-file --verify-diagnostics | filecheck %s
 
 // CHECK: error: 'cuda_tile.reduce' op expect same number of operands and results
+// RULE: reduce.operand-result-count
 cuda_tile.module @m {
   entry @k() {
     %x = constant <f32: 1.0> : tile<8xf32>
@@ -15,6 +16,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.reduce' op region #0 ('body') failed to verify constraint: region with 1 blocks
+// RULE: reduce.single-block-body
 cuda_tile.module @m {
   entry @k() {
     %x = constant <f32: 1.0> : tile<8xf32>
@@ -40,6 +42,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.reduce' op expected 1 or more operands, but found 0
+// RULE: reduce.one-or-more-operands
 cuda_tile.module @m {
   entry @k() {
     // expected-error@+1 {{expected 1 or more operands, but found 0}}
@@ -53,6 +56,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.reduce' op expect identities to match the number of operands but got: 1 operands and 2 identities
+// RULE: reduce.identity-count
 cuda_tile.module @m {
   entry @k() {
     %x = constant <f32: 1.0> : tile<8xf32>
@@ -67,6 +71,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.reduce' op expect same type for operand at index: 1 and identity at index: 1 but got: 'i32' and 'f32'
+// RULE: reduce.identity-types
 cuda_tile.module @m {
   entry @k() {
     %x = constant <f32: 1.0> : tile<8xf32>
@@ -82,6 +87,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.reduce' op attribute 'dim' failed to satisfy constraint: 32-bit signless integer attribute whose value is non-negative
+// RULE: reduce.dim-attribute
 cuda_tile.module @m {
   entry @k() {
     %x = constant <f32: 1.0> : tile<8xf32>
@@ -96,6 +102,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.reduce' op dimension (10) is out of bound [0, 1)
+// RULE: reduce.dim-in-range
 cuda_tile.module @m {
   entry @k() {
     %x = constant <f32: 1.0> : tile<8xf32>
@@ -110,6 +117,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.reduce' op requires the same shape for all operands
+// RULE: reduce.same-operands-shape
 cuda_tile.module @m {
   entry @k() {
     %x = constant <f32: 1.0> : tile<8xf32>
@@ -125,6 +133,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.reduce' op inferred type(s) '!cuda_tile.tile<f32>', '!cuda_tile.tile<i32>' are incompatible with return type(s) of operation '!cuda_tile.tile<1xf32>', '!cuda_tile.tile<i32>'
+// RULE: reduce.result-types
 cuda_tile.module @m {
   entry @k() {
     %x = constant <f32: 1.0> : tile<8xf32>
@@ -140,6 +149,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.reduce' op expect 2 block arguments but got: 0
+// RULE: reduce.block-argument-count
 cuda_tile.module @m {
   entry @k() {
     %x = constant <f32: 1.0> : tile<8xf32>
@@ -154,6 +164,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.reduce' op expect 0-rank tile type at index: 0 but got: '!cuda_tile.tile<1xf32>'
+// RULE: reduce.rank-0-block-arguments
 cuda_tile.module @m {
   entry @k() {
     %x = constant <f32: 1.0> : tile<8xf32>
@@ -168,6 +179,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.reduce' op expect 0-rank tile type at index: 0 but got: 'f32'
+// RULE: reduce.rank-0-block-arguments
 cuda_tile.module @m {
   entry @k() {
     %x = constant <f32: 1.0> : tile<8xf32>
@@ -182,6 +194,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.reduce' op expect same element type for block argument at index: 2 and 3 but got: 'i32' and 'f32'
+// RULE: reduce.block-argument-element-types
 cuda_tile.module @m {
   entry @k() {
     %x = constant <f32: 1.0> : tile<8xf32>
@@ -197,6 +210,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.reduce' op expect same type for operand at index: 0 and block argument at index: 0 but got: 'i32' and 'f32'
+// RULE: reduce.block-argument-types
 cuda_tile.module @m {
   entry @k() {
     %y = constant <i32: 1> : tile<8xi32>
@@ -212,6 +226,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.reduce' op expects a non-empty block
+// RULE: reduce.non-empty-block
 cuda_tile.module @m {
   entry @k() {
     %x = constant <f32: 1.0> : tile<8xf32>
@@ -225,6 +240,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.reduce' op expect number of terminators operands (0) to match number of operands (2)
+// RULE: reduce.terminator-operand-count
 cuda_tile.module @m {
   entry @k() {
     %x = constant <f32: 1.0> : tile<8xf32>
@@ -240,6 +256,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.reduce' op expect same type for operand at index: 0 and terminator argument at index: 0 but got: 'f32' and 'i32'
+// RULE: reduce.terminator-operand-types
 cuda_tile.module @m {
   entry @k() {
     %x = constant <f32: 1.0> : tile<8xf32>
@@ -256,6 +273,7 @@ cuda_tile.module @m {
 
 // NVIDIA reports this on the offending op; here the reduce/scan reports it, naming that op.
 // CHECK: error: 'cuda_tile.reduce' op 'cuda_tile.print_tko' op only memory-effect-free operations are allowed inside 'cuda_tile.reduce'
+// RULE: reduce.pure-body
 cuda_tile.module @m {
   entry @k() {
     %x = constant <f32: 1.0> : tile<8xf32>
@@ -271,6 +289,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.scan' op expect same number of operands and results
+// RULE: scan.operand-result-count
 cuda_tile.module @m {
   entry @k() {
     %x = constant <f32: 1.0> : tile<8xf32>
@@ -285,6 +304,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.scan' op region #0 ('body') failed to verify constraint: region with 1 blocks
+// RULE: scan.single-block-body
 cuda_tile.module @m {
   entry @k() {
     %x = constant <f32: 1.0> : tile<8xf32>
@@ -310,6 +330,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.scan' op expected 1 or more operands, but found 0
+// RULE: scan.one-or-more-operands
 cuda_tile.module @m {
   entry @k() {
     // expected-error@+1 {{expected 1 or more operands, but found 0}}
@@ -323,6 +344,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.scan' op expect identities to match the number of operands but got: 1 operands and 2 identities
+// RULE: scan.identity-count
 cuda_tile.module @m {
   entry @k() {
     %x = constant <f32: 1.0> : tile<8xf32>
@@ -337,6 +359,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.scan' op expect same type for operand at index: 1 and identity at index: 1 but got: 'i32' and 'f32'
+// RULE: scan.identity-types
 cuda_tile.module @m {
   entry @k() {
     %x = constant <f32: 1.0> : tile<8xf32>
@@ -352,6 +375,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.scan' op attribute 'dim' failed to satisfy constraint: 32-bit signless integer attribute whose value is non-negative
+// RULE: scan.dim-attribute
 cuda_tile.module @m {
   entry @k() {
     %x = constant <f32: 1.0> : tile<8xf32>
@@ -366,6 +390,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.scan' op dimension (10) is out of bound [0, 1)
+// RULE: scan.dim-in-range
 cuda_tile.module @m {
   entry @k() {
     %x = constant <f32: 1.0> : tile<8xf32>
@@ -380,6 +405,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.scan' op requires the same shape for all operands
+// RULE: scan.same-operands-shape
 cuda_tile.module @m {
   entry @k() {
     %x = constant <f32: 1.0> : tile<8xf32>
@@ -395,6 +421,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.scan' op expect same type for operand at index: 0 and result at index: 0
+// RULE: scan.result-types
 cuda_tile.module @m {
   entry @k() {
     %x = constant <f32: 1.0> : tile<8xf32>
@@ -410,6 +437,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.scan' op expect 2 block arguments but got: 0
+// RULE: scan.block-argument-count
 cuda_tile.module @m {
   entry @k() {
     %x = constant <f32: 1.0> : tile<8xf32>
@@ -424,6 +452,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.scan' op expect 0-rank tile type at index: 0 but got: '!cuda_tile.tile<1xf32>'
+// RULE: scan.rank-0-block-arguments
 cuda_tile.module @m {
   entry @k() {
     %x = constant <f32: 1.0> : tile<8xf32>
@@ -438,6 +467,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.scan' op expect 0-rank tile type at index: 0 but got: 'f32'
+// RULE: scan.rank-0-block-arguments
 cuda_tile.module @m {
   entry @k() {
     %x = constant <f32: 1.0> : tile<8xf32>
@@ -452,6 +482,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.scan' op expect same element type for block argument at index: 2 and 3 but got: 'i32' and 'f32'
+// RULE: scan.block-argument-element-types
 cuda_tile.module @m {
   entry @k() {
     %x = constant <f32: 1.0> : tile<8xf32>
@@ -467,6 +498,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.scan' op expect same type for operand at index: 0 and block argument at index: 0 but got: 'i32' and 'f32'
+// RULE: scan.block-argument-types
 cuda_tile.module @m {
   entry @k() {
     %y = constant <i32: 1> : tile<8xi32>
@@ -482,6 +514,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.scan' op expects a non-empty block
+// RULE: scan.non-empty-block
 cuda_tile.module @m {
   entry @k() {
     %x = constant <f32: 1.0> : tile<8xf32>
@@ -495,6 +528,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.scan' op expect number of terminators operands (0) to match number of operands (2)
+// RULE: scan.terminator-operand-count
 cuda_tile.module @m {
   entry @k() {
     %x = constant <f32: 1.0> : tile<8xf32>
@@ -510,6 +544,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.scan' op expect same type for operand at index: 0 and terminator argument at index: 0 but got: 'f32' and 'i32'
+// RULE: scan.terminator-operand-types
 cuda_tile.module @m {
   entry @k() {
     %x = constant <f32: 1.0> : tile<8xf32>
@@ -526,6 +561,7 @@ cuda_tile.module @m {
 
 // NVIDIA reports this on the offending op; here the reduce/scan reports it, naming that op.
 // CHECK: error: 'cuda_tile.scan' op 'cuda_tile.print_tko' op only memory-effect-free operations are allowed inside 'cuda_tile.scan'
+// RULE: scan.pure-body
 cuda_tile.module @m {
   entry @k() {
     %x = constant <f32: 1.0> : tile<8xf32>

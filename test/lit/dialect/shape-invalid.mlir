@@ -273,6 +273,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: constant.all-types-match
 // constant: the verifier
 cuda_tile.module @m {
   entry @e() {
@@ -285,6 +286,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: iota.rank-1
 // iota
 cuda_tile.module @m {
   entry @e() {
@@ -297,6 +299,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: iota.rank-1
 cuda_tile.module @m {
   entry @e() {
     // expected-error@+1 {{'cuda_tile.iota' op expects result type to be 1-d tile}}
@@ -308,6 +311,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: iota.fits-element-type
 cuda_tile.module @m {
   entry @e() {
     // expected-error@+1 {{'cuda_tile.iota' op the number of elements 512 exceeds the maximum value of element type 'i8'}}
@@ -319,6 +323,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: iota.fits-element-type
 cuda_tile.module @m {
   entry @e() {
     // expected-error@+1 {{'cuda_tile.iota' op the number of elements 4 exceeds the maximum value of element type 'i1'}}
@@ -330,6 +335,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: reshape.same-operands-and-result-element-type
 // reshape
 cuda_tile.module @m {
   entry @e(%a: tile<i16>) {
@@ -342,6 +348,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: reshape.element-count
 cuda_tile.module @m {
   entry @e(%a: tile<i16>) {
     // expected-error@+1 {{'cuda_tile.reshape' op expected source tile and result tile to have the same number of elements}}
@@ -353,6 +360,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: broadcast.same-operands-and-result-element-type
 // broadcast
 cuda_tile.module @m {
   entry @e(%a: tile<f32>) {
@@ -366,6 +374,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: broadcast.all-ranks-match
 cuda_tile.module @m {
   entry @e(%a: tile<f32>) {
     %r = reshape %a : tile<f32> -> tile<1xf32>
@@ -378,6 +387,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: broadcast.compatible-shape
 cuda_tile.module @m {
   entry @e() {
     %t = constant <f32: 0.0> : tile<4x4xf32>
@@ -390,6 +400,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: permute.all-element-types-match
 // permute
 cuda_tile.module @m {
   entry @e() {
@@ -403,6 +414,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: permute.all-ranks-match
 cuda_tile.module @m {
   entry @e() {
     %t = constant <f32: 0.0> : tile<1x2xf32>
@@ -415,6 +427,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: permute.rank-2
 cuda_tile.module @m {
   entry @e() {
     %t = constant <f32: 0.0> : tile<2xf32>
@@ -427,6 +440,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: permute.permutation-size
 cuda_tile.module @m {
   entry @e() {
     %t = constant <f32: 0.0> : tile<1x2xf32>
@@ -439,6 +453,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: permute.unique
 cuda_tile.module @m {
   entry @e() {
     %t = constant <f32: 0.0> : tile<1x2xf32>
@@ -451,6 +466,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: permute.in-bounds
 cuda_tile.module @m {
   entry @e() {
     %t = constant <f32: 0.0> : tile<1x2xf32>
@@ -463,6 +479,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: permute.in-bounds
 cuda_tile.module @m {
   entry @e() {
     %t = constant <f32: 0.0> : tile<1x2xf32>
@@ -475,6 +492,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: permute.result-shape
 cuda_tile.module @m {
   entry @e() {
     %t = constant <f32: 0.0> : tile<1x2xf32>
@@ -487,6 +505,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: cat.all-ranks-match
 // cat
 cuda_tile.module @m {
   entry @e() {
@@ -500,6 +519,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: cat.all-element-types-match
 cuda_tile.module @m {
   entry @e() {
     %t = constant <f32: 0.0> : tile<2x4xf32>
@@ -513,6 +533,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: cat.dim-in-range
 cuda_tile.module @m {
   entry @e() {
     %t = constant <f32: 0.0> : tile<2x4xf32>
@@ -525,6 +546,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: cat.dim-in-range
 cuda_tile.module @m {
   entry @e() {
     %t = constant <f32: 0.0> : tile<2x4xf32>
@@ -537,6 +559,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: cat.concat-dim-sum
 cuda_tile.module @m {
   entry @e() {
     %t = constant <f32: 0.0> : tile<2x4xf32>
@@ -549,6 +572,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: cat.lhs-rhs-shapes
 cuda_tile.module @m {
   entry @e() {
     %t = constant <f32: 0.0> : tile<2x4xf32>
@@ -562,6 +586,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: cat.lhs-result-shapes
 cuda_tile.module @m {
   entry @e() {
     %t = constant <f32: 0.0> : tile<2x4xf32>
@@ -574,6 +599,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: extract.all-ranks-match
 // extract
 cuda_tile.module @m {
   entry @e(%i: tile<i32>) {
@@ -587,6 +613,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: extract.element-types-match
 cuda_tile.module @m {
   entry @e(%i: tile<i32>) {
     %t = constant <f32: 0.0> : tile<8xf32>
@@ -599,6 +626,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: extract.divisible-shape
 cuda_tile.module @m {
   entry @e(%i: tile<i32>) {
     %t = constant <f32: 0.0> : tile<8x4xf32>
@@ -611,6 +639,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: extract.index-count
 cuda_tile.module @m {
   entry @e(%i: tile<i32>) {
     %t = constant <f32: 0.0> : tile<4x8xf32>
@@ -623,6 +652,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: extract.type-constraints
 // extract: indices are tile<i32> values
 cuda_tile.module @m {
   entry @e(%i: tile<i64>) {
@@ -716,6 +746,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: pack.all-ranks-match
 // pack (13.3)
 cuda_tile.module @m {
   entry @e() {
@@ -729,6 +760,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: pack.rank-1
 cuda_tile.module @m {
   entry @e() {
     %t = constant <f32: 0.0> : tile<2x2xf32>
@@ -741,6 +773,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: pack.different-widths
 cuda_tile.module @m {
   entry @e() {
     %t = constant <i8: 0> : tile<4xi8>
@@ -753,6 +786,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: pack.byte-aligned
 cuda_tile.module @m {
   entry @e() {
     %t = constant <i1: true> : tile<4xi1>
@@ -765,6 +799,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: pack.same-size
 cuda_tile.module @m {
   entry @e() {
     %t = constant <f32: 0.0> : tile<4xf32>
@@ -777,6 +812,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: pack.type-constraints
 cuda_tile.module @m {
   entry @e() {
     %t = constant <f32: 0.0> : tile<4xf32>
@@ -789,6 +825,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: unpack.byte-aligned
 // unpack (13.3)
 cuda_tile.module @m {
   entry @e() {
@@ -802,6 +839,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: unpack.same-size
 cuda_tile.module @m {
   entry @e() {
     %t = constant <i8: 0> : tile<16xi8>
@@ -814,6 +852,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: unpack.type-constraints
 cuda_tile.module @m {
   entry @e() {
     %t = constant <i16: 0> : tile<8xi16>

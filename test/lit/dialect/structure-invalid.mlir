@@ -1,6 +1,7 @@
 // RUN: %opt %s --split-input-file --verify-diagnostics | filecheck %s
 
 // A kernel with results: the (implicit) `return` is verified before its
+// RULE: return.operand-count
 // parent here, so it reports the mismatch before "entry op must not return
 // values" can.
 // CHECK: error: 'cuda_tile.return' op has 0 operands, but enclosing function (@k) returns 1
@@ -13,6 +14,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.entry' op entry op must have scalar types (rank 0 !cuda_tile.tile)
+// RULE: entry.scalar-arguments
 cuda_tile.module @m {
   // expected-error@+1 {{entry op must have scalar types (rank 0 !cuda_tile.tile)}}
   entry @k(%a: tile<2x2xf32>) {}
@@ -42,6 +44,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.return' op has 1 operands, but enclosing function (@k) returns 0
+// RULE: return.operand-count
 cuda_tile.module @m {
   entry @k(%a: tile<f32>) {
     // expected-error@+1 {{has 1 operands, but enclosing function (@k) returns 0}}
@@ -52,6 +55,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.return' op has 1 operands, but entry function must return 0 operands
+// RULE: return.entry-no-operands
 cuda_tile.module @m {
   "cuda_tile.entry"() <{sym_name = "k", function_type = (!cuda_tile.tile<f32>) -> !cuda_tile.tile<f32>}> ({
   ^bb0(%a: !cuda_tile.tile<f32>):
@@ -64,6 +68,7 @@ cuda_tile.module @m {
 
 // `return` may leave through `if` branches, but not through a loop.
 // CHECK: error: 'cuda_tile.return' op must be used within a cuda_tile.entry, or cuda_tile.if operation
+// RULE: return.parent
 cuda_tile.module @m {
   entry @k(%c: tile<i1>) {
     loop {
@@ -79,6 +84,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.return' op expects parent op to be one of 'cuda_tile.entry, cuda_tile.if'
+// RULE: return.parent-one-of
 cuda_tile.module @m {
   entry @k() {
     loop {
@@ -91,6 +97,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: expected dictionary attribute for optimization_hints entry `sm_100` got value=2
+// RULE: entry.optimization-hints-dictionary
 cuda_tile.module @m {
   // expected-error@+1 {{expected dictionary attribute for optimization_hints entry `sm_100` got value=2}}
   entry @k(%a: tile<ptr<f32>>) optimization_hints=<sm_100=2> {
@@ -108,6 +115,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.global' op type must have rank 1
+// RULE: global.rank-1
 cuda_tile.module @m {
   // expected-error@+1 {{type must have rank 1}}
   global @g <f16: [[1.0, 2.0]]> : tile<1x2xf16>
@@ -125,6 +133,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.get_global' op 'g' does not reference a valid global
+// RULE: get_global.references-global
 cuda_tile.module @m {
   entry @k() {
     // expected-error@+1 {{'g' does not reference a valid global}}
@@ -135,6 +144,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.get_global' op 'k' does not reference a valid global
+// RULE: get_global.references-global
 cuda_tile.module @m {
   entry @k() {
     // expected-error@+1 {{'k' does not reference a valid global}}
@@ -145,6 +155,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.get_global' op pointee type of result type '!cuda_tile.ptr<f32>' does not match type 'f16' of the global @g
+// RULE: get_global.pointee-matches-global
 cuda_tile.module @m {
   global @g <f16: [1.0, 2.0]> : tile<2xf16>
   entry @k() {
@@ -156,6 +167,7 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.get_global' op result #0 must be 0D tile of Pointer type values, but got '!cuda_tile.tile<4xptr<f32>>'
+// RULE: get_global.type-constraints
 cuda_tile.module @m {
   global @g <f32: [1.0, 2.0]> : tile<2xf32>
   entry @k() {

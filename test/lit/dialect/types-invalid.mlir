@@ -14,6 +14,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: tile.positive-dims
 cuda_tile.module @m {
   // expected-error@+1 {{all dimensions must be positive constants, got 4, 0}}
   entry @e(%a: tile<4x0xi32>) {
@@ -24,6 +25,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: tile.power-of-two-dims
 cuda_tile.module @m {
   // expected-error@+1 {{all dimensions must be powers of two, got 3, 4}}
   entry @e(%a: tile<3x4xf32>) {
@@ -34,6 +36,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: tile.max-elements
 cuda_tile.module @m {
   // expected-error@+1 {{tile would exceed the maximum of 16777216 elements}}
   entry @e(%a: tile<1024x1024x32xf32>) {
@@ -44,6 +47,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: tile.element-type
 // tile: elements are numbers (i4 included) or pointers.
 cuda_tile.module @m {
   // expected-error@+1 {{failed to verify 'elementType': f16 or bf16 or f32 or tf32 or f64 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN or fnv8E5M3FNU or i1 or i8 or i16 or i32 or i64 or Pointer type or i4}}
@@ -55,6 +59,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: tile.f4e2m1fn-even
 // tile: f4E2M1FN values are packed two per byte.
 cuda_tile.module @m {
   // expected-error@+1 {{F4E2M1FN tiles must have an even number of elements}}
@@ -66,6 +71,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: ptr.pointee-type
 // ptr: the pointee is a number (not i4).
 cuda_tile.module @m {
   // expected-error@+1 {{failed to verify 'pointeeType': f16 or bf16 or f32 or tf32 or f64 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN or fnv8E5M3FNU or i1 or i8 or i16 or i32 or i64}}
@@ -77,6 +83,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: tile.element-type
 // tensor_view: the elements are numbers (not i4).
 cuda_tile.module @m {
   // expected-error@+1 {{failed to verify 'elementType': f16 or bf16 or f32 or tf32 or f64 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN or fnv8E5M3FNU or i1 or i8 or i16 or i32 or i64}}
@@ -149,6 +156,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: tensor_view.shape-stride-rank
 cuda_tile.module @m {
   // expected-error@+1 {{expected shape and stride to be of same rank but got shape of rank 1 and stride of rank 2}}
   entry @e(%a: tensor_view<?xf32, strides=[4, 1]>) {
@@ -159,6 +167,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: tensor_view.positive-sizes
 // tensor_view: static sizes are positive.
 cuda_tile.module @m {
   // expected-error@+1 {{dimensions must have strictly positive constant sizes but got [4, 0]}}
@@ -170,6 +179,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: partition_view.tile-rank-nonzero
 // partition_view: a tile of the view's rank, power-of-two dimensions that fit in i32.
 cuda_tile.module @m {
   // expected-error@+1 {{0-dimension tile shape is not supported}}
@@ -181,6 +191,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: partition_view.tile-rank-matches
 cuda_tile.module @m {
   // expected-error@+1 {{expected tensor_view rank and tile rank to match, got tensor_view of rank 3 and tiles of rank 2}}
   entry @e(%a: partition_view<tile=(1x1), tensor_view<8192x8192x64xf32, strides=[524288,64,1]>>) {
@@ -191,6 +202,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: partition_view.power-of-two-tile-dims
 cuda_tile.module @m {
   // expected-error@+1 {{tile shape dimensions must have power of two length but got [5, 1024]}}
   entry @e(%a: partition_view<tile=(5x1024), tensor_view<4096x4096xf32, strides=[4096,1]>>) {
@@ -201,6 +213,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: partition_view.tile-dims-fit-i32
 cuda_tile.module @m {
   // expected-error@+1 {{tile dimension 0 exceeds i32 limitations (got 1099511627776, expected strictly positive and less than or equal to 2147483647)}}
   entry @e(%a: partition_view<tile=(1099511627776x1024), tensor_view<4096x4096xf32, strides=[4096,1]>>) {
@@ -211,6 +224,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: tile.max-elements
 cuda_tile.module @m {
   // expected-error@+1 {{tile would exceed the maximum of 16777216 elements}}
   entry @e(%a: partition_view<tile=(8192x4096), tensor_view<4096x4096xf32, strides=[4096,1]>>) {
@@ -221,6 +235,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: tile.f4e2m1fn-even
 cuda_tile.module @m {
   // expected-error@+1 {{F4E2M1FN tiles must have an even number of elements}}
   entry @e(%a: partition_view<tile=(1x1), tensor_view<64x64xf4E2M1FN, strides=[64,1]>>) {
@@ -242,6 +257,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: partition_view.dim-map-size
 // partition_view: dim_map maps each tile dimension to a distinct tensor dimension.
 cuda_tile.module @m {
   // expected-error@+1 {{expected dim_map to map exactly all 2 dimensions of the tile, got 1 mappings}}
@@ -253,6 +269,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: partition_view.dim-map-non-negative
 cuda_tile.module @m {
   // expected-error@+1 {{target dimension must not be negative, got -1}}
   entry @e(%a: partition_view<tile=(1024x1024), tensor_view<4096x4096xf32, strides=[4096,1]>, dim_map=[-1, 1]>) {
@@ -263,6 +280,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: partition_view.dim-map-in-range
 cuda_tile.module @m {
   // expected-error@+1 {{target dimension is outside of tensor view dimensions, expected strictly less than 2, got 2}}
   entry @e(%a: partition_view<tile=(1024x1024), tensor_view<4096x4096xf32, strides=[4096,1]>, dim_map=[2, 1]>) {
@@ -273,6 +291,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: partition_view.dim-map-unique
 cuda_tile.module @m {
   // expected-error@+1 {{target dimension 0 mapped at least twice (for tile dimensions 0 and 1)}}
   entry @e(%a: partition_view<tile=(1024x1024), tensor_view<4096x4096xf32, strides=[4096,1]>, dim_map=[0, 0]>) {
@@ -283,6 +302,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: partition_view.padding-float-only
 // partition_view: padding values other than zero need floats.
 cuda_tile.module @m {
   // expected-error@+1 {{padding_value nan can only be used with floating point element types, got 'i32'}}
@@ -304,6 +324,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: strided_view.dim-map-unique
 // strided_view: the partition_view rules, plus one positive traversal stride per dimension.
 cuda_tile.module @m {
   // expected-error@+1 {{target dimension 0 mapped at least twice (for tile dimensions 0 and 1)}}
@@ -315,6 +336,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: strided_view.traversal-stride-count
 cuda_tile.module @m {
   // expected-error@+1 {{expected 2 traversal strides, got 1}}
   entry @e(%a: strided_view<tile=(1024x1024), traversal_strides=[1], tensor_view<4096x4096xf32, strides=[4096,1]>>) {
@@ -325,6 +347,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: strided_view.positive-traversal-strides
 cuda_tile.module @m {
   // expected-error@+1 {{traversal strides must be strictly positive but got [1, 0]}}
   entry @e(%a: strided_view<tile=(1024x1024), traversal_strides=[1,0], tensor_view<4096x4096xf32, strides=[4096,1]>>) {
@@ -335,6 +358,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: strided_view.positive-traversal-strides
 cuda_tile.module @m {
   // expected-error@+1 {{traversal strides must be strictly positive but got [1, -1]}}
   entry @e(%a: strided_view<tile=(1024x1024), traversal_strides=[1,-1], tensor_view<4096x4096xf32, strides=[4096,1]>>) {
@@ -345,6 +369,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: gather_scatter_view.tile-rank-matches
 // gather_scatter_view: the tile rules, and sparse_dim is a dimension of the tensor view.
 cuda_tile.module @m {
   // expected-error@+1 {{expected tensor_view rank and tile rank to match, got tensor_view of rank 2 and tiles of rank 1}}
@@ -356,6 +381,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: gather_scatter_view.power-of-two-tile-dims
 cuda_tile.module @m {
   // expected-error@+1 {{tile shape dimensions must have power of two length but got [3, 4]}}
   entry @e(%a: gather_scatter_view<tile=(3x4), tensor_view<64x64xf32, strides=[64,1]>, sparse_dim=0>) {
@@ -366,6 +392,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: gather_scatter_view.gather-dim-in-range
 cuda_tile.module @m {
   // expected-error@+1 {{gather dimension is outside of tensor view dimensions, expected strictly less than 2, got 2}}
   entry @e(%a: gather_scatter_view<tile=(4x4), tensor_view<64x64xf32, strides=[64,1]>, sparse_dim=2>) {
@@ -376,6 +403,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: gather_scatter_view.padding-float-only
 cuda_tile.module @m {
   // expected-error@+1 {{padding_value pos_inf can only be used with floating point element types, got 'i32'}}
   entry @e(%a: gather_scatter_view<tile=(4x4), padding_value = pos_inf, tensor_view<64x64xi32, strides=[64,1]>, sparse_dim=0>) {
@@ -386,6 +414,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: load_view_tko.index-same-type
 // TileView::verifyIndices, through load_view_tko: the indices of a partition or
 // strided view are scalars of one type.
 cuda_tile.module @m {
@@ -399,6 +428,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: load_view_tko.index-scalar
 cuda_tile.module @m {
   entry @e(%v: partition_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>>, %i: tile<i32>, %tvi: tensor_view<?xi32, strides=[1]>) {
     %iv = make_partition_view %tvi : partition_view<tile=(16), tensor_view<?xi32, strides=[1]>>
@@ -412,6 +442,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: load_view_tko.gather-index-1d
 // A gather/scatter view takes a 1-d tile of row indices at sparse_dim.
 cuda_tile.module @m {
   entry @e(%v: gather_scatter_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>, sparse_dim=0>, %i: tile<i32>) {
@@ -424,6 +455,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: load_view_tko.gather-index-size
 cuda_tile.module @m {
   entry @e(%v: gather_scatter_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>, sparse_dim=0>, %i: tile<i32>, %tvi: tensor_view<?xi32, strides=[1]>) {
     %iv = make_partition_view %tvi : partition_view<tile=(8), tensor_view<?xi32, strides=[1]>>
@@ -437,6 +469,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: load_view_tko.gather-other-index-scalar
 // The other indices of a gather/scatter view are scalars of one type.
 cuda_tile.module @m {
   entry @e(%v: gather_scatter_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>, sparse_dim=0>, %i: tile<i32>, %tvi: tensor_view<?xi32, strides=[1]>) {
@@ -451,6 +484,7 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: load_view_tko.gather-scalar-index-types
 cuda_tile.module @m {
   entry @e(%v: gather_scatter_view<tile=(16x4x4), tensor_view<64x64x64xf32, strides=[4096,64,1]>, sparse_dim=0>, %i: tile<i32>, %l: tile<i64>, %tvi: tensor_view<?xi32, strides=[1]>) {
     %iv = make_partition_view %tvi : partition_view<tile=(16), tensor_view<?xi32, strides=[1]>>
