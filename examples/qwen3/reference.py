@@ -46,7 +46,9 @@ TINY = Config(hidden=64, layers=2, heads=4, kv_heads=2, head_dim=16, intermediat
 
 def random_weights(config: Config, seed: int = 0, dtype: type = np.float32) -> dict[str, np.ndarray]:
     """Random weights named as ``Qwen3ForCausalLM``'s state dict; projections ~ N(0, 1/fan_in),
-    norm weights near 1, so activations stay O(1) through every layer."""
+    norm weights near 1, so activations stay O(1) through every layer.  Embeddings ~ N(0, 0.1):
+    the layers' outputs outweigh the token's own embedding in the residual stream, so the tied
+    LM head does not just repeat the last token."""
     rng = np.random.default_rng(seed)
     c = config
 
@@ -56,7 +58,7 @@ def random_weights(config: Config, seed: int = 0, dtype: type = np.float32) -> d
     def norm(n: int) -> np.ndarray:
         return (1.0 + 0.1 * rng.standard_normal(n, np.float32)).astype(dtype)
 
-    w = {"model.embed_tokens.weight": rng.standard_normal((c.vocab, c.hidden), np.float32).astype(dtype)}
+    w = {"model.embed_tokens.weight": (0.1 * rng.standard_normal((c.vocab, c.hidden), np.float32)).astype(dtype)}
     for i in range(c.layers):
         p = f"model.layers.{i}."
         w[p + "input_layernorm.weight"] = norm(c.hidden)

@@ -1,0 +1,182 @@
+"""A Qwen3 decoder on the safe kernels: batch-1 greedy decoding, one recorded graph per generation.
+
+The decode step is ``7 * layers + 5`` launches (kernels.py) over buffers
+allocated once: the token history, the position, the residual stream (two
+vectors, ping-ponged), the QKV vector, the attention parts, the MLP vector,
+the logits and every layer's KV cache.  The token and the position live in
+device memory, so the step is recorded once with ``st.Graph.scope`` and
+replayed per position: the prompt runs through it token by token (a
+replay at position ``p`` reads ``tokens[p]`` and, past the prompt, writes
+the greedy ``tokens[p + 1]``), then the generated tokens feed themselves.
+
+Weights are read-only ``st.shared`` handles held by every launch: Hugging
+Face's state dict (reference.random_weights) with q/k/v fused into one
+matrix; with tied embeddings the table is also the LM head.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+import safetile as st
+
+from . import kernels as K
+from .reference import Config, inv_freq
+
+
+@dataclass(frozen=True)
+class Tiles:
+    """Tile sizes: ``rows``/``cols`` of the projections' GEMV tiles, ``head_rows`` of the LM head,
+    ``keys`` per attention block, ``embed`` columns per embedding block, ``sample`` per step of
+    the argmax over the LM head's tiles."""
+
+    rows: int = 16
+    cols: int = 256
+    head_rows: int = 64
+    keys: int = 128
+    embed: int = 256
+    sample: int = 1024
+
+
+TINY_TILES = Tiles(rows=16, cols=16, head_rows=16, keys=8, embed=16, sample=8)
+
+
+def _stack_rows(parts: list[Any]) -> Any:
+    """The row-wise concatenation of numpy arrays (or torch tensors)."""
+    if isinstance(parts[0], np.ndarray):
+        return np.concatenate(parts)
+    import torch
+
+    return torch.cat(parts)
+
+
+class Qwen3Decoder:
+    """``generate(prompt, steps)``: greedy tokens, the step replayed as one graph.
+
+    ``weights`` maps Hugging Face's names to arrays; ``upload`` makes a device tensor of one
+    (default: ``st.from_numpy(a, dtype=dtype)``; ``st.from_dlpack`` shares torch's memory)."""
+
+    def __init__(self, config: Config, weights: Mapping[str, Any], *, dtype: st.DType = st.bf16,
+                 max_positions: int = 2048, tiles: Tiles = Tiles(),
+                 upload: Callable[[Any], st.Tensor] | None = None):
+        if max_positions % tiles.keys:
+            raise ValueError(f"max_positions ({max_positions}) must be a multiple of the key tile ({tiles.keys})")
+        self.config, self.dtype, self.tiles, self.max_positions = config, dtype, tiles, max_positions
+        put = upload or (lambda a: st.from_numpy(a, dtype=dtype).sync())
+
+        def shared(array: Any) -> st.Shared:
+            return st.shared(put(array))
+
+        c, w = config, weights
+        self.embedding = shared(w["model.embed_tokens.weight"])
+        self.head = self.embedding if c.tied else shared(w["lm_head.weight"])
+        self.final_norm = shared(w["model.norm.weight"])
+        self.inv_freq = st.shared(st.from_numpy(inv_freq(c)).sync())
+        self.layers = []
+        for i in range(c.layers):
+            p = f"model.layers.{i}."
+            qkv = _stack_rows([w[p + f"self_attn.{n}_proj.weight"] for n in "qkv"])
+            self.layers.append({
+                name: shared(array) for name, array in {
+                    "ln1": w[p + "input_layernorm.weight"], "qkv": qkv,
+                    "q_norm": w[p + "self_attn.q_norm.weight"], "k_norm": w[p + "self_attn.k_norm.weight"],
+                    "o": w[p + "self_attn.o_proj.weight"], "ln2": w[p + "post_attention_layernorm.weight"],
+                    "gate": w[p + "mlp.gate_proj.weight"], "up": w[p + "mlp.up_proj.weight"],
+                    "down": w[p + "mlp.down_proj.weight"],
+                }.items()
+            })
+        self.buffers: dict[str, st.Tensor] = {}
+
+    def _allocate(self, prompt: list[int]) -> None:
+        """Fresh buffers: the prompt at the head of the token history, position 0, empty caches."""
+        c, t, s = self.config, self.tiles, self.max_positions
+        tokens = np.zeros(s, np.int32)
+        tokens[: len(prompt)] = prompt
+        f32 = st.f32
+        shapes = {
+            "x": (c.hidden,), "x2": (c.hidden,), "qkv": (c.qkv,), "attn": (c.heads * c.head_dim,),
+            "o_part": (c.kv_heads, s // t.keys * c.group, c.head_dim), "lse": (c.kv_heads, s // t.keys * c.group),
+            "mlp": (c.intermediate,), "logits": (c.vocab,), "best": (c.vocab // t.head_rows,),
+        }
+        self.buffers = {name: st.zeros(shape, f32).sync() for name, shape in shapes.items()}
+        self.buffers["best_at"] = st.zeros((c.vocab // t.head_rows,), st.i32).sync()
+        self.buffers["tokens"] = st.from_numpy(tokens).sync()
+        self.buffers["pos"] = st.zeros((1,), st.i32).sync()
+        self.buffers["pos_next"] = st.zeros((1,), st.i32).sync()
+        for i in range(c.layers):
+            for kv in "kv":
+                self.buffers[f"{kv}{i}"] = st.zeros((s, c.kv_heads, c.head_dim), self.dtype).sync()
+
+    def _launch(self, run: Callable[[st.DeviceOp], Any], kernel: Any, *args: Any, **generics: Any) -> None:
+        """``kernel`` on the named buffers: ``(name, tile)`` is an output partitioned by ``tile``,
+        a ``str`` an input buffer, anything else (weights, scalars) passed as it is.  The
+        handles the launch gives back replace the buffers."""
+        launched = []
+        for arg in args:
+            if isinstance(arg, tuple):
+                launched.append(self.buffers.pop(arg[0]).partition(arg[1]))
+            elif isinstance(arg, str):
+                launched.append(self.buffers.pop(arg))
+            else:
+                launched.append(arg)
+        values = run(kernel(*launched, **generics))
+        for arg, value in zip(args, values):
+            if isinstance(arg, tuple):
+                self.buffers[arg[0]] = value.unpartition()
+            elif isinstance(arg, str):
+                self.buffers[arg] = value
+
+    def step(self, run: Callable[[st.DeviceOp], Any], prompt_len: int) -> None:
+        """The launches of one decode step, each handed to ``run`` (a graph's ``record``, or
+        ``DeviceOp.sync``)."""
+        c, t = self.config, self.tiles
+        g, d, eps = c.group, c.head_dim, c.eps
+        launch = self._launch
+        launch(run, K.embed, ("x", (t.embed,)), self.embedding, "tokens", "pos")
+        for i, layer in enumerate(self.layers):
+            k, v = f"k{i}", f"v{i}"
+            launch(run, K.norm_gemv, ("qkv", (t.rows,)), "x", layer["ln1"], layer["qkv"], eps, BK=t.cols)
+            launch(run, K.kv_append, (k, (1, c.kv_heads, d)), (v, (1, c.kv_heads, d)), "qkv", layer["k_norm"],
+                   self.inv_freq, "pos", eps, G=g)
+            launch(run, K.attention_split, ("o_part", (1, g, d)), ("lse", (1, g)), "qkv", layer["q_norm"],
+                   self.inv_freq, k, v, "pos", eps, d ** -0.5, BN=t.keys)
+            launch(run, K.attention_merge, ("attn", (g * d,)), "o_part", "lse", "pos", G=g,
+                   TILES=self.max_positions // t.keys, BN=t.keys)
+            launch(run, K.gemv_residual, ("x2", (t.rows,)), "x", "attn", layer["o"], BK=t.cols)
+            launch(run, K.norm_gate_up, ("mlp", (t.rows,)), "x2", layer["ln2"], layer["gate"], layer["up"], eps,
+                   BK=t.cols)
+            launch(run, K.gemv_residual, ("x", (t.rows,)), "x2", "mlp", layer["down"], BK=t.cols)
+        launch(run, K.norm_gemv_argmax, ("logits", (t.head_rows,)), ("best", (1,)), ("best_at", (1,)), "x",
+               self.final_norm, self.head, eps, BK=t.cols)
+        launch(run, K.sample, ("tokens", (1,)), "best", "best_at", "pos", prompt_len, BT=t.sample)
+        launch(run, K.advance, ("pos_next", (1,)), "pos", 1)
+        launch(run, K.advance, ("pos", (1,)), "pos_next", 0)
+
+    def record(self, prompt: list[int]) -> st.Graph:
+        """Fresh buffers for ``prompt`` and the graph of one step over them (nothing runs)."""
+        if not 0 < len(prompt) < self.max_positions:
+            raise ValueError(f"the prompt must have 1 to {self.max_positions - 1} tokens, got {len(prompt)}")
+        self._allocate(prompt)
+        with st.Graph.scope() as scope:
+            self.step(scope.record, len(prompt))
+        assert scope.graph is not None
+        return scope.graph
+
+    def generate(self, prompt: list[int], steps: int) -> list[int]:
+        """``steps`` greedy tokens after ``prompt``: ``len(prompt) - 1 + steps`` replays of one graph."""
+        if len(prompt) + steps > self.max_positions:
+            raise ValueError(f"{len(prompt)} prompt tokens and {steps} steps exceed max_positions "
+                             f"({self.max_positions})")
+        graph = self.record(prompt)
+        for _ in range(len(prompt) - 1 + steps):
+            graph.replay()
+        graph.release()
+        return [int(t) for t in self.read("tokens")[len(prompt): len(prompt) + steps]]
+
+    def read(self, name: str) -> np.ndarray:
+        """A buffer's contents (``logits``: those of the last step)."""
+        return self.buffers[name].numpy()

@@ -1,0 +1,49 @@
+"""The Qwen3 decoder (examples/qwen3/model.py) at a tiny config against the numpy reference:
+the same greedy tokens, the same logits, from one recorded graph replayed per position."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import safetile as st
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
+
+from qwen3.model import TINY_TILES, Qwen3Decoder  # noqa: E402
+from qwen3.reference import TINY, greedy, random_weights  # noqa: E402
+
+PROMPT = [5, 17, 99, 3, 64]
+
+
+@pytest.fixture(scope="module")
+def weights() -> dict[str, np.ndarray]:
+    return random_weights(TINY, seed=1)
+
+
+def test_greedy_decode_matches_the_numpy_reference(weights: dict[str, np.ndarray]) -> None:
+    decoder = Qwen3Decoder(TINY, weights, dtype=st.f32, max_positions=32, tiles=TINY_TILES)
+    steps = 12  # positions 0 .. 15: two key tiles of 8, the second filling up
+    tokens = decoder.generate(PROMPT, steps)
+    expected, logits = greedy(TINY, weights, PROMPT, steps)
+    assert tokens == expected
+    assert len(set(tokens)) > 3  # the weights do not just repeat one token
+    np.testing.assert_allclose(decoder.read("logits"), logits, rtol=1e-4, atol=1e-4)
+
+
+def test_the_step_is_one_graph_of_seven_launches_a_layer(weights: dict[str, np.ndarray]) -> None:
+    decoder = Qwen3Decoder(TINY, weights, dtype=st.f32, max_positions=16, tiles=TINY_TILES)
+    graph = decoder.record([1])
+    assert graph.what == f"{7 * TINY.layers + 5} recorded ops"
+    graph.release()
+
+
+def test_a_generation_past_max_positions_is_refused(weights: dict[str, np.ndarray]) -> None:
+    decoder = Qwen3Decoder(TINY, weights, dtype=st.f32, max_positions=16, tiles=TINY_TILES)
+    with pytest.raises(ValueError, match=r"5 prompt tokens and 12 steps exceed max_positions \(16\)"):
+        decoder.generate(PROMPT, 12)
+    with pytest.raises(ValueError, match="must be a multiple of the key tile"):
+        Qwen3Decoder(TINY, weights, dtype=st.f32, max_positions=20, tiles=TINY_TILES)
