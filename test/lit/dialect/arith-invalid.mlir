@@ -888,3 +888,53 @@ cuda_tile.module @m {
   }
 }
 // CHECK: error: 'cuda_tile.xori' op failed to verify that all of {lhs, rhs, result} have same type
+
+// -----
+
+// RULE: addf.rounding-ieee
+// The IEEE-mode verifier of addf, subf, mulf and fma (the custom form cannot
+// spell another mode; the generic form can).
+cuda_tile.module @m {
+  entry @e(%a: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.addf' op invalid rounding mode specified, expect one of [nearest_even, zero, negative_inf, positive_inf]}}
+    %0 = "cuda_tile.addf"(%a, %a) <{rounding_mode = #cuda_tile.rounding<approx>}> : (!cuda_tile.tile<f32>, !cuda_tile.tile<f32>) -> !cuda_tile.tile<f32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.addf' op invalid rounding mode specified, expect one of [nearest_even, zero, negative_inf, positive_inf]
+
+// -----
+
+// RULE: mulf.rounding-ieee
+cuda_tile.module @m {
+  entry @e(%a: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.mulf' op invalid rounding mode specified, expect one of [nearest_even, zero, negative_inf, positive_inf]}}
+    %0 = "cuda_tile.mulf"(%a, %a) <{rounding_mode = #cuda_tile.rounding<full>}> : (!cuda_tile.tile<f32>, !cuda_tile.tile<f32>) -> !cuda_tile.tile<f32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.mulf' op invalid rounding mode specified, expect one of [nearest_even, zero, negative_inf, positive_inf]
+
+// -----
+
+// RULE: subf.flush-to-zero-f32
+cuda_tile.module @m {
+  entry @e(%a: tile<f16>) {
+    // expected-error@+1 {{'cuda_tile.subf' op flush_to_zero modifier only supported for f32 data type, but got: 'f16'}}
+    %0 = subf %a, %a rounding<nearest_even> flush_to_zero : tile<f16>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.subf' op flush_to_zero modifier only supported for f32 data type, but got: 'f16'
+
+// -----
+
+// RULE: mulf.flush-to-zero-f32
+cuda_tile.module @m {
+  entry @e(%a: tile<bf16>) {
+    // expected-error@+1 {{'cuda_tile.mulf' op flush_to_zero modifier only supported for f32 data type, but got: 'bf16'}}
+    %0 = mulf %a, %a rounding<zero> flush_to_zero : tile<bf16>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.mulf' op flush_to_zero modifier only supported for f32 data type, but got: 'bf16'

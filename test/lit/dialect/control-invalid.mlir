@@ -519,3 +519,32 @@ cuda_tile.module @m {
     }
   }
 }
+
+// -----
+
+// RULE: for.no-tile-view-carried
+cuda_tile.module @m {
+  entry @k(%lb: tile<i32>, %v: partition_view<tile=(16), tensor_view<16xf32, strides=[1]>>) {
+    // expected-error@+1 {{'cuda_tile.for' op loop-carried value 0 is a tile view, which is not supported}}
+    %r = for %iv in (%lb to %lb, step %lb) : tile<i32> iter_values(%a = %v) -> (partition_view<tile=(16), tensor_view<16xf32, strides=[1]>>) {
+      continue %a : partition_view<tile=(16), tensor_view<16xf32, strides=[1]>>
+    }
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.for' op loop-carried value 0 is a tile view, which is not supported
+
+// -----
+
+// RULE: for.all-types-match-bounds
+cuda_tile.module @m {
+  entry @k(%a: tile<i32>, %b: tile<i64>) {
+    // expected-error@+1 {{'cuda_tile.for' op failed to verify that all of {lower_bound, upper_bound, step} have same type}}
+    "cuda_tile.for"(%a, %b, %a) ({
+    ^bb0(%iv: !cuda_tile.tile<i32>):
+      "cuda_tile.continue"() : () -> ()
+    }) : (!cuda_tile.tile<i32>, !cuda_tile.tile<i64>, !cuda_tile.tile<i32>) -> ()
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.for' op failed to verify that all of {lower_bound, upper_bound, step} have same type

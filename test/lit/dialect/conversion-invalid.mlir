@@ -535,3 +535,15 @@ cuda_tile.module @m {
   }
 }
 // CHECK: error: 'cuda_tile.offset' op operand #1 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'
+
+// -----
+
+// RULE: trunci.type-constraints
+cuda_tile.module @m {
+  entry @e(%a: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.trunci' op operand #0 must be tile of i1 or i8 or i16 or i32 or i64 or i4 values, but got '!cuda_tile.tile<f32>'}}
+    %0 = trunci %a : tile<f32> -> tile<i8>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.trunci' op operand #0 must be tile of i1 or i8 or i16 or i32 or i64 or i4 values, but got '!cuda_tile.tile<f32>'

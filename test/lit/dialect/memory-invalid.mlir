@@ -1289,3 +1289,161 @@ cuda_tile.module @m {
   }
 }
 // CHECK: error: 'cuda_tile.alloca' op result #0 must be 0D tile of Pointer type values, but got '!cuda_tile.tile<4xptr<f32>>'
+
+// -----
+
+// RULE: atomic_rmw_tko.mask-shape
+// The mask of an atomic has the pointers' shape.
+cuda_tile.module @m {
+  entry @e(%p: tile<4xptr<i32>>, %v: tile<4xi32>, %k: tile<8xi1>) {
+    // expected-error@+1 {{'cuda_tile.atomic_rmw_tko' op failed to verify that all of {pointers, arg, mask} have same shape}}
+    %0, %1 = atomic_rmw_tko relaxed device %p, add, %v, %k : tile<4xptr<i32>>, tile<4xi32>, tile<8xi1> -> tile<4xi32>, token
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.atomic_rmw_tko' op failed to verify that all of {pointers, arg, mask} have same shape
+
+// -----
+
+// RULE: atomic_cas_tko.mask-shape
+cuda_tile.module @m {
+  entry @e(%p: tile<4xptr<i32>>, %v: tile<4xi32>, %k: tile<8xi1>) {
+    // expected-error@+1 {{'cuda_tile.atomic_cas_tko' op failed to verify that all of {pointers, val, cmp and mask} have same shape}}
+    %0, %1 = atomic_cas_tko relaxed device %p, %v, %v, %k : tile<4xptr<i32>>, tile<4xi32>, tile<8xi1> -> tile<4xi32>, token
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.atomic_cas_tko' op failed to verify that all of {pointers, val, cmp and mask} have same shape
+
+// -----
+
+// RULE: atomic_rmw_tko.type-constraints
+cuda_tile.module @m {
+  entry @e(%p: tile<4xi64>, %v: tile<4xi32>) {
+    // expected-error@+1 {{'cuda_tile.atomic_rmw_tko' op operand #0 must be tile of Pointer type values, but got '!cuda_tile.tile<4xi64>'}}
+    %0, %1 = atomic_rmw_tko relaxed device %p, add, %v : tile<4xi64>, tile<4xi32> -> tile<4xi32>, token
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.atomic_rmw_tko' op operand #0 must be tile of Pointer type values, but got '!cuda_tile.tile<4xi64>'
+
+// -----
+
+// RULE: atomic_cas_tko.type-constraints
+cuda_tile.module @m {
+  entry @e(%p: tile<4xi64>, %v: tile<4xi32>) {
+    // expected-error@+1 {{'cuda_tile.atomic_cas_tko' op operand #0 must be tile of Pointer type values, but got '!cuda_tile.tile<4xi64>'}}
+    %0, %1 = atomic_cas_tko relaxed device %p, %v, %v : tile<4xi64>, tile<4xi32> -> tile<4xi32>, token
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.atomic_cas_tko' op operand #0 must be tile of Pointer type values, but got '!cuda_tile.tile<4xi64>'
+
+// -----
+
+// RULE: store_ptr_tko.type-constraints
+cuda_tile.module @m {
+  entry @e(%p: tile<4xi64>, %v: tile<4xi64>) {
+    // expected-error@+1 {{'cuda_tile.store_ptr_tko' op operand #0 must be tile of Pointer type values, but got '!cuda_tile.tile<4xi64>'}}
+    %0 = store_ptr_tko weak %p, %v : tile<4xi64>, tile<4xi64> -> token
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.store_ptr_tko' op operand #0 must be tile of Pointer type values, but got '!cuda_tile.tile<4xi64>'
+
+// -----
+
+// RULE: store_view_tko.view-type
+// store_view_tko: TileView::verifyIndices and the view operand, as for load_view_tko.
+cuda_tile.module @m {
+  entry @e(%x: tile<32xf32>, %i: tile<i32>, %t: tile<8xf32>) {
+    // expected-error@+1 {{'cuda_tile.store_view_tko' op expected TileView instance, got '!cuda_tile.tile<32xf32>'}}
+    %0 = store_view_tko weak %t, %x[%i] : tile<8xf32>, tile<32xf32>, tile<i32> -> token
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.store_view_tko' op expected TileView instance, got '!cuda_tile.tile<32xf32>'
+
+// -----
+
+// RULE: store_view_tko.index-same-type
+cuda_tile.module @m {
+  entry @e(%v: partition_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>>, %i: tile<i32>, %l: tile<i64>, %t: tile<16x32xf32>) {
+    // expected-error@+1 {{'cuda_tile.store_view_tko' op expected index type 1 to be the same as other index types ('!cuda_tile.tile<i32>'), got '!cuda_tile.tile<i64>'}}
+    %0 = "cuda_tile.store_view_tko"(%t, %v, %i, %l) <{memory_ordering_semantics = #cuda_tile.memory_ordering<weak>, operandSegmentSizes = array<i32: 1, 1, 2, 0>}> : (!cuda_tile.tile<16x32xf32>, !cuda_tile.partition_view<tile=(16x32), !cuda_tile.tensor_view<?x64xf32, strides=[?,1]>>, !cuda_tile.tile<i32>, !cuda_tile.tile<i64>) -> !cuda_tile.token
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.store_view_tko' op expected index type 1 to be the same as other index types ('!cuda_tile.tile<i32>'), got '!cuda_tile.tile<i64>'
+
+// -----
+
+// RULE: store_view_tko.index-scalar
+cuda_tile.module @m {
+  entry @e(%v: partition_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>>, %i: tile<i32>, %r: tile<16xi32>, %t: tile<16x32xf32>) {
+    // expected-error@+1 {{'cuda_tile.store_view_tko' op expected index type to be a scalar tile, got '!cuda_tile.tile<16xi32>'}}
+    %0 = store_view_tko weak %t, %v[%r, %i] : tile<16x32xf32>, partition_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>>, tile<16xi32>, tile<i32> -> token
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.store_view_tko' op expected index type to be a scalar tile, got '!cuda_tile.tile<16xi32>'
+
+// -----
+
+// RULE: store_view_tko.gather-index-1d
+cuda_tile.module @m {
+  entry @e(%v: gather_scatter_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>, sparse_dim=0>, %i: tile<i32>, %t: tile<16x32xf32>) {
+    // expected-error@+1 {{'cuda_tile.store_view_tko' op expected index at sparse_dim position 0 to be a 1D tensor for GatherScatterView, got rank 0}}
+    %0 = store_view_tko weak %t, %v[%i, %i] : tile<16x32xf32>, gather_scatter_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>, sparse_dim=0>, tile<i32> -> token
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.store_view_tko' op expected index at sparse_dim position 0 to be a 1D tensor for GatherScatterView, got rank 0
+
+// -----
+
+// RULE: store_view_tko.gather-index-size
+cuda_tile.module @m {
+  entry @e(%v: gather_scatter_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>, sparse_dim=0>, %i: tile<i32>, %r: tile<8xi32>, %t: tile<16x32xf32>) {
+    // expected-error@+1 {{'cuda_tile.store_view_tko' op expected gather/scatter index size (8) to match tile shape at gather/scatter dimension 0 (16)}}
+    %0 = store_view_tko weak %t, %v[%r, %i] : tile<16x32xf32>, gather_scatter_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>, sparse_dim=0>, tile<8xi32>, tile<i32> -> token
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.store_view_tko' op expected gather/scatter index size (8) to match tile shape at gather/scatter dimension 0 (16)
+
+// -----
+
+// RULE: store_view_tko.gather-other-index-scalar
+cuda_tile.module @m {
+  entry @e(%v: gather_scatter_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>, sparse_dim=0>, %r: tile<16xi32>, %t: tile<16x32xf32>) {
+    // expected-error@+1 {{'cuda_tile.store_view_tko' op expected index 1 to be a scalar tile for GatherScatterView}}
+    %0 = store_view_tko weak %t, %v[%r, %r] : tile<16x32xf32>, gather_scatter_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>, sparse_dim=0>, tile<16xi32> -> token
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.store_view_tko' op expected index 1 to be a scalar tile for GatherScatterView
+
+// -----
+
+// RULE: store_view_tko.gather-scalar-index-types
+cuda_tile.module @m {
+  entry @e(%v: gather_scatter_view<tile=(16x4x4), tensor_view<64x64x64xf32, strides=[4096,64,1]>, sparse_dim=0>, %r: tile<16xi32>, %i: tile<i32>, %l: tile<i64>, %t: tile<16x4x4xf32>) {
+    // expected-error@+1 {{'cuda_tile.store_view_tko' op expected scalar index 2 to have the same type as other scalar indices ('!cuda_tile.tile<i32>'), got '!cuda_tile.tile<i64>'}}
+    %0 = store_view_tko weak %t, %v[%r, %i, %l] : tile<16x4x4xf32>, gather_scatter_view<tile=(16x4x4), tensor_view<64x64x64xf32, strides=[4096,64,1]>, sparse_dim=0>, tile<16xi32>, tile<i32>, tile<i64> -> token
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.store_view_tko' op expected scalar index 2 to have the same type as other scalar indices ('!cuda_tile.tile<i32>'), got '!cuda_tile.tile<i64>'
+
+// -----
+
+// RULE: get_index_space_shape.type-constraints
+cuda_tile.module @m {
+  entry @e(%v: partition_view<tile=(16), tensor_view<64xf32, strides=[1]>>) {
+    // expected-error@+1 {{'cuda_tile.get_index_space_shape' op result #0 must be 0D tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'}}
+    %0 = get_index_space_shape %v : partition_view<tile=(16), tensor_view<64xf32, strides=[1]>> -> tile<f32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.get_index_space_shape' op result #0 must be 0D tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'

@@ -862,3 +862,99 @@ cuda_tile.module @m {
   }
 }
 // CHECK: error: 'cuda_tile.unpack' op operand #0 must be tile of i8 values, but got '!cuda_tile.tile<8xi16>'
+
+// -----
+
+// RULE: unpack.all-ranks-match
+cuda_tile.module @m {
+  entry @e(%a: tile<4xi8>) {
+    // expected-error@+1 {{'cuda_tile.unpack' op failed to verify that all of {source, result} have same rank}}
+    %0 = unpack %a : tile<4xi8> -> tile<2x4xi4>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.unpack' op failed to verify that all of {source, result} have same rank
+
+// -----
+
+// RULE: unpack.rank-1
+cuda_tile.module @m {
+  entry @e(%a: tile<2x4xi8>) {
+    // expected-error@+1 {{'cuda_tile.unpack' op expects source and result to be rank-1 tiles}}
+    %0 = unpack %a : tile<2x4xi8> -> tile<2x4xi4>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.unpack' op expects source and result to be rank-1 tiles
+
+// -----
+
+// RULE: unpack.different-widths
+cuda_tile.module @m {
+  entry @e(%a: tile<4xi8>) {
+    // expected-error@+1 {{'cuda_tile.unpack' op expects source and result to have different element type widths}}
+    %0 = unpack %a : tile<4xi8> -> tile<4xi8>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.unpack' op expects source and result to have different element type widths
+
+// -----
+
+// RULE: reshape.type-constraints
+cuda_tile.module @m {
+  entry @e(%a: tile<4xf32>) {
+    // expected-error@+1 {{'cuda_tile.reshape' op result #0 must be tile, but got '!cuda_tile.tensor_view<4xf32, strides=[1]>'}}
+    %0 = "cuda_tile.reshape"(%a) : (!cuda_tile.tile<4xf32>) -> !cuda_tile.tensor_view<4xf32, strides=[1]>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.reshape' op result #0 must be tile, but got '!cuda_tile.tensor_view<4xf32, strides=[1]>'
+
+// -----
+
+// RULE: iota.type-constraints
+cuda_tile.module @m {
+  entry @e() {
+    // expected-error@+1 {{'cuda_tile.iota' op result #0 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<4xf32>'}}
+    %0 = iota : tile<4xf32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.iota' op result #0 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<4xf32>'
+
+// -----
+
+// RULE: broadcast.type-constraints
+cuda_tile.module @m {
+  entry @e(%a: tensor_view<4xf32, strides=[1]>) {
+    // expected-error@+1 {{'cuda_tile.broadcast' op operand #0 must be tile, but got '!cuda_tile.tensor_view<4xf32, strides=[1]>'}}
+    %0 = "cuda_tile.broadcast"(%a) : (!cuda_tile.tensor_view<4xf32, strides=[1]>) -> !cuda_tile.tile<4xf32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.broadcast' op operand #0 must be tile, but got '!cuda_tile.tensor_view<4xf32, strides=[1]>'
+
+// -----
+
+// RULE: cat.type-constraints
+cuda_tile.module @m {
+  entry @e(%a: tensor_view<4xf32, strides=[1]>, %b: tile<4xf32>) {
+    // expected-error@+1 {{'cuda_tile.cat' op operand #0 must be tile, but got '!cuda_tile.tensor_view<4xf32, strides=[1]>'}}
+    %0 = "cuda_tile.cat"(%a, %b) <{dim = 0 : i64}> : (!cuda_tile.tensor_view<4xf32, strides=[1]>, !cuda_tile.tile<4xf32>) -> !cuda_tile.tile<8xf32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.cat' op operand #0 must be tile, but got '!cuda_tile.tensor_view<4xf32, strides=[1]>'
+
+// -----
+
+// RULE: permute.type-constraints
+cuda_tile.module @m {
+  entry @e(%a: tensor_view<4x4xf32, strides=[4,1]>) {
+    // expected-error@+1 {{'cuda_tile.permute' op operand #0 must be tile, but got '!cuda_tile.tensor_view<4x4xf32, strides=[4,1]>'}}
+    %0 = "cuda_tile.permute"(%a) <{permutation = array<i32: 1, 0>}> : (!cuda_tile.tensor_view<4x4xf32, strides=[4,1]>) -> !cuda_tile.tile<4x4xf32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.permute' op operand #0 must be tile, but got '!cuda_tile.tensor_view<4x4xf32, strides=[4,1]>'
