@@ -107,9 +107,11 @@ class Qwen3Decoder:
         self.buffers["tokens"] = st.from_numpy(tokens).sync()
         self.buffers["pos"] = st.zeros((1,), st.i32).sync()
         self.buffers["pos_next"] = st.zeros((1,), st.i32).sync()
+        empty_cache = np.zeros((s, c.kv_heads, c.head_dim), np.float32)
         for i in range(c.layers):
             for kv in "kv":
-                self.buffers[f"{kv}{i}"] = st.zeros((s, c.kv_heads, c.head_dim), self.dtype).sync()
+                # An upload, not st.zeros: the cuda backend's memset fill fails for bf16.
+                self.buffers[f"{kv}{i}"] = st.from_numpy(empty_cache, dtype=self.dtype).sync()
 
     def _launch(self, run: Callable[[st.DeviceOp], Any], kernel: Any, *args: Any, **generics: Any) -> None:
         """``kernel`` on the named buffers: ``(name, tile)`` is an output partitioned by ``tile``,
