@@ -384,5 +384,6 @@ def host_values(values: Any, dtype: DType) -> np.ndarray:
     storage = numpy_dtype(dtype)
     data = np.asarray(values)
     if dtype.is_float and storage.kind != "f":
-        return np.ascontiguousarray(to_storage(data, dtype.ir)).astype(storage, copy=False)
+        # np.array, not np.ascontiguousarray: that makes a 0-d value 1-d.
+        return np.array(to_storage(data, dtype.ir), dtype=storage, copy=True, order="C")
     return np.array(data, dtype=storage, copy=True, order="C")

@@ -136,3 +136,12 @@ def test_backend_selection_is_announced_once(tmp_path: Path) -> None:
         assert "running kernels on the GPU" in result.stderr and forced.returncode == 0
     result = run_script("tpu", tmp_path)
     assert result.returncode != 0 and "SAFETILE_BACKEND='tpu'" in result.stderr
+
+
+@pytest.mark.parametrize("dtype", [st.bf16, st.f8e4m3fn, st.f16, st.f32, st.i32])
+def test_a_fill_value_keeps_its_shape_in_storage(dtype: st.DType) -> None:
+    """``st.zeros(..., st.bf16)``'s fill value is one element (the CUDA backend's memset reads it as an int)."""
+    from safetile.runtime.tensor import host_values
+
+    assert host_values(np.asarray(1.0), dtype).shape == ()
+    assert host_values(np.ones((2, 3)), dtype).shape == (2, 3)
