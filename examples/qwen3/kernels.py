@@ -267,6 +267,56 @@ def kv_append(
     v_cache.store(kv.load((G + 1,)).astype(E).reshape((1, KVH, D)))
 
 
+@st.function
+def scores_mma(q, kt):
+    """``q @ kt^T`` of ``(G, D)`` queries and ``(BN, D)`` keys (``E``), f32: one ``mma``."""
+    return st.mma(q, kt.T, st.zeros((q.shape[0], kt.shape[0]), f32))
+
+
+@st.function
+def weighted_mma(p, vt):
+    """``p @ vt`` of ``(G, BN)`` f32 weights and ``(BN, D)`` values (``E``), f32: one ``mma``."""
+    return st.mma(p.astype(vt.dtype), vt, st.zeros((p.shape[0], vt.shape[1]), f32))
+
+
+@st.function
+def scores_reduce(q, kt):
+    """``q @ kt^T`` as a broadcast product summed over ``D``: a ``G``-row ``mma`` wastes its
+    tensor-core rows and spills; this form keeps every lane on the keys."""
+    G, D = q.shape
+    BN = kt.shape[0]
+    return st.sum(q.astype(f32).reshape((G, 1, D)) * kt.astype(f32).reshape((1, BN, D)), 2)
+
+
+@st.function
+def weighted_reduce(p, vt):
+    """``p @ vt`` as a broadcast product summed over the keys."""
+    G, BN = p.shape
+    D = vt.shape[1]
+    return st.sum(p.reshape((G, BN, 1)) * vt.astype(f32).reshape((1, BN, D)), 1)
+
+
+@st.function
+def attend(o_part, lse, qkv, q_norm, inv_freq, k_cache, v_cache, pos, eps, scale, E, G, D, BN, scores, weighted):
+    """The body of ``attention_split`` (below), the two products being ``scores(q, kt)`` and
+    ``weighted(p, vt)``."""
+    kvh, c, _ = st.tile_block_id()
+    position = load_scalar(pos)
+    if c * BN > position:
+        return
+    q = qkv.partition((G * D,)).load((kvh,)).reshape((G, D))
+    q = (rope(head_rms_norm(q, q_norm, eps), position, inv_freq) * (scale * LOG2E)).astype(E)
+    kt = k_cache.partition((BN, 1, D)).load((c, kvh, 0)).reshape((BN, D))
+    vt = v_cache.partition((BN, 1, D)).load((c, kvh, 0)).reshape((BN, D))
+    keys = st.iota((BN,)).reshape((1, BN)) + c * BN
+    s = st.where(keys <= position, scores(q, kt), -math.inf)
+    m = st.max(s, 1, keepdims=True)
+    p = st.exp2(s - m)
+    l = st.sum(p, 1, keepdims=True)
+    o_part.store((weighted(p, vt) / l).reshape((1, G, D)))
+    lse.store((m + st.log2(l)).reshape((1, G)))
+
+
 @st.kernel
 def attention_split(
     o_part: st.Mut[f32, (1, "G", "D")],
@@ -293,22 +343,36 @@ def attention_split(
     softmax-weighted values (normalized) and the log2 of their softmax sum (``o_part`` is
     ``[KVH, tiles * G, D]``, ``lse`` ``[KVH, tiles * G]``).  A tile wholly past ``pos``
     returns at once, writing nothing: ``attention_merge`` skips it.  The queries are
-    normalized per head and rotated here, the scale times log2(e) folded in."""
-    kvh, c, _ = st.tile_block_id()
-    position = load_scalar(pos)
-    if c * BN > position:
-        return
-    q = qkv.partition((G * D,)).load((kvh,)).reshape((G, D))
-    q = (rope(head_rms_norm(q, q_norm, eps), position, inv_freq) * (scale * LOG2E)).astype(E)
-    kt = k_cache.partition((BN, 1, D)).load((c, kvh, 0)).reshape((BN, D))
-    vt = v_cache.partition((BN, 1, D)).load((c, kvh, 0)).reshape((BN, D))
-    keys = st.iota((BN,)).reshape((1, BN)) + c * BN
-    s = st.where(keys <= position, st.mma(q, kt.T, st.zeros((G, BN), f32)), -math.inf)
-    m = st.max(s, 1, keepdims=True)
-    p = st.exp2(s - m)
-    l = st.sum(p, 1, keepdims=True)
-    o_part.store((st.mma(p.astype(E), vt, st.zeros((G, D), f32)) / l).reshape((1, G, D)))
-    lse.store((m + st.log2(l)).reshape((1, G)))
+    normalized per head and rotated here, the scale times log2(e) folded in.  The products
+    are broadcast multiplies summed (``attention_split_mma``: the same with ``mma``)."""
+    attend(o_part, lse, qkv, q_norm, inv_freq, k_cache, v_cache, pos, eps, scale, E, G, D, BN,
+           scores_reduce, weighted_reduce)
+
+
+@st.kernel
+def attention_split_mma(
+    o_part: st.Mut[f32, (1, "G", "D")],
+    lse: st.Mut[f32, (1, "G")],
+    qkv: st.Ref[f32, ("QKV",)],
+    q_norm: st.Ref["E", ("D",)],
+    inv_freq: st.Ref[f32, ("HALF",)],
+    k_cache: st.Ref["E", (-1, "KVH", "D")],
+    v_cache: st.Ref["E", (-1, "KVH", "D")],
+    pos: st.Ref[i32, (1,)],
+    eps: f32,
+    scale: f32,
+    *,
+    E: st.DType,
+    G: int,
+    D: int,
+    HALF: int,
+    QKV: int,
+    KVH: int,
+    BN: int,
+):
+    """``attention_split`` with both products as ``mma`` (``G`` rows: spills at ``BN = 128``)."""
+    attend(o_part, lse, qkv, q_norm, inv_freq, k_cache, v_cache, pos, eps, scale, E, G, D, BN,
+           scores_mma, weighted_mma)
 
 
 @st.kernel

@@ -32,7 +32,8 @@ from .reference import Config, inv_freq
 class Tiles:
     """Tile sizes: ``rows``/``cols`` of the projections' GEMV tiles, ``head_rows`` of the LM head,
     ``keys`` per attention block, ``embed`` columns per embedding block, ``sample`` per step of
-    the argmax over the LM head's tiles."""
+    the argmax over the LM head's tiles; ``attention_mma``: the attention's products as ``mma``
+    (``attention_split_mma``) rather than multiplies summed."""
 
     rows: int = 16
     cols: int = 256
@@ -40,6 +41,7 @@ class Tiles:
     keys: int = 128
     embed: int = 256
     sample: int = 1024
+    attention_mma: bool = False
 
 
 TINY_TILES = Tiles(rows=16, cols=16, head_rows=16, keys=8, embed=16, sample=8)
@@ -144,7 +146,8 @@ class Qwen3Decoder:
             launch(run, K.norm_gemv, ("qkv", (t.rows,)), "x", layer["ln1"], layer["qkv"], eps, BK=t.cols)
             launch(run, K.kv_append, (k, (1, c.kv_heads, d)), (v, (1, c.kv_heads, d)), "qkv", layer["k_norm"],
                    self.inv_freq, "pos", eps, G=g)
-            launch(run, K.attention_split, ("o_part", (1, g, d)), ("lse", (1, g)), "qkv", layer["q_norm"],
+            split = K.attention_split_mma if t.attention_mma else K.attention_split
+            launch(run, split, ("o_part", (1, g, d)), ("lse", (1, g)), "qkv", layer["q_norm"],
                    self.inv_freq, k, v, "pos", eps, d ** -0.5, BN=t.keys)
             launch(run, K.attention_merge, ("attn", (g * d,)), "o_part", "lse", "pos", G=g,
                    TILES=self.max_positions // t.keys, BN=t.keys)

@@ -142,12 +142,13 @@ def attention_expected(qkv, q_norm, freqs, k_cache, v_cache, pos, kvh, g, d) -> 
     return ((p / p.sum(-1, keepdims=True)) @ values).reshape(kvh * g * d)
 
 
+@pytest.mark.parametrize("split", [K.attention_split, K.attention_split_mma])
 @pytest.mark.parametrize("pos", [0, 9, 21, 31])
-def test_attention_split_and_merge_is_decode_attention(pos: int) -> None:
+def test_attention_split_and_merge_is_decode_attention(pos: int, split: st.Kernel) -> None:
     kvh, g, d, s, bn = 2, 2, 16, 32, 8
     chunks = s // bn
     qkv, q_norm, freqs, k_cache, v_cache = attention_inputs(kvh, g, d, s)
-    o_part, lse, *_ = K.attention_split(
+    o_part, lse, *_ = split(
         poisoned((kvh, chunks * g, d)).partition((1, g, d)), poisoned((kvh, chunks * g)).partition((1, g)),
         tensor(qkv), tensor(q_norm), tensor(freqs), tensor(k_cache), tensor(v_cache), scalar(pos),
         EPS, d ** -0.5, BN=bn).sync()
@@ -170,6 +171,7 @@ LAUNCHED = {
     K.advance: dict(),
     K.kv_append: dict(E=st.bf16, KVH=2, D=16, HALF=8, QKV=128, G=2),
     K.attention_split: dict(E=st.bf16, G=2, D=16, HALF=8, QKV=128, KVH=2, BN=16),
+    K.attention_split_mma: dict(E=st.bf16, G=2, D=16, HALF=8, QKV=128, KVH=2, BN=16),
     K.attention_merge: dict(GD=32, G=2, D=16, TILES=4, BN=16),
 }
 
