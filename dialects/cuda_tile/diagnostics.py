@@ -59,6 +59,8 @@ class ConstraintError(VerifyException):
     def __init__(self, what: str, attr: Attribute):
         super().__init__(f"expected {what}, got {attr}")
         self.what, self.attr = what, attr
+        self.position: tuple[str, int] | None = None
+        """``("operand" | "result", index)`` of the rejected value, once known."""
 
 
 class TileIRError(Exception):

@@ -47,7 +47,8 @@ from xdsl.dialects.builtin import (
     StringAttr,
 )
 from xdsl.ir import Attribute, AttributeInvT, Operation, SSAValue, TypeAttribute
-from xdsl.irdl import VerificationContext
+from xdsl.irdl import OpDef, RangeConstraint, VerificationContext
+from xdsl.irdl.declarative_assembly_format import FormatProgram, ParsingState
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove
@@ -84,6 +85,54 @@ PREFIX = "cuda_tile."
 MLIRLexer._unescaped_characters_regex = re.compile(  # pyright: ignore[reportPrivateUsage]
     r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"'
 )
+
+
+_resolve_constraint_variables = FormatProgram.resolve_constraint_variables
+
+
+def _resolve_naming_the_value(self: FormatProgram, state: ParsingState, op_def: OpDef) -> None:
+    """xDSL checks the parsed operand, then result, types against their
+    constraints but does not say which one failed; MLIR's message names it
+    (``result #0 must be ...``).  MLIR checks operands first, inferred types
+    included: the culprit is the first operand or result whose constraint
+    rejects the type and that holds it, or whose type the text leaves to
+    inference (from a type written elsewhere, so the rejected one)."""
+    try:
+        _resolve_constraint_variables(self, state, op_def)
+    except ConstraintError as err:
+        parsed = (
+            ("operand", state.operand_types, op_def.operands),
+            ("result", state.result_types, op_def.results),
+        )
+        err.position = next(
+            (
+                (kind, index)
+                for kind, types, defs in parsed
+                for index, (types_, (_, arg_def)) in enumerate(zip(types, defs))
+                if (types_ is None or _holds(types_, err.attr))
+                and _rejects(arg_def.constr, err)
+            ),
+            None,
+        )
+        raise
+
+
+def _holds(types: Attribute | Sequence[Attribute] | None, attr: Attribute) -> bool:
+    return types is not None and attr in ((types,) if isinstance(types, Attribute) else types)
+
+
+def _rejects(constr: RangeConstraint, err: ConstraintError) -> bool:
+    """Whether ``constr`` rejects ``err.attr`` for the same reason."""
+    try:
+        constr.verify((err.attr,), VerificationContext())
+    except ConstraintError as rejected:
+        return rejected.what == err.what
+    except VerifyException:
+        return False
+    return False
+
+
+FormatProgram.resolve_constraint_variables = _resolve_naming_the_value
 
 
 GENERIC_ENUM_INTEGERS = {
@@ -179,20 +228,10 @@ class TileIRParser(Parser):
 
     @staticmethod
     def _constraint_message(op_type: type[Operation], err: ConstraintError) -> str:
-        """``operand #N must be ...``: N is the first operand (else result)
-        that the failed constraint belongs to and that rejects the offending
-        type, as the format checks them in that order."""
-        op_def = op_type.get_irdl_definition()  # pyright: ignore[reportAttributeAccessIssue]
-        for kind, defs in (("operand", op_def.operands), ("result", op_def.results)):
-            for index, (_, arg_def) in enumerate(defs):
-                try:
-                    arg_def.constr.verify((err.attr,), VerificationContext())
-                except ConstraintError as rejected:
-                    if rejected.what == err.what:
-                        return constraint_message(op_type.name, kind, index, err.what, err.attr)
-                except VerifyException:
-                    continue
-        return f"'{op_type.name}' op {short_message(err)}"
+        if err.position is None:
+            return f"'{op_type.name}' op {short_message(err)}"
+        kind, index = err.position
+        return constraint_message(op_type.name, kind, index, err.what, err.attr)
 
     def _register_ssa_definition(
         self, name: str, values: Sequence[SSAValue], span: Span[str] | Span[bytes]

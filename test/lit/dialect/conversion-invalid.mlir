@@ -121,12 +121,12 @@ cuda_tile.module @m {
 // RULE: ptr_to_ptr.type-constraints
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<i8>>) {
-    // expected-error@+1 {{'cuda_tile.ptr_to_ptr' op operand #0 must be tile of Pointer type values, but got '!cuda_tile.tile<i64>'}}
+    // expected-error@+1 {{'cuda_tile.ptr_to_ptr' op result #0 must be tile of Pointer type values, but got '!cuda_tile.tile<i64>'}}
     %0 = ptr_to_ptr %p : tile<ptr<i8>> -> tile<i64>
     return
   }
 }
-// CHECK: error: 'cuda_tile.ptr_to_ptr' op operand #0 must be tile of Pointer type values, but got '!cuda_tile.tile<i64>'
+// CHECK: error: 'cuda_tile.ptr_to_ptr' op result #0 must be tile of Pointer type values, but got '!cuda_tile.tile<i64>'
 
 // -----
 
@@ -182,12 +182,12 @@ cuda_tile.module @m {
 // RULE: exti.type-constraints
 cuda_tile.module @m {
   entry @e(%b: tile<i8>) {
-    // expected-error@+1 {{'cuda_tile.exti' op operand #0 must be tile of i1 or i8 or i16 or i32 or i64 or i4 values, but got '!cuda_tile.tile<f32>'}}
+    // expected-error@+1 {{'cuda_tile.exti' op result #0 must be tile of i1 or i8 or i16 or i32 or i64 or i4 values, but got '!cuda_tile.tile<f32>'}}
     %0 = exti %b signed : tile<i8> -> tile<f32>
     return
   }
 }
-// CHECK: error: 'cuda_tile.exti' op operand #0 must be tile of i1 or i8 or i16 or i32 or i64 or i4 values, but got '!cuda_tile.tile<f32>'
+// CHECK: error: 'cuda_tile.exti' op result #0 must be tile of i1 or i8 or i16 or i32 or i64 or i4 values, but got '!cuda_tile.tile<f32>'
 
 // -----
 
@@ -213,6 +213,19 @@ cuda_tile.module @m {
   }
 }
 // CHECK: error: 'cuda_tile.trunci' op truncating to larger or identical integer
+
+// -----
+
+// RULE: trunci.type-constraints
+// The rejected type is the result's, not the operand's.
+cuda_tile.module @m {
+  entry @e(%b: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.trunci' op result #0 must be tile of i1 or i8 or i16 or i32 or i64 or i4 values, but got '!cuda_tile.tile<f16>'}}
+    %0 = trunci %b : tile<i32> -> tile<f16>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.trunci' op result #0 must be tile of i1 or i8 or i16 or i32 or i64 or i4 values, but got '!cuda_tile.tile<f16>'
 
 // -----
 
@@ -260,12 +273,12 @@ cuda_tile.module @m {
 cuda_tile.module @m {
   entry @e() {
     %t = constant <f16: [1.1, 2.2]> : tile<2xf16>
-    // expected-error@+1 {{'cuda_tile.ftof' op operand #0 must be tile of f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN or fnv8E5M3FNU values, but got '!cuda_tile.tile<2xi32>'}}
+    // expected-error@+1 {{'cuda_tile.ftof' op result #0 must be tile of f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN or fnv8E5M3FNU values, but got '!cuda_tile.tile<2xi32>'}}
     %0 = ftof %t : tile<2xf16> -> tile<2xi32>
     return
   }
 }
-// CHECK: error: 'cuda_tile.ftof' op operand #0 must be tile of f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN or fnv8E5M3FNU values, but got '!cuda_tile.tile<2xi32>'
+// CHECK: error: 'cuda_tile.ftof' op result #0 must be tile of f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN or fnv8E5M3FNU values, but got '!cuda_tile.tile<2xi32>'
 
 // -----
 
