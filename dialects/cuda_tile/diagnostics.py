@@ -207,8 +207,9 @@ def _all_types_match_failure(op: Operation, err: BaseException) -> str | None:
         match = _VARIABLE.match(str(error))
         if match:
             op_def = type(op).get_irdl_definition()  # pyright: ignore[reportAttributeAccessIssue]
+            ods_names: Mapping[str, str] = getattr(op, "ODS_NAMES", {})
             names = [
-                name
+                ods_names.get(name, name)
                 for name, arg_def in (*op_def.operands, *op_def.results)
                 if match[1] in arg_def.constr.variables()
             ]

@@ -73,6 +73,9 @@ class CudaTileOp(IRDLOperation):
     """Base of every ``cuda_tile`` op; ``SINCE`` is the version that added it."""
 
     SINCE: ClassVar[str] = "13.1"
+    ODS_NAMES: ClassVar[Mapping[str, str]] = {}
+    """NVIDIA's names of the operands/results whose field name differs, for
+    the messages that name them (``lowerBound`` for ``lower_bound``)."""
 
     def verify(self, verify_nested_ops: bool = True) -> None:
         super().verify(verify_nested_ops)

@@ -347,6 +347,7 @@ class ForOp(CudaTileOp):
     """
 
     name = "cuda_tile.for"
+    ODS_NAMES: ClassVar = {"lower_bound": "lowerBound", "upper_bound": "upperBound"}
     T: ClassVar = VarConstraint("T", ScalarIntTile)
     lower_bound = operand_def(T)
     upper_bound = operand_def(T)

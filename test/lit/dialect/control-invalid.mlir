@@ -539,7 +539,7 @@ cuda_tile.module @m {
 // RULE: for.all-types-match-bounds
 cuda_tile.module @m {
   entry @k(%a: tile<i32>, %b: tile<i64>) {
-    // expected-error@+1 {{'cuda_tile.for' op failed to verify that all of {lower_bound, upper_bound, step} have same type}}
+    // expected-error@+1 {{'cuda_tile.for' op failed to verify that all of {lowerBound, upperBound, step} have same type}}
     "cuda_tile.for"(%a, %b, %a) ({
     ^bb0(%iv: !cuda_tile.tile<i32>):
       "cuda_tile.continue"() : () -> ()
@@ -547,4 +547,4 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: 'cuda_tile.for' op failed to verify that all of {lower_bound, upper_bound, step} have same type
+// CHECK: error: 'cuda_tile.for' op failed to verify that all of {lowerBound, upperBound, step} have same type
