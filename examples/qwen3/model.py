@@ -33,15 +33,28 @@ class Tiles:
     """Tile sizes: ``rows``/``cols`` of the projections' GEMV tiles, ``head_rows`` of the LM head,
     ``keys`` per attention block, ``embed`` columns per embedding block, ``sample`` per step of
     the argmax over the LM head's tiles; ``attention_mma``: the attention's products as ``mma``
-    (``attention_split_mma``) rather than multiplies summed."""
+    (``attention_split_mma``) rather than multiplies summed; ``gemv_latency`` and ``gemv_warps``:
+    the projections' ``latency`` load hint and ``num_worker_warps_per_cta`` (tileiras's choice
+    where ``None``)."""
 
     rows: int = 16
     cols: int = 256
     head_rows: int = 64
-    keys: int = 128
+    keys: int = 64
     embed: int = 256
     sample: int = 1024
     attention_mma: bool = False
+    gemv_latency: int | None = None
+    gemv_warps: int | None = None
+
+    def gemv(self, kernel: st.Kernel) -> st.Kernel:
+        """``kernel`` (a projection) with this config's hints."""
+        options: dict[str, Any] = {}
+        if self.gemv_latency is not None:
+            options["load_hints"] = {"sm_90": {"latency": self.gemv_latency}}
+        if self.gemv_warps is not None:
+            options["optimization_hints"] = {"sm_90": {"num_worker_warps_per_cta": self.gemv_warps}}
+        return kernel.with_options(**options) if options else kernel
 
 
 TINY_TILES = Tiles(rows=16, cols=16, head_rows=16, keys=8, embed=16, sample=8)
@@ -143,7 +156,7 @@ class Qwen3Decoder:
         launch(run, K.embed, ("x", (t.embed,)), self.embedding, "tokens", "pos")
         for i, layer in enumerate(self.layers):
             k, v = f"k{i}", f"v{i}"
-            launch(run, K.norm_gemv, ("qkv", (t.rows,)), "x", layer["ln1"], layer["qkv"], eps, BK=t.cols)
+            launch(run, t.gemv(K.norm_gemv), ("qkv", (t.rows,)), "x", layer["ln1"], layer["qkv"], eps, BK=t.cols)
             launch(run, K.kv_append, (k, (1, c.kv_heads, d)), (v, (1, c.kv_heads, d)), "qkv", layer["k_norm"],
                    self.inv_freq, "pos", eps, G=g)
             split = K.attention_split_mma if t.attention_mma else K.attention_split
@@ -151,10 +164,10 @@ class Qwen3Decoder:
                    self.inv_freq, k, v, "pos", eps, d ** -0.5, BN=t.keys)
             launch(run, K.attention_merge, ("attn", (g * d,)), "o_part", "lse", "pos", G=g,
                    TILES=self.max_positions // t.keys, BN=t.keys)
-            launch(run, K.gemv_residual, ("x2", (t.rows,)), "x", "attn", layer["o"], BK=t.cols)
-            launch(run, K.norm_gate_up, ("mlp", (t.rows,)), "x2", layer["ln2"], layer["gate"], layer["up"], eps,
+            launch(run, t.gemv(K.gemv_residual), ("x2", (t.rows,)), "x", "attn", layer["o"], BK=t.cols)
+            launch(run, t.gemv(K.norm_gate_up), ("mlp", (t.rows,)), "x2", layer["ln2"], layer["gate"], layer["up"], eps,
                    BK=t.cols)
-            launch(run, K.gemv_residual, ("x", (t.rows,)), "x2", "mlp", layer["down"], BK=t.cols)
+            launch(run, t.gemv(K.gemv_residual), ("x", (t.rows,)), "x2", "mlp", layer["down"], BK=t.cols)
         launch(run, K.norm_gemv_argmax, ("logits", (t.head_rows,)), ("best", (1,)), ("best_at", (1,)), "x",
                self.final_norm, self.head, eps, BK=t.cols)
         launch(run, K.sample, ("tokens", (1,)), "best", "best_at", "pos", prompt_len, BT=t.sample)
