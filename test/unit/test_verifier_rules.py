@@ -147,9 +147,9 @@ _OP_RULES: dict[str, tuple[str, ...]] = {
         "iter-value-count", "no-tensor-view-carried", "no-tile-view-carried", "iter-value-types",
         "no-tensor-view-result", "no-tile-view-result",
     ),
-    "make_gather_scatter_view": ("tensor-view-type",),
-    "make_partition_view": ("tensor-view-type",),
-    "make_strided_view": ("tensor-view-type",),
+    "make_gather_scatter_view": ("type-constraints", "tensor-view-type"),
+    "make_partition_view": ("type-constraints", "tensor-view-type"),
+    "make_strided_view": ("type-constraints", "tensor-view-type"),
     "make_tensor_view": (
         "type-constraints", "pointee-type", "dynamic-shape-count", "dynamic-stride-count",
         "dynamic-shape-types", "dynamic-stride-types",

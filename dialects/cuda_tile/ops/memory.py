@@ -86,7 +86,7 @@ from ..attributes import (
     MemoryScopeAttr,
     OptimizationHintsAttr,
 )
-from ..diagnostics import quoted, shape_text
+from ..diagnostics import ConstraintError, quoted, shape_text
 from ..literals import element_width
 from ..types import (
     DYNAMIC,
@@ -140,6 +140,34 @@ class TileViewOf(AttrConstraint[TileViewType]):
 
 
 AnyTileView = TileViewOf()
+
+_V = TypeVar("_V", bound=Attribute)
+
+
+@dataclass(frozen=True)
+class ViewOf(AttrConstraint[_V]):
+    """One view type, named in errors by its ``Types.td`` summary."""
+
+    what: str
+    base: type[_V]
+
+    def verify(self, attr: Attribute, constraint_context: VerificationContext) -> None:
+        if not isinstance(attr, self.base):
+            raise ConstraintError(self.what, attr)
+
+    def get_bases(self) -> set[type[Attribute]]:
+        return {self.base}
+
+    def mapping_type_vars(
+        self, type_var_mapping: Mapping[TypeVar, AttrConstraint | IntConstraint]
+    ) -> ViewOf[_V]:
+        return self
+
+
+TensorView = ViewOf("tensor view type", TensorViewType)
+PartitionView = ViewOf("partition view type", PartitionViewType)
+StridedView = ViewOf("strided view type", StridedViewType)
+GatherScatterView = ViewOf("gather/scatter view type", GatherScatterViewType)
 
 
 # --------------------------------------------------------------------------
@@ -671,7 +699,7 @@ class MakeTensorViewOp(CudaTileOp):
     base = operand_def(ScalarPointerTile)
     dynamic_shape = var_operand_def(ScalarIntTile)
     dynamic_strides = var_operand_def(ScalarIntTile)
-    result = result_def(TensorViewType)
+    result = result_def(TensorView)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(NoMemoryEffect())
 
@@ -759,7 +787,7 @@ class _MakeViewOp(CudaTileOp):
     """``make_*_view %tensor_view : VIEW``: the view type says how tiles are cut."""
 
     VIEW: ClassVar[type[TileViewType]]
-    tensor_view = operand_def(TensorViewType)
+    tensor_view = operand_def(TensorView)
     traits = traits_def(Pure())
 
     @classmethod
@@ -803,7 +831,7 @@ class MakePartitionViewOp(_MakeViewOp):
 
     name = "cuda_tile.make_partition_view"
     VIEW: ClassVar[type[TileViewType]] = PartitionViewType
-    result = result_def(PartitionViewType)
+    result = result_def(PartitionView)
 
 
 @irdl_op_definition
@@ -813,7 +841,7 @@ class MakeStridedViewOp(_MakeViewOp):
     name = "cuda_tile.make_strided_view"
     SINCE: ClassVar[str] = "13.3"
     VIEW: ClassVar[type[TileViewType]] = StridedViewType
-    result = result_def(StridedViewType)
+    result = result_def(StridedView)
 
 
 @irdl_op_definition
@@ -823,7 +851,7 @@ class MakeGatherScatterViewOp(_MakeViewOp):
     name = "cuda_tile.make_gather_scatter_view"
     SINCE: ClassVar[str] = "13.3"
     VIEW: ClassVar[type[TileViewType]] = GatherScatterViewType
-    result = result_def(GatherScatterViewType)
+    result = result_def(GatherScatterView)
 
 
 class _ShapeQueryOp(CudaTileOp):
@@ -873,7 +901,7 @@ class GetTensorShapeOp(_ShapeQueryOp):
 
     name = "cuda_tile.get_tensor_shape"
     SOURCE: ClassVar[str] = "tensor_view"
-    src = operand_def(TensorViewType)
+    src = operand_def(TensorView)
 
     @classmethod
     def _rank(cls, source: Attribute) -> int | None:

@@ -230,6 +230,42 @@ cuda_tile.module @m {
 
 // -----
 
+// RULE: make_partition_view.type-constraints
+cuda_tile.module @m {
+  entry @e(%p: tile<ptr<f32>>) {
+    // expected-error@+1 {{'cuda_tile.make_partition_view' op operand #0 must be tensor view type, but got '!cuda_tile.tile<ptr<f32>>'}}
+    %0 = "cuda_tile.make_partition_view"(%p) : (!cuda_tile.tile<!cuda_tile.ptr<f32>>) -> !cuda_tile.partition_view<tile=(4), !cuda_tile.tensor_view<8xf32, strides=[1]>>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.make_partition_view' op operand #0 must be tensor view type, but got '!cuda_tile.tile<ptr<f32>>'
+
+// -----
+
+// RULE: make_strided_view.type-constraints
+cuda_tile.module @m {
+  entry @e(%tv: tensor_view<8xf32, strides=[1]>) {
+    // expected-error@+1 {{'cuda_tile.make_strided_view' op result #0 must be strided view type, but got '!cuda_tile.partition_view<tile=(4), tensor_view<8xf32, strides=[1]>>'}}
+    %0 = "cuda_tile.make_strided_view"(%tv) : (!cuda_tile.tensor_view<8xf32, strides=[1]>) -> !cuda_tile.partition_view<tile=(4), !cuda_tile.tensor_view<8xf32, strides=[1]>>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.make_strided_view' op result #0 must be strided view type, but got '!cuda_tile.partition_view<tile=(4), tensor_view<8xf32, strides=[1]>>'
+
+// -----
+
+// RULE: make_gather_scatter_view.type-constraints
+cuda_tile.module @m {
+  entry @e(%p: tile<ptr<f32>>) {
+    // expected-error@+1 {{'cuda_tile.make_gather_scatter_view' op operand #0 must be tensor view type, but got '!cuda_tile.tile<ptr<f32>>'}}
+    %0 = "cuda_tile.make_gather_scatter_view"(%p) : (!cuda_tile.tile<!cuda_tile.ptr<f32>>) -> !cuda_tile.gather_scatter_view<tile=(4x4), !cuda_tile.tensor_view<16x16xf32, strides=[16,1]>, sparse_dim=0>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.make_gather_scatter_view' op operand #0 must be tensor view type, but got '!cuda_tile.tile<ptr<f32>>'
+
+// -----
+
 // RULE: make_gather_scatter_view.tensor-view-type
 cuda_tile.module @m {
   entry @e(%tv: tensor_view<16x32xf32, strides=[32,1]>) {
