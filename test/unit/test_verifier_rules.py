@@ -243,16 +243,22 @@ _OP_RULES: dict[str, tuple[str, ...]] = {
 # Per type (Types.td, Types.cpp).
 _TYPE_RULES: dict[str, tuple[str, ...]] = {
     "gather_scatter_view": (
-        "gather-dim-in-range", "tile-rank-matches", "power-of-two-tile-dims", "padding-float-only",
+        "gather-dim-in-range", "tile-rank-nonzero", "tile-rank-matches", "positive-tile-dims",
+        "power-of-two-tile-dims", "padding-float-only", "tile-dims-fit-i32",
     ),
     "partition_view": (
-        "tile-rank-nonzero", "tile-rank-matches", "dim-map-size", "power-of-two-tile-dims",
-        "dim-map-non-negative", "dim-map-in-range", "dim-map-unique", "padding-float-only",
-        "tile-dims-fit-i32",
+        "tile-rank-nonzero", "tile-rank-matches", "dim-map-size", "positive-tile-dims",
+        "power-of-two-tile-dims", "dim-map-non-negative", "dim-map-in-range", "dim-map-unique",
+        "padding-float-only", "tile-dims-fit-i32",
     ),
     "ptr": ("pointee-type",),
-    "strided_view": ("traversal-stride-count", "positive-traversal-strides", "dim-map-unique"),
-    "tensor_view": ("shape-stride-rank", "positive-sizes"),
+    "strided_view": (
+        "tile-rank-nonzero", "tile-rank-matches", "dim-map-size", "positive-tile-dims",
+        "power-of-two-tile-dims", "dim-map-non-negative", "dim-map-in-range", "dim-map-unique",
+        "padding-float-only", "tile-dims-fit-i32", "traversal-stride-count",
+        "positive-traversal-strides",
+    ),
+    "tensor_view": ("shape-stride-rank", "positive-sizes", "positive-strides"),
     "tile": (
         "positive-dims", "power-of-two-dims", "max-elements", "element-type", "f4e2m1fn-even",
     ),

@@ -495,3 +495,160 @@ cuda_tile.module @m {
   }
 }
 // CHECK: error: 'cuda_tile.load_view_tko' op expected scalar index 2 to have the same type as other scalar indices ('!cuda_tile.tile<i32>'), got '!cuda_tile.tile<i64>'
+
+// -----
+
+// RULE: tensor_view.positive-strides
+// NVIDIA's parser rejects a stride below 1 before the type verifier sees it.
+cuda_tile.module @m {
+  // expected-error@+1 {{expected strictly positive integer, got 0}}
+  entry @e(%a: tensor_view<4x4xi32, strides=[0,1]>) {
+    return
+  }
+}
+// CHECK: error: expected strictly positive integer, got 0
+
+// -----
+
+// RULE: partition_view.positive-tile-dims
+// NVIDIA's parser rejects a tile dimension below 1 before the type verifier sees it.
+cuda_tile.module @m {
+  // expected-error@+1 {{tile dimension 1 exceeds i32 limitations (got 0, expected strictly positive and less than or equal to 2147483647)}}
+  entry @e(%a: partition_view<tile=(1024x0), tensor_view<4096x4096xf32, strides=[4096,1]>>) {
+    return
+  }
+}
+// CHECK: error: tile dimension 1 exceeds i32 limitations (got 0, expected strictly positive and less than or equal to 2147483647)
+
+// -----
+
+// RULE: strided_view.tile-rank-nonzero
+// The checks strided views share with partition views (verifyPartitionViewLike).
+cuda_tile.module @m {
+  // expected-error@+1 {{0-dimension tile shape is not supported}}
+  entry @e(%a: strided_view<tile=(), traversal_strides=[], tensor_view<f32>>) {
+    return
+  }
+}
+// CHECK: error: 0-dimension tile shape is not supported
+
+// -----
+
+// RULE: strided_view.tile-rank-matches
+cuda_tile.module @m {
+  // expected-error@+1 {{expected tensor_view rank and tile rank to match, got tensor_view of rank 2 and tiles of rank 1}}
+  entry @e(%a: strided_view<tile=(1024), traversal_strides=[1], tensor_view<4096x4096xf32, strides=[4096,1]>>) {
+    return
+  }
+}
+// CHECK: error: expected tensor_view rank and tile rank to match, got tensor_view of rank 2 and tiles of rank 1
+
+// -----
+
+// RULE: strided_view.dim-map-size
+cuda_tile.module @m {
+  // expected-error@+1 {{expected dim_map to map exactly all 2 dimensions of the tile, got 1 mappings}}
+  entry @e(%a: strided_view<tile=(1024x1024), traversal_strides=[1024,1], tensor_view<4096x4096xf32, strides=[4096,1]>, dim_map=[0]>) {
+    return
+  }
+}
+// CHECK: error: expected dim_map to map exactly all 2 dimensions of the tile, got 1 mappings
+
+// -----
+
+// RULE: strided_view.positive-tile-dims
+cuda_tile.module @m {
+  // expected-error@+1 {{tile dimension 1 exceeds i32 limitations (got 0, expected strictly positive and less than or equal to 2147483647)}}
+  entry @e(%a: strided_view<tile=(1024x0), traversal_strides=[1024,1], tensor_view<4096x4096xf32, strides=[4096,1]>>) {
+    return
+  }
+}
+// CHECK: error: tile dimension 1 exceeds i32 limitations (got 0, expected strictly positive and less than or equal to 2147483647)
+
+// -----
+
+// RULE: strided_view.power-of-two-tile-dims
+cuda_tile.module @m {
+  // expected-error@+1 {{tile shape dimensions must have power of two length but got [5, 1024]}}
+  entry @e(%a: strided_view<tile=(5x1024), traversal_strides=[1024,1], tensor_view<4096x4096xf32, strides=[4096,1]>>) {
+    return
+  }
+}
+// CHECK: error: tile shape dimensions must have power of two length but got [5, 1024]
+
+// -----
+
+// RULE: strided_view.dim-map-non-negative
+cuda_tile.module @m {
+  // expected-error@+1 {{target dimension must not be negative, got -1}}
+  entry @e(%a: strided_view<tile=(1024x1024), traversal_strides=[1024,1], tensor_view<4096x4096xf32, strides=[4096,1]>, dim_map=[-1, 1]>) {
+    return
+  }
+}
+// CHECK: error: target dimension must not be negative, got -1
+
+// -----
+
+// RULE: strided_view.dim-map-in-range
+cuda_tile.module @m {
+  // expected-error@+1 {{target dimension is outside of tensor view dimensions, expected strictly less than 2, got 2}}
+  entry @e(%a: strided_view<tile=(1024x1024), traversal_strides=[1024,1], tensor_view<4096x4096xf32, strides=[4096,1]>, dim_map=[2, 1]>) {
+    return
+  }
+}
+// CHECK: error: target dimension is outside of tensor view dimensions, expected strictly less than 2, got 2
+
+// -----
+
+// RULE: strided_view.padding-float-only
+cuda_tile.module @m {
+  // expected-error@+1 {{padding_value nan can only be used with floating point element types, got 'i32'}}
+  entry @e(%a: strided_view<tile=(4x4), traversal_strides=[4,4], padding_value = nan, tensor_view<64x64xi32, strides=[64,1]>>) {
+    return
+  }
+}
+// CHECK: error: padding_value nan can only be used with floating point element types, got 'i32'
+
+// -----
+
+// RULE: strided_view.tile-dims-fit-i32
+cuda_tile.module @m {
+  // expected-error@+1 {{tile dimension 0 exceeds i32 limitations (got 1099511627776, expected strictly positive and less than or equal to 2147483647)}}
+  entry @e(%a: strided_view<tile=(1099511627776x1024), traversal_strides=[1024,1], tensor_view<4096x4096xf32, strides=[4096,1]>>) {
+    return
+  }
+}
+// CHECK: error: tile dimension 0 exceeds i32 limitations (got 1099511627776, expected strictly positive and less than or equal to 2147483647)
+
+// -----
+
+// RULE: gather_scatter_view.tile-rank-nonzero
+cuda_tile.module @m {
+  // expected-error@+1 {{0-dimension tile shape is not supported}}
+  entry @e(%a: gather_scatter_view<tile=(), tensor_view<f32>, sparse_dim=0>) {
+    return
+  }
+}
+// CHECK: error: 0-dimension tile shape is not supported
+
+// -----
+
+// RULE: gather_scatter_view.positive-tile-dims
+cuda_tile.module @m {
+  // expected-error@+1 {{tile dimension 1 exceeds i32 limitations (got 0, expected strictly positive and less than or equal to 2147483647)}}
+  entry @e(%a: gather_scatter_view<tile=(4x0), tensor_view<4096x4096xf32, strides=[4096,1]>, sparse_dim=0>) {
+    return
+  }
+}
+// CHECK: error: tile dimension 1 exceeds i32 limitations (got 0, expected strictly positive and less than or equal to 2147483647)
+
+// -----
+
+// RULE: gather_scatter_view.tile-dims-fit-i32
+cuda_tile.module @m {
+  // expected-error@+1 {{tile dimension 0 exceeds i32 limitations (got 1099511627776, expected strictly positive and less than or equal to 2147483647)}}
+  entry @e(%a: gather_scatter_view<tile=(1099511627776x4), tensor_view<4096x4096xf32, strides=[4096,1]>, sparse_dim=0>) {
+    return
+  }
+}
+// CHECK: error: tile dimension 0 exceeds i32 limitations (got 1099511627776, expected strictly positive and less than or equal to 2147483647)
