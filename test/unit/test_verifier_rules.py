@@ -67,8 +67,8 @@ _OP_RULES: dict[str, tuple[str, ...]] = {
         "pointee-matches-val", "32-or-64-bit", "mask-shape",
     ),
     "atomic_red_view_tko": (
-        "mode-integer-types", "addf-float-types", "no-gather-scatter-view", "no-padding-value",
-        "element-types-match", "shapes-match", "no-xchg", "relaxed-only", "no-sys-scope",
+        "type-constraints", "view-is-tile-view", "integer-index", "mode-integer-types",
+        "addf-float-types", "no-gather-scatter-view", "no-padding-value", "element-types-match", "shapes-match", "no-xchg", "relaxed-only", "no-sys-scope",
         "memory-scope-required", "index-count", "scalar-index",
     ),
     "atomic_rmw_tko": (
@@ -224,7 +224,7 @@ _OP_RULES: dict[str, tuple[str, ...]] = {
         "weak-no-scope", "scope-required",
     ),
     "store_view_tko": (
-        "memory-ordering", "weak-no-scope", "scope-required", "view-type", "index-count",
+        "type-constraints", "memory-ordering", "weak-no-scope", "scope-required", "view-type", "index-count",
         "tile-type", "inbounds-size", "index-same-type", "index-scalar", "gather-index-1d",
         "gather-index-size", "gather-other-index-scalar", "gather-scalar-index-types",
     ),

@@ -128,7 +128,7 @@ class TileViewOf(AttrConstraint[TileViewType]):
 
     def verify(self, attr: Attribute, constraint_context: VerificationContext) -> None:
         if not isinstance(attr, TILE_VIEW_TYPES):
-            raise VerifyException(f"expected TileView instance, got {quoted(attr)}")
+            raise ConstraintError("TileView instance", attr)
 
     def get_bases(self) -> set[type[Attribute]]:
         return set(TILE_VIEW_TYPES)

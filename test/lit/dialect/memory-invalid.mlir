@@ -510,12 +510,12 @@ cuda_tile.module @m {
 // The view is a tile view; indices are integer tiles; the token is a token.
 cuda_tile.module @m {
   entry @e(%x: tile<32xf32>, %i: tile<i32>) {
-    // expected-error@+1 {{'cuda_tile.load_view_tko' op expected TileView instance, got '!cuda_tile.tile<32xf32>'}}
+    // expected-error@+1 {{'cuda_tile.load_view_tko' op operand #0 must be TileView instance, but got '!cuda_tile.tile<32xf32>'}}
     %0, %1 = load_view_tko weak %x[%i] : tile<32xf32>, tile<i32> -> tile<8xf32>, token
     return
   }
 }
-// CHECK: error: 'cuda_tile.load_view_tko' op expected TileView instance, got '!cuda_tile.tile<32xf32>'
+// CHECK: error: 'cuda_tile.load_view_tko' op operand #0 must be TileView instance, but got '!cuda_tile.tile<32xf32>'
 
 // -----
 
@@ -1393,12 +1393,12 @@ cuda_tile.module @m {
 // store_view_tko: TileView::verifyIndices and the view operand, as for load_view_tko.
 cuda_tile.module @m {
   entry @e(%x: tile<32xf32>, %i: tile<i32>, %t: tile<8xf32>) {
-    // expected-error@+1 {{'cuda_tile.store_view_tko' op expected TileView instance, got '!cuda_tile.tile<32xf32>'}}
+    // expected-error@+1 {{'cuda_tile.store_view_tko' op operand #1 must be TileView instance, but got '!cuda_tile.tile<32xf32>'}}
     %0 = store_view_tko weak %t, %x[%i] : tile<8xf32>, tile<32xf32>, tile<i32> -> token
     return
   }
 }
-// CHECK: error: 'cuda_tile.store_view_tko' op expected TileView instance, got '!cuda_tile.tile<32xf32>'
+// CHECK: error: 'cuda_tile.store_view_tko' op operand #1 must be TileView instance, but got '!cuda_tile.tile<32xf32>'
 
 // -----
 
@@ -1483,3 +1483,68 @@ cuda_tile.module @m {
   }
 }
 // CHECK: error: 'cuda_tile.get_index_space_shape' op result #0 must be 0D tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'
+
+// -----
+
+// RULE: atomic_red_view_tko.view-is-tile-view
+// The operand's type constraint fires before verify()'s own check, as in NVIDIA's.
+cuda_tile.module @m {
+  entry @e(%t: tile<2x2xi32>, %c0: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.atomic_red_view_tko' op operand #0 must be TileView instance, but got '!cuda_tile.tile<2x2xi32>'}}
+    %0 = atomic_red_view_tko relaxed device %t[%c0, %c0], add, %t : tile<2x2xi32>, tile<2x2xi32>, tile<i32> -> token
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.atomic_red_view_tko' op operand #0 must be TileView instance, but got '!cuda_tile.tile<2x2xi32>'
+
+// -----
+
+// RULE: atomic_red_view_tko.integer-index
+// The operand's type constraint fires before verify()'s own check, as in NVIDIA's.
+cuda_tile.module @m {
+  entry @e(%v: partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, %t: tile<2x2xi32>, %f: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.atomic_red_view_tko' op operand #1 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'}}
+    %0 = atomic_red_view_tko relaxed device %v[%f, %f], add, %t : tile<2x2xi32>, partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, tile<f32> -> token
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.atomic_red_view_tko' op operand #1 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'
+
+// -----
+
+// RULE: atomic_red_view_tko.type-constraints
+// The value is a tile.
+cuda_tile.module @m {
+  entry @e(%v: partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, %c0: tile<i32>, %tok: token) {
+    // expected-error@+1 {{'cuda_tile.atomic_red_view_tko' op operand #3 must be Tile type, but got '!cuda_tile.token'}}
+    %0 = "cuda_tile.atomic_red_view_tko"(%v, %c0, %c0, %tok, %tok) <{memory_ordering_semantics = 1 : i32, memory_scope = 1 : i32, mode = 0 : i32, operandSegmentSizes = array<i32: 1, 2, 1, 1>}> : (!cuda_tile.partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, !cuda_tile.tile<i32>, !cuda_tile.tile<i32>, !cuda_tile.token, !cuda_tile.token) -> !cuda_tile.token
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.atomic_red_view_tko' op operand #3 must be Tile type, but got '!cuda_tile.token'
+
+// -----
+
+// RULE: store_view_tko.type-constraints
+// The stored value is a tile.
+cuda_tile.module @m {
+  entry @e(%v: partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, %c0: tile<i32>, %tok: token) {
+    // expected-error@+1 {{'cuda_tile.store_view_tko' op operand #0 must be Tile type, but got '!cuda_tile.token'}}
+    %0 = store_view_tko weak %tok, %v[%c0, %c0] : token, partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, tile<i32> -> token
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.store_view_tko' op operand #0 must be Tile type, but got '!cuda_tile.token'
+
+// -----
+
+// RULE: store_view_tko.type-constraints
+// The indices are integer tiles.
+cuda_tile.module @m {
+  entry @e(%v: partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, %t: tile<2x2xi32>, %f: tile<f32>) {
+    // expected-error@+1 {{'cuda_tile.store_view_tko' op operand #2 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'}}
+    %0 = store_view_tko weak %t, %v[%f, %f] : tile<2x2xi32>, partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, tile<f32> -> token
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.store_view_tko' op operand #2 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'

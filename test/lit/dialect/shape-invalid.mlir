@@ -904,12 +904,12 @@ cuda_tile.module @m {
 // RULE: reshape.type-constraints
 cuda_tile.module @m {
   entry @e(%a: tile<4xf32>) {
-    // expected-error@+1 {{'cuda_tile.reshape' op result #0 must be tile, but got '!cuda_tile.tensor_view<4xf32, strides=[1]>'}}
+    // expected-error@+1 {{'cuda_tile.reshape' op result #0 must be Tile type, but got '!cuda_tile.tensor_view<4xf32, strides=[1]>'}}
     %0 = "cuda_tile.reshape"(%a) : (!cuda_tile.tile<4xf32>) -> !cuda_tile.tensor_view<4xf32, strides=[1]>
     return
   }
 }
-// CHECK: error: 'cuda_tile.reshape' op result #0 must be tile, but got '!cuda_tile.tensor_view<4xf32, strides=[1]>'
+// CHECK: error: 'cuda_tile.reshape' op result #0 must be Tile type, but got '!cuda_tile.tensor_view<4xf32, strides=[1]>'
 
 // -----
 
@@ -928,33 +928,33 @@ cuda_tile.module @m {
 // RULE: broadcast.type-constraints
 cuda_tile.module @m {
   entry @e(%a: tensor_view<4xf32, strides=[1]>) {
-    // expected-error@+1 {{'cuda_tile.broadcast' op operand #0 must be tile, but got '!cuda_tile.tensor_view<4xf32, strides=[1]>'}}
+    // expected-error@+1 {{'cuda_tile.broadcast' op operand #0 must be Tile type, but got '!cuda_tile.tensor_view<4xf32, strides=[1]>'}}
     %0 = "cuda_tile.broadcast"(%a) : (!cuda_tile.tensor_view<4xf32, strides=[1]>) -> !cuda_tile.tile<4xf32>
     return
   }
 }
-// CHECK: error: 'cuda_tile.broadcast' op operand #0 must be tile, but got '!cuda_tile.tensor_view<4xf32, strides=[1]>'
+// CHECK: error: 'cuda_tile.broadcast' op operand #0 must be Tile type, but got '!cuda_tile.tensor_view<4xf32, strides=[1]>'
 
 // -----
 
 // RULE: cat.type-constraints
 cuda_tile.module @m {
   entry @e(%a: tensor_view<4xf32, strides=[1]>, %b: tile<4xf32>) {
-    // expected-error@+1 {{'cuda_tile.cat' op operand #0 must be tile, but got '!cuda_tile.tensor_view<4xf32, strides=[1]>'}}
+    // expected-error@+1 {{'cuda_tile.cat' op operand #0 must be Tile type, but got '!cuda_tile.tensor_view<4xf32, strides=[1]>'}}
     %0 = "cuda_tile.cat"(%a, %b) <{dim = 0 : i64}> : (!cuda_tile.tensor_view<4xf32, strides=[1]>, !cuda_tile.tile<4xf32>) -> !cuda_tile.tile<8xf32>
     return
   }
 }
-// CHECK: error: 'cuda_tile.cat' op operand #0 must be tile, but got '!cuda_tile.tensor_view<4xf32, strides=[1]>'
+// CHECK: error: 'cuda_tile.cat' op operand #0 must be Tile type, but got '!cuda_tile.tensor_view<4xf32, strides=[1]>'
 
 // -----
 
 // RULE: permute.type-constraints
 cuda_tile.module @m {
   entry @e(%a: tensor_view<4x4xf32, strides=[4,1]>) {
-    // expected-error@+1 {{'cuda_tile.permute' op operand #0 must be tile, but got '!cuda_tile.tensor_view<4x4xf32, strides=[4,1]>'}}
+    // expected-error@+1 {{'cuda_tile.permute' op operand #0 must be Tile type, but got '!cuda_tile.tensor_view<4x4xf32, strides=[4,1]>'}}
     %0 = "cuda_tile.permute"(%a) <{permutation = array<i32: 1, 0>}> : (!cuda_tile.tensor_view<4x4xf32, strides=[4,1]>) -> !cuda_tile.tile<4x4xf32>
     return
   }
 }
-// CHECK: error: 'cuda_tile.permute' op operand #0 must be tile, but got '!cuda_tile.tensor_view<4x4xf32, strides=[4,1]>'
+// CHECK: error: 'cuda_tile.permute' op operand #0 must be Tile type, but got '!cuda_tile.tensor_view<4x4xf32, strides=[4,1]>'
