@@ -68,8 +68,9 @@ _OP_RULES: dict[str, tuple[str, ...]] = {
     ),
     "atomic_red_view_tko": (
         "type-constraints", "view-is-tile-view", "integer-index", "mode-integer-types",
-        "addf-float-types", "no-gather-scatter-view", "no-padding-value", "element-types-match", "shapes-match", "no-xchg", "relaxed-only", "no-sys-scope",
-        "memory-scope-required", "index-count", "scalar-index",
+        "addf-float-types", "no-gather-scatter-view", "no-padding-value", "element-types-match",
+        "shapes-match", "no-xchg", "relaxed-only", "no-sys-scope", "memory-scope-required",
+        "index-count", "scalar-index",
     ),
     "atomic_rmw_tko": (
         "all-shapes-match", "all-types-match", "type-constraints", "pointee-matches-arg",
@@ -224,9 +225,10 @@ _OP_RULES: dict[str, tuple[str, ...]] = {
         "weak-no-scope", "scope-required",
     ),
     "store_view_tko": (
-        "type-constraints", "memory-ordering", "weak-no-scope", "scope-required", "view-type", "index-count",
-        "tile-type", "inbounds-size", "index-same-type", "index-scalar", "gather-index-1d",
-        "gather-index-size", "gather-other-index-scalar", "gather-scalar-index-types",
+        "type-constraints", "memory-ordering", "weak-no-scope", "scope-required", "view-type",
+        "index-count", "tile-type", "inbounds-size", "index-same-type", "index-scalar",
+        "gather-index-1d", "gather-index-size", "gather-other-index-scalar",
+        "gather-scalar-index-types",
     ),
     "subf": ("all-types-match", "type-constraints", "rounding-ieee", "flush-to-zero-f32"),
     "subi": ("all-types-match", "type-constraints"),
