@@ -44,7 +44,7 @@ class Tiles:
     embed: int = 256
     sample: int = 1024
     attention_mma: bool = False
-    gemv_latency: int | None = None
+    gemv_latency: int | None = 8
     gemv_warps: int | None = None
 
     def gemv(self, kernel: st.Kernel) -> st.Kernel:
