@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import ClassVar, TypeVar
 
 from xdsl.dialects.builtin import StringAttr
+from xdsl.ir import Attribute
 from xdsl.irdl import (
     AnyAttr,
+    AttrConstraint,
+    IntConstraint,
     AttrSizedOperandSegments,
     IRDLOperation,
     VarConstraint,
+    VerificationContext,
     irdl_op_definition,
     operand_def,
     opt_operand_def,
@@ -107,6 +113,23 @@ class AssumePredicate(CustomDirective):
         attr.print_parameters(printer)
 
 
+@dataclass(frozen=True)
+class _AssumePredicateOf(AttrConstraint[AssumePredicateAttr]):
+    """``CudaTile_AssumePredicateAttrInterface``, failing in ODS's words."""
+
+    def verify(self, attr: Attribute, constraint_context: VerificationContext) -> None:
+        if not isinstance(attr, AssumePredicateAttr):
+            raise VerifyException(
+                "attribute 'predicate' failed to satisfy constraint: "
+                "AssumePredicateAttrInterface instance"
+            )
+
+    def mapping_type_vars(
+        self, type_var_mapping: Mapping[TypeVar, AttrConstraint | IntConstraint]
+    ) -> _AssumePredicateOf:
+        return self
+
+
 @irdl_op_definition
 class AssumeOp(CudaTileOp):
     """Returns ``value`` unchanged, with ``predicate`` promised to hold on it.
@@ -119,7 +142,7 @@ class AssumeOp(CudaTileOp):
     T: ClassVar = VarConstraint("T", AnyAttr())
     value = operand_def(T)
     result = result_def(T)
-    predicate = prop_def(AssumePredicateAttr)
+    predicate = prop_def(_AssumePredicateOf())
     custom_directives = (AssumePredicate,)
     assembly_format = (
         "custom<AssumePredicate>($predicate) `,` $value attr-dict `:` type($value)"

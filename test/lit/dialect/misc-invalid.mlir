@@ -287,3 +287,16 @@ cuda_tile.module @m {
     %t = gdc_launch_dependents_tko token = %x -> token
   }
 }
+
+// -----
+
+// RULE: assume.type-constraints
+// The predicate is an assume predicate attribute.
+cuda_tile.module @m {
+  entry @e(%x: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.assume' op attribute 'predicate' failed to satisfy constraint: AssumePredicateAttrInterface instance}}
+    %0 = "cuda_tile.assume"(%x) <{predicate = 1 : i32}> : (!cuda_tile.tile<i32>) -> !cuda_tile.tile<i32>
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.assume' op attribute 'predicate' failed to satisfy constraint: AssumePredicateAttrInterface instance

@@ -958,3 +958,15 @@ cuda_tile.module @m {
   }
 }
 // CHECK: error: 'cuda_tile.permute' op operand #0 must be Tile type, but got '!cuda_tile.tensor_view<4x4xf32, strides=[4,1]>'
+
+// -----
+
+// RULE: constant.type-constraints
+cuda_tile.module @m {
+  entry @e() {
+    // expected-error@+1 {{'cuda_tile.constant' op result #0 must be tile of i1 or i8 or i16 or i32 or i64 or f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN values, but got '!cuda_tile.token'}}
+    %0 = "cuda_tile.constant"() <{value = dense<1> : tensor<i32>}> : () -> !cuda_tile.token
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.constant' op result #0 must be tile of i1 or i8 or i16 or i32 or i64 or f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN values, but got '!cuda_tile.token'
