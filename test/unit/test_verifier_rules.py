@@ -131,7 +131,7 @@ _OP_RULES: dict[str, tuple[str, ...]] = {
     "int_to_ptr": ("all-shapes-match", "type-constraints"),
     "iota": ("type-constraints", "rank-1", "fits-element-type"),
     "itof": ("all-shapes-match", "type-constraints", "no-f8e8m0fnu", "rounding-mode"),
-    "join_tokens": ("two-or-more",),
+    "join_tokens": ("type-constraints", "two-or-more"),
     "load_ptr_tko": (
         "type-constraints", "source-points-to-result", "mask-shape", "padding-type",
         "memory-ordering", "weak-no-scope", "scope-required",

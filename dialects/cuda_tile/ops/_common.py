@@ -57,6 +57,7 @@ from ..diagnostics import ConstraintError, quoted
 from ..types import (
     PointerType,
     TileType,
+    TokenType,
     element_type_of,
     is_base_float,
     is_float,
@@ -152,6 +153,43 @@ ScalarI32Tile = TileOf("0D tile of i32 values", lambda t: t == i32, rank=0)
 ScalarBoolTile = TileOf("0D tile of i1 values", lambda t: t == i1, rank=0)
 ScalarPointerTile = TileOf("0D tile of Pointer type values", _is_pointer, rank=0)
 I32Index = _I32Index("variadic of 0D tile of i32 values", lambda t: t == i32, rank=0)
+
+
+_T = TypeVar("_T", bound=Attribute)
+
+
+@dataclass(frozen=True)
+class TypeOf(AttrConstraint[_T]):
+    """One ``cuda_tile`` type, named in errors by its ``Types.td`` summary."""
+
+    what: str
+    base: type[_T]
+
+    def verify(self, attr: Attribute, constraint_context: VerificationContext) -> None:
+        if not isinstance(attr, self.base):
+            raise ConstraintError(self.what, attr)
+
+    def get_bases(self) -> set[type[Attribute]]:
+        return {self.base}
+
+    def mapping_type_vars(
+        self, type_var_mapping: Mapping[TypeVar, AttrConstraint | IntConstraint]
+    ) -> TypeOf[_T]:
+        return self
+
+
+@dataclass(frozen=True)
+class _TokenOf(TypeOf[TokenType]):
+    """``token``: it has no parameters, so a format may leave it out."""
+
+    def can_infer(self, var_constraint_names: AbstractSet[str]) -> bool:
+        return True
+
+    def infer(self, context: InferenceContext) -> TokenType:
+        return TokenType()
+
+
+Token = _TokenOf("cuda tile token type", TokenType)
 
 
 # --------------------------------------------------------------------------

@@ -105,6 +105,8 @@ from ..types import (
 )
 from ._common import (
     AnyTile,
+    Token,
+    TypeOf,
     BoolTile,
     CudaTileOp,
     EnumKeyword,
@@ -141,33 +143,10 @@ class TileViewOf(AttrConstraint[TileViewType]):
 
 AnyTileView = TileViewOf()
 
-_V = TypeVar("_V", bound=Attribute)
-
-
-@dataclass(frozen=True)
-class ViewOf(AttrConstraint[_V]):
-    """One view type, named in errors by its ``Types.td`` summary."""
-
-    what: str
-    base: type[_V]
-
-    def verify(self, attr: Attribute, constraint_context: VerificationContext) -> None:
-        if not isinstance(attr, self.base):
-            raise ConstraintError(self.what, attr)
-
-    def get_bases(self) -> set[type[Attribute]]:
-        return {self.base}
-
-    def mapping_type_vars(
-        self, type_var_mapping: Mapping[TypeVar, AttrConstraint | IntConstraint]
-    ) -> ViewOf[_V]:
-        return self
-
-
-TensorView = ViewOf("tensor view type", TensorViewType)
-PartitionView = ViewOf("partition view type", PartitionViewType)
-StridedView = ViewOf("strided view type", StridedViewType)
-GatherScatterView = ViewOf("gather/scatter view type", GatherScatterViewType)
+TensorView = TypeOf("tensor view type", TensorViewType)
+PartitionView = TypeOf("partition view type", PartitionViewType)
+StridedView = TypeOf("strided view type", StridedViewType)
+GatherScatterView = TypeOf("gather/scatter view type", GatherScatterViewType)
 
 
 # --------------------------------------------------------------------------
@@ -949,9 +928,9 @@ class LoadViewTkoOp(ViewAccessOp):
     name = "cuda_tile.load_view_tko"
     view = operand_def(AnyTileView)
     index = var_operand_def(IntTile)
-    token = opt_operand_def(TokenType)
+    token = opt_operand_def(Token)
     tile = result_def(AnyTile)
-    result_token = result_def(TokenType)
+    result_token = result_def(Token)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(OrderedLoadEffects())
 
@@ -1010,8 +989,8 @@ class StoreViewTkoOp(ViewAccessOp):
     tile = operand_def(AnyTile)
     view = operand_def(AnyTileView)
     index = var_operand_def(IntTile)
-    token = opt_operand_def(TokenType)
-    result_token = result_def(TokenType)
+    token = opt_operand_def(Token)
+    result_token = result_def(Token)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(MemoryWriteEffect())
 
@@ -1077,12 +1056,12 @@ class AtomicRedViewTkoOp(TokenOrderedOp):
     view = operand_def(AnyTileView)
     index = var_operand_def(IntTile)
     value = operand_def(AnyTile)
-    token = opt_operand_def(TokenType)
+    token = opt_operand_def(Token)
     memory_ordering_semantics = prop_def(MemoryOrderingAttr)
     memory_scope = opt_prop_def(MemoryScopeAttr)
     """Required; optional here so that its absence gets NVIDIA's message."""
     mode = prop_def(AtomicRMWModeAttr)
-    result_token = result_def(TokenType)
+    result_token = result_def(Token)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
 
@@ -1213,12 +1192,12 @@ class LoadPtrTkoOp(TokenOrderedOp):
     source = operand_def(PointerTile)
     mask = opt_operand_def(BoolTile)
     padding_value = opt_operand_def(NumberTile)
-    token = opt_operand_def(TokenType)
+    token = opt_operand_def(Token)
     memory_ordering_semantics = prop_def(MemoryOrderingAttr)
     memory_scope = opt_prop_def(MemoryScopeAttr)
     optimization_hints = opt_prop_def(OptimizationHintsAttr)
     result = result_def(AnyTile)
-    result_token = result_def(TokenType)
+    result_token = result_def(Token)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(OrderedLoadEffects())
     custom_directives = (MemoryOrderingKeyword, OptionalMemoryScopeKeyword, OptionalHints)
@@ -1261,11 +1240,11 @@ class StorePtrTkoOp(TokenOrderedOp):
     destination = operand_def(PointerTile)
     value = operand_def(AnyTile)
     mask = opt_operand_def(BoolTile)
-    token = opt_operand_def(TokenType)
+    token = opt_operand_def(Token)
     memory_ordering_semantics = prop_def(MemoryOrderingAttr)
     memory_scope = opt_prop_def(MemoryScopeAttr)
     optimization_hints = opt_prop_def(OptimizationHintsAttr)
-    result_token = result_def(TokenType)
+    result_token = result_def(Token)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(MemoryWriteEffect())
     custom_directives = (MemoryOrderingKeyword, OptionalMemoryScopeKeyword, OptionalHints)
@@ -1317,9 +1296,9 @@ class AtomicCASTkoOp(TokenOrderedOp):
     cmp = operand_def(T)
     val = operand_def(T)
     mask = opt_operand_def(BoolTile)
-    token = opt_operand_def(TokenType)
+    token = opt_operand_def(Token)
     result = result_def(AnyTile)
-    result_token = result_def(TokenType)
+    result_token = result_def(Token)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
     custom_directives = (MemoryOrderingKeyword, MemoryScopeKeyword)
@@ -1358,9 +1337,9 @@ class AtomicRMWTkoOp(TokenOrderedOp):
     mode = prop_def(AtomicRMWModeAttr)
     arg = operand_def(AnyTile)
     mask = opt_operand_def(BoolTile)
-    token = opt_operand_def(TokenType)
+    token = opt_operand_def(Token)
     result = result_def(AnyTile)
-    result_token = result_def(TokenType)
+    result_token = result_def(Token)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
     custom_directives = (MemoryOrderingKeyword, MemoryScopeKeyword, AtomicModeKeyword)
@@ -1400,7 +1379,7 @@ class MakeTokenOp(CudaTileOp):
     """A fresh token with no prior dependencies."""
 
     name = "cuda_tile.make_token"
-    result = result_def(TokenType)
+    result = result_def(Token)
     traits = traits_def(Pure())
     assembly_format = "attr-dict `:` type($result)"
 
@@ -1410,8 +1389,8 @@ class JoinTokensOp(CudaTileOp):
     """A token that depends on all of ``tokens``."""
 
     name = "cuda_tile.join_tokens"
-    tokens = var_operand_def(TokenType)
-    result = result_def(TokenType)
+    tokens = var_operand_def(Token)
+    result = result_def(Token)
     traits = traits_def(Pure())
     assembly_format = "$tokens attr-dict `:` type($result)"
 
@@ -1426,8 +1405,8 @@ class MemoryFenceAliasTkoOp(TokenOrderedOp):
 
     name = "cuda_tile.memory_fence_alias_tko"
     SINCE: ClassVar[str] = "13.4"
-    token = operand_def(TokenType)
-    result_token = result_def(TokenType)
+    token = operand_def(Token)
+    result_token = result_def(Token)
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
     assembly_format = "$token attr-dict"
 

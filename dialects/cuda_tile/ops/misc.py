@@ -38,8 +38,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from ..attributes import ASSUME_PREDICATES
 from ..attributes import AssumePredicate as AssumePredicateAttr
-from ..types import TokenType
-from ._common import AnyTile, BoolTile, CudaTileOp, ScalarI32Tile
+from ._common import AnyTile, BoolTile, CudaTileOp, ScalarI32Tile, Token
 
 
 @irdl_op_definition
@@ -209,8 +208,8 @@ class PrintTkoOp(CudaTileOp):
     name = "cuda_tile.print_tko"
     str = prop_def(StringAttr)
     args = var_operand_def(AnyTile)
-    token = opt_operand_def(TokenType)
-    result_token = result_def(TokenType)
+    token = opt_operand_def(Token)
+    result_token = result_def(Token)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     assembly_format = (
         "$str (`,` $args^)? (`token` `` `=` `` $token^)? attr-dict "
@@ -241,8 +240,8 @@ class GdcLaunchDependentsTkoOp(CudaTileOp):
 
     name = "cuda_tile.gdc_launch_dependents_tko"
     SINCE: ClassVar[str] = "13.4"
-    token = opt_operand_def(TokenType)
-    result_token = result_def(TokenType)
+    token = opt_operand_def(Token)
+    result_token = result_def(Token)
     assembly_format = "(`token` `=` $token^)? attr-dict `->` type($result_token)"
 
 
@@ -256,6 +255,6 @@ class GdcWaitTkoOp(CudaTileOp):
 
     name = "cuda_tile.gdc_wait_tko"
     SINCE: ClassVar[str] = "13.4"
-    token = opt_operand_def(TokenType)
-    result_token = result_def(TokenType)
+    token = opt_operand_def(Token)
+    result_token = result_def(Token)
     assembly_format = "(`token` `=` $token^)? attr-dict `->` type($result_token)"

@@ -1548,3 +1548,15 @@ cuda_tile.module @m {
   }
 }
 // CHECK: error: 'cuda_tile.store_view_tko' op operand #2 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'
+
+// -----
+
+// RULE: join_tokens.type-constraints
+cuda_tile.module @m {
+  entry @e(%t: token, %c: tile<i32>) {
+    // expected-error@+1 {{'cuda_tile.join_tokens' op operand #1 must be cuda tile token type, but got '!cuda_tile.tile<i32>'}}
+    %0 = "cuda_tile.join_tokens"(%t, %c) : (!cuda_tile.token, !cuda_tile.tile<i32>) -> !cuda_tile.token
+    return
+  }
+}
+// CHECK: error: 'cuda_tile.join_tokens' op operand #1 must be cuda tile token type, but got '!cuda_tile.tile<i32>'
