@@ -38,6 +38,7 @@ import safetile as st
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "examples"))
 
+from qwen3.kernels import MMA, REDUCE  # noqa: E402
 from qwen3.model import Qwen3Decoder, Tiles  # noqa: E402
 from qwen3.reference import QWEN3_0_6B, QWEN3_4B, Config, random_weights  # noqa: E402
 
@@ -46,8 +47,11 @@ PROMPT = [9707, 11, 847, 829, 374, 1207, 16948, 13, 358, 1079, 264, 3460, 4128, 
 CHECK_STEPS = 64
 BENCH_STEPS = 1024
 RUNS = {"0.6B": (QWEN3_0_6B, st.f32), "4B": (QWEN3_4B, st.bf16)}
-BENCH_TILES = [Tiles(), Tiles(gemv_latency=None), Tiles(gemv_latency=None, attention_mma=True),
-               Tiles(gemv_latency=2), Tiles(gemv_warps=8), Tiles(keys=32)]
+BENCH_TILES = [Tiles(), Tiles(products=REDUCE), Tiles(products=MMA), Tiles(fused_append=False),
+               Tiles(keys=32), Tiles(keys=128, products=MMA), Tiles(attention_occupancy=2),
+               Tiles(gemv_occupancy=2), Tiles(gemv_occupancy=3), Tiles(gemv_occupancy=4),
+               Tiles(gemv_occupancy=2, gemv_latency=4), Tiles(rows=8, cols=512, gemv_occupancy=2),
+               Tiles(rows=4, cols=1024, gemv_occupancy=2), Tiles(gemv_latency=None)]
 """The tile configs timed on Qwen3-4B (the first is the one the correctness checks use)."""
 
 
@@ -63,6 +67,23 @@ def build(arch: str) -> None:
                                    tiles=tiles)
             decoder.record(PROMPT).release()
             print(f"Qwen3-{name} {dtype} {tiles}: built for {arch}", flush=True)
+    print_resources(arch)
+
+
+def print_resources(arch: str) -> None:
+    """Registers and spills (stack bytes) of every kernel in the cubin cache built for ``arch``."""
+    from safetile.backend.cache import LAYOUT, default_cache_dir
+    from safetile.backend.resources import kernel_resources
+
+    for record in sorted(default_cache_dir().glob(f"{LAYOUT}/*/*/*.json")):
+        meta = json.loads(record.read_text())
+        if meta.get("arch") != arch:
+            continue
+        cubin = record.with_suffix(".cubin").read_bytes()
+        for kernel in meta["kernels"]:
+            usage = kernel_resources(cubin, kernel)
+            print(f"  {kernel}: {usage.registers} registers, {usage.stack_bytes} B stack, "
+                  f"{usage.shared_bytes} B shared", flush=True)
 
 
 # -- on the GPU -------------------------------------------------------------------------

@@ -979,7 +979,11 @@ class Lowerer:
         left = self.eval(node.left)
         for op, right_node in zip(node.ops, node.comparators):
             right = self.eval(right_node)
-            if isinstance(op, ast.Is | ast.IsNot | ast.In | ast.NotIn):
+            if isinstance(op, ast.Is | ast.IsNot) and (left is None or right is None):
+                # A runtime value is never None: `w is None` decides at compile time (an
+                # optional operand of a device function).
+                value = self.python(_MEMBERSHIP[type(op)], left, right)
+            elif isinstance(op, ast.Is | ast.IsNot | ast.In | ast.NotIn):
                 if _is_runtime(left) or _is_runtime(right):
                     raise self.error(
                         f"'{_OP_TEXT[type(op)]}' works on compile-time values only",

@@ -48,40 +48,34 @@ def load_scalar(t):
 
 
 @st.function
-def inv_rms(x, eps, BK):
-    """``1 / sqrt(mean(x**2) + eps)`` of a static-length f32 vector, as a scalar."""
-    K = x.shape[0]
-    px = x.partition((BK,))
-    squares = st.zeros((BK,), f32)
-    for k in range(K // BK):
-        t = px.load((k,))
-        squares = squares + t * t
-    return st.rsqrt(st.sum(squares, 0) * (1.0 / K) + eps)
-
-
-@st.function
-def plain_tile(px, norm_w, inv, k):
-    """Tile ``k`` of the input vector as it is."""
-    return px.load((k,))
-
-
-@st.function
-def normalized_tile(px, norm_w, inv, k):
-    """Tile ``k`` of the input vector, RMS-normalized: times ``inv`` and the norm weight's tile."""
-    t = px.load((k,))
-    return t * (norm_w.partition(t.shape).load((k,)).astype(f32) * inv)
-
-
-@st.function
-def matvec(w, x, bn, BN, BK, input_tile, norm_w, inv):
-    """Rows ``bn * BN ...`` of ``w @ x'``, tile ``k`` of ``x'`` being ``input_tile(...)``
-    (``plain_tile``, or ``normalized_tile`` by ``norm_w`` and ``inv``)."""
+def matvec(w, x, bn, BN, BK):
+    """Rows ``bn * BN ...`` of ``w @ x``."""
     K = x.shape[0]
     pw, px = w.partition((BN, BK), padding="zero"), x.partition((BK,))
     acc = st.zeros((BN, BK), f32)
     for k in range(K // BK):
-        acc = acc + pw.load((bn, k)).astype(f32) * input_tile(px, norm_w, inv, k).reshape((1, BK))
+        acc = acc + pw.load((bn, k)).astype(f32) * px.load((k,)).reshape((1, BK))
     return st.sum(acc, 1)
+
+
+@st.function
+def norm_matvec(w, x, bn, BN, BK, norm_w, eps, w2=None):
+    """Rows ``bn * BN ...`` of ``w @ (rms_norm(x) * norm_w)`` (and of ``w2 @ ...``: both in one
+    loop, both weights' loads in flight).  The norm is a scalar factor, so it scales the sums,
+    and the squares of ``x`` are summed in the same loop: the weight loads wait for nothing."""
+    K = x.shape[0]
+    px, pn, pw = x.partition((BK,)), norm_w.partition((BK,)), w.partition((BN, BK), padding="zero")
+    acc = acc2 = st.zeros((BN, BK), f32)
+    squares = st.zeros((BK,), f32)
+    for k in range(K // BK):
+        t = px.load((k,))
+        squares = squares + t * t
+        xn = (t * pn.load((k,)).astype(f32)).reshape((1, BK))
+        acc = acc + pw.load((bn, k)).astype(f32) * xn
+        if w2 is not None:
+            acc2 = acc2 + w2.partition((BN, BK), padding="zero").load((bn, k)).astype(f32) * xn
+    inv = st.rsqrt(st.sum(squares, 0) * (1.0 / K) + eps)
+    return st.sum(acc, 1) * inv, st.sum(acc2, 1) * inv
 
 
 @st.function
@@ -135,7 +129,7 @@ def norm_gemv(
 ):
     """``z = w @ (rms_norm(x) * norm_w)``: every block normalizes the whole ``x`` (it is small)."""
     bn, _, _ = st.tile_block_id()
-    z.store(matvec(w, x, bn, BN, BK, normalized_tile, norm_w, inv_rms(x, eps, BK)))
+    z.store(norm_matvec(w, x, bn, BN, BK, norm_w, eps)[0])
 
 
 @st.kernel
@@ -153,7 +147,7 @@ def gemv_residual(
     """``z = residual + w @ x``."""
     bn, _, _ = st.tile_block_id()
     r = residual.partition((BN,)).load((bn,))
-    z.store(r + matvec(w, x, bn, BN, BK, plain_tile, None, 1.0))
+    z.store(r + matvec(w, x, bn, BN, BK))
 
 
 @st.kernel
@@ -172,9 +166,7 @@ def norm_gate_up(
 ):
     """The gated MLP's first half: ``silu(w_gate @ xn) * (w_up @ xn)``, ``xn = rms_norm(x) * norm_w``."""
     bn, _, _ = st.tile_block_id()
-    inv = inv_rms(x, eps, BK)
-    gate = matvec(w_gate, x, bn, BN, BK, normalized_tile, norm_w, inv)
-    up = matvec(w_up, x, bn, BN, BK, normalized_tile, norm_w, inv)
+    gate, up = norm_matvec(w_gate, x, bn, BN, BK, norm_w, eps, w_up)
     z.store(gate / (1.0 + st.exp2(gate * -LOG2E)) * up)
 
 
@@ -196,7 +188,7 @@ def norm_gemv_argmax(
     """The LM head: ``logits = w @ (rms_norm(x) * norm_w)``, and per tile its largest logit and
     the first row holding it (``best``/``best_at`` have one element per tile)."""
     bn, _, _ = st.tile_block_id()
-    row_logits = matvec(w, x, bn, BN, BK, normalized_tile, norm_w, inv_rms(x, eps, BK))
+    row_logits = norm_matvec(w, x, bn, BN, BK, norm_w, eps)[0]
     logits.store(row_logits)
     top = st.max(row_logits, 0)
     rows = st.iota((BN,)) + bn * BN
@@ -238,10 +230,22 @@ def advance(z: st.Mut[i32, (1,)], x: st.Ref[i32, (1,)], step: i32):
     z.store(x.load_tile((1,), (0,)) + step)
 
 
+@st.function
+def head_vector(qkv, head, D):
+    """Head ``head`` (of the ``[q heads, k heads, v heads]`` layout) of the QKV vector, ``(1, D)``."""
+    return qkv.partition((D,)).load((head,)).reshape((1, D))
+
+
+@st.function
+def new_key(qkv, k_norm, inv_freq, kvh, position, eps, G, KVH, D):
+    """Key head ``kvh`` at ``position``: normalized per head and rotated, ``(1, D)`` f32."""
+    return rope(head_rms_norm(head_vector(qkv, G * KVH + kvh, D), k_norm, eps), position, inv_freq)
+
+
 @st.kernel
 def kv_append(
-    k_cache: st.Mut["E", (1, "KVH", "D")],
-    v_cache: st.Mut["E", (1, "KVH", "D")],
+    k_cache: st.Mut["E", ("KVH", 1, "D")],
+    v_cache: st.Mut["E", ("KVH", 1, "D")],
     qkv: st.Ref[f32, ("QKV",)],
     k_norm: st.Ref["E", ("D",)],
     inv_freq: st.Ref[f32, ("HALF",)],
@@ -255,65 +259,105 @@ def kv_append(
     QKV: int,
     G: int,
 ):
-    """Row ``pos`` of the caches (``[positions, KVH, D]``): the keys normalized per head and
+    """Row ``pos`` of the caches (``[KVH, positions, D]``): the keys normalized per head and
     rotated, the values as they are.  ``qkv`` is ``[q (G * KVH heads), k (KVH), v (KVH)]``."""
-    row, _, _ = st.tile_block_id()
+    _, row, _ = st.tile_block_id()
     position = load_scalar(pos)
     if row != position:
         return
     kv = qkv.partition((KVH * D,))
     k = rope(head_rms_norm(kv.load((G,)).reshape((KVH, D)), k_norm, eps), position, inv_freq)
-    k_cache.store(k.astype(E).reshape((1, KVH, D)))
-    v_cache.store(kv.load((G + 1,)).astype(E).reshape((1, KVH, D)))
+    k_cache.store(k.astype(E).reshape((KVH, 1, D)))
+    v_cache.store(kv.load((G + 1,)).astype(E).reshape((KVH, 1, D)))
+
+
+REDUCE = 0
+"""``PRODUCTS``: both attention products as one broadcast multiply of ``(G, BN, D)`` summed."""
+ROWS = 1
+"""``PRODUCTS``: the products one query head at a time, ``(BN, D)`` multiplies summed."""
+MMA = 2
+"""``PRODUCTS``: both products as ``mma`` with the keys as the rows (``kt @ q^T``, the query
+heads padded to 16 columns): a ``G``-row ``mma`` would waste its tensor-core rows."""
 
 
 @st.function
-def scores_mma(q, kt):
-    """``q @ kt^T`` of ``(G, D)`` queries and ``(BN, D)`` keys (``E``), f32: one ``mma``."""
-    return st.mma(q, kt.T, st.zeros((q.shape[0], kt.shape[0]), f32))
+def queries(qkv, q_norm, inv_freq, kvh, position, eps, scale, G, D):
+    """Kv head ``kvh``'s ``G`` query heads, normalized per head, rotated, times ``scale * log2(e)``:
+    ``(G, D)`` f32."""
+    q = qkv.partition((G * D,)).load((kvh,)).reshape((G, D))
+    return rope(head_rms_norm(q, q_norm, eps), position, inv_freq) * (scale * LOG2E)
 
 
 @st.function
-def weighted_mma(p, vt):
-    """``p @ vt`` of ``(G, BN)`` f32 weights and ``(BN, D)`` values (``E``), f32: one ``mma``."""
-    return st.mma(p.astype(vt.dtype), vt, st.zeros((p.shape[0], vt.shape[1]), f32))
+def pad_rows(x, R):
+    """``x`` (``(G, D)``, ``G`` a power of two ``<= R``) with zero rows appended up to ``R`` rows
+    (doubling: tile shapes are powers of two)."""
+    for _ in st.static_range(R.bit_length()):
+        if x.shape[0] < R:
+            x = st.cat(x, st.zeros(x.shape, x.dtype), 0)
+    return x
 
 
 @st.function
-def scores_reduce(q, kt):
-    """``q @ kt^T`` as a broadcast product summed over ``D``: a ``G``-row ``mma`` wastes its
-    tensor-core rows and spills; this form keeps every lane on the keys."""
+def stack_rows(rows):
+    """The ``(1, N)`` tiles of ``rows`` (a power-of-two count) stacked into ``(len(rows), N)``,
+    concatenated pairwise (every intermediate shape a power of two)."""
+    for _ in st.static_range(len(rows).bit_length()):
+        if len(rows) > 1:
+            pairs = ()
+            for i in st.static_range(len(rows) // 2):
+                pairs = pairs + (st.cat(rows[2 * i], rows[2 * i + 1], 0),)
+            rows = pairs
+    return rows[0]
+
+
+@st.function
+def scores_of(q, kt, E, PRODUCTS):
+    """``q @ kt^T`` (``(G, D)`` f32 queries, ``(BN, D)`` keys in ``E``): ``(G, BN)`` f32."""
     G, D = q.shape
     BN = kt.shape[0]
-    return st.sum(q.astype(f32).reshape((G, 1, D)) * kt.astype(f32).reshape((1, BN, D)), 2)
+    if PRODUCTS == REDUCE:
+        return st.sum(q.reshape((G, 1, D)) * kt.astype(f32).reshape((1, BN, D)), 2)
+    if PRODUCTS == ROWS:
+        k32 = kt.astype(f32)
+        rows = ()
+        for g in st.static_range(G):
+            rows = rows + (st.sum(k32 * st.extract(q, (g, 0), (1, D)), 1).reshape((1, BN)),)
+        return stack_rows(rows)
+    R = max(G, 16)
+    sT = st.mma(kt, pad_rows(q, R).astype(E).T, st.zeros((BN, R), f32))
+    return st.extract(sT.T, (0, 0), (G, BN))
 
 
 @st.function
-def weighted_reduce(p, vt):
-    """``p @ vt`` as a broadcast product summed over the keys."""
+def weighted_of(p, vt, E, PRODUCTS):
+    """``p @ vt`` (``(G, BN)`` f32 weights, ``(BN, D)`` values in ``E``): ``(G, D)`` f32."""
     G, BN = p.shape
     D = vt.shape[1]
-    return st.sum(p.reshape((G, BN, 1)) * vt.astype(f32).reshape((1, BN, D)), 1)
+    if PRODUCTS == REDUCE:
+        return st.sum(p.reshape((G, BN, 1)) * vt.astype(f32).reshape((1, BN, D)), 1)
+    if PRODUCTS == ROWS:
+        v32 = vt.astype(f32)
+        rows = ()
+        for g in st.static_range(G):
+            rows = rows + (st.sum(v32 * st.extract(p, (g, 0), (1, BN)).reshape((BN, 1)), 0).reshape((1, D)),)
+        return stack_rows(rows)
+    R = max(G, 16)
+    ot = st.mma(vt.T, pad_rows(p, R).astype(E).T, st.zeros((D, R), f32))
+    return st.extract(ot.T, (0, 0), (G, D))
 
 
 @st.function
-def attend(o_part, lse, qkv, q_norm, inv_freq, k_cache, v_cache, pos, eps, scale, E, G, D, BN, scores, weighted):
-    """The body of ``attention_split`` (below), the two products being ``scores(q, kt)`` and
-    ``weighted(p, vt)``."""
-    kvh, c, _ = st.tile_block_id()
-    position = load_scalar(pos)
-    if c * BN > position:
-        return
-    q = qkv.partition((G * D,)).load((kvh,)).reshape((G, D))
-    q = (rope(head_rms_norm(q, q_norm, eps), position, inv_freq) * (scale * LOG2E)).astype(E)
-    kt = k_cache.partition((BN, 1, D)).load((c, kvh, 0)).reshape((BN, D))
-    vt = v_cache.partition((BN, 1, D)).load((c, kvh, 0)).reshape((BN, D))
+def attend_tile(o_part, lse, q, kt, vt, c, position, E, BN, PRODUCTS):
+    """Key tile ``c`` (``kt``, ``vt``: keys ``c * BN ...``, those past ``position`` masked) for the
+    queries ``q``: stores the softmax-weighted values (normalized) and the log2 of the sum."""
+    G, D = q.shape
     keys = st.iota((BN,)).reshape((1, BN)) + c * BN
-    s = st.where(keys <= position, scores(q, kt), -math.inf)
+    s = st.where(keys <= position, scores_of(q, kt, E, PRODUCTS), -math.inf)
     m = st.max(s, 1, keepdims=True)
     p = st.exp2(s - m)
     l = st.sum(p, 1, keepdims=True)
-    o_part.store((weighted(p, vt) / l).reshape((1, G, D)))
+    o_part.store((weighted_of(p, vt, E, PRODUCTS) / l).reshape((1, G, D)))
     lse.store((m + st.log2(l)).reshape((1, G)))
 
 
@@ -324,8 +368,8 @@ def attention_split(
     qkv: st.Ref[f32, ("QKV",)],
     q_norm: st.Ref["E", ("D",)],
     inv_freq: st.Ref[f32, ("HALF",)],
-    k_cache: st.Ref["E", (-1, "KVH", "D")],
-    v_cache: st.Ref["E", (-1, "KVH", "D")],
+    k_cache: st.Ref["E", ("KVH", -1, "D")],
+    v_cache: st.Ref["E", ("KVH", -1, "D")],
     pos: st.Ref[i32, (1,)],
     eps: f32,
     scale: f32,
@@ -337,27 +381,35 @@ def attention_split(
     QKV: int,
     KVH: int,
     BN: int,
+    PRODUCTS: int,
 ):
     """Decode attention, split-K, one key tile a block: block ``(kvh, c)`` takes the ``G`` query
     heads of kv head ``kvh`` over keys ``c * BN ...`` (those up to ``pos``) and writes their
     softmax-weighted values (normalized) and the log2 of their softmax sum (``o_part`` is
     ``[KVH, tiles * G, D]``, ``lse`` ``[KVH, tiles * G]``).  A tile wholly past ``pos``
     returns at once, writing nothing: ``attention_merge`` skips it.  The queries are
-    normalized per head and rotated here, the scale times log2(e) folded in.  The products
-    are broadcast multiplies summed (``attention_split_mma``: the same with ``mma``)."""
-    attend(o_part, lse, qkv, q_norm, inv_freq, k_cache, v_cache, pos, eps, scale, E, G, D, BN,
-           scores_reduce, weighted_reduce)
+    normalized per head and rotated here, the scale times log2(e) folded in; ``PRODUCTS``
+    says how the two products are computed (``REDUCE``, ``ROWS``, ``MMA``)."""
+    kvh, c, _ = st.tile_block_id()
+    position = load_scalar(pos)
+    if c * BN > position:
+        return
+    q = queries(qkv, q_norm, inv_freq, kvh, position, eps, scale, G, D)
+    kt = k_cache.partition((1, BN, D)).load((kvh, c, 0)).reshape((BN, D))
+    vt = v_cache.partition((1, BN, D)).load((kvh, c, 0)).reshape((BN, D))
+    attend_tile(o_part, lse, q, kt, vt, c, position, E, BN, PRODUCTS)
 
 
 @st.kernel
-def attention_split_mma(
+def attention_append(
     o_part: st.Mut[f32, (1, "G", "D")],
     lse: st.Mut[f32, (1, "G")],
+    k_cache: st.Mut["E", (1, "BN", "D")],
+    v_cache: st.Mut["E", (1, "BN", "D")],
     qkv: st.Ref[f32, ("QKV",)],
     q_norm: st.Ref["E", ("D",)],
+    k_norm: st.Ref["E", ("D",)],
     inv_freq: st.Ref[f32, ("HALF",)],
-    k_cache: st.Ref["E", (-1, "KVH", "D")],
-    v_cache: st.Ref["E", (-1, "KVH", "D")],
     pos: st.Ref[i32, (1,)],
     eps: f32,
     scale: f32,
@@ -369,10 +421,28 @@ def attention_split_mma(
     QKV: int,
     KVH: int,
     BN: int,
+    PRODUCTS: int,
 ):
-    """``attention_split`` with both products as ``mma`` (``G`` rows: spills at ``BN = 128``)."""
-    attend(o_part, lse, qkv, q_norm, inv_freq, k_cache, v_cache, pos, eps, scale, E, G, D, BN,
-           scores_mma, weighted_mma)
+    """``kv_append`` and ``attention_split`` in one launch: block ``(kvh, c)`` owns key tile ``c``
+    of kv head ``kvh`` in both caches (``[KVH, positions, D]``, partitioned ``(1, BN, D)``: the
+    same grid as ``o_part``'s).  The block whose tile holds ``pos`` puts the new key (normalized,
+    rotated) and value into row ``pos`` of its tiles and stores them back; every block then
+    attends over its tiles as ``attention_split`` does."""
+    kvh, c, _ = st.tile_block_id()
+    position = load_scalar(pos)
+    if c * BN > position:
+        return
+    row = position - c * BN
+    here = (st.iota((BN,)) == row).reshape((BN, 1))
+    kt = st.where(here, new_key(qkv, k_norm, inv_freq, kvh, position, eps, G, KVH, D).astype(E),
+                  st.load_tile_mut(k_cache).reshape((BN, D)))
+    vt = st.where(here, head_vector(qkv, G * KVH + KVH + kvh, D).astype(E),
+                  st.load_tile_mut(v_cache).reshape((BN, D)))
+    if row < BN:
+        k_cache.store(kt.reshape((1, BN, D)))
+        v_cache.store(vt.reshape((1, BN, D)))
+    q = queries(qkv, q_norm, inv_freq, kvh, position, eps, scale, G, D)
+    attend_tile(o_part, lse, q, kt, vt, c, position, E, BN, PRODUCTS)
 
 
 @st.kernel

@@ -32,10 +32,12 @@ from .reference import Config, inv_freq
 class Tiles:
     """Tile sizes: ``rows``/``cols`` of the projections' GEMV tiles, ``head_rows`` of the LM head,
     ``keys`` per attention block, ``embed`` columns per embedding block, ``sample`` per step of
-    the argmax over the LM head's tiles; ``attention_mma``: the attention's products as ``mma``
-    (``attention_split_mma``) rather than multiplies summed; ``gemv_latency`` and ``gemv_warps``:
-    the projections' ``latency`` load hint and ``num_worker_warps_per_cta`` (tileiras's choice
-    where ``None``)."""
+    the argmax over the LM head's tiles; ``products``: how attention computes its two products
+    (``kernels.REDUCE``, ``ROWS``, ``MMA``); ``fused_append``: the cache append inside the
+    attention launch (``attention_append``) rather than its own (``kv_append``);
+    ``gemv_latency``, ``gemv_warps`` and ``gemv_occupancy``: the projections' ``latency`` load
+    hint, ``num_worker_warps_per_cta`` and ``occupancy``; ``attention_occupancy``: the attention
+    launch's (tileiras's choice where ``None``)."""
 
     rows: int = 16
     cols: int = 256
@@ -43,18 +45,32 @@ class Tiles:
     keys: int = 64
     embed: int = 256
     sample: int = 1024
-    attention_mma: bool = False
+    products: int = K.ROWS
+    fused_append: bool = True
     gemv_latency: int | None = 8
     gemv_warps: int | None = None
+    gemv_occupancy: int | None = None
+    attention_occupancy: int | None = None
 
     def gemv(self, kernel: st.Kernel) -> st.Kernel:
         """``kernel`` (a projection) with this config's hints."""
-        options: dict[str, Any] = {}
-        if self.gemv_latency is not None:
-            options["load_hints"] = {"sm_90": {"latency": self.gemv_latency}}
-        if self.gemv_warps is not None:
-            options["optimization_hints"] = {"sm_90": {"num_worker_warps_per_cta": self.gemv_warps}}
-        return kernel.with_options(**options) if options else kernel
+        return _hinted(kernel, self.gemv_latency, self.gemv_warps, self.gemv_occupancy)
+
+    def attention(self, kernel: st.Kernel) -> st.Kernel:
+        """``kernel`` (the attention) with this config's hints."""
+        return _hinted(kernel, None, None, self.attention_occupancy)
+
+
+def _hinted(kernel: st.Kernel, latency: int | None, warps: int | None, occupancy: int | None) -> st.Kernel:
+    """``kernel`` with the sm_90 hints given (those not ``None``)."""
+    options: dict[str, Any] = {}
+    if latency is not None:
+        options["load_hints"] = {"sm_90": {"latency": latency}}
+    entry = {name: value for name, value in (("num_worker_warps_per_cta", warps), ("occupancy", occupancy))
+             if value is not None}
+    if entry:
+        options["optimization_hints"] = {"sm_90": entry}
+    return kernel.with_options(**options) if options else kernel
 
 
 TINY_TILES = Tiles(rows=16, cols=16, head_rows=16, keys=8, embed=16, sample=8)
@@ -122,7 +138,7 @@ class Qwen3Decoder:
         self.buffers["tokens"] = st.from_numpy(tokens).sync()
         self.buffers["pos"] = st.zeros((1,), st.i32).sync()
         self.buffers["pos_next"] = st.zeros((1,), st.i32).sync()
-        empty_cache = np.zeros((s, c.kv_heads, c.head_dim), np.float32)
+        empty_cache = np.zeros((c.kv_heads, s, c.head_dim), np.float32)
         for i in range(c.layers):
             for kv in "kv":
                 # An upload, not st.zeros: the cuda backend's memset fill fails for bf16.
@@ -157,11 +173,16 @@ class Qwen3Decoder:
         for i, layer in enumerate(self.layers):
             k, v = f"k{i}", f"v{i}"
             launch(run, t.gemv(K.norm_gemv), ("qkv", (t.rows,)), "x", layer["ln1"], layer["qkv"], eps, BK=t.cols)
-            launch(run, K.kv_append, (k, (1, c.kv_heads, d)), (v, (1, c.kv_heads, d)), "qkv", layer["k_norm"],
-                   self.inv_freq, "pos", eps, G=g)
-            split = K.attention_split_mma if t.attention_mma else K.attention_split
-            launch(run, split, ("o_part", (1, g, d)), ("lse", (1, g)), "qkv", layer["q_norm"],
-                   self.inv_freq, k, v, "pos", eps, d ** -0.5, BN=t.keys)
+            heads = ("o_part", (1, g, d)), ("lse", (1, g))
+            if t.fused_append:
+                launch(run, t.attention(K.attention_append), *heads, (k, (1, t.keys, d)), (v, (1, t.keys, d)), "qkv",
+                       layer["q_norm"], layer["k_norm"], self.inv_freq, "pos", eps, d ** -0.5, KVH=c.kv_heads,
+                       PRODUCTS=t.products)
+            else:
+                launch(run, K.kv_append, (k, (c.kv_heads, 1, d)), (v, (c.kv_heads, 1, d)), "qkv", layer["k_norm"],
+                       self.inv_freq, "pos", eps, G=g)
+                launch(run, t.attention(K.attention_split), *heads, "qkv", layer["q_norm"], self.inv_freq, k, v, "pos", eps,
+                       d ** -0.5, BN=t.keys, PRODUCTS=t.products)
             launch(run, K.attention_merge, ("attn", (g * d,)), "o_part", "lse", "pos", G=g,
                    TILES=self.max_positions // t.keys, BN=t.keys)
             launch(run, t.gemv(K.gemv_residual), ("x2", (t.rows,)), "x", "attn", layer["o"], BK=t.cols)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 from xdsl.dialects.builtin import FileLineColLoc
 from xdsl.dialects.builtin import ModuleOp
@@ -277,3 +278,39 @@ def test_a_failing_hints_function_is_a_located_error() -> None:
                                               r"ZeroDivisionError") as info:
         broken.compile(BM=32)
     assert info.value.file.endswith("test_frontend_kernel.py")
+
+
+@st.function
+def _sum_of(x, y=None):
+    """``x``, plus ``y`` when one is given: an optional operand decided at compile time."""
+    if y is not None:
+        return x + y
+    return x
+
+
+@st.kernel
+def optional_operand(z: st.Mut[f32, (16,)], a: st.Mut[f32, (16,)], x: st.Ref[f32, (-1,)], y: st.Ref[f32, (-1,)]):
+    tx, ty = st.load_tile_like(x, z), st.load_tile_like(y, z)
+    z.store(_sum_of(tx, ty))
+    a.store(_sum_of(tx))
+
+
+def test_is_none_on_a_runtime_value_is_decided_at_compile_time() -> None:
+    x, y = np.arange(16, dtype=np.float32), np.full(16, 10, np.float32)
+    z, a, *_ = optional_operand(st.zeros((16,)).sync().partition((16,)), st.zeros((16,)).sync().partition((16,)),
+                                st.from_numpy(x).sync(), st.from_numpy(y).sync()).sync()
+    np.testing.assert_array_equal(z.unpartition().numpy(), x + y)
+    np.testing.assert_array_equal(a.unpartition().numpy(), x)
+    assert "cuda_tile.if" not in print_tile_ir(optional_operand.compile())
+
+
+@st.kernel
+def tile_identity(z: st.Mut[f32, (16,)], x: st.Ref[f32, (-1,)]):
+    t = st.load_tile_like(x, z)
+    if t is st.load_tile_like(x, z):
+        z.store(t)
+
+
+def test_is_between_runtime_values_is_refused() -> None:
+    with pytest.raises(st.CompileError, match=r"'is' works on compile-time values only"):
+        tile_identity.compile()

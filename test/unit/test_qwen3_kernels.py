@@ -117,12 +117,12 @@ def test_kv_append_writes_row_pos_only() -> None:
     kvh, d, s, pos = 2, 16, 8, 5
     qkv, k_norm = qkv_vector(4, kvh, d), normal(d)
     freqs = (1.0 / 10000.0 ** (np.arange(0, d, 2) / d)).astype(np.float32)
-    k_cache, v_cache = normal(s, kvh, d), normal(s, kvh, d)
-    kc, vc, *_ = K.kv_append(tensor(k_cache).partition((1, kvh, d)), tensor(v_cache).partition((1, kvh, d)),
+    k_cache, v_cache = normal(kvh, s, d), normal(kvh, s, d)
+    kc, vc, *_ = K.kv_append(tensor(k_cache).partition((kvh, 1, d)), tensor(v_cache).partition((kvh, 1, d)),
                              tensor(qkv), tensor(k_norm), tensor(freqs), scalar(pos), EPS, G=2).sync()
     k = qkv[4 * d: 6 * d].reshape(kvh, d)
-    k_cache[pos] = rope(rms_norm(k, k_norm, EPS)[None], np.array([pos]), freqs)[0]
-    v_cache[pos] = qkv[6 * d:].reshape(kvh, d)
+    k_cache[:, pos] = rope(rms_norm(k, k_norm, EPS)[None], np.array([pos]), freqs)[0]
+    v_cache[:, pos] = qkv[6 * d:].reshape(kvh, d)
     close(kc, k_cache, 1e-5)
     close(vc, v_cache)
 
@@ -130,34 +130,66 @@ def test_kv_append_writes_row_pos_only() -> None:
 def attention_inputs(kvh: int, g: int, d: int, s: int) -> tuple[np.ndarray, ...]:
     qkv = qkv_vector(kvh * g, kvh, d)
     freqs = (1.0 / 100.0 ** (np.arange(0, d, 2) / d)).astype(np.float32)
-    return qkv, normal(d), freqs, normal(s, kvh, d), normal(s, kvh, d)
+    return qkv, normal(d), freqs, normal(kvh, s, d), normal(kvh, s, d)
 
 
 def attention_expected(qkv, q_norm, freqs, k_cache, v_cache, pos, kvh, g, d) -> np.ndarray:  # noqa: ANN001
     q = rope(rms_norm(qkv[: kvh * g * d].reshape(kvh * g, 1, d), q_norm, EPS), np.array([pos]), freqs)
-    keys = np.repeat(k_cache[: pos + 1].transpose(1, 0, 2), g, axis=0)
-    values = np.repeat(v_cache[: pos + 1].transpose(1, 0, 2), g, axis=0)
+    keys = np.repeat(k_cache[:, : pos + 1], g, axis=0)
+    values = np.repeat(v_cache[:, : pos + 1], g, axis=0)
     scores = q @ keys.transpose(0, 2, 1) / np.sqrt(d)
     p = np.exp(scores - scores.max(-1, keepdims=True))
     return ((p / p.sum(-1, keepdims=True)) @ values).reshape(kvh * g * d)
 
 
-@pytest.mark.parametrize("split", [K.attention_split, K.attention_split_mma])
-@pytest.mark.parametrize("pos", [0, 9, 21, 31])
-def test_attention_split_and_merge_is_decode_attention(pos: int, split: st.Kernel) -> None:
-    kvh, g, d, s, bn = 2, 2, 16, 32, 8
-    chunks = s // bn
-    qkv, q_norm, freqs, k_cache, v_cache = attention_inputs(kvh, g, d, s)
-    o_part, lse, *_ = split(
-        poisoned((kvh, chunks * g, d)).partition((1, g, d)), poisoned((kvh, chunks * g)).partition((1, g)),
-        tensor(qkv), tensor(q_norm), tensor(freqs), tensor(k_cache), tensor(v_cache), scalar(pos),
-        EPS, d ** -0.5, BN=bn).sync()
+def merged(o_part: st.Partition, lse: st.Partition, pos: int, kvh: int, g: int, d: int, bn: int,
+           chunks: int) -> st.Partition:
+    """``attention_merge`` of the split outputs, after checking that exactly the key tiles up to
+    ``pos`` were written (the others are still poisoned)."""
     o_part, lse = o_part.unpartition(), lse.unpartition()
     lse_values = lse.numpy().reshape(kvh, chunks, g)
-    used = -(-(pos + 1) // bn)  # the tiles past pos are not written: still poisoned
+    used = -(-(pos + 1) // bn)
     assert np.isnan(lse_values[:, used:]).all() and np.isfinite(lse_values[:, :used]).all()
     z, *_ = K.attention_merge(poisoned((kvh * g * d,)).partition((g * d,)), o_part, lse, scalar(pos),
                               G=g, TILES=chunks, BN=bn).sync()
+    return z
+
+
+PRODUCTS = [K.REDUCE, K.ROWS, K.MMA]
+
+
+@pytest.mark.parametrize("products", PRODUCTS)
+@pytest.mark.parametrize("pos", [0, 9, 21, 31])
+def test_attention_split_and_merge_is_decode_attention(pos: int, products: int) -> None:
+    kvh, g, d, s, bn = 2, 2, 16, 32, 8
+    chunks = s // bn
+    qkv, q_norm, freqs, k_cache, v_cache = attention_inputs(kvh, g, d, s)
+    o_part, lse, *_ = K.attention_split(
+        poisoned((kvh, chunks * g, d)).partition((1, g, d)), poisoned((kvh, chunks * g)).partition((1, g)),
+        tensor(qkv), tensor(q_norm), tensor(freqs), tensor(k_cache), tensor(v_cache), scalar(pos),
+        EPS, d ** -0.5, BN=bn, PRODUCTS=products).sync()
+    z = merged(o_part, lse, pos, kvh, g, d, bn, chunks)
+    close(z, attention_expected(qkv, q_norm, freqs, k_cache, v_cache, pos, kvh, g, d), 1e-4)
+
+
+@pytest.mark.parametrize("products", PRODUCTS)
+@pytest.mark.parametrize("pos", [0, 9, 21, 31])
+def test_attention_append_appends_row_pos_and_attends(pos: int, products: int) -> None:
+    kvh, g, d, s, bn = 2, 2, 16, 32, 8
+    chunks = s // bn
+    qkv, q_norm, freqs, k_cache, v_cache = attention_inputs(kvh, g, d, s)
+    k_norm = normal(d)
+    o_part, lse, kc, vc, *_ = K.attention_append(
+        poisoned((kvh, chunks * g, d)).partition((1, g, d)), poisoned((kvh, chunks * g)).partition((1, g)),
+        tensor(k_cache).partition((1, bn, d)), tensor(v_cache).partition((1, bn, d)), tensor(qkv),
+        tensor(q_norm), tensor(k_norm), tensor(freqs), scalar(pos), EPS, d ** -0.5, KVH=kvh,
+        PRODUCTS=products).sync()
+    k = qkv[kvh * g * d: (kvh * g + kvh) * d].reshape(kvh, d)
+    k_cache[:, pos] = rope(rms_norm(k, k_norm, EPS)[None], np.array([pos]), freqs)[0]
+    v_cache[:, pos] = qkv[(kvh * g + kvh) * d:].reshape(kvh, d)
+    close(kc, k_cache, 1e-5)  # every other row as it was
+    close(vc, v_cache)
+    z = merged(o_part, lse, pos, kvh, g, d, bn, chunks)
     close(z, attention_expected(qkv, q_norm, freqs, k_cache, v_cache, pos, kvh, g, d), 1e-4)
 
 
@@ -170,8 +202,8 @@ LAUNCHED = {
     K.sample: dict(BT=64),
     K.advance: dict(),
     K.kv_append: dict(E=st.bf16, KVH=2, D=16, HALF=8, QKV=128, G=2),
-    K.attention_split: dict(E=st.bf16, G=2, D=16, HALF=8, QKV=128, KVH=2, BN=16),
-    K.attention_split_mma: dict(E=st.bf16, G=2, D=16, HALF=8, QKV=128, KVH=2, BN=16),
+    K.attention_split: dict(E=st.bf16, G=2, D=16, HALF=8, QKV=128, KVH=2, BN=16, PRODUCTS=K.ROWS),
+    K.attention_append: dict(E=st.bf16, G=2, D=16, HALF=8, QKV=128, KVH=2, BN=16, PRODUCTS=K.MMA),
     K.attention_merge: dict(GD=32, G=2, D=16, TILES=4, BN=16),
 }
 

@@ -13,6 +13,9 @@ import safetile as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
 
+from dataclasses import replace  # noqa: E402
+
+from qwen3 import kernels as K  # noqa: E402
 from qwen3.model import TINY_TILES, Qwen3Decoder  # noqa: E402
 from qwen3.reference import TINY, greedy, random_weights  # noqa: E402
 
@@ -24,8 +27,13 @@ def weights() -> dict[str, np.ndarray]:
     return random_weights(TINY, seed=1)
 
 
-def test_greedy_decode_matches_the_numpy_reference(weights: dict[str, np.ndarray]) -> None:
-    decoder = Qwen3Decoder(TINY, weights, dtype=st.f32, max_positions=32, tiles=TINY_TILES)
+TILES = {"default": TINY_TILES, "kv_append, reduce": replace(TINY_TILES, fused_append=False, products=K.REDUCE),
+         "mma": replace(TINY_TILES, products=K.MMA)}
+
+
+@pytest.mark.parametrize("tiles", TILES.values(), ids=TILES.keys())
+def test_greedy_decode_matches_the_numpy_reference(weights: dict[str, np.ndarray], tiles) -> None:  # noqa: ANN001
+    decoder = Qwen3Decoder(TINY, weights, dtype=st.f32, max_positions=32, tiles=tiles)
     steps = 12  # positions 0 .. 15: two key tiles of 8, the second filling up
     tokens = decoder.generate(PROMPT, steps)
     expected, logits = greedy(TINY, weights, PROMPT, steps)
@@ -34,10 +42,13 @@ def test_greedy_decode_matches_the_numpy_reference(weights: dict[str, np.ndarray
     np.testing.assert_allclose(decoder.read("logits"), logits, rtol=1e-4, atol=1e-4)
 
 
-def test_the_step_is_one_graph_of_seven_launches_a_layer(weights: dict[str, np.ndarray]) -> None:
-    decoder = Qwen3Decoder(TINY, weights, dtype=st.f32, max_positions=16, tiles=TINY_TILES)
+@pytest.mark.parametrize("fused_append, per_layer", [(True, 6), (False, 7)])
+def test_the_step_is_one_graph_of_six_launches_a_layer(weights: dict[str, np.ndarray], fused_append: bool,
+                                                        per_layer: int) -> None:
+    decoder = Qwen3Decoder(TINY, weights, dtype=st.f32, max_positions=16,
+                           tiles=replace(TINY_TILES, fused_append=fused_append))
     graph = decoder.record([1])
-    assert graph.what == f"{7 * TINY.layers + 5} recorded ops"
+    assert graph.what == f"{per_layer * TINY.layers + 5} recorded ops"
     graph.release()
 
 
