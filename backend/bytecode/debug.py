@@ -11,7 +11,8 @@ Layout (NVIDIA/cuda-tile ``BytecodeWriter.cpp``, ``DebugInfoWriter``)::
                    3 di_lexical_block scope, file, line varint, column varint
                    4 di_loc           scope, filename string, line varint, column varint
                    5 di_subprogram    file, line, name string, linkageName string,
-                                      compileUnit, scopeLine varint
+                                      compileUnit, scopeLine varint,
+                                      [13.5+: flags varint]
                    6 call site        callee, caller
 
 Attribute references are varints; 0 is the unknown location and attribute
@@ -35,6 +36,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from safetile.dialects.cuda_tile.debuginfo import (
     LOCAL_SCOPES,
+    SUBPROGRAM_DECLARATION,
     DICompileUnitAttr,
     DIFileAttr,
     DILexicalBlockAttr,
@@ -42,7 +44,19 @@ from safetile.dialects.cuda_tile.debuginfo import (
     DISubprogramAttr,
 )
 
-from .format import ByteReader, BytecodeReadError, ByteWriter, read_table, write_table
+from .format import (
+    V13_5,
+    ByteReader,
+    BytecodeReadError,
+    BytecodeWriteError,
+    ByteWriter,
+    Version,
+    read_table,
+    write_table,
+)
+
+SUBPROGRAM_FLAGS = V13_5
+"""From 13.5 a ``di_subprogram`` ends with a flags varint (docs/bytecode.md)."""
 
 UNKNOWN = 0
 """The reserved reference of the unknown location (``DebugReserved::UnknownLoc``)."""
@@ -85,8 +99,9 @@ class DebugSectionWriter:
     writer does.
     """
 
-    def __init__(self, string: Callable[[str], int]):
+    def __init__(self, string: Callable[[str], int], version: Version):
         self.string = string
+        self.version = version
         self.table: list[Attribute] = []
         self.refs: dict[Attribute, int] = {}
         self.lists: list[list[int]] = []
@@ -165,6 +180,14 @@ class DebugSectionWriter:
             out.varint(self.string(attr.linkage_name.data))
             out.varint(self.ref(attr.compile_unit))
             out.varint(attr.scope_line.data)
+            if self.version >= SUBPROGRAM_FLAGS:
+                out.varint(attr.flags.data)
+            elif attr.declaration:
+                raise BytecodeWriteError(
+                    f"di_subprogram flags (declaration) require bytecode version "
+                    f"{SUBPROGRAM_FLAGS} (they were introduced in {SUBPROGRAM_FLAGS}); "
+                    f"the target version is {self.version}"
+                )
         else:
             assert isinstance(attr, CallSiteLoc)
             out.varint(DebugTag.CALL_SITE)
@@ -176,8 +199,9 @@ class DebugSectionWriter:
 class DebugSection:
     """A read debug section: each kernel's locations, decoded on demand."""
 
-    def __init__(self, r: ByteReader | None, strings: list[str]):
+    def __init__(self, r: ByteReader | None, strings: list[str], version: Version):
         self.strings = strings
+        self.version = version
         self.offsets: list[int] = []
         self.refs: list[int] = []
         self.entries: list[ByteReader] = []
@@ -262,7 +286,14 @@ class DebugSection:
             line = self.number(r, "line")
             name, linkage = self.string(r, "name"), self.string(r, "linkage name")
             unit = self.ref(r, DICompileUnitAttr, "compile unit")
-            return DISubprogramAttr(file, line, name, linkage, unit, self.number(r, "scope line"))
+            scope_line = self.number(r, "scope line")
+            flags = 0
+            if self.version >= SUBPROGRAM_FLAGS:
+                at = r.pos
+                flags = r.varint("di_subprogram flags")
+                if flags & ~SUBPROGRAM_DECLARATION:
+                    raise r.error("di_subprogram flags 0 or 1 (declaration)", f"got {flags:#x}", at)
+            return DISubprogramAttr(file, line, name, linkage, unit, scope_line, flags)
         if tag == DebugTag.CALL_SITE:
             callee = self.ref(r, LOCATIONS, "callee location")
             return CallSiteLoc(callee, self.ref(r, LOCATIONS, "caller location"))

@@ -21,8 +21,9 @@ NVIDIA generates its op readers and writers from ``Ops.td``
   per block: argument count, argument types, op count, ops).
 
 ``OPS`` below is the per-op data those rules need: ``Ops.td`` of the 13.3
-source release, plus the 13.4 additions as the 13.4 tools and cuTile's
-encoder show them.  Fields use NVIDIA's names; ``python_name`` gives ours.
+source release, plus the 13.4 and 13.5 additions as those releases' tools
+(and cuTile's encoder) show them (docs/bytecode.md says how each was
+established).  Fields use NVIDIA's names; ``python_name`` gives ours.
 """
 
 from __future__ import annotations
@@ -46,8 +47,12 @@ from safetile.dialects.cuda_tile.attributes import (
     MemoryOrderingAttr,
     MemoryScope,
     MemoryScopeAttr,
+    MultimemReductionKind,
+    MultimemReductionKindAttr,
     PaddingValue,
     PaddingValueAttr,
+    PointerKind,
+    PointerKindAttr,
     RoundingMode,
     RoundingModeAttr,
     Signedness,
@@ -56,7 +61,7 @@ from safetile.dialects.cuda_tile.attributes import (
     SymbolVisibilityAttr,
 )
 
-from .format import V13_1, V13_2, V13_3, V13_4, Version
+from .format import V13_1, V13_2, V13_3, V13_4, V13_5, Version
 
 # --------------------------------------------------------------------------
 # Types (BytecodeTypeOpcodes.td; f8E5M3FNU from the 13.4 tools)
@@ -101,7 +106,9 @@ TYPE_TAG_SINCE = {
 """Types newer than 13.1 (a reader rejects them in older files)."""
 
 POINTER_ATTR_SINCE = V13_4
-"""``ptr`` and ``tensor_view`` gained an optional ``ptr_attr`` parameter in 13.4."""
+"""``ptr`` and ``tensor_view`` gained an optional ``ptr_attr`` parameter in 13.4:
+a varint of presence bits (bit 0), then, after the type's other parameters,
+the ``PointerKind`` case as a varint."""
 
 DYNAMIC_BYTECODE = -(2**63)
 """A dynamic (``?``) tensor_view size or stride (MLIR's ``ShapedType::kDynamic``)."""
@@ -137,10 +144,16 @@ ENUM_ATTRS: dict[type[CudaTileEnum], type] = {
     MemoryOrdering: MemoryOrderingAttr,
     PaddingValue: PaddingValueAttr,
     SymbolVisibility: SymbolVisibilityAttr,
+    PointerKind: PointerKindAttr,
+    MultimemReductionKind: MultimemReductionKindAttr,
 }
 """The attribute class holding each enumeration."""
 
-ENUM_CASE_SINCE: dict[CudaTileEnum, Version] = {RoundingMode.NEAREST_AWAY: V13_4}
+ENUM_CASE_SINCE: dict[CudaTileEnum, Version] = {
+    RoundingMode.NEAREST_AWAY: V13_4,
+    PointerKind.UNICAST: V13_5,
+    PointerKind.MULTICAST: V13_5,
+}
 """Enumeration cases newer than their enumeration."""
 
 # --------------------------------------------------------------------------
@@ -309,6 +322,7 @@ _OPT_SCOPE = _opt_enum("memory_scope", MemoryScope)
 _HINTS = _attr("optimization_hints", AttrKind.HINTS, optional=True)
 _INBOUNDS = AttrField("inbounds", AttrKind.BOOL_ARRAY, V13_4, per_operand="index")
 """13.4: one flag per index, all false by default (the 13.4 tools require the count)."""
+_REDUCTION = _enum("reduction", MultimemReductionKind)
 
 
 def _op(
@@ -537,7 +551,7 @@ OPS: tuple[OpEncoding, ...] = (
         0x75,
         "atomic_red_view_tko",
         "view *index value ?token",
-        (_ORDERING, _SCOPE, _enum("mode", AtomicRMWMode)),
+        (_ORDERING, _SCOPE, _enum("mode", AtomicRMWMode), replace(_INBOUNDS, since=V13_5)),
         since=V13_3,
         segmented=True,
     ),
@@ -546,6 +560,31 @@ OPS: tuple[OpEncoding, ...] = (
     _op(0x78, "gdc_wait_tko", "?token", since=V13_4),
     _op(0x79, "fpowi", "source exponent", since=V13_4),
     _op(0x7A, "memory_fence_alias_tko", "token", since=V13_4),
+    _op(
+        0x7B,
+        "multimem_load_reduce_view_tko",
+        "view *index ?token",
+        (_ORDERING, _OPT_SCOPE, _REDUCTION, _INBOUNDS),
+        since=V13_5,
+        results=2,
+        segmented=True,
+    ),
+    _op(
+        0x7C,
+        "multimem_reduce_view_tko",
+        "view tile *index ?token",
+        (_ORDERING, _SCOPE, _REDUCTION, _INBOUNDS),
+        since=V13_5,
+        segmented=True,
+    ),
+    _op(
+        0x7D,
+        "multimem_store_view_tko",
+        "view tile *index ?token",
+        (_ORDERING, _OPT_SCOPE, _INBOUNDS),
+        since=V13_5,
+        segmented=True,
+    ),
 )
 
 ENTRY_OPCODE = 0x16

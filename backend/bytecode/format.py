@@ -50,9 +50,22 @@ SECTION_ALIGNMENT = {
 
 
 class FunctionFlags(IntEnum):
+    """The flags byte of a function-table entry.
+
+    Before 13.5 bit 2 says whether ``optimization_hints`` follow.  From 13.5
+    on the hints and the ``arg_attrs`` array always follow a kernel's
+    location, and bits 2-3 are the entry's *form* (``FORM_MASK``): 0 a plain
+    function, 1 an extern implementation, 2 a testing entry, 3 reserved; 13.5's
+    reader rejects bits 4 and up.
+    """
+
     PRIVATE = 0x01
     KERNEL = 0x02
     HAS_OPTIMIZATION_HINTS = 0x04
+
+
+FORM_MASK = 0x0C
+"""13.5: the bits of ``FunctionFlags`` that hold an entry's form (safetile writes 0)."""
 
 
 # --------------------------------------------------------------------------
@@ -62,7 +75,7 @@ class FunctionFlags(IntEnum):
 
 @dataclass(frozen=True, order=True)
 class Version:
-    """A bytecode version ``major.minor`` (Tile IR releases 13.1 ... 13.4)."""
+    """A bytecode version ``major.minor`` (Tile IR releases 13.1 ... 13.5)."""
 
     major: int
     minor: int
@@ -84,9 +97,13 @@ class Version:
         return f"{self.major}.{self.minor}"
 
 
-V13_1, V13_2, V13_3, V13_4 = (Version(13, m) for m in (1, 2, 3, 4))
-SUPPORTED_VERSIONS = (V13_1, V13_2, V13_3, V13_4)
+V13_1, V13_2, V13_3, V13_4, V13_5 = (Version(13, m) for m in (1, 2, 3, 4, 5))
+SUPPORTED_VERSIONS = (V13_1, V13_2, V13_3, V13_4, V13_5)
 DEFAULT_VERSION = V13_4
+"""What is written unless a version is asked for: the pinned toolchain's (13.4.92)."""
+
+ENTRY_ATTRIBUTES = V13_5
+"""From 13.5 on a kernel's entry always carries its hints and an ``arg_attrs`` array."""
 
 UNIFIED_BITFIELD = V13_3
 """From 13.3 on, optional type parameters share one presence bitfield."""

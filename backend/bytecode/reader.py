@@ -42,6 +42,8 @@ from safetile.dialects.cuda_tile.attributes import (
     OptimizationHintsAttr,
     PaddingValue,
     PaddingValueAttr,
+    PointerKind,
+    PointerKindAttr,
     SameElementsAttr,
     SymbolVisibility,
     SymbolVisibilityAttr,
@@ -81,6 +83,7 @@ from .encodings import (
 )
 from .format import (
     ALIGNMENT_BYTE,
+    ENTRY_ATTRIBUTES,
     MAGIC,
     MAX_NESTING,
     SECTION_ALIGNMENT,
@@ -143,7 +146,7 @@ class _Reader:
         self.values: list[SSAValue] = []
         self.op_offsets: dict[Operation, int] = {}
         self.depth = 0
-        self.debug = DebugSection(None, [])
+        self.debug = DebugSection(None, [], self.version)
         self.kernel_locations: list[int] | None = None
         """The location references of the kernel being read (None: it has none)."""
 
@@ -166,7 +169,7 @@ class _Reader:
             self.type_entries = read_table(sections[Section.TYPE], 4, "type")
         if Section.CONSTANT in sections:
             self.constant_table(sections[Section.CONSTANT])
-        self.debug = DebugSection(sections.get(Section.DEBUG), self.strings)
+        self.debug = DebugSection(sections.get(Section.DEBUG), self.strings, self.version)
         ops: list[Operation] = []
         if Section.GLOBAL in sections:
             ops += self.globals(sections[Section.GLOBAL])
@@ -276,18 +279,18 @@ class _Reader:
         if tag == TypeTag.TOKEN:
             return TokenType()
         if tag == TypeTag.POINTER:
-            self.no_pointer_attr(r)
+            has_kind = self.pointer_attr_bits(r)
             pointee = self.type_ref(r, "pointee type index")
             if not is_number(pointee):
                 raise r.error("a number pointee type", f"got {pointee}", at)
-            return PointerType(pointee)
+            return PointerType(pointee, self.pointer_kind(r) if has_kind else None)
         if tag == TypeTag.TILE:
             elem = self.type_ref(r, "tile element type index")
             if not is_tile_element(elem):
                 raise r.error("a tile element type", f"got {elem}", at)
             return TileType(r.le_list(8, "tile shape"), elem)
         if tag == TypeTag.TENSOR_VIEW:
-            self.no_pointer_attr(r)
+            has_kind = self.pointer_attr_bits(r)
             elem = self.type_ref(r, "tensor_view element type index")
             if not is_number(elem):
                 raise r.error("a number element type", f"got {elem}", at)
@@ -297,7 +300,7 @@ class _Reader:
             strides = [
                 DYNAMIC if s == DYNAMIC_BYTECODE else s for s in r.le_list(8, "tensor_view strides")
             ]
-            return TensorViewType(elem, shape, strides)
+            return TensorViewType(elem, shape, strides, self.pointer_kind(r) if has_kind else None)
         if tag == TypeTag.PARTITION_VIEW:
             unified = self.version >= UNIFIED_BITFIELD
             flags = self.type_flags(r) if unified else 0
@@ -334,12 +337,23 @@ class _Reader:
             return FunctionType.from_lists(inputs, outputs)
         raise r.error("a type tag", f"got {tag}", at)
 
-    def no_pointer_attr(self, r: ByteReader) -> None:
-        """13.4's ``ptr_attr`` presence bits; we model no pointer attribute."""
-        if self.version >= POINTER_ATTR_SINCE:
-            at = r.pos
-            if r.varint("type parameter presence bits") != 0:
-                raise r.error("no ptr_attr (unsupported)", at=at)
+    def pointer_attr_bits(self, r: ByteReader) -> bool:
+        """Whether a ``ptr`` / ``tensor_view`` has a ``ptr_attr`` (13.4's presence bits)."""
+        return self.version >= POINTER_ATTR_SINCE and bool(self.type_flags(r))
+
+    def pointer_kind(self, r: ByteReader) -> PointerKindAttr:
+        at = r.pos
+        code = r.varint("ptr_attr value")
+        if code >= len(PointerKind):
+            raise r.error(f"a ptr_attr value (0-{len(PointerKind) - 1})", f"got {code}", at)
+        kind = PointerKind.from_code(code)
+        if self.version < ENUM_CASE_SINCE.get(kind, self.version):
+            raise r.error(
+                f"a ptr_attr of bytecode version {self.version}",
+                f"'{kind}' needs {ENUM_CASE_SINCE[kind]}",
+                at,
+            )
+        return PointerKindAttr(kind)
 
     @staticmethod
     def type_flags(r: ByteReader) -> int:
@@ -547,8 +561,13 @@ class _Reader:
             signature = self.type_ref(r, "function signature type index")
             if not isinstance(signature, FunctionType):
                 raise r.error("a function type", f"got {signature}", sig_at)
+            always = self.version >= ENTRY_ATTRIBUTES
             flags_at = r.pos
             flags = r.byte("function flags")
+            if always and flags != FunctionFlags.KERNEL:
+                # Bits 2-3 are the form: extern implementations and testing
+                # entries are not kernels safetile models.
+                raise r.error("kernel function flags (0x02)", f"got {flags:#04x}", flags_at)
             if flags & ~(FunctionFlags.KERNEL | FunctionFlags.HAS_OPTIMIZATION_HINTS) or not (
                 flags & FunctionFlags.KERNEL
             ):
@@ -558,11 +577,15 @@ class _Reader:
             if loc > self.debug.functions:
                 raise r.error("a location index covered by the debug section", f"got {loc}", loc_at)
             hints = None
-            if flags & FunctionFlags.HAS_OPTIMIZATION_HINTS:
+            if always or flags & FunctionFlags.HAS_OPTIMIZATION_HINTS:
                 hints_at = r.pos
                 hints = self.tagged(r)
                 if not isinstance(hints, OptimizationHintsAttr):
                     raise r.error("optimization hints", f"got {hints}", hints_at)
+                if always and not hints.value.data:
+                    hints = None  # 13.5 writes an empty one for none
+            if always:
+                self.no_argument_attributes(r)
             body = r.sub(r.count("function body length", 0), "function body")
             self.kernel_locations = self.debug.location_refs(loc) if loc else None
             entries.append(self.function(name, signature, hints, body, at))
@@ -571,6 +594,17 @@ class _Reader:
         if len(padding) >= 8 or any(b != ALIGNMENT_BYTE for b in padding):
             raise BytecodeReadError(pad_at, "end of the function section", "trailing bytes")
         return entries
+
+    def no_argument_attributes(self, r: ByteReader) -> None:
+        """13.5's ``arg_attrs``: an empty array or dictionary (as NVIDIA's tools
+        accept), or one empty dictionary per argument; we model none."""
+        at = r.pos
+        attrs = self.tagged(r)
+        entries = attrs.data if isinstance(attrs, ArrayAttr) else [attrs]
+        if not isinstance(attrs, ArrayAttr | DictionaryAttr) or any(
+            not isinstance(d, DictionaryAttr) or d.data for d in entries
+        ):
+            raise r.error("no argument attributes (unsupported)", f"got {attrs}", at)
 
     def function(
         self,

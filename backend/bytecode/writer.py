@@ -46,6 +46,7 @@ from safetile.dialects.cuda_tile.attributes import (
     DivByAttr,
     OptimizationHintsAttr,
     PaddingValueAttr,
+    PointerKind,
     SameElementsAttr,
     SymbolVisibility,
 )
@@ -84,6 +85,7 @@ from .encodings import (
 from .format import (
     ARCH_INDEPENDENT,
     DEFAULT_VERSION,
+    ENTRY_ATTRIBUTES,
     MAGIC,
     UNIFIED_BITFIELD,
     V13_3,
@@ -150,7 +152,7 @@ class _Writer:
         self.constants: dict[tuple[Attribute, bytes], int] = {}
         self.constant_data: list[bytes] = []
         self.values: dict[SSAValue, int] = {}
-        self.debug = DebugSectionWriter(self.string)
+        self.debug = DebugSectionWriter(self.string, version)
         self.kernel_locations: dict[structure.EntryOp, tuple[int, Callable[[Attribute], Attribute]]] = {}
         self.function = UNKNOWN
         self.scoped: Callable[[Attribute], Attribute] = _unscoped
@@ -204,9 +206,10 @@ class _Writer:
         if isinstance(t, PointerType):
             pointee = self.type(t.pointee)
             out.varint(TypeTag.POINTER)
-            if self.version >= POINTER_ATTR_SINCE:
-                out.varint(0)  # no ptr_attr
+            kind = self._pointer_kind(t, out)
             out.varint(pointee)
+            if kind is not None:
+                out.varint(kind.code)
         elif isinstance(t, TileType):
             elem = self.type(t.element_type)
             out.varint(TypeTag.TILE)
@@ -217,11 +220,12 @@ class _Writer:
         elif isinstance(t, TensorViewType):
             elem = self.type(t.element_type)
             out.varint(TypeTag.TENSOR_VIEW)
-            if self.version >= POINTER_ATTR_SINCE:
-                out.varint(0)  # no ptr_attr
+            kind = self._pointer_kind(t, out)
             out.varint(elem)
             out.le_list([DYNAMIC_BYTECODE if d == DYNAMIC else d for d in t.shape], 8)
             out.le_list([DYNAMIC_BYTECODE if s == DYNAMIC else s for s in t.strides], 8)
+            if kind is not None:
+                out.varint(kind.code)
         elif isinstance(t, PartitionViewType):
             view = self.type(t.tensor_view_type)
             out.varint(TypeTag.PARTITION_VIEW)
@@ -261,6 +265,19 @@ class _Writer:
                 out.varint(o)
         else:
             raise BytecodeWriteError(f"type {t} has no bytecode encoding")
+
+    def _pointer_kind(
+        self, t: PointerType | TensorViewType, out: ByteWriter
+    ) -> PointerKind | None:
+        """Write the presence bits of ``t``'s ``ptr_attr`` (13.4+); its case, if any."""
+        kind = t.kind
+        if kind is not None:
+            self._require(POINTER_ATTR_SINCE, f"type {t.name} with a ptr_attr")
+            if kind.data in ENUM_CASE_SINCE:
+                self._require(ENUM_CASE_SINCE[kind.data], f"ptr_attr {kind.data.value}")
+        if self.version >= POINTER_ATTR_SINCE:
+            out.varint(int(kind is not None))
+        return None if kind is None else kind.data
 
     @staticmethod
     def _padding(padding: PaddingValueAttr | None, out: ByteWriter, unified: bool) -> None:
@@ -458,16 +475,22 @@ class _Writer:
                         f"argument and result attributes of entry @{entry.sym_name.data} "
                         f"cannot be encoded in bytecode version {self.version}"
                     )
+            if self.version >= ENTRY_ATTRIBUTES:
+                self._scalar_arguments(entry)
             hints = self.entry_hints(entry)
+            always = self.version >= ENTRY_ATTRIBUTES  # and bit 2 is the form's
             flags = FunctionFlags.KERNEL
-            if hints is not None:
+            if hints is not None and not always:
                 flags |= FunctionFlags.HAS_OPTIMIZATION_HINTS
             self.function, self.scoped = self.kernel_locations[entry]
             out.varint(self.string(entry.sym_name.data))
             out.varint(self.type(entry.function_type))
             out.byte(flags)
             out.varint(self.function)
-            if hints is not None:
+            if always:
+                self.tagged(hints or OptimizationHintsAttr({}), out)
+                self.tagged(ArrayAttr([]), out)  # arg_attrs, as cuTile writes it
+            elif hints is not None:
                 self.tagged(hints, out)
             body = ByteWriter()
             self.values = {}
@@ -480,6 +503,17 @@ class _Writer:
             out.raw(body.data)
         out.align(8)
         return bytes(out.data)
+
+    def _scalar_arguments(self, entry: structure.EntryOp) -> None:
+        """13.5's readers refuse a kernel argument that is not a rank-0 tile
+        (a ``tensor_view``), whatever the file's version: do not write one."""
+        for i, t in enumerate(entry.function_type.inputs.data):
+            if not (isinstance(t, TileType) and t.rank == 0):
+                raise BytecodeWriteError(
+                    f"entry @{entry.sym_name.data}: argument #{i} of type {t} cannot be "
+                    f"encoded in bytecode version {self.version} (its readers accept only "
+                    "rank-0 tile arguments)"
+                )
 
     def entry_hints(self, entry: structure.EntryOp) -> OptimizationHintsAttr | None:
         hints = entry.optimization_hints

@@ -1,4 +1,5 @@
-"""Attributes of the ``cuda_tile`` dialect (NVIDIA Tile IR 13.4, ``AttrDefs.td``).
+"""Attributes of the ``cuda_tile`` dialect (NVIDIA Tile IR ``AttrDefs.td`` of 13.4; the
+13.5 additions, ``ptr_attr`` cases and ``multimem_reduction_kind``, as 13.5.37's tools show them).
 
 Enumerations keep NVIDIA's case order: the position of a case in its enum is
 its integer value in the bytecode (``code``).  Each enum attribute prints as
@@ -119,6 +120,31 @@ class SymbolVisibility(CudaTileEnum):
     PRIVATE = "private"
 
 
+class PointerKind(CudaTileEnum):
+    """``#cuda_tile.ptr_attr<...>`` of a ``ptr`` or ``tensor_view`` type.
+
+    ``none`` is 13.4's only case; 13.5 adds ``unicast`` and ``multicast``, which
+    the ``multimem_*`` ops require of their view's base pointer (docs/bytecode.md).
+    """
+
+    NONE = "none"
+    UNICAST = "unicast"
+    MULTICAST = "multicast"
+
+
+class MultimemReductionKind(CudaTileEnum):
+    """13.5: how ``multimem_load_reduce_view_tko`` / ``multimem_reduce_view_tko`` combine."""
+
+    ADD = "add"
+    MIN = "min"
+    MAX = "max"
+    AND = "and"
+    OR = "or"
+    XOR = "xor"
+    UMIN = "umin"
+    UMAX = "umax"
+
+
 class _AngleEnum(Generic[EnumType]):
     """Prints and parses an enum attribute's case inside ``<...>``."""
 
@@ -188,6 +214,18 @@ class SymbolVisibilityAttr(
     _AngleEnum[SymbolVisibility], EnumAttribute[SymbolVisibility]
 ):
     name = "cuda_tile.symbol_visibility"
+
+
+@irdl_attr_definition
+class PointerKindAttr(_AngleEnum[PointerKind], EnumAttribute[PointerKind]):
+    name = "cuda_tile.ptr_attr"
+
+
+@irdl_attr_definition
+class MultimemReductionKindAttr(
+    _AngleEnum[MultimemReductionKind], EnumAttribute[MultimemReductionKind]
+):
+    name = "cuda_tile.multimem_reduction_kind"
 
 
 # --------------------------------------------------------------------------
@@ -547,6 +585,8 @@ ENUM_ATTRS = (
     MemoryOrderingAttr,
     PaddingValueAttr,
     SymbolVisibilityAttr,
+    PointerKindAttr,
+    MultimemReductionKindAttr,
 )
 
 CUDA_TILE_ATTRS = (*ENUM_ATTRS, OptimizationHintsAttr, *ASSUME_PREDICATES)

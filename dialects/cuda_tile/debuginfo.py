@@ -81,6 +81,18 @@ def _attr(parser: AttrParser) -> Callable[[], Attribute]:
     return parser.parse_attribute
 
 
+SUBPROGRAM_DECLARATION = 1
+"""The ``di_subprogram`` flag bit 13.5's tools print as ``declaration``."""
+
+
+def _subprogram_flags(parser: AttrParser) -> IntAttr:
+    """``declaration``, the one flag (a subprogram without flags prints none)."""
+    pos = parser.pos
+    if parser.parse_optional_keyword("declaration") is None:
+        parser.raise_error("expected 'declaration'", pos)
+    return IntAttr(SUBPROGRAM_DECLARATION)
+
+
 def _as_string(value: str | StringAttr) -> StringAttr:
     return StringAttr(value) if isinstance(value, str) else value
 
@@ -147,7 +159,12 @@ class DICompileUnitAttr(ParametrizedAttribute):
 @irdl_attr_definition
 class DISubprogramAttr(ParametrizedAttribute):
     """``#cuda_tile.di_subprogram<file = ..., line = N, name = "k", linkageName = "k",
-    compileUnit = ..., scopeLine = N>``: a kernel (``scopeLine`` optional, 0 if absent)."""
+    compileUnit = ..., scopeLine = N[, flags = declaration]>``: a kernel (``scopeLine``
+    optional, 0 if absent).
+
+    ``flags`` is 13.5's: bit 0, the only one its tools accept, prints as
+    ``declaration``; absent (0) it is not printed.
+    """
 
     name = "cuda_tile.di_subprogram"
     file: Attribute = param_def()
@@ -156,6 +173,23 @@ class DISubprogramAttr(ParametrizedAttribute):
     linkage_name: StringAttr = param_def(converter=_as_string)
     compile_unit: Attribute = param_def()
     scope_line: IntAttr = param_def(converter=_as_int)
+    flags: IntAttr = param_def(converter=_as_int)
+
+    def __init__(
+        self,
+        file: Attribute,
+        line: int | IntAttr,
+        sub_name: str | StringAttr,
+        linkage_name: str | StringAttr,
+        compile_unit: Attribute,
+        scope_line: int | IntAttr,
+        flags: int | IntAttr = 0,
+    ):
+        super().__init__(file, line, sub_name, linkage_name, compile_unit, scope_line, flags)
+
+    @property
+    def declaration(self) -> bool:
+        return bool(self.flags.data & SUBPROGRAM_DECLARATION)
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
@@ -166,10 +200,12 @@ class DISubprogramAttr(ParametrizedAttribute):
             "linkageName": _string(parser),
             "compileUnit": _attr(parser),
             "scopeLine": _unsigned(parser),
+            "flags": lambda: _subprogram_flags(parser),
         }
-        v = _parse_struct(parser, "di_subprogram", fields, {"scopeLine"})
+        v = _parse_struct(parser, "di_subprogram", fields, {"scopeLine", "flags"})
         scope_line = v.get("scopeLine", IntAttr(0))
-        return [v["file"], v["line"], v["name"], v["linkageName"], v["compileUnit"], scope_line]
+        flags = v.get("flags", IntAttr(0))
+        return [v["file"], v["line"], v["name"], v["linkageName"], v["compileUnit"], scope_line, flags]
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string("<file = ")
@@ -182,9 +218,16 @@ class DISubprogramAttr(ParametrizedAttribute):
         printer.print_attribute(self.compile_unit)
         if self.scope_line.data:
             printer.print_string(f", scopeLine = {self.scope_line.data}")
+        if self.declaration:
+            printer.print_string(", flags = declaration")
         printer.print_string(">")
 
     def verify(self) -> None:
+        if self.flags.data & ~SUBPROGRAM_DECLARATION:
+            raise VerifyException(
+                f"'{self.name}' flags must be 0 or {SUBPROGRAM_DECLARATION} (declaration), "
+                f"got {self.flags.data}"
+            )
         _require(self.file, (DIFileAttr,), "a #cuda_tile.di_file file", self.name)
         _require(
             self.compile_unit,

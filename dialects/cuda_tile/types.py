@@ -38,7 +38,7 @@ from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from .attributes import PaddingValue, PaddingValueAttr
+from .attributes import PaddingValue, PaddingValueAttr, PointerKind, PointerKindAttr
 from .diagnostics import quoted
 
 DYNAMIC = -1
@@ -281,23 +281,73 @@ def verify_tile_size(shape: Sequence[int]) -> None:
 @_register_bare
 @irdl_attr_definition
 class PointerType(ParametrizedAttribute, CudaTileType):
-    """``ptr<E>``: a global-memory pointer to numbers of type ``E``."""
+    """``ptr<E>`` or ``ptr<E, <kind>>``: a global-memory pointer to numbers of type ``E``.
+
+    The ``ptr_attr`` (13.4; cases ``unicast`` and ``multicast`` since 13.5) is
+    printed stripped (``<multicast>``) as NVIDIA's tools print it; the qualified
+    ``#cuda_tile.ptr_attr<multicast>`` parses too.
+    """
 
     name = "cuda_tile.ptr"
     pointee: Attribute = param_def()
+    ptr_attr: Attribute = param_def()
+    """A ``PointerKindAttr``, or ``NoneAttr`` when the type has none."""
+
+    def __init__(self, pointee: Attribute, kind: PointerKindAttr | None = None):
+        super().__init__(pointee, NoneAttr() if kind is None else kind)
+
+    @property
+    def kind(self) -> PointerKindAttr | None:
+        return self.ptr_attr if isinstance(self.ptr_attr, PointerKindAttr) else None
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
         with parser.in_angle_brackets():
-            return [parse_tile_ir_type(parser)]
+            pointee = parse_tile_ir_type(parser)
+            kind: Attribute = NoneAttr()
+            if parser.parse_optional_punctuation(",") is not None:
+                kind = _parse_pointer_kind(parser, stripped=True)
+        return [pointee, kind]
 
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():
             printer.print_attribute(self.pointee)
+            if self.kind is not None:
+                printer.print_string(f", <{self.kind.data.value}>")
 
     def verify(self) -> None:
         if not is_number(self.pointee):
             raise VerifyException(f"failed to verify 'pointeeType': {_NUMBER_TYPES}")
+        _verify_pointer_kind(self.ptr_attr)
+
+
+def _parse_pointer_kind(parser: AttrParser, stripped: bool) -> PointerKindAttr:
+    """``#cuda_tile.ptr_attr<kind>``, or (``stripped``) also ``<kind>``."""
+    pos = parser.pos
+    if stripped and parser.parse_optional_characters("<") is not None:
+        kind = parser.parse_str_enum(PointerKind)
+        parser.parse_punctuation(">")
+        return PointerKindAttr(kind)
+    return _as_pointer_kind(parser, parser.parse_attribute(), pos)
+
+
+def _as_pointer_kind(parser: AttrParser, attr: Attribute, pos: int) -> PointerKindAttr:
+    if not isinstance(attr, PointerKindAttr):
+        parser.raise_error(f"expected '#cuda_tile.ptr_attr<...>', got {quoted(attr)}", pos)
+    return attr
+
+
+def _verify_pointer_kind(attr: Attribute) -> None:
+    if not isinstance(attr, PointerKindAttr | NoneAttr):
+        raise VerifyException(f"expected a '#cuda_tile.ptr_attr', got {quoted(attr)}")
+
+
+def pointer_kind(t: Attribute) -> PointerKind | None:
+    """The ``ptr_attr`` case of a ``ptr``, a tile of them or a ``tensor_view`` (None: none)."""
+    if isinstance(t, TileType):
+        t = t.element_type
+    kind = getattr(t, "kind", None)
+    return kind.data if isinstance(kind, PointerKindAttr) else None
 
 
 @_register_bare
@@ -390,11 +440,24 @@ class TensorViewType(ParametrizedAttribute, CudaTileType):
     element_type: Attribute = param_def()
     shape_attr: ArrayAttr[IntAttr] = param_def()
     strides_attr: ArrayAttr[IntAttr] = param_def()
+    ptr_attr: Attribute = param_def()
+    """The ``ptr_attr`` of its base pointer (``PointerKindAttr``), or ``NoneAttr``;
+    printed last, qualified: ``tensor_view<8xf32, strides=[1], #cuda_tile.ptr_attr<multicast>>``."""
 
     def __init__(
-        self, element_type: Attribute, shape: Sequence[int], strides: Sequence[int]
+        self,
+        element_type: Attribute,
+        shape: Sequence[int],
+        strides: Sequence[int],
+        kind: PointerKindAttr | None = None,
     ):
-        super().__init__(element_type, _ints(shape), _ints(strides))
+        super().__init__(
+            element_type, _ints(shape), _ints(strides), NoneAttr() if kind is None else kind
+        )
+
+    @property
+    def kind(self) -> PointerKindAttr | None:
+        return self.ptr_attr if isinstance(self.ptr_attr, PointerKindAttr) else None
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -420,13 +483,18 @@ class TensorViewType(ParametrizedAttribute, CudaTileType):
             dims = parse_dims(parser, allow_dynamic=True)
             elem = parse_tile_ir_type(parser)
             strides: list[int] = []
+            kind: Attribute = NoneAttr()
             if not dims:
                 if parser.parse_optional_punctuation(",") is not None:
                     if parser.parse_optional_keyword("strides") is not None:
                         parser.raise_error("strides must not be provided for 0-d tiles")
-                    parser.raise_error(
-                        "unexpected token after element type in 0-d tensor_view"
-                    )
+                    pos = parser.pos
+                    attr = parser.parse_optional_attribute()
+                    if not isinstance(attr, PointerKindAttr):
+                        parser.raise_error(
+                            "unexpected token after element type in 0-d tensor_view", pos
+                        )
+                    kind = attr
             else:
                 if parser.parse_optional_punctuation(",") is None:
                     parser.raise_error("expected 'strides'")
@@ -439,7 +507,9 @@ class TensorViewType(ParametrizedAttribute, CudaTileType):
                         parser.raise_error(
                             f"expected strictly positive integer, got {s}", pos
                         )
-        return [elem, _ints(dims), _ints(strides)]
+                if parser.parse_optional_punctuation(",") is not None:
+                    kind = _parse_pointer_kind(parser, stripped=False)
+        return [elem, _ints(dims), _ints(strides), kind]
 
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():
@@ -447,10 +517,13 @@ class TensorViewType(ParametrizedAttribute, CudaTileType):
             printer.print_attribute(self.element_type)
             if self.shape:
                 printer.print_string(f", strides=[{_fmt_list(self.strides, ',')}]")
+            if self.kind is not None:
+                printer.print_string(f", #cuda_tile.ptr_attr<{self.kind.data.value}>")
 
     def verify(self) -> None:
         if not is_number(self.element_type):
             raise VerifyException(f"failed to verify 'elementType': {_NUMBER_TYPES}")
+        _verify_pointer_kind(self.ptr_attr)
         shape, strides = self.shape, self.strides
         if len(shape) != len(strides):
             raise VerifyException(

@@ -7,7 +7,7 @@ programs in ``bytecode_programs/`` that cover what those lack.  A program may
 start with ``// ARCH: sm_XX`` (the GPU tileiras compiles it for; default
 sm_90, and for the lit modules, which use Blackwell-only types, see
 ``_lit_arch``) and ``// SINCE: 13.x`` (the oldest bytecode version that can
-express it).
+express it; a lit chunk may say it too, e.g. the 13.5 ops').
 """
 
 from __future__ import annotations
@@ -78,11 +78,12 @@ def corpus() -> list[Program]:
             except TileIRError:  # kept whole: its tests report the error
                 programs.append(Program(f"{path.stem}#{i}", chunk))
                 continue
+            since = _header(chunk, "SINCE", "13.1")
             for op in parsed.ops:
                 if isinstance(op, TileModuleOp):
                     name = f"{path.stem}#{i}@{op.sym_name.data}"
                     text = print_tile_ir(op)
-                    programs.append(Program(name, text, _lit_arch(text)))
+                    programs.append(Program(name, text, _lit_arch(text), since))
     for path in sorted((EXAMPLES_DIR / "tileir").glob("*.mlir")):
         programs.append(Program(f"example:{path.stem}", path.read_text()))
     for path in sorted(PROGRAMS_DIR.glob("*.mlir")):
@@ -91,6 +92,15 @@ def corpus() -> list[Program]:
             Program(path.stem, text, _header(text, "ARCH", "sm_90"), _header(text, "SINCE", "13.1"))
         )
     return programs
+
+
+def expressible_in(programs: list[Program], version: str) -> list[Program]:
+    """The programs that bytecode ``version`` can express (``SINCE`` at most it)."""
+    return [p for p in programs if _version(p.since) <= _version(version)]
+
+
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in text.split("."))
 
 
 def _lit_arch(text: str) -> str:

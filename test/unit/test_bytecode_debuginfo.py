@@ -21,7 +21,7 @@ from xdsl.ir import Attribute
 import safetile as st
 from bytecode_support import skip_without_toolchain, toolchain_bin
 from safetile import f32, i32
-from safetile.backend.bytecode import BytecodeReadError, read_bytecode, write_bytecode
+from safetile.backend.bytecode import DEFAULT_VERSION, BytecodeReadError, read_bytecode, write_bytecode
 from safetile.backend.bytecode.debug import DebugSectionWriter
 from safetile.backend.bytecode.format import ALIGNMENT_BYTE, ByteReader, ByteWriter, Section, write_section
 from safetile.dialects.cuda_tile.debuginfo import (
@@ -209,7 +209,7 @@ def _located(debug_payload: bytes | None) -> bytes:
 
 
 def _payload(locations: list[Attribute], string: Callable[[str], int] = lambda s: 0) -> bytes:
-    writer = DebugSectionWriter(string)
+    writer = DebugSectionWriter(string, DEFAULT_VERSION)
     function = writer.function(locations[0])
     for loc in locations[1:]:
         writer.add(function, loc)

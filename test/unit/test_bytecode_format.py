@@ -150,9 +150,9 @@ def test_table_offsets_must_increase() -> None:
 
 
 def test_versions() -> None:
-    assert [str(v) for v in SUPPORTED_VERSIONS] == ["13.1", "13.2", "13.3", "13.4"]
+    assert [str(v) for v in SUPPORTED_VERSIONS] == ["13.1", "13.2", "13.3", "13.4", "13.5"]
     assert Version.parse("13.3") == V13_3 and V13_1 < V13_2 < V13_3 < V13_4
-    for bad in ("13.5", "13", "x.y", "12.9"):
+    for bad in ("13.6", "13", "x.y", "12.9"):
         with pytest.raises(ValueError):
             Version.parse(bad)
 

@@ -31,6 +31,7 @@ from bytecode_support import (
     assemble,
     corpus,
     disassemble,
+    expressible_in,
     skip_without_toolchain,
     tile_module,
     toolchain_bin,
@@ -149,7 +150,7 @@ def _has_tensor_view_parameters(program: Program) -> bool:
 
 
 def _keys(versions: tuple[str, ...]) -> list[str]:
-    return [f"{p.name}@{v}" for p in PROGRAMS for v in versions]
+    return [f"{p.name}@{v}" for v in versions for p in expressible_in(PROGRAMS, v)]
 
 
 def _lookup(oracle: dict[str, tuple[Case, Outcome]], key: str) -> tuple[Case, Outcome]:

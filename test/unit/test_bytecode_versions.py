@@ -255,7 +255,7 @@ def test_reader_rejects_types_newer_than_the_file() -> None:
 
 def test_reader_rejects_unknown_versions() -> None:
     data = write(module(""), "13.4")
-    for version in ((13, 0), (13, 5), (14, 1), (250, 0)):
+    for version in ((13, 0), (13, 6), (14, 1), (250, 0)):
         with pytest.raises(BytecodeReadError) as err:
             read_bytecode(_header(version, data))
         assert err.value.offset == 8

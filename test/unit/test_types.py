@@ -54,9 +54,13 @@ from safetile.dialects.cuda_tile.attributes import (
     MemoryOrderingAttr,
     MemoryScope,
     MemoryScopeAttr,
+    MultimemReductionKind,
+    MultimemReductionKindAttr,
     OptimizationHintsAttr,
     PaddingValue,
     PaddingValueAttr,
+    PointerKind,
+    PointerKindAttr,
     RoundingMode,
     RoundingModeAttr,
     SameElementsAttr,
@@ -646,6 +650,10 @@ ENUM_ORDER: list[tuple[type[CudaTileEnum], type[Attribute], str, tuple[str, ...]
     (PaddingValue, PaddingValueAttr, "padding_value",
      ("zero", "neg_zero", "nan", "pos_inf", "neg_inf")),
     (SymbolVisibility, SymbolVisibilityAttr, "symbol_visibility", ("public", "private")),
+    # 13.5 (codes as 13.5.37's tools read them: docs/bytecode.md)
+    (PointerKind, PointerKindAttr, "ptr_attr", ("none", "unicast", "multicast")),
+    (MultimemReductionKind, MultimemReductionKindAttr, "multimem_reduction_kind",
+     ("add", "min", "max", "and", "or", "xor", "umin", "umax")),
 ]
 
 

@@ -33,7 +33,9 @@ from typing import ClassVar, NamedTuple, Self, TypeVar
 
 from xdsl.dialects.builtin import (
     I64,
+    BFloat16Type,
     DenseArrayBase,
+    Float16Type,
     IntegerAttr,
     IntegerType,
     UnitAttr,
@@ -84,7 +86,11 @@ from ..attributes import (
     MemoryOrderingAttr,
     MemoryScope,
     MemoryScopeAttr,
+    MultimemReductionKind,
+    MultimemReductionKindAttr,
     OptimizationHintsAttr,
+    PointerKind,
+    PointerKindAttr,
 )
 from ..diagnostics import ConstraintError, quoted, shape_text
 from ..literals import element_width
@@ -102,6 +108,7 @@ from ..types import (
     is_base_float,
     is_float,
     is_number,
+    pointer_kind,
 )
 from ._common import (
     AnyTile,
@@ -332,7 +339,7 @@ def _flags(array: DenseArrayBase) -> tuple[bool, ...]:
 
 
 def _verify_view_access(
-    op: ViewAccessOp,
+    inbounds: DenseArrayBase | None,
     tile_type: Attribute,
     view_type: Attribute,
     indices: Sequence[SSAValue],
@@ -355,11 +362,44 @@ def _verify_view_access(
             f"type), got {quoted(tile_type)}"
         )
     view_type.verify_indices(index_types)
-    if op.inbounds is not None and len(_flags(op.inbounds)) != len(index_types):
+    _verify_inbounds_size(inbounds, indices)
+
+
+def _verify_inbounds_size(inbounds: DenseArrayBase | None, indices: Sequence[SSAValue]) -> None:
+    if inbounds is not None and len(_flags(inbounds)) != len(indices):
         raise VerifyException(
-            f"inbounds size ({len(_flags(op.inbounds))}) must match the number of index "
-            f"dimensions ({len(index_types)})"
+            f"inbounds size ({len(_flags(inbounds))}) must match the number of index "
+            f"dimensions ({len(indices)})"
         )
+
+
+# The ptr_attr rules of 13.5.37's verifiers (docs/bytecode.md, "Tile IR 13.5").
+
+
+def _verify_kept_pointer_kind(base: PointerKindAttr | None, view: PointerKindAttr | None) -> None:
+    """``make_tensor_view``: the view has its base pointer's ``ptr_attr``, or neither has one."""
+    if base is not None and view is None:
+        raise VerifyException(f"tensor_view must preserve ptr_attr from base pointer ({base})")
+    if base is None and view is not None:
+        raise VerifyException(
+            "pointer base without ptr_attr cannot produce tensor_view with ptr_attr"
+        )
+    if base != view:
+        raise VerifyException(
+            f"ptr_attr mismatch between base pointer ({base}) and result tensor_view ({view})"
+        )
+
+
+def _verify_not_multicast_view(view: Attribute) -> None:
+    """Only the ``multimem_*`` ops access a view of a multicast pointer."""
+    assert isinstance(view, TileViewType)
+    if pointer_kind(view.tensor_view) == PointerKind.MULTICAST:
+        raise VerifyException("multicast ptr_attr is not allowed")
+
+
+def _verify_not_multicast_pointer(pointers: Attribute, message: str) -> None:
+    if pointer_kind(pointers) == PointerKind.MULTICAST:
+        raise VerifyException(message)
 
 
 # --------------------------------------------------------------------------
@@ -521,23 +561,29 @@ def _parse_access_options(parser: Parser) -> dict[str, Attribute]:
     props: dict[str, Attribute] = {}
     if (hints := OptimizationHintsAttr.parse_optional_assignment(parser)) is not None:
         props["optimization_hints"] = hints
-    if parser.parse_optional_keyword("inbounds") is not None:
-        parser.parse_punctuation("=")
-        flags = parser.parse_comma_separated_list(
-            parser.Delimiter.SQUARE, parser.parse_boolean
-        )
-        # All-false is the default and is not printed; keep one spelling of it.
-        if any(flags):
-            props["inbounds"] = _bool_array(flags)
-    return props
+    return props | _parse_inbounds(parser)
+
+
+def _parse_inbounds(parser: Parser) -> dict[str, Attribute]:
+    """``[inbounds = [true, ...]]`` as the ``inbounds`` property."""
+    if parser.parse_optional_keyword("inbounds") is None:
+        return {}
+    parser.parse_punctuation("=")
+    flags = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_boolean)
+    # All-false is the default and is not printed; keep one spelling of it.
+    return {"inbounds": _bool_array(flags)} if any(flags) else {}
 
 
 def _print_access_options(printer: Printer, op: ViewAccessOp) -> None:
     if op.optimization_hints is not None:
         printer.print_string(" optimization_hints = ")
         op.optimization_hints.print_parameters(printer)
-    if op.inbounds is not None and any(_flags(op.inbounds)):
-        flags = ", ".join("true" if f else "false" for f in _flags(op.inbounds))
+    _print_inbounds(printer, op.inbounds)
+
+
+def _print_inbounds(printer: Printer, inbounds: DenseArrayBase | None) -> None:
+    if inbounds is not None and any(_flags(inbounds)):
+        flags = ", ".join("true" if f else "false" for f in _flags(inbounds))
         printer.print_string(f" inbounds = [{flags}]")
 
 
@@ -691,17 +737,27 @@ class MakeTensorViewOp(CudaTileOp):
         strides = _parse_declared_list(parser, "strides")
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        # All dynamic values share one type, written once before the view type.
-        index_type = None
+        # A base pointer with a ptr_attr is written first (13.5's tools print
+        # it so); all dynamic values share one type, written before the view.
+        base_type = index_type = None
         if shape.values or strides.values:
             index_type = parser.parse_type()
+            if _is_pointer_tile(index_type):
+                base_type = index_type
+                parser.parse_punctuation(",")
+                index_type = parser.parse_type()
             parser.parse_punctuation("->")
         pos = parser.pos
         view = parser.parse_type()
+        if base_type is None and _is_pointer_tile(view):
+            base_type = view
+            parser.parse_punctuation("->")
+            pos = parser.pos
+            view = parser.parse_type()
         if not isinstance(view, TensorViewType):
             parser.raise_error(f"expected 'tensor_view' type, but got {quoted(view)}", pos)
         base_value = parser.resolve_operand(
-            base, TileType((), PointerType(view.element_type))
+            base, base_type or TileType((), PointerType(view.element_type))
         )
         _check_declared(parser, "shape", shape, view.shape)
         _check_declared(parser, "stride", strides, view.strides)
@@ -728,9 +784,13 @@ class MakeTensorViewOp(CudaTileOp):
         _print_declared_list(printer, view.strides, self.dynamic_strides)
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
-        if dynamic := (*self.dynamic_shape, *self.dynamic_strides):
-            printer.print_attribute(dynamic[0].type)
-            printer.print_string(" -> ")
+        dynamic = (*self.dynamic_shape, *self.dynamic_strides)
+        types = [dynamic[0].type] if dynamic else []
+        if self.base.type != TileType((), PointerType(view.element_type)):
+            types.insert(0, self.base.type)
+        for t in types:
+            printer.print_attribute(t)
+            printer.print_string(", " if t is not types[-1] else " -> ")
         printer.print_attribute(view)
 
     def verify_(self) -> None:
@@ -743,6 +803,7 @@ class MakeTensorViewOp(CudaTileOp):
                 f"expected pointer to {quoted(view.element_type)} to build tensor_view of "
                 f"this type, got {quoted(pointee)}"
             )
+        _verify_kept_pointer_kind(pointer.element_type.kind, view.kind)
         for what, count, values in (
             ("shape", view.dynamic_shape_count(), self.dynamic_shape),
             ("stride", view.dynamic_stride_count(), self.dynamic_strides),
@@ -760,6 +821,10 @@ class MakeTensorViewOp(CudaTileOp):
                         f"the other dynamic values ({quoted(dynamic_values[0].type)}), got "
                         f"{quoted(v.type)}"
                     )
+
+
+def _is_pointer_tile(t: Attribute) -> bool:
+    return isinstance(t, TileType) and isinstance(t.element_type, PointerType)
 
 
 class _MakeViewOp(CudaTileOp):
@@ -975,10 +1040,11 @@ class LoadViewTkoOp(ViewAccessOp):
         printer.print_attribute(self.result_token.type)
 
     def verify_(self) -> None:
-        _verify_view_access(self, self.tile.type, self.view.type, self.index)
+        _verify_view_access(self.inbounds, self.tile.type, self.view.type, self.index)
         _verify_memory_model(
             self.memory_ordering_semantics, self.memory_scope, "load", _LOAD_ORDERINGS
         )
+        _verify_not_multicast_view(self.view.type)
 
 
 @irdl_op_definition
@@ -1041,10 +1107,11 @@ class StoreViewTkoOp(ViewAccessOp):
         printer.print_attribute(self.result_token.type)
 
     def verify_(self) -> None:
-        _verify_view_access(self, self.tile.type, self.view.type, self.index)
+        _verify_view_access(self.inbounds, self.tile.type, self.view.type, self.index)
         _verify_memory_model(
             self.memory_ordering_semantics, self.memory_scope, "store", _STORE_ORDERINGS
         )
+        _verify_not_multicast_view(self.view.type)
 
 
 @irdl_op_definition
@@ -1061,6 +1128,8 @@ class AtomicRedViewTkoOp(TokenOrderedOp):
     memory_scope = opt_prop_def(MemoryScopeAttr)
     """Required; optional here so that its absence gets NVIDIA's message."""
     mode = prop_def(AtomicRMWModeAttr)
+    inbounds = opt_prop_def(DenseArrayBase.constr(i1))
+    """13.5: as ``ViewAccessOp.inbounds`` (bytecode before 13.5 cannot say it)."""
     result_token = result_def(Token)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
@@ -1083,6 +1152,7 @@ class AtomicRedViewTkoOp(TokenOrderedOp):
         parser.parse_punctuation(",")
         value = parser.parse_unresolved_operand()
         token = _parse_optional_token(parser)
+        props |= _parse_inbounds(parser)
         attrs = _parse_attr_dict(parser)
         parser.parse_punctuation(":")
         value_type = parser.parse_type()
@@ -1110,6 +1180,7 @@ class AtomicRedViewTkoOp(TokenOrderedOp):
         printer.print_string(f", {self.mode.data.value}, ")
         printer.print_operand(self.value)
         _print_optional_token(printer, self.token)
+        _print_inbounds(printer, self.inbounds)
         _print_attr_dict(printer, self)
         printer.print_string(" : ")
         printer.print_attribute(self.value.type)
@@ -1158,6 +1229,7 @@ class AtomicRedViewTkoOp(TokenOrderedOp):
                 "memory scope 'sys' is not supported for view-based atomic "
                 "reductions; use 'tl_blk' or 'device' for TMA compatibility"
             )
+        _verify_inbounds_size(self.inbounds, self.index)
         rank = view_tile.rank
         if len(self.index) != rank:
             raise VerifyException(
@@ -1177,6 +1249,291 @@ class AtomicRedViewTkoOp(TokenOrderedOp):
                     f"index operand {i} must be a scalar integer tile, got element "
                     f"type {quoted(t.element_type)}"
                 )
+        _verify_not_multicast_view(view)
+
+
+# --------------------------------------------------------------------------
+# Multimem view accesses (13.5; syntax and rules as 13.5.37's tools show them)
+# --------------------------------------------------------------------------
+
+
+class MultimemOp(TokenOrderedOp):
+    """``multimem_*_view_tko``: a tile of a view over a ``multicast`` pointer.
+
+    Syntax, as 13.5's ``tileirdisasm`` prints it::
+
+        multimem_store_view_tko ORD [SCOPE] %view, %tile[%i, ...] [token = %t]
+            [inbounds = [...]] [attributes {...}] : VIEW, TILE, INDEX... [, token] -> token
+        multimem_load_reduce_view_tko ORD [SCOPE] %view[%i, ...] ...
+            : VIEW, INDEX... [, token] -> TILE, token
+
+    The index types are one type for all or one each; the input token's type
+    ends the list when there is one.  ``reduction`` (not on the store) prints
+    in the attribute dictionary, left out when it is ``add``, the default.
+    """
+
+    memory_ordering_semantics = prop_def(MemoryOrderingAttr)
+    memory_scope = opt_prop_def(MemoryScopeAttr)
+    inbounds = opt_prop_def(DenseArrayBase.constr(i1))
+    """Per index dimension; absent means all false (not printed)."""
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    HAS_TILE: ClassVar[bool] = True
+    """Whether a ``tile`` operand follows the view (store, reduce).  Each op
+    defines its operands ``view [tile] index token`` in that order."""
+    HAS_REDUCTION: ClassVar[bool] = True
+
+    @property
+    def view_operand(self) -> SSAValue:
+        return self.operands[0]
+
+    @property
+    def tile_operand(self) -> SSAValue | None:
+        return self.operands[1] if self.HAS_TILE else None
+
+    @property
+    def index_operands(self) -> Sequence[SSAValue]:
+        return getattr(self, "index")
+
+    @property
+    def token_operand(self) -> SSAValue | None:
+        return getattr(self, "token")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        props = _parse_memory_attributes(parser, _VIEW_ACCESS_MESSAGES)
+        view = parser.parse_unresolved_operand()
+        tile = None
+        if cls.HAS_TILE:
+            parser.parse_punctuation(",")
+            tile = parser.parse_unresolved_operand()
+        indices = parser.parse_comma_separated_list(
+            parser.Delimiter.SQUARE, parser.parse_unresolved_operand
+        )
+        token = _parse_optional_token(parser)
+        props |= _parse_inbounds(parser)
+        attrs = _parse_attr_dict(parser)
+        if cls.HAS_REDUCTION:
+            default = MultimemReductionKindAttr(MultimemReductionKind.ADD)
+            props["reduction"] = attrs.pop("reduction", default)
+        parser.parse_punctuation(":")
+        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        pos = parser.pos
+        view_type, *types = types
+        tile_type = types.pop(0) if tile is not None and types else None
+        if token is not None and (not types or not isinstance(types.pop(), TokenType)):
+            parser.raise_error("expected the input token's type, 'token', last", pos)
+        if len(types) == 1:
+            types *= len(indices)
+        if len(types) != len(indices) or (tile is not None and tile_type is None):
+            parser.raise_error(f"expected {len(indices)} index types", pos)
+        parser.parse_punctuation("->")
+        result_types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        operands: list[SSAValue | list[SSAValue] | None] = [parser.resolve_operand(view, view_type)]
+        if tile is not None:
+            operands.append(parser.resolve_operand(tile, tile_type))
+        operands.append([parser.resolve_operand(i, t) for i, t in zip(indices, types)])
+        operands.append(None if token is None else parser.resolve_operand(token, TokenType()))
+        op = cls.build(operands=operands, result_types=result_types, properties=props)
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        _print_memory_attributes(printer, self)
+        printer.print_string(" ")
+        printer.print_operand(self.view_operand)
+        tile, index, token = self.tile_operand, self.index_operands, self.token_operand
+        if tile is not None:
+            printer.print_string(", ")
+            printer.print_operand(tile)
+        printer.print_string("[")
+        printer.print_list(index, printer.print_operand)
+        printer.print_string("]")
+        _print_optional_token(printer, token)
+        _print_inbounds(printer, self.inbounds)
+        attrs = dict(self.attributes)
+        reduction = self.properties.get("reduction")
+        if isinstance(reduction, MultimemReductionKindAttr) and (
+            reduction.data != MultimemReductionKind.ADD
+        ):
+            attrs = {"reduction": reduction, **attrs}
+        printer.print_op_attributes(attrs, print_keyword=True)
+        printer.print_string(" : ")
+        printer.print_attribute(self.view_operand.type)
+        if tile is not None:
+            printer.print_string(", ")
+            printer.print_attribute(tile.type)
+        _print_index_types(printer, index)
+        if token is not None:
+            printer.print_string(", ")
+            printer.print_attribute(token.type)
+        printer.print_string(" -> ")
+        printer.print_list(self.result_types, printer.print_attribute)
+
+    @property
+    def tile_type(self) -> Attribute:
+        """The type of the tile moved: the ``tile`` operand's or the loaded result's."""
+        tile = self.tile_operand
+        return self.results[0].type if tile is None else tile.type
+
+    def verify_(self) -> None:
+        """The checks in the order 13.5.37 reports them (where two fail, the first)."""
+        view = self.view_operand.type
+        assert isinstance(view, TileViewType)
+        _verify_view_access(self.inbounds, self.tile_type, view, self.index_operands)
+        self.verify_memory_model()
+        elem = view.tile_type().element_type
+        _verify_multimem_element(elem, view.tile_type())
+        if self.HAS_REDUCTION:
+            reduction = self.properties["reduction"]
+            assert isinstance(reduction, MultimemReductionKindAttr)
+            self.verify_reduction(reduction.data, elem)
+        if isinstance(elem, Float16Type | BFloat16Type):
+            unit = sum(1 for s in view.tensor_view.strides if s == 1)
+            if unit != 1:
+                raise VerifyException(
+                    "f16/bf16 multimem views must have exactly one element stride "
+                    f"statically known to equal 1; got {unit}"
+                )
+        _verify_multicast_base(self.view_operand)
+        if not isinstance(view, PartitionViewType):
+            raise VerifyException(
+                f"multimem view operations support only partition_view; got {quoted(view)}"
+            )
+
+    @abstractmethod
+    def verify_memory_model(self) -> None:
+        """The orderings and scopes the op accepts."""
+
+    def verify_reduction(self, kind: MultimemReductionKind, elem: Attribute) -> None:
+        """What ``reduction`` the element type allows (floats: add, no bitwise kinds)."""
+        if is_float(elem) and kind not in _ARITHMETIC_REDUCTIONS:
+            raise VerifyException(
+                "and/or/xor/umin/umax reductions require integer element types"
+            )
+
+
+_ARITHMETIC_REDUCTIONS = (
+    MultimemReductionKind.ADD,
+    MultimemReductionKind.MIN,
+    MultimemReductionKind.MAX,
+)
+
+
+def _verify_multimem_element(elem: Attribute, tile: TileType) -> None:
+    """32/64-bit integers, f16/bf16/f32/f64 in whole 4-byte words."""
+    if isinstance(elem, IntegerType):
+        if elem.width.data not in (32, 64):
+            raise VerifyException(
+                "multimem requires 32- or 64-bit integer/index element types; got "
+                f"{elem.width.data} bits"
+            )
+        return
+    if not is_base_float(elem):
+        raise VerifyException(
+            "multimem supports only f16, bf16, f32, and f64 floating-point element types"
+        )
+    bits = element_width(elem)
+    if tile.num_elements * bits % 32:
+        raise VerifyException(
+            "multimem op requires tile total size to be a multiple of 4 bytes for float "
+            f"element types; got {tile.num_elements} element(s) of {bits} bits (total "
+            f"{tile.num_elements * bits} bits)"
+        )
+
+
+def _verify_multicast_base(view: SSAValue) -> None:
+    """The view's base pointer is multicast: found through ``make_*_view`` and
+    ``make_tensor_view`` when they made it, else read from the tensor_view type."""
+    tensor_view = view.owner.operands[0] if isinstance(view.owner, _MakeViewOp) else None
+    if tensor_view is not None and isinstance(tensor_view.owner, MakeTensorViewOp):
+        kind = pointer_kind(tensor_view.owner.base.type)
+        if kind != PointerKind.MULTICAST:
+            raise VerifyException(
+                f"expected a multicast pointer, but got {kind.value if kind else 'none'}"
+            )
+        return
+    view_type = view.type
+    assert isinstance(view_type, TileViewType)
+    found = view_type.tensor_view.kind
+    if found is None or found.data != PointerKind.MULTICAST:
+        raise VerifyException(f"requires multicast ptr_attr, got {found or 'none'}")
+
+
+@irdl_op_definition
+class MultimemLoadReduceViewTkoOp(MultimemOp):
+    """Loads the tile at ``view[index...]`` reduced (``reduction``) over the multicast group."""
+
+    name = "cuda_tile.multimem_load_reduce_view_tko"
+    SINCE: ClassVar[str] = "13.5"
+    HAS_TILE: ClassVar[bool] = False
+    view = operand_def(AnyTileView)
+    index = var_operand_def(IntTile)
+    token = opt_operand_def(Token)
+    reduction = prop_def(MultimemReductionKindAttr)
+    reduced_values = result_def(AnyTile)
+    result_token = result_def(Token)
+    traits = traits_def(OrderedLoadEffects())
+
+    def verify_memory_model(self) -> None:
+        _verify_memory_model(
+            self.memory_ordering_semantics, self.memory_scope, "load", _LOAD_ORDERINGS
+        )
+
+    def verify_reduction(self, kind: MultimemReductionKind, elem: Attribute) -> None:
+        super().verify_reduction(kind, elem)
+        if kind in _ARITHMETIC_REDUCTIONS[1:] and is_float(elem) and (
+            not isinstance(elem, Float16Type | BFloat16Type)
+        ):
+            raise VerifyException(
+                f"min/max supports f16 and bf16 float types only; got {quoted(elem)}"
+            )
+
+
+@irdl_op_definition
+class MultimemReduceViewTkoOp(MultimemOp):
+    """Reduces ``tile`` (``reduction``) into the tile at ``view[index...]`` of the group."""
+
+    name = "cuda_tile.multimem_reduce_view_tko"
+    SINCE: ClassVar[str] = "13.5"
+    view = operand_def(AnyTileView)
+    tile = operand_def(AnyTile)
+    index = var_operand_def(IntTile)
+    token = opt_operand_def(Token)
+    reduction = prop_def(MultimemReductionKindAttr)
+    result_token = result_def(Token)
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+
+    def verify_memory_model(self) -> None:
+        if self.memory_scope is None:
+            raise VerifyException("requires attribute 'memory_scope'")
+        if self.memory_ordering_semantics.data not in _STORE_ORDERINGS[1:]:
+            raise VerifyException("memory ordering semantics must be one of: relaxed, release")
+
+    def verify_reduction(self, kind: MultimemReductionKind, elem: Attribute) -> None:
+        super().verify_reduction(kind, elem)
+        if kind in _ARITHMETIC_REDUCTIONS[1:] and is_float(elem):
+            raise VerifyException("supports only add for floating-point element types")
+
+
+@irdl_op_definition
+class MultimemStoreViewTkoOp(MultimemOp):
+    """Stores ``tile`` at ``view[index...]`` through a multicast pointer."""
+
+    name = "cuda_tile.multimem_store_view_tko"
+    SINCE: ClassVar[str] = "13.5"
+    HAS_REDUCTION: ClassVar[bool] = False
+    view = operand_def(AnyTileView)
+    tile = operand_def(AnyTile)
+    index = var_operand_def(IntTile)
+    token = opt_operand_def(Token)
+    result_token = result_def(Token)
+    traits = traits_def(MemoryWriteEffect())
+
+    def verify_memory_model(self) -> None:
+        _verify_memory_model(
+            self.memory_ordering_semantics, self.memory_scope, "store", _STORE_ORDERINGS
+        )
 
 
 # --------------------------------------------------------------------------
@@ -1230,6 +1587,7 @@ class LoadPtrTkoOp(TokenOrderedOp):
         _verify_memory_model(
             self.memory_ordering_semantics, self.memory_scope, "load", _LOAD_ORDERINGS
         )
+        _verify_not_multicast_pointer(self.source.type, "multicast pointer is not allowed")
 
 
 @irdl_op_definition
@@ -1271,6 +1629,7 @@ class StorePtrTkoOp(TokenOrderedOp):
         _verify_memory_model(
             self.memory_ordering_semantics, self.memory_scope, "store", _STORE_ORDERINGS
         )
+        _verify_not_multicast_pointer(self.destination.type, "multicast pointer is not allowed")
 
 
 _ATOMIC_HEAD = (
@@ -1324,6 +1683,9 @@ class AtomicCASTkoOp(TokenOrderedOp):
                 "failed to verify that all of {pointers, val, cmp and mask} have same shape"
             )
         _verify_atomic_ordering(self.memory_ordering_semantics)
+        _verify_not_multicast_pointer(
+            pointers, "multicast pointer is not supported for atomic_cas"
+        )
 
 
 @irdl_op_definition
@@ -1367,6 +1729,9 @@ class AtomicRMWTkoOp(TokenOrderedOp):
             )
         _verify_atomic_mode(self.mode, arg.element_type)
         _verify_atomic_ordering(self.memory_ordering_semantics)
+        _verify_not_multicast_pointer(
+            pointers, "multicast pointer is not supported for atomic_rmw"
+        )
 
 
 # --------------------------------------------------------------------------
