@@ -20,6 +20,7 @@ from safetile.dialects.cuda_tile import CudaTile
 from safetile.dialects.cuda_tile.attributes import ENUM_ATTRS
 from safetile.dialects.cuda_tile.ops import ALL_OPS
 from safetile.dialects.cuda_tile.syntax import parse_tile_ir
+from safetile.dialects.cuda_tile.types import pointer_kind
 
 LIT = Path(__file__).resolve().parents[1] / "lit"
 
@@ -52,6 +53,8 @@ def test_every_op_and_enum_case_round_trips() -> None:
                 padding = getattr(t, "padding", None)
                 if padding is not None:
                     cases.add(padding.data)
+                if (kind := pointer_kind(t)) is not None:  # a ptr_attr
+                    cases.add(kind)
     missing_ops = sorted({op.name for op in ALL_OPS} - ops)
     assert not missing_ops, f"ops with no round-trip lit test: {missing_ops}"
     every_case = {case for attr in ENUM_ATTRS for case in attr.enum_type}
