@@ -124,7 +124,10 @@ def _header(r: ByteReader) -> Version:
             )
     at = r.pos
     version = Version(r.byte("major version"), r.byte("minor version"))
-    r.le(2, "version tag")
+    tag_at = r.pos
+    if tag := r.le(2, "version tag"):
+        # 13.5's readers: bit 0 marks public-preview content, other bits are unknown.
+        raise r.error("version tag 0 (no preview content)", f"got {tag:#06x}", tag_at)
     if version not in SUPPORTED_VERSIONS:
         raise r.error(
             "a supported bytecode version (" + ", ".join(map(str, SUPPORTED_VERSIONS)) + ")",

@@ -95,6 +95,17 @@ def test_header_and_entry_layout() -> None:
     assert entry_head(write_bytecode(parse(module("")), "13.4")) == bytes([FunctionFlags.KERNEL, 0])
 
 
+@pytest.mark.parametrize("tag", [1, 2, 0x100])
+def test_reader_rejects_version_tags(tag: int) -> None:
+    """Bit 0 of the tag marks preview content (13.5.37 reads it only with
+    ``--preview=simt``); the tools reject the other bits.  We read neither."""
+    data = bytearray(write_bytecode(parse(module("")), V))
+    data[10:12] = tag.to_bytes(2, "little")
+    with pytest.raises(BytecodeReadError, match="version tag 0") as err:
+        read_bytecode(bytes(data))
+    assert err.value.offset == 10
+
+
 def _patched_entry(old: bytes, new: bytes) -> bytes:
     data = write_bytecode(parse(module("")), V)
     at = data.index(old, data.index(bytes([Section.FUNC | 0x80])))
