@@ -191,7 +191,7 @@ def dispatch(launches: int) -> dict[str, float]:
              st.ones((DISPATCH_SIZE,)).sync())
     floor_args = [a.ptr if hasattr(a, "ptr") else a for a in prepared_args(spare)]
     prepared = add(*spare).prepare()
-    kernel = next(iter(add.launch_cache.plans.values())).runnable
+    kernel = next(iter(add.launch_cache.plans.values())).launcher.kernel  # the loaded CudaKernel
     params = kernel.packed(floor_args)
 
     def ours_prepared() -> None:

@@ -17,6 +17,7 @@ import os
 import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -70,10 +71,6 @@ class Backend(ABC):
         """Whether two storages of this backend may share memory."""
 
     @abstractmethod
-    def address(self, storage: Any) -> int:
-        """The address of a storage's first element."""
-
-    @abstractmethod
     def snapshot(self, storage: Any) -> Any:
         """A copy of the memory ``storage`` spans (after the work writing it), for ``restore``."""
 
@@ -86,19 +83,52 @@ class Backend(ABC):
         """The runnable form of a compiled variant (built for ``target``)."""
 
     @abstractmethod
-    def bind(self, storage: Any) -> Any:
-        """What a kernel's pointer parameter gets for ``storage`` (its address on the GPU)."""
+    def launcher(self, runnable: Any, grid: tuple[int, int, int], params: ParamTemplate) -> Launcher:
+        """How one launch plan runs here: ``runnable`` on ``grid`` with parameters laid out as ``params``."""
+
+
+class Launcher(ABC):
+    """One launch plan on a backend: the kernel, the grid and the parameter layout fixed.
+
+    ``args`` are a launch's arguments, checked and moved by the runtime: at the
+    plan's storage slots tensor handles, whose memory is ``arg._array``, at its
+    scalar slots the scalars.  A launcher may be called from several threads
+    at once.
+    """
 
     @abstractmethod
-    def launch(self, runnable: Any, grid: tuple[int, int, int], args: Sequence[Any], storages: Sequence[Any],
-               stream: Stream, options: dict[str, Any]) -> None:
-        """Enqueue one launch on ``stream``: ``args`` follow the ABI (pointers bound by
-        ``bind``), ``storages`` are the tensors' memory."""
+    def launch(self, args: Sequence[Any], stream: Stream, options: dict[str, Any]) -> None:
+        """Enqueue one launch on ``stream``."""
 
-    def bind_launch(self, runnable: Any, grid: tuple[int, int, int], args: Sequence[Any], storages: Sequence[Any],
-                    options: dict[str, Any]) -> Callable[[Stream], None]:
-        """A function enqueueing this same launch on a stream, as often as called."""
-        return lambda stream: self.launch(runnable, grid, args, storages, stream, options)
+    @abstractmethod
+    def bind(self, args: Sequence[Any], options: dict[str, Any]) -> Callable[[Stream], None]:
+        """A function enqueueing this same launch (these tensors, these scalars) on a stream, as often as called."""
+
+
+@dataclass(frozen=True)
+class ParamTemplate:
+    """A plan's flat kernel parameters (the launch ABI, docs/abi.md): the shapes and
+    strides, fixed by the plan, in place; what each launch supplies, by slot."""
+
+    values: tuple[Any, ...]
+    """Every parameter, ``None`` where a launch fills it in."""
+    storage_slots: tuple[tuple[int, int], ...]
+    """(parameter position, argument position) of each tensor's memory."""
+    scalar_slots: tuple[tuple[int, int], ...]
+    """(parameter position, argument position) of each scalar."""
+
+    def storages(self, args: Sequence[Any]) -> list[Any]:
+        """The memory of a launch's tensor arguments, in the order of ``storage_slots``."""
+        return [args[i]._array for _, i in self.storage_slots]
+
+    def flat(self, bind: Callable[[Any], Any], args: Sequence[Any]) -> list[Any]:
+        """The parameters of one launch, each tensor's memory as ``bind(storage)`` (its address on the GPU)."""
+        flat = list(self.values)
+        for pos, i in self.storage_slots:
+            flat[pos] = bind(args[i]._array)
+        for pos, i in self.scalar_slots:
+            flat[pos] = args[i]
+        return flat
 
 
 _current: Backend | None = None

@@ -18,7 +18,7 @@ from safetile.backend.interpreter import Kernel as InterpreterKernel
 
 from safetile.driver import CompiledVariant
 
-from .backend import Backend
+from .backend import Backend, Launcher, ParamTemplate
 from .stream import Event, Recording, Stream
 
 
@@ -123,22 +123,34 @@ class CpuBackend(Backend):
     def prepare(self, compiled: CompiledVariant) -> InterpreterKernel:
         return InterpreterKernel(compiled.entry, DISPATCH)
 
-    def address(self, storage: np.ndarray) -> int:
-        return storage.__array_interface__["data"][0]
+    def launcher(self, runnable: InterpreterKernel, grid: tuple[int, int, int], params: ParamTemplate) -> CpuLauncher:
+        return CpuLauncher(runnable, grid, params)
 
-    def bind(self, storage: np.ndarray) -> np.ndarray:
-        return storage  # the interpreter reads the array itself
 
-    def launch(self, runnable: InterpreterKernel, grid: tuple[int, int, int], args: Sequence[Any],
-               storages: Sequence[Any], stream: Stream, options: dict[str, Any]) -> None:
+class CpuLauncher(Launcher):
+    """Runs a plan's kernel on the interpreter: the parameters are the arrays themselves and the scalars."""
+
+    def __init__(self, runnable: InterpreterKernel, grid: tuple[int, int, int], params: ParamTemplate):
+        self.runnable, self.grid, self.params = runnable, grid, params
+
+    def launch(self, args: Sequence[Any], stream: Stream, options: dict[str, Any]) -> None:
+        self.bind(args, options)(stream)
+
+    def bind(self, args: Sequence[Any], options: dict[str, Any]) -> Callable[[Stream], None]:
+        flat = self.params.flat(_itself, args)  # the interpreter reads the arrays themselves
+
         def run() -> None:
             run_kernel(
-                runnable,
-                grid,
-                list(args),
+                self.runnable,
+                self.grid,
+                list(flat),
                 shuffle=options.get("shuffle", False),
                 seed=options.get("seed"),
                 detect_races=options.get("detect_races", True),
             )
 
-        stream.enqueue(run)  # type: ignore[attr-defined]
+        return lambda stream: stream.enqueue(run)  # type: ignore[attr-defined]
+
+
+def _itself(storage: np.ndarray) -> np.ndarray:
+    return storage

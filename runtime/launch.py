@@ -24,14 +24,17 @@ and for the CPU interpreter ``shuffle=``, ``seed=``, ``detect_races=``.
 
 Warm launches are cheap: everything the argument *signature* fixes (types,
 dtypes, shapes, strides, partitions, alignment, generics) — the variant, the
-loaded kernel, the grid and the launch checks' verdict — is kept in a
-``_Plan`` (in the kernel's ``LaunchCache``); a launch with a known
-signature only checks liveness, aliasing and duplicates, then packs the
-parameters.
+loaded kernel, the grid, the launch checks' verdict, the parameter layout
+(``Backend.launcher``) — is kept in a ``_Plan`` (in the kernel's
+``LaunchCache``), and the launches found free of overlaps are remembered by
+signature and addresses.  A launch seen before checks liveness and
+duplicates, moves the arguments, and hands the tensors' memory and the
+scalars to the plan's launcher.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import warnings
@@ -47,10 +50,11 @@ from safetile.driver import CompiledVariant, CompileOptions, compile_variant
 from safetile.frontend.dsl import TensorSpec
 from safetile.frontend.kernel import KernelDefinition as Kernel
 
-from .backend import Backend, current_backend
-from .errors import DeviceOpError, LaunchRefused
-from .ops import DeviceOp, _ids, _spent
-from .stream import Stream
+from .backend import Backend, Launcher, ParamTemplate, current_backend
+from .errors import DeviceOpError, LaunchRefused, OwnershipError
+from . import stream as streams
+from .ops import DeviceOp, _ids
+from .stream import Stream, note_handle
 from .tensor import Holder, Partition, Shared, Tensor, UnsafePointer
 
 AOT_ENV = "SAFETILE_AOT_ARCHS"
@@ -63,118 +67,158 @@ MAPPED_DEFAULT_BLOCKS = 8
 
 class LaunchCache:
     """What a kernel's launches keep between calls: a plan per argument signature,
-    and the runnable form of each compiled variant per backend."""
+    the runnable form of each compiled variant per backend, and the launches
+    already checked."""
 
     def __init__(self) -> None:
         self.plans: dict[tuple[Any, ...], _Plan] = {}
         self.runnables: dict[tuple[str, str], Any] = {}
         """(compiled variant key, backend name) -> what the backend runs."""
+        self.checked: dict[tuple[Any, ...], _Plan] = {}
+        """Signature and tensor addresses of launches found free of overlaps -> their plan
+        (at most ``CHECKED_MEMO``).  Whether a mutable output overlaps another tensor
+        depends on the addresses alone once the plan fixes shapes, strides and dtypes,
+        so a launch with a key in here needs no overlap check."""
 
 
 def _refuse(kernel: Kernel, message: str) -> LaunchRefused:
     return LaunchRefused(f"launch of '{kernel.name}' refused: {message} (no tensor was changed)")
 
 
-@dataclass
+@dataclass(eq=False)
 class _Plan:
-    """What one argument signature fixes about a launch."""
+    """What one argument signature fixes about a launch on one backend."""
 
     name: str
     """The ops' name: kernel and grid."""
-    runnable: Any
+    backend: Backend
+    launcher: Launcher
     grid: tuple[int, int, int]
-    specs: dict[str, TensorSpec]
     tensors: tuple[int, ...]
-    """Positions of the tensor arguments."""
+    """Positions of the tensor arguments (tensors, partitions, shared handles, unsafe
+    pointers): a launch's storages are theirs, in this order."""
     moved: tuple[int, ...]
-    """Positions of the arguments moved into the op (tensors and partitions, not shared handles)."""
-    moved_pairs: tuple[tuple[int, int], ...]
-    """Pairs of those positions: the same handle passed at both is refused."""
+    """Positions of the arguments moved into the op (all but the shared handles)."""
+    shared: tuple[int, ...]
+    """Positions of the shared handles (borrowed, not moved)."""
     overlap_pairs: tuple[tuple[int, int], ...]
     """(mutable output, other tensor) pairs, as indices into ``tensors``: their memory must not meet."""
-    shared: tuple[int, ...]
-    template: list[Any]
-    """The flat ABI parameters with the shapes and strides filled in; a launch
-    fills in the tensors' memory (``Backend.bind``) and the scalars."""
-    storage_slots: tuple[tuple[int, int], ...]
-    """(parameter position, index into ``tensors``) of each tensor's memory."""
-    scalar_slots: tuple[tuple[int, int], ...]
-    """(parameter position, argument position) of each scalar."""
-    disjoint_at: list[int] | None = None
-    """The storage addresses of the last launch whose outputs were checked disjoint."""
 
 
-def launch(kernel: Kernel, cache: LaunchCache, args: tuple[Any, ...], kwargs: dict[str, Any]) -> DeviceOp:
-    """The lazy launch of ``kernel`` on host ``args`` (see the module doc); ``cache``
-    is the kernel's own."""
+CHECKED_MEMO = 256
+
+
+def launch(kernel: Kernel, *args: Any, **kwargs: Any) -> DeviceOp:
+    """``kernel(*args, **kwargs)``: the lazy launch of ``kernel`` on host ``args`` (see the
+    module doc), through the kernel's ``launch_cache``."""
+    # The hot path of every warm launch: keep it lean.  One pass over the
+    # arguments checks each handle live and takes it at once (so a handle
+    # passed twice is found taken by this op), and reads its launch key; a
+    # launch that raises gives back what it took.
+    cache: LaunchCache = kernel.launch_cache  # type: ignore[attr-defined]
     backend = current_backend()
-    signature = _signature(args, kwargs)
-    plan = cache.plans.get(signature)
-    if plan is None:
-        plan = cache.plans[signature] = _plan(kernel, cache, backend, args, kwargs)
+    op = object.__new__(_Launch)
+    op._args = args
+    try:
+        parts: list[Any] = []
+        for arg in args:
+            kind = type(arg)
+            if kind is Tensor or kind is Partition or kind is UnsafePointer:
+                if arg._taken_by is not None:
+                    raise _refuse_taken(kernel, op, arg)
+                arg._taken_by = op
+            elif kind is not Shared:
+                parts.append(kind)
+                continue
+            elif arg._taken_by is not None:
+                raise _refuse_taken(kernel, op, arg)
+            key = arg._launch_key
+            if key is None:
+                key = arg._launch_key = _launch_key(arg)
+            parts.append(key)
+        if kwargs:
+            parts.append(_kwargs_key(kwargs))
+        checked = tuple(parts)
+        plan = cache.checked.get(checked)
+        if plan is None or plan.backend is not backend:
+            signature = _signature(parts)
+            plan = cache.plans.get(signature)
+            if plan is None or plan.backend is not backend:
+                _give_back_taken(op)  # a new plan checks the handles afresh
+                cache.plans[signature] = _plan(kernel, cache, backend, args, kwargs)
+                return launch(kernel, *args, **kwargs)
+            _check_disjoint(kernel, plan, args)
+            if len(cache.checked) >= CHECKED_MEMO:
+                cache.checked.clear()
+            cache.checked[checked] = plan
+    except BaseException:
+        _give_back_taken(op)
+        raise
 
-    # Per launch: liveness, duplicates, aliasing, scalar-dependent checks.
-    # (This is the hot path of every warm launch: keep it lean.)
-    storages = []
-    for i in plan.tensors:
-        arg = args[i]
-        if arg._taken_by is not None:
-            arg._check_live(f"launch '{kernel.name}' with the {arg._kind} passed as '{_params(kernel)[i].name}'")
-        storages.append((arg if type(arg) is Tensor else arg._tensor)._array)
-    for i, j in plan.moved_pairs:
-        if args[i] is args[j]:
-            raise _refuse(kernel, f"'{_params(kernel)[i].name}' is passed twice: a tensor can be moved into a "
-                                  "launch once")
-    if plan.overlap_pairs:
-        # Whether two storages overlap depends on their addresses alone (the
-        # plan fixes shapes and strides): the same addresses as the last
-        # launch that passed need no second look.
-        address = backend.address
-        addresses = [address(s) for s in storages]
-        if addresses != plan.disjoint_at:
-            overlaps = backend.overlaps
-            for out, j in plan.overlap_pairs:
-                if overlaps(storages[out], storages[j]):
-                    params = _params(kernel)
-                    raise _refuse(
-                        kernel,
-                        f"mutable output '{params[plan.tensors[out]].name}' {storages[out].shape} overlaps the "
-                        f"memory of argument '{params[plan.tensors[j]].name}' {storages[j].shape}",
-                    )
-            plan.disjoint_at = addresses
-
-    flat = plan.template.copy()
-    bind = backend.bind
-    for pos, j in plan.storage_slots:
-        flat[pos] = bind(storages[j])
-    for pos, i in plan.scalar_slots:
-        flat[pos] = args[i]
-    op = _Launch(plan, backend, args, flat, storages,
-                 {k: kwargs[k] for k in RUN_OPTIONS if k in kwargs} if kwargs else _NO_OPTIONS)
+    op.id, op.name, op._plan = next(_ids), plan.name, plan
+    op._options = {k: kwargs[k] for k in RUN_OPTIONS if k in kwargs} if kwargs else _NO_OPTIONS
     for i in plan.shared:
         args[i]._borrow(op)
-    for i in plan.moved:
-        args[i]._taken_by = op  # all live: checked above
     return op
 
 
+def _kwargs_key(kwargs: Mapping[str, Any]) -> tuple[Any, ...]:
+    """What a plan depends on among the keyword arguments: all but the run options."""
+    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in kwargs.items() if k not in RUN_OPTIONS))
+
+
+def _give_back_taken(op: _Launch) -> None:
+    """Undo the moves of a launch that raised: the handles it took are live again."""
+    for arg in op._args:
+        if getattr(arg, "_taken_by", None) is op:
+            arg._taken_by = None
+
+
+def _refuse_taken(kernel: Kernel, op: _Launch, arg: Any) -> Exception:
+    """The error for ``arg``, found taken: by this op (passed twice) or by another holder."""
+    i = next(i for i, a in enumerate(op._args) if a is arg)
+    params = _params(kernel)
+    name = params[i].name if i < len(params) else f"#{i}"
+    if arg._taken_by is op:  # taken as an earlier argument
+        return _refuse(kernel, f"'{name}' is passed twice: a tensor can be moved into a launch once")
+    try:
+        arg._check_live(f"launch '{kernel.name}' with the {arg._kind} passed as '{name}'")
+    except OwnershipError as err:
+        return err
+    raise AssertionError("a taken handle passed its liveness check")
+
+
+def _check_disjoint(kernel: Kernel, plan: _Plan, args: Sequence[Any]) -> None:
+    """Refuse the launch where a mutable output's memory meets another tensor's."""
+    overlaps = plan.backend.overlaps
+    storages = [args[i]._array for i in plan.tensors]
+    for out, j in plan.overlap_pairs:
+        if overlaps(storages[out], storages[j]):
+            params, tensors = _params(kernel), plan.tensors
+            raise _refuse(
+                kernel,
+                f"mutable output '{params[tensors[out]].name}' {storages[out].shape} overlaps the "
+                f"memory of argument '{params[tensors[j]].name}' {storages[j].shape}",
+            )
+
+
 class _Launch(DeviceOp):
-    """A kernel launch: enqueueing it launches the kernel and gives the arguments back."""
+    """A kernel launch: enqueueing it launches the kernel and gives the arguments back.
+
+    Made by ``launch`` without ``__init__`` (every warm launch's path): it sets
+    ``id``, ``name``, ``_plan``, ``_args`` and ``_options``; the rest of
+    DeviceOp's fields start as the class's.
+    """
 
     allocates = False
-
-    def __init__(self, plan: _Plan, backend: Backend, args: tuple[Any, ...], flat: list[Any], storages: list[Any],
-                 options: dict[str, Any]):
-        # DeviceOp's fields, set here: this is every warm launch's path.
-        self.id, self.name, self._run, self._steps, self.state = next(_ids), plan.name, self._launch, (), "pending"
-        self._plan, self._backend, self._args, self._flat, self._storages = plan, backend, args, flat, storages
-        self._options = options
+    state = "pending"
+    _steps = ()
 
     def enqueue(self, stream: Stream) -> tuple[Any, ...]:
         """Launch on ``stream`` (``DeviceOp.enqueue``, without the general op's steps)."""
-        if self._steps or self.state != "pending":
-            return super().enqueue(stream)
-        self.state, self._run = "running", _spent
+        if self.state != "pending":
+            return super().enqueue(stream)  # raises: an op runs once
+        self.state = "running"
         try:
             value = self._launch(stream)
         except BaseException:
@@ -186,7 +230,7 @@ class _Launch(DeviceOp):
     def _launch(self, stream: Stream) -> tuple[Any, ...]:
         plan, args = self._plan, self._args
         try:
-            self._backend.launch(plan.runnable, plan.grid, self._flat, self._storages, stream, self._options)
+            plan.launcher.launch(args, stream, self._options)
         except Exception as err:
             # The work failed part-way: the arguments come back on the error
             # (outputs may be partly written).
@@ -196,9 +240,10 @@ class _Launch(DeviceOp):
             for i in plan.shared:
                 args[i]._release(self)
             # An op runs once: let the memory go with the handles given back.
-            self._flat = self._storages = self._args = ()
+            self._args = ()
         return _give_back(args, plan.moved)
 
+    _run = _launch  # what DeviceOp.enqueue and then() run
 
     def prepare(self) -> Prepared:
         """Keep this launch to enqueue again and again (see ``Prepared``); this op is consumed."""
@@ -221,8 +266,7 @@ class Prepared(Holder):
     def __init__(self, op: _Launch):
         op._claim("prepare")
         self._plan, self._args, self._op_name = op._plan, op._args, op.name
-        self._enqueue: Callable[[Stream], None] | None = op._backend.bind_launch(
-            op._plan.runnable, op._plan.grid, op._flat, op._storages, op._options)
+        self._enqueue: Callable[[Stream], None] | None = op._plan.launcher.bind(op._args, op._options)
         self._streams: list[Stream] = []
         self.launches = 0
         op.state = "prepared"
@@ -274,32 +318,46 @@ def _params(kernel: Kernel) -> list[Any]:
 
 
 def _give_back(args: Sequence[Any], moved: Sequence[int]) -> tuple[Any, ...]:
-    """Same type in, same type out: fresh handles for what was moved in."""
-    out = list(args)
-    for i in moved:
-        out[i] = args[i].fresh()
-    return tuple(out)
+    """Same type in, same type out: fresh handles for what was moved in (noted by an open
+    graph capture, which holds them)."""
+    if len(moved) == len(args):
+        back = tuple([arg.fresh() for arg in args])
+    else:
+        out = list(args)
+        for i in moved:
+            out[i] = args[i].fresh()
+        back = tuple(out)
+    if streams.open_captures:
+        for i in moved:
+            note_handle(back[i])
+    return back
 
 
-def _signature(args: Sequence[Any], kwargs: Mapping[str, Any]) -> tuple[Any, ...]:
-    """Everything about the arguments that a plan depends on (not addresses, except alignment)."""
-    parts: list[Any] = []
-    for arg in args:
-        kind = type(arg)
-        if kind is Tensor or kind is Partition or kind is Shared or kind is UnsafePointer:
-            key = arg._launch_key
-            if key is None:
-                tensor = arg if kind is Tensor else arg._tensor
-                s = tensor._array
-                key = arg._launch_key = (kind, tensor.dtype.name, s.shape, s.strides, _address(s) % 16 == 0,
-                                         arg.shape if kind is Partition else None, type(s))
-            parts.append(key)
-        else:
-            parts.append(kind)
-    if kwargs:
-        parts.append(tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in kwargs.items()
-                                  if k not in RUN_OPTIONS)))
-    return tuple(parts)
+def _signature(parts: Sequence[Any]) -> tuple[Any, ...]:
+    """What a plan depends on, from a launch's key parts: all but the tensors' addresses."""
+    return tuple(part[0] if type(part) is _Key else part for part in parts)
+
+
+class _Key(tuple[int, int]):
+    """A handle's launch key: (the number of its layout, its storage's address)."""
+
+
+_LAYOUTS: dict[tuple[Any, ...], int] = {}
+"""Each handle layout a launch has seen -> its number (keys of small ints hash fast)."""
+
+
+def _launch_key(arg: Tensor | Partition | Shared | UnsafePointer) -> _Key:
+    """What a launch depends on about a handle: the layout (kind, dtype, shape, strides,
+    alignment, partition, kind of memory) a plan is made for, and the address."""
+    s = arg._array
+    address = _address(s)
+    layout = (type(arg), arg.dtype.name, s.shape, s.strides, address % 16 == 0,
+              arg.shape if type(arg) is Partition else None, type(s))
+    number = _LAYOUTS.setdefault(layout, next(_layout_numbers))  # a number no other layout has, whatever the threads
+    return _Key((number, address))
+
+
+_layout_numbers = itertools.count()
 
 
 def _address(storage: Any) -> int:
@@ -390,14 +448,14 @@ def _plan(kernel: Kernel, cache: LaunchCache, backend: Backend, args: Sequence[A
     variant = kernel.specialize(**values)
     _check_pointees(kernel, params, args, variant.generics)
     compiled, runnable = ready(kernel, cache, backend, variant)
-    moved = tuple(i for i in tensors if not isinstance(args[i], Shared))
-    shared = tuple(i for i in tensors if isinstance(args[i], Shared))
-    moved_pairs = tuple((a, b) for n, a in enumerate(moved) for b in moved[n + 1:])
-    overlap_pairs = tuple((out, j) for out in mutable for j in range(len(tensors)) if j != out)
     _run_checks(kernel, compiled.launch_checks, specs)
     _warn_identical_tiles(kernel, compiled, grid)
-    return _Plan(f"{kernel.name}{list(grid)}", runnable, grid, specs, tuple(tensors), moved,
-                 moved_pairs, overlap_pairs, shared, template, tuple(storage_slots), tuple(scalar_slots))
+    moved = tuple(i for i in tensors if not isinstance(args[i], Shared))
+    shared = tuple(i for i in tensors if isinstance(args[i], Shared))
+    overlap_pairs = tuple((out, j) for out in mutable for j in range(len(tensors)) if j != out)
+    layout = ParamTemplate(tuple(template), tuple(storage_slots), tuple(scalar_slots))
+    return _Plan(f"{kernel.name}{list(grid)}", backend, backend.launcher(runnable, grid, layout), grid, tuple(tensors),
+                 moved, shared, overlap_pairs)
 
 
 def _pointer_storage(kernel: Kernel, backend: Backend, p: Any, arg: Any, generics: dict[str, Any]) -> Any:

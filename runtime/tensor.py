@@ -25,7 +25,6 @@ from safetile.backend.elements import from_storage, storage_dtype, to_storage
 from safetile.frontend.dsl import DType
 
 from .errors import OwnershipError
-from . import stream as streams
 from .stream import check_no_capture, note_handle
 
 
@@ -65,9 +64,12 @@ class _Handle:
     """Common ownership state: a handle is live until something takes it."""
 
     _taken_by: Holder | None = None
-    _launch_key: tuple[object, ...] | None = None
-    """What a launch's plan depends on about this handle (``runtime/launch.py``);
+    _launch_key: int | None = None
+    """What a launch's plan depends on about this handle, interned (``runtime/launch.py``);
     fixed for the handle's life, so computed once and passed on by ``fresh``."""
+    _array: Any
+    """The memory of the tensor the handle is over (a launch reads it without a liveness check of
+    its own: it checks the handle)."""
     _kind = "handle"
 
     def _check_live(self, action: str) -> None:
@@ -128,8 +130,6 @@ class Tensor(_Handle):
         """A new live handle on this tensor's memory (what a launch gives back)."""
         handle = object.__new__(Tensor)
         handle._array, handle.dtype, handle._launch_key = self._array, self.dtype, self._launch_key
-        if streams.open_captures:
-            streams.note_handle(handle)
         return handle
 
     def numpy(self) -> np.ndarray:
@@ -198,6 +198,7 @@ class Partition(_Handle, Holder):
 
     def __init__(self, tensor: Tensor, shape: tuple[int, ...]):
         self._tensor = tensor
+        self._array = tensor._array
         self.shape = shape
         note_handle(self)
         self.grid = tuple(math.ceil(d / s) for d, s in zip(tensor.shape, shape))
@@ -234,12 +235,14 @@ class Partition(_Handle, Holder):
         return self._tensor
 
     def fresh(self) -> Partition:
-        """A new live handle on this partition (what a launch gives back)."""
+        """A new live handle on this partition (what a launch gives back).
+
+        It holds the same private ``Tensor`` as this one: a partition never lets
+        its tensor out (``unpartition`` makes a new handle), so this dead
+        handle cannot reach it."""
         handle = object.__new__(Partition)
-        handle._tensor, handle.shape, handle.grid = self._tensor.fresh(), self.shape, self.grid
+        handle._tensor, handle._array, handle.shape, handle.grid = self._tensor, self._array, self.shape, self.grid
         handle._launch_key = self._launch_key
-        if streams.open_captures:
-            streams.note_handle(handle)
         return handle
 
     def unpartition(self) -> Tensor:
@@ -268,6 +271,7 @@ class _OverTensor(_Handle):
 
     def __init__(self, tensor: Tensor):
         self._tensor = tensor
+        self._array = tensor._array
         note_handle(self)
 
     def __repr__(self) -> str:
@@ -350,11 +354,9 @@ class UnsafePointer(_OverTensor, Holder):
         return f"unsafe_pointer({self._tensor.dtype.name} tensor of shape {self._tensor.shape})"
 
     def fresh(self) -> UnsafePointer:
-        """A new live handle on the same tensor (what a launch gives back)."""
+        """A new live handle on the same private tensor (what a launch gives back; see ``Partition.fresh``)."""
         handle = object.__new__(UnsafePointer)
-        handle._tensor, handle._launch_key = self._tensor.fresh(), self._launch_key
-        if streams.open_captures:
-            streams.note_handle(handle)
+        handle._tensor, handle._array, handle._launch_key = self._tensor, self._array, self._launch_key
         return handle
 
     def release(self) -> Tensor:

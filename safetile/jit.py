@@ -20,7 +20,6 @@ from xdsl.dialects.builtin import ModuleOp
 from safetile.driver import CompiledVariant, CompileOptions, compile_kernels, compile_variant
 from safetile.frontend.kernel import KernelDefinition, KernelOptions
 from safetile.runtime.launch import LaunchCache, launch
-from safetile.runtime.ops import DeviceOp
 from safetile.runtime.warmup import WarmedUp, warm_up
 
 
@@ -33,9 +32,8 @@ class Kernel(KernelDefinition):
         self.launch_cache = LaunchCache()
         """Plans and runnables of this kernel's launches (``runtime/launch.py``)."""
 
-    def __call__(self, *args: Any, **kwargs: Any) -> DeviceOp:
-        """``kernel(z_part, x, y)``: a lazy launch; see docs/runtime.md."""
-        return launch(self, self.launch_cache, args, kwargs)
+    __call__ = launch
+    """``kernel(z_part, x, y)``: a lazy launch (``runtime/launch.py``; docs/runtime.md)."""
 
     def compile(self, *specializations: Mapping[str, Any], stage: str = "after-clean-up",
                 **values: Any) -> ModuleOp:

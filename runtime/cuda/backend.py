@@ -9,21 +9,23 @@ this backend loads and launches it.
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable, Sequence
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
 
 from safetile.driver import CompiledVariant
 
-from ..backend import Backend
+from ..backend import Backend, Launcher, ParamTemplate
 from ..stream import Stream
 from . import memory
 from .device import Device
+from .driver import error
 from .kernels import CudaKernel
 from .memory import DeviceArray
 from .stream import CudaStream
-
 
 
 DEVICE_ENV = "SAFETILE_DEVICE"
@@ -77,46 +79,84 @@ class CudaBackend(Backend):
         return CudaKernel(compiled.cubin.cubin, compiled.symbol, [p.type for p in compiled.params],
                           [p.name for p in compiled.params])
 
-    def address(self, storage: DeviceArray) -> int:
-        return storage.ptr
+    def launcher(self, runnable: CudaKernel, grid: tuple[int, int, int], params: ParamTemplate) -> CudaLauncher:
+        return CudaLauncher(runnable, grid, params)
 
-    def bind(self, storage: DeviceArray) -> int:
-        return storage.ptr
 
-    def launch(self, runnable: CudaKernel, grid: tuple[int, int, int], args: Sequence[Any],
-               storages: Sequence[DeviceArray], stream: Stream, options: dict[str, Any]) -> None:
-        if stream.capturing:
-            # Runs at replay; the graph orders the tensors on its stream when released.
-            runnable.launch(grid, args, stream)  # type: ignore[arg-type]
-            return
-        # Work on these tensors enqueued on other streams comes first ...
-        for storage in storages:
-            if storage.stream is not stream:
-                _wait_for_other_streams(stream, storages)  # type: ignore[arg-type]
-                break
-        runnable.launch(grid, args, stream)  # type: ignore[arg-type]
-        # ... and later work and host copies come after this launch.
-        for storage in storages:
-            storage.stream = stream  # type: ignore[assignment]
+class CudaLauncher(Launcher):
+    """One plan's launches of a loaded kernel, through a parameter buffer of the plan's own.
 
-    def bind_launch(self, runnable: CudaKernel, grid: tuple[int, int, int], args: Sequence[Any],
-                    storages: Sequence[DeviceArray], options: dict[str, Any]) -> Callable[[Stream], None]:
-        params = runnable.packed(args)  # packed once: every enqueue launches the same values
+    The shapes and strides are packed into the buffer once; a launch writes
+    the tensors' addresses and the scalars into it and calls ``cuLaunchKernel``
+    (which copies the values), under a lock: two threads launching the same
+    plan would otherwise launch each other's tensors.
+
+    Stream order (the safety contract of ``runtime/cuda``): work on the
+    tensors enqueued on other streams comes first, and later work and host
+    copies come after the launch.  Inside a capture nothing is ordered: the
+    launch runs at replay, and the graph orders its tensors when released.
+    """
+
+    def __init__(self, kernel: CudaKernel, grid: tuple[int, int, int], params: ParamTemplate):
+        self.kernel, self.grid, self.template = kernel, grid, params
+        layout = kernel.layout
+        self._params = layout.new()
+        layout.pack([0 if v is None else v for v in params.values], self._params)
+        self._pointers = tuple((layout.pointer(self._params, pos), i) for pos, i in params.storage_slots)
+        """(view of a pointer parameter, argument position) of each tensor."""
+        self._scalars = tuple((layout.scalar(self._params, pos), i) for pos, i in params.scalar_slots)
+        self._lock = threading.Lock()
+        self._call = (kernel.driver_launch, kernel.function, *grid, self._params.address)
+
+    def launch(self, args: Sequence[Any], stream: Stream, options: dict[str, Any]) -> None:
+        driver_launch, function, x, y, z, params = self._call
+        lock = self._lock
+        lock.acquire()
+        try:
+            if stream.capturing:
+                for view, i in self._pointers:
+                    view.value = args[i]._array.ptr
+            else:
+                for view, i in self._pointers:
+                    storage = args[i]._array
+                    view.value = storage.ptr
+                    if storage.stream is not stream:
+                        # Rare: order the launch after the other streams' work, and
+                        # later work after the launch (once for all the storages).
+                        storages = self.template.storages(args)
+                        _wait_for_other_streams(stream, storages)  # type: ignore[arg-type]
+                        for each in storages:
+                            each.stream = stream
+            for write, i in self._scalars:
+                write(args[i])
+            err, = driver_launch(function, x, y, z, 1, 1, 1, 0, stream.handle, params, 0)  # type: ignore[attr-defined]
+        finally:
+            lock.release()
+        if err:
+            raise error(driver_launch, err)
+
+    def bind(self, args: Sequence[Any], options: dict[str, Any]) -> Callable[[Stream], None]:
+        kernel, grid = self.kernel, self.grid
+        storages = self.template.storages(args)
+        params = kernel.packed(self.template.flat(_address, args))  # packed once, a buffer of its own
 
         def enqueue(stream: Stream) -> None:
             if stream.capturing:
-                runnable.launch_packed(grid, params, stream)  # type: ignore[arg-type]
+                kernel.launch_packed(grid, params, stream)  # type: ignore[arg-type]
                 return
             for storage in storages:
                 if storage.stream is not stream:
                     _wait_for_other_streams(stream, storages)  # type: ignore[arg-type]
                     for each in storages:
-                        each.stream = stream  # type: ignore[assignment]
+                        each.stream = stream
                     break
-            runnable.launch_packed(grid, params, stream)  # type: ignore[arg-type]
+            kernel.launch_packed(grid, params, stream)  # type: ignore[arg-type]
 
         return enqueue
 
+
+_address = attrgetter("ptr")
+"""What a pointer parameter gets for a tensor's memory."""
 
 def _wait_for_other_streams(stream: CudaStream, storages: Sequence[DeviceArray]) -> None:
     """Make ``stream`` wait for the work enqueued on the storages' other streams."""

@@ -1,22 +1,21 @@
-"""Loaded kernels: cubins from the cache, parameters packed by the launch ABI.
+"""Loaded kernels: cubins from the cache, parameters laid out by the launch ABI.
 
-``CudaKernel`` holds a loaded ``CUmodule``/``CUfunction`` and a parameter
-packer built once from the entry's signature (docs/abi.md): pointers are 8
-bytes, shapes and strides i32, scalars their own type.  A launch packs the
-values into one reused buffer (``struct.pack_into``, C alignment) whose
-parameter addresses were computed when the kernel was loaded, and calls
-``cuLaunchKernel`` with grid = tile blocks and block = (1, 1, 1) (the cubin
-carries its thread count).  The driver copies parameter values at the call,
-so the buffer can be reused at once; a lock keeps two threads from packing
-into it together.  A value that does not fit its type (an extent of 2^31
-or more) is an ``OverflowError`` naming the kernel.
+``CudaKernel`` holds a loaded ``CUmodule``/``CUfunction`` and the layout of
+its parameters (docs/abi.md): pointers are 8 bytes, shapes and strides i32,
+scalars their own type, at C alignment in one buffer, with the ``void**``
+array ``cuLaunchKernel`` takes pointing into it.  The driver copies the
+parameter values at the call, so a buffer may be rewritten as soon as the
+call returns.  Launches are ``cuLaunchKernel`` with grid = tile blocks and
+block = (1, 1, 1) (the cubin carries its thread count).  A value that does
+not fit its type (an extent of 2^31 or more) is an ``OverflowError`` naming
+the kernel.
 """
 
 from __future__ import annotations
 
 import ctypes
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -58,28 +57,51 @@ class ParameterLayout:
 
     def __init__(self, symbol: str, param_types: Sequence[Any]):
         self.symbol = symbol
-        codes = tuple(_code(t) for t in param_types)
-        self._struct = struct.Struct("@" + "".join(codes))
-        self.offsets = _offsets(codes)
-        self._bf16 = tuple((i, t.element_type) for i, (c, t) in enumerate(zip(codes, param_types)) if c == "H")
+        self.codes = tuple(_code(t) for t in param_types)
+        self._struct = struct.Struct("@" + "".join(self.codes))
+        self.offsets = _offsets(self.codes)
+        self._bf16 = {i: t.element_type for i, (c, t) in enumerate(zip(self.codes, param_types)) if c == "H"}
 
     def new(self) -> Parameters:
         return Parameters(self._struct.size, self.offsets)
 
     def pack(self, args: Sequence[Any], into: Parameters) -> None:
         """Write ``args`` (pointers as addresses) into ``into``; ``OverflowError`` if one does not fit."""
-        values = args
-        if self._bf16:
-            values = list(args)
-            for p, element in self._bf16:  # rounded to nearest even, as a bf16 conversion does
-                values[p] = int(to_storage(np.float32(values[p]), element))
+        values = list(args)
+        for p, element in self._bf16.items():  # rounded to nearest even, as a bf16 conversion does
+            values[p] = _bf16_bits(values[p], element)
         try:
             self._struct.pack_into(into.buffer, 0, *values)
         except struct.error as err:
-            raise OverflowError(
-                f"a parameter of '{self.symbol}' does not fit its type ({err}); shapes and strides "
-                "are i32 in the launch ABI: split tensors of 2^31 elements or more"
-            ) from None
+            raise self._overflow(err) from None
+
+    def pointer(self, into: Parameters, position: int) -> ctypes.c_uint64:
+        """A view of pointer parameter ``position`` in ``into``: setting its ``value`` writes the address."""
+        assert self.codes[position] == "Q", f"parameter {position} of '{self.symbol}' is not a pointer"
+        return ctypes.c_uint64.from_buffer(into.buffer, self.offsets[position])
+
+    def scalar(self, into: Parameters, position: int) -> Callable[[Any], None]:
+        """A function writing scalar parameter ``position`` into ``into`` (checked as ``pack``)."""
+        pack_into, buffer, offset = struct.Struct("@" + self.codes[position]).pack_into, into.buffer, self.offsets[position]
+        element = self._bf16.get(position)
+
+        def write(value: Any) -> None:
+            try:
+                pack_into(buffer, offset, value if element is None else _bf16_bits(value, element))
+            except struct.error as err:
+                raise self._overflow(err) from None
+
+        return write
+
+    def _overflow(self, err: struct.error) -> OverflowError:
+        return OverflowError(
+            f"a parameter of '{self.symbol}' does not fit its type ({err}); shapes and strides "
+            "are i32 in the launch ABI: split tensors of 2^31 elements or more"
+        )
+
+
+def _bf16_bits(value: Any, element: Any) -> int:
+    return int(to_storage(np.float32(value), element))
 
 
 class CudaKernel:
@@ -94,24 +116,15 @@ class CudaKernel:
         self.function = call(driver.cuModuleGetFunction, self.module, symbol.encode())
         self.layout = ParameterLayout(symbol, param_types)
         self.driver_launch = driver.cuLaunchKernel
-        self._last: tuple[list[Any], Parameters] | None = None
-        """The last parameters packed, and their buffer: a launch with the same
-        values (the same tensors again) reuses it.  The driver copies the
-        parameters at the call, so one buffer serves any number of launches."""
 
     def packed(self, args: Sequence[Any]) -> Parameters:
-        """A buffer of its own holding ``args``, for launching them again and again."""
+        """A buffer of its own holding ``args``."""
         params = self.layout.new()
         self.layout.pack(args, params)
         return params
 
-    def launch(self, grid: tuple[int, int, int], args: list[Any], stream: CudaStream) -> None:
-        last = self._last
-        if last is None or last[0] != args:
-            last = self._last = (args, self.packed(args))  # one assignment: safe across threads
-        self.launch_packed(grid, last[1], stream)
-
     def launch_packed(self, grid: tuple[int, int, int], params: Parameters, stream: CudaStream) -> None:
+        """One ``cuLaunchKernel`` of the values in ``params``."""
         err, = self.driver_launch(self.function, grid[0], grid[1], grid[2], 1, 1, 1, 0, stream.handle,
                                   params.address, 0)
         if err:

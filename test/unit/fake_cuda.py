@@ -1,0 +1,271 @@
+"""A stand-in for ``cuda.bindings.driver``: the CUDA backend's whole host path without a GPU.
+
+    with fake_cuda() as fake:          # the runtime's backend is now a CudaBackend on it
+        z = st.zeros((8,)).sync()      # device memory is host memory behind fake addresses
+        ...
+        fake.launches                  # what cuLaunchKernel was given, when recording
+
+Every driver call the runtime makes (``runtime/cuda``) answers as cuda-python
+does (a tuple: the ``CUresult``, then the values), so ``CudaBackend``,
+``DeviceArray``, streams, events and ``CudaKernel`` run unchanged.  Memory
+is real host memory (``cuMemAllocAsync`` allocates a ctypes buffer; copies
+and memsets are ``ctypes.memmove``/``memset`` on those addresses), so
+``Tensor.numpy()`` reads back what was uploaded.  Kernels do not run:
+``cuLaunchKernel`` does nothing, or, with ``record=True``, records the grid,
+stream and parameter *values* (decoded from ``kernelParams`` by the loaded
+kernel's layout) of each launch.  Cubins are real (``compile_variant`` for
+``ARCH`` through the cache: tileiras or a cache folder).
+
+Used by the launch-path tests and by ``bench/launch_path.py`` (the Python
+cost of a launch, measured without the driver).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import enum
+import itertools
+import struct
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+ARCH_MAJOR, ARCH_MINOR = 9, 0
+NAME = b"Fake H100 (no GPU)"
+
+
+class CUresult(enum.IntEnum):
+    CUDA_SUCCESS = 0
+    CUDA_ERROR_INVALID_VALUE = 1
+    CUDA_ERROR_NOT_READY = 600
+
+
+class CUdevice_attribute(enum.IntEnum):  # noqa: N801 - the driver's names
+    CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75
+    CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76
+    CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16
+    CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97
+
+
+class CUmemPool_attribute(enum.IntEnum):  # noqa: N801
+    CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4
+
+
+class CUevent_flags(enum.IntEnum):  # noqa: N801
+    CU_EVENT_DEFAULT = 0
+    CU_EVENT_DISABLE_TIMING = 2
+
+
+class CUstreamCaptureMode(enum.IntEnum):  # noqa: N801
+    CU_STREAM_CAPTURE_MODE_RELAXED = 2
+
+
+_ATTRIBUTES = {
+    CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: ARCH_MAJOR,
+    CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: ARCH_MINOR,
+    CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: 132,
+    CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: 232448,
+}
+
+_OK = (CUresult.CUDA_SUCCESS,)
+
+
+@dataclass(frozen=True)
+class Launch:
+    """One recorded ``cuLaunchKernel``: the kernel's symbol, grid, stream handle and parameter values."""
+
+    symbol: str
+    grid: tuple[int, int, int]
+    stream: Any
+    params: tuple[Any, ...]
+
+
+class FakeDriver:
+    """The driver functions ``runtime/cuda`` calls, on host memory; kernels do not run."""
+
+    CUresult = CUresult
+    CUdevice_attribute = CUdevice_attribute
+    CUmemPool_attribute = CUmemPool_attribute
+    CUevent_flags = CUevent_flags
+    CUstreamCaptureMode = CUstreamCaptureMode
+
+    def __init__(self, record: bool = False):
+        self._handles = itertools.count(0x1000)
+        self.memory: dict[int, ctypes.Array[ctypes.c_char]] = {}
+        """Live allocations: address -> the host buffer behind it."""
+        self.functions: dict[int, str] = {}
+        """Function handle -> kernel symbol."""
+        self.layouts: dict[str, str] = {}
+        """Kernel symbol -> its parameters' ``struct`` codes (set by ``remember_layout``)."""
+        self.launches: list[Launch] = []
+        self.graph_launches = 0
+        if record:
+            self.cuLaunchKernel = self._recording_launch  # type: ignore[method-assign]
+
+    @staticmethod
+    def cuuint64_t(value: int) -> int:  # noqa: N802
+        return value
+
+    def _handle(self) -> int:
+        return next(self._handles)
+
+    # -- errors, device, context ----------------------------------------------------
+
+    def cuInit(self, flags: int) -> tuple[Any, ...]:  # noqa: N802
+        return _OK
+
+    def cuGetErrorName(self, err: Any) -> tuple[Any, ...]:  # noqa: N802
+        return CUresult.CUDA_SUCCESS, CUresult(err).name.encode()
+
+    def cuGetErrorString(self, err: Any) -> tuple[Any, ...]:  # noqa: N802
+        return CUresult.CUDA_SUCCESS, b"fake driver error"
+
+    def cuDeviceGet(self, ordinal: int) -> tuple[Any, ...]:  # noqa: N802
+        return CUresult.CUDA_SUCCESS, ordinal
+
+    def cuDevicePrimaryCtxRetain(self, device: Any) -> tuple[Any, ...]:  # noqa: N802
+        return CUresult.CUDA_SUCCESS, self._handle()
+
+    def cuCtxSetCurrent(self, context: Any) -> tuple[Any, ...]:  # noqa: N802
+        return _OK
+
+    def cuDeviceGetAttribute(self, attribute: Any, device: Any) -> tuple[Any, ...]:  # noqa: N802
+        return CUresult.CUDA_SUCCESS, _ATTRIBUTES[attribute]
+
+    def cuDeviceGetName(self, length: int, device: Any) -> tuple[Any, ...]:  # noqa: N802
+        return CUresult.CUDA_SUCCESS, NAME.ljust(length, b"\0")
+
+    def cuDeviceGetDefaultMemPool(self, device: Any) -> tuple[Any, ...]:  # noqa: N802
+        return CUresult.CUDA_SUCCESS, self._handle()
+
+    def cuMemPoolSetAttribute(self, pool: Any, attribute: Any, value: Any) -> tuple[Any, ...]:  # noqa: N802
+        return _OK
+
+    # -- memory --------------------------------------------------------------------
+
+    def cuMemAllocAsync(self, nbytes: int, stream: Any) -> tuple[Any, ...]:  # noqa: N802
+        buffer = ctypes.create_string_buffer(nbytes)
+        address = ctypes.addressof(buffer)
+        self.memory[address] = buffer
+        return CUresult.CUDA_SUCCESS, address
+
+    def cuMemFreeAsync(self, address: int, stream: Any) -> tuple[Any, ...]:  # noqa: N802
+        del self.memory[int(address)]
+        return _OK
+
+    def _copy(self, dst: int, src: int, nbytes: int, stream: Any) -> tuple[Any, ...]:
+        ctypes.memmove(int(dst), int(src), nbytes)
+        return _OK
+
+    cuMemcpyHtoDAsync = cuMemcpyDtoHAsync = cuMemcpyDtoDAsync = _copy  # noqa: N815
+
+    def _memset(self, size: int, address: int, pattern: int, count: int) -> tuple[Any, ...]:
+        chunk = pattern.to_bytes(size, "little")
+        ctypes.memmove(int(address), chunk * count, size * count)
+        return _OK
+
+    def cuMemsetD8Async(self, address: int, pattern: int, count: int, stream: Any) -> tuple[Any, ...]:  # noqa: N802
+        return self._memset(1, address, pattern, count)
+
+    def cuMemsetD16Async(self, address: int, pattern: int, count: int, stream: Any) -> tuple[Any, ...]:  # noqa: N802
+        return self._memset(2, address, pattern, count)
+
+    def cuMemsetD32Async(self, address: int, pattern: int, count: int, stream: Any) -> tuple[Any, ...]:  # noqa: N802
+        return self._memset(4, address, pattern, count)
+
+    # -- streams, events, graphs ------------------------------------------------------
+
+    def cuStreamCreate(self, flags: int) -> tuple[Any, ...]:  # noqa: N802
+        return CUresult.CUDA_SUCCESS, self._handle()
+
+    def cuStreamSynchronize(self, stream: Any) -> tuple[Any, ...]:  # noqa: N802
+        return _OK
+
+    def cuStreamWaitEvent(self, stream: Any, event: Any, flags: int) -> tuple[Any, ...]:  # noqa: N802
+        return _OK
+
+    def cuStreamBeginCapture(self, stream: Any, mode: Any) -> tuple[Any, ...]:  # noqa: N802
+        return _OK
+
+    def cuStreamEndCapture(self, stream: Any) -> tuple[Any, ...]:  # noqa: N802
+        return CUresult.CUDA_SUCCESS, self._handle()
+
+    def cuGraphInstantiate(self, graph: Any, flags: int) -> tuple[Any, ...]:  # noqa: N802
+        return CUresult.CUDA_SUCCESS, self._handle()
+
+    def cuGraphGetNodes(self, graph: Any, count: int) -> tuple[Any, ...]:  # noqa: N802
+        return CUresult.CUDA_SUCCESS, None, 0
+
+    def cuGraphLaunch(self, graph: Any, stream: Any) -> tuple[Any, ...]:  # noqa: N802
+        self.graph_launches += 1
+        return _OK
+
+    def cuGraphExecDestroy(self, graph: Any) -> tuple[Any, ...]:  # noqa: N802
+        return _OK
+
+    cuGraphDestroy = cuGraphExecDestroy  # noqa: N815
+
+    def cuEventCreate(self, flags: Any) -> tuple[Any, ...]:  # noqa: N802
+        return CUresult.CUDA_SUCCESS, self._handle()
+
+    def cuEventRecord(self, event: Any, stream: Any) -> tuple[Any, ...]:  # noqa: N802
+        return _OK
+
+    def cuEventQuery(self, event: Any) -> tuple[Any, ...]:  # noqa: N802
+        return _OK
+
+    def cuEventSynchronize(self, event: Any) -> tuple[Any, ...]:  # noqa: N802
+        return _OK
+
+    def cuEventElapsedTime(self, start: Any, end: Any) -> tuple[Any, ...]:  # noqa: N802
+        return CUresult.CUDA_SUCCESS, 0.0
+
+    def cuEventDestroy(self, event: Any) -> tuple[Any, ...]:  # noqa: N802
+        return _OK
+
+    # -- kernels ------------------------------------------------------------------------
+
+    def cuModuleLoadData(self, image: Any) -> tuple[Any, ...]:  # noqa: N802
+        return CUresult.CUDA_SUCCESS, self._handle()
+
+    def cuModuleGetFunction(self, module: Any, symbol: bytes) -> tuple[Any, ...]:  # noqa: N802
+        handle = self._handle()
+        self.functions[handle] = symbol.decode()
+        return CUresult.CUDA_SUCCESS, handle
+
+    def remember_layout(self, symbol: str, codes: str) -> None:
+        """How to decode the parameters of ``symbol``'s launches (``struct`` codes in order)."""
+        self.layouts[symbol] = codes
+
+    def cuLaunchKernel(self, f: Any, gx: int, gy: int, gz: int, bx: int, by: int, bz: int,  # noqa: N802
+                       shared: int, stream: Any, params: Any, extra: Any) -> tuple[Any, ...]:
+        return _OK
+
+    def _recording_launch(self, f: Any, gx: int, gy: int, gz: int, bx: int, by: int, bz: int,
+                          shared: int, stream: Any, params: Any, extra: Any) -> tuple[Any, ...]:
+        assert (bx, by, bz, shared, extra) == (1, 1, 1, 0, 0), "block (1, 1, 1), no shared memory, no extra"
+        symbol = self.functions[int(f)]
+        codes = self.layouts[symbol]
+        pointers = ctypes.cast(int(params), ctypes.POINTER(ctypes.c_void_p))
+        values = tuple(struct.unpack(code, ctypes.string_at(pointers[i], struct.calcsize(code)))[0]
+                       for i, code in enumerate(codes))
+        self.launches.append(Launch(symbol, (gx, gy, gz), stream, values))
+        return _OK
+
+
+@contextmanager
+def fake_cuda(record: bool = False) -> Iterator[FakeDriver]:
+    """Run the runtime on a ``CudaBackend`` over a ``FakeDriver`` (restored on exit)."""
+    from safetile.runtime import backend
+    from safetile.runtime.cuda import driver
+    from safetile.runtime.cuda.backend import CudaBackend
+
+    fake = FakeDriver(record)
+    saved = driver._driver, backend._current
+    driver._driver = fake  # type: ignore[assignment]
+    try:
+        backend._current = CudaBackend()
+        yield fake
+    finally:
+        driver._driver, backend._current = saved
