@@ -16,7 +16,7 @@ A release other than the default is asked for by ``version=`` (or
 toolchain found must be that release.  ``RELEASES`` are the ones safetile is
 tested with, each installed by its extra: 13.4.92 (``toolchain``, the
 default) and 13.5.37 (``toolchain-13-5``, which reads and compiles the
-bytecode safetile writes, 13.4 and older).
+bytecode safetile writes: 13.4, the default, and 13.5 when asked for).
 
 Whichever ``tileiras`` is found, its libNVVM and ``ptxas`` are the ones it
 loads itself: ``<bin>/ptxas`` and ``<bin>/../nvvm/lib64/libnvvm.so`` (CUDA

@@ -1,4 +1,4 @@
-"""Tile IR bytecode: what ``tileiras`` reads (versions 13.1 to 13.4).
+"""Tile IR bytecode: what ``tileiras`` reads (versions 13.1 to 13.5; 13.4 by default).
 
     from safetile.backend.bytecode import write_bytecode, read_bytecode
     data = write_bytecode(module, "13.4")          # bytes; same IR, same bytes
