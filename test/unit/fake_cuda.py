@@ -3,7 +3,8 @@
     with fake_cuda() as fake:          # the runtime's backend is now a CudaBackend on it
         z = st.zeros((8,)).sync()      # device memory is host memory behind fake addresses
         ...
-        fake.launches                  # what cuLaunchKernel was given, when recording
+        fake.record(symbol, codes)     # from now on, launches of that kernel are recorded:
+        fake.launches                  # what cuLaunchKernel was given
 
 Every driver call the runtime makes (``runtime/cuda``) answers as cuda-python
 does (a tuple: the ``CUresult``, then the values), so ``CudaBackend``,
@@ -11,10 +12,11 @@ does (a tuple: the ``CUresult``, then the values), so ``CudaBackend``,
 is real host memory (``cuMemAllocAsync`` allocates a ctypes buffer; copies
 and memsets are ``ctypes.memmove``/``memset`` on those addresses), so
 ``Tensor.numpy()`` reads back what was uploaded.  Kernels do not run:
-``cuLaunchKernel`` does nothing, or, with ``record=True``, records the grid,
-stream and parameter *values* (decoded from ``kernelParams`` by the loaded
-kernel's layout) of each launch.  Cubins are real (``compile_variant`` for
-``ARCH`` through the cache: tileiras or a cache folder).
+``cuLaunchKernel`` does nothing until ``record`` is called; then it records
+the grid, stream and parameter *values* of each launch (decoded from
+``kernelParams`` at the call, by the ``struct`` codes given for the
+kernel), and stream waits are recorded too.  Cubins are real
+(``compile_variant`` for sm_90 through the cache: tileiras or a cache folder).
 
 Used by the launch-path tests and by ``bench/launch_path.py`` (the Python
 cost of a launch, measured without the driver).
@@ -26,12 +28,15 @@ import ctypes
 import enum
 import itertools
 import struct
-from collections.abc import Iterator
+import threading
+import time
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 ARCH_MAJOR, ARCH_MINOR = 9, 0
+"""sm_90: the architecture cubins are built for."""
 NAME = b"Fake H100 (no GPU)"
 
 
@@ -79,6 +84,8 @@ class Launch:
     grid: tuple[int, int, int]
     stream: Any
     params: tuple[Any, ...]
+    thread: int
+    """The calling thread (``threading.get_ident()``)."""
 
 
 class FakeDriver:
@@ -90,18 +97,21 @@ class FakeDriver:
     CUevent_flags = CUevent_flags
     CUstreamCaptureMode = CUstreamCaptureMode
 
-    def __init__(self, record: bool = False):
+    def __init__(self) -> None:
         self._handles = itertools.count(0x1000)
         self.memory: dict[int, ctypes.Array[ctypes.c_char]] = {}
         """Live allocations: address -> the host buffer behind it."""
         self.functions: dict[int, str] = {}
         """Function handle -> kernel symbol."""
-        self.layouts: dict[str, str] = {}
-        """Kernel symbol -> its parameters' ``struct`` codes (set by ``remember_layout``)."""
+        self.layouts: dict[str, tuple[str, ...]] = {}
+        """Kernel symbol -> its parameters' ``struct`` codes (given to ``record``)."""
         self.launches: list[Launch] = []
+        self.waits: list[tuple[Any, Any]] = []
+        """(stream, event) of each ``cuStreamWaitEvent``, once recording."""
+        self.recording = False
+        self.switch_threads = False
+        """Whether a recorded launch lets other threads run before it reads its parameters."""
         self.graph_launches = 0
-        if record:
-            self.cuLaunchKernel = self._recording_launch  # type: ignore[method-assign]
 
     @staticmethod
     def cuuint64_t(value: int) -> int:  # noqa: N802
@@ -183,6 +193,8 @@ class FakeDriver:
         return _OK
 
     def cuStreamWaitEvent(self, stream: Any, event: Any, flags: int) -> tuple[Any, ...]:  # noqa: N802
+        if self.recording:
+            self.waits.append((stream, event))
         return _OK
 
     def cuStreamBeginCapture(self, stream: Any, mode: Any) -> tuple[Any, ...]:  # noqa: N802
@@ -234,34 +246,39 @@ class FakeDriver:
         self.functions[handle] = symbol.decode()
         return CUresult.CUDA_SUCCESS, handle
 
-    def remember_layout(self, symbol: str, codes: str) -> None:
-        """How to decode the parameters of ``symbol``'s launches (``struct`` codes in order)."""
-        self.layouts[symbol] = codes
+    def record(self, symbol: str, codes: Sequence[str]) -> None:
+        """Record launches (and stream waits) from now on; ``symbol``'s parameters are
+        decoded by ``codes`` (``struct`` codes in order: ``CudaKernel.layout.codes``)."""
+        self.layouts[symbol] = tuple(codes)
+        self.recording = True
 
     def cuLaunchKernel(self, f: Any, gx: int, gy: int, gz: int, bx: int, by: int, bz: int,  # noqa: N802
                        shared: int, stream: Any, params: Any, extra: Any) -> tuple[Any, ...]:
+        if self.recording:
+            self._record(f, (gx, gy, gz), (bx, by, bz, shared, extra), stream, params)
         return _OK
 
-    def _recording_launch(self, f: Any, gx: int, gy: int, gz: int, bx: int, by: int, bz: int,
-                          shared: int, stream: Any, params: Any, extra: Any) -> tuple[Any, ...]:
-        assert (bx, by, bz, shared, extra) == (1, 1, 1, 0, 0), "block (1, 1, 1), no shared memory, no extra"
+    def _record(self, f: Any, grid: tuple[int, int, int], rest: tuple[Any, ...], stream: Any, params: Any) -> None:
+        assert rest == (1, 1, 1, 0, 0), "block (1, 1, 1), no shared memory, no extra"
+        if self.switch_threads:
+            time.sleep(0)  # releases the GIL: another thread may run before the parameters are read
         symbol = self.functions[int(f)]
-        codes = self.layouts[symbol]
+        codes = self.layouts.get(symbol)
+        assert codes is not None, f"no parameter codes given for '{symbol}' (FakeDriver.record)"
         pointers = ctypes.cast(int(params), ctypes.POINTER(ctypes.c_void_p))
         values = tuple(struct.unpack(code, ctypes.string_at(pointers[i], struct.calcsize(code)))[0]
                        for i, code in enumerate(codes))
-        self.launches.append(Launch(symbol, (gx, gy, gz), stream, values))
-        return _OK
+        self.launches.append(Launch(symbol, grid, stream, values, threading.get_ident()))
 
 
 @contextmanager
-def fake_cuda(record: bool = False) -> Iterator[FakeDriver]:
+def fake_cuda() -> Iterator[FakeDriver]:
     """Run the runtime on a ``CudaBackend`` over a ``FakeDriver`` (restored on exit)."""
     from safetile.runtime import backend
     from safetile.runtime.cuda import driver
     from safetile.runtime.cuda.backend import CudaBackend
 
-    fake = FakeDriver(record)
+    fake = FakeDriver()
     saved = driver._driver, backend._current
     driver._driver = fake  # type: ignore[assignment]
     try:
