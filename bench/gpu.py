@@ -1,6 +1,7 @@
 """GPU benchmarks of the runtime, each measured side by side in one run.
 
-    python bench/gpu.py [--quick] [--json FILE]
+    python bench/gpu.py [--quick] [--json FILE] [--only SECTION]
+    .venv/bin/python bench/gpu.py --build sm_90    # here, no GPU: the cubins it launches, into the cache
 
 1. Execution-mode sweep (the seed paper's): a small element-wise kernel
    (2048 f16, four tile blocks) repeated N = 1, 10, 100, 1000 times, driven as
@@ -9,15 +10,20 @@
    and replayed: microseconds per op, host and GPU time together.
 2. Host dispatch overhead of one warm launch (vector add, 2^16 f32): the
    time to enqueue one launch in a loop of many, against ``torch.add`` and a
-   Triton kernel doing the same work, in the same run.
+   Triton kernel doing the same work, in the same run (rounds interleaved,
+   the best round of each).  The fresh launch also alternating two sets of
+   tensors (each launch on other addresses than the last), and the floors:
+   a prepared launch, and ``cuLaunchKernel`` alone.  bench/launch_path.py
+   times the Python part of these rows without a GPU.
 3. Vector add f32 at N = 2^28: bandwidth (3 x 4 x N bytes per add) of
    safetile, torch.add and Triton, as fractions of the device's copy
    bandwidth measured in the same run (``torch`` device-to-device copy,
    2 x 4 x N bytes).
 
 Needs a GPU, torch and triton; the cubins come from the cache
-(``SAFETILE_CACHE_DIR``), built ahead of time by test/gpu/build_cache.py where
-no ``tileiras`` is installed.  ``warm_up_specs()`` lists the variants used.
+(``SAFETILE_CACHE_DIR``), built ahead of time where no ``tileiras`` is
+installed: by ``--build ARCH`` here (or test/gpu/build_cache.py, which builds
+these too).  ``warm_up_specs()`` lists the variants used.
 """
 
 from __future__ import annotations
@@ -186,9 +192,21 @@ def dispatch(launches: int) -> dict[str, float]:
         for _ in range(launches):
             triton_add_kernel[grid](tx, ty, tz, DISPATCH_SIZE, BLOCK=1024)
 
+    def vectors() -> tuple[Any, ...]:
+        return (st.zeros((DISPATCH_SIZE,)).sync().partition((1024,)), st.ones((DISPATCH_SIZE,)).sync(),
+                st.ones((DISPATCH_SIZE,)).sync())
+
     ours()  # compiles and loads the variant
-    spare = (st.zeros((DISPATCH_SIZE,)).sync().partition((1024,)), st.ones((DISPATCH_SIZE,)).sync(),
-             st.ones((DISPATCH_SIZE,)).sync())
+    state["other"] = vectors()
+
+    def ours_alternating() -> None:
+        a, b = state["args"], state["other"]
+        for _ in range(launches // 2):
+            a = add(*a).enqueue(stream)
+            b = add(*b).enqueue(stream)
+        state["args"], state["other"] = a, b
+
+    spare = vectors()
     floor_args = [a.ptr if hasattr(a, "ptr") else a for a in prepared_args(spare)]
     prepared = add(*spare).prepare()
     kernel = next(iter(add.launch_cache.plans.values())).launcher.kernel  # the loaded CudaKernel
@@ -205,25 +223,24 @@ def dispatch(launches: int) -> dict[str, float]:
         for _ in range(launches):
             launch(function, DISPATCH_SIZE // 1024, 1, 1, 1, 1, 1, 0, handle, address, 0)
 
-    out = {}
-    for name, fn, sync in (("safetile", ours, stream.synchronize),
-                           ("safetile, prepared (`.prepare()`, then `.enqueue()`)", ours_prepared,
-                            stream.synchronize),
-                           ("torch.add", torch_add, torch.cuda.synchronize),
-                           ("triton", triton_add, torch.cuda.synchronize),
-                           ("cuLaunchKernel alone (cuda-python)", driver_only, stream.synchronize)):
-        fn()
-        sync()
-        samples = []
-        for _ in range(5):
+    rows = (("safetile", ours, stream.synchronize),
+            ("safetile, two tensor sets alternating", ours_alternating, stream.synchronize),
+            ("safetile, prepared (`.prepare()`, then `.enqueue()`)", ours_prepared, stream.synchronize),
+            ("torch.add", torch_add, torch.cuda.synchronize),
+            ("triton", triton_add, torch.cuda.synchronize),
+            ("cuLaunchKernel alone (cuda-python)", driver_only, stream.synchronize))
+    samples: dict[str, list[float]] = {name: [] for name, _, _ in rows}
+    for round_ in range(6):  # rounds interleave the launchers: a slow spell of the host hits them all
+        for name, fn, sync in rows:
             sync()
             start = time.perf_counter()
             fn()
-            samples.append((time.perf_counter() - start) / launches * 1e6)  # enqueue only
+            elapsed = (time.perf_counter() - start) / launches * 1e6  # enqueue only
             sync()
-        out[name] = min(samples)
+            if round_:  # the first round warms up
+                samples[name].append(elapsed)
     prepared.release()
-    return out
+    return {name: min(times) for name, times in samples.items()}
 
 
 def prepared_args(tensors: tuple[Any, ...]) -> list[Any]:
@@ -299,12 +316,28 @@ def _triton_kernel() -> Any:
     return kernel
 
 
+SECTIONS = ("modes", "dispatch", "bandwidth")
+
+
+def build(arch: str) -> None:
+    """Compile every variant this benchmark launches for ``arch`` into the cubin cache (no GPU needed)."""
+    for kernel, spec in warm_up_specs():
+        st.warm_up(kernel, [spec], arch=arch)
+    print(f"built bench/gpu.py's {len(warm_up_specs())} variants for {arch}")
+
+
 def main() -> int:
     global triton_add_kernel
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
     parser.add_argument("--json", help="also write the results to this file")
+    parser.add_argument("--only", choices=SECTIONS, action="append", help="run this section (repeatable; default all)")
+    parser.add_argument("--build", metavar="ARCH", help="compile the variants for ARCH here (no GPU needed), then exit")
     args = parser.parse_args()
+    if args.build:
+        build(args.build)
+        return 0
+    sections = args.only or SECTIONS
     import torch
 
     triton_add_kernel = _triton_kernel()
@@ -315,25 +348,29 @@ def main() -> int:
     repeat = 3 if args.quick else 10
     device = backend.device.describe()  # type: ignore[attr-defined]
     date = time.strftime("%Y-%m-%d")
-    print(f"# GPU benchmarks: {device}, torch {torch.__version__}, {date}\n")
-    modes = sweep(repeat)
-    print("## Execution modes (µs per op, small element-wise kernel)\n")
-    print("| mode | " + " | ".join(f"N={n}" for n in SWEEP_N) + " |")
-    print("|---|" + "---|" * len(SWEEP_N))
-    for mode, row in modes.items():
-        print(f"| {mode} | " + " | ".join(f"{row[n]:.2f}" for n in SWEEP_N) + " |")
-    host = dispatch(2000 if not args.quick else 500)
-    print("\n## Host dispatch overhead of one warm launch (µs to enqueue, vector add 2^16 f32)\n")
-    print("| launcher | µs per launch | ratio to torch.add |")
-    print("|---|---|---|")
-    for name, us in host.items():
-        print(f"| {name} | {us:.2f} | {us / host['torch.add']:.2f} |")
-    bw = bandwidth(repeat)
-    print("\n## Vector add f32, N = 2^28 (GB/s; fraction of copy bandwidth; ratio to torch.add)\n")
-    print("| kernel | GB/s | of copy | vs torch.add |")
-    print("|---|---|---|---|")
-    for name, gbps in bw.items():
-        print(f"| {name} | {gbps:.0f} | {gbps / bw['copy']:.3f} | {gbps / bw['torch.add']:.3f} |")
+    print(f"# GPU benchmarks: {device}, torch {torch.__version__}, Python {sys.version.split()[0]}, {date}\n")
+    modes = host = bw = None
+    if "modes" in sections:
+        modes = sweep(repeat)
+        print("## Execution modes (µs per op, small element-wise kernel)\n")
+        print("| mode | " + " | ".join(f"N={n}" for n in SWEEP_N) + " |")
+        print("|---|" + "---|" * len(SWEEP_N))
+        for mode, row in modes.items():
+            print(f"| {mode} | " + " | ".join(f"{row[n]:.2f}" for n in SWEEP_N) + " |")
+    if "dispatch" in sections:
+        host = dispatch(2000 if not args.quick else 500)
+        print("\n## Host dispatch overhead of one warm launch (µs to enqueue, vector add 2^16 f32)\n")
+        print("| launcher | µs per launch | ratio to torch.add |")
+        print("|---|---|---|")
+        for name, us in host.items():
+            print(f"| {name} | {us:.2f} | {us / host['torch.add']:.2f} |")
+    if "bandwidth" in sections:
+        bw = bandwidth(repeat)
+        print("\n## Vector add f32, N = 2^28 (GB/s; fraction of copy bandwidth; ratio to torch.add)\n")
+        print("| kernel | GB/s | of copy | vs torch.add |")
+        print("|---|---|---|---|")
+        for name, gbps in bw.items():
+            print(f"| {name} | {gbps:.0f} | {gbps / bw['copy']:.3f} | {gbps / bw['torch.add']:.3f} |")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"device": device, "date": date, "modes": modes, "dispatch": host, "bandwidth": bw}, f, indent=1)

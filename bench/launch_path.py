@@ -22,14 +22,24 @@ Rows (µs per launch, best of 7 loops of N launches):
   call's cost is measured on the GPU).
 
 ``--profile`` also prints cProfile's top functions of the fresh launch.
+
+``--call-routes`` times the two ways Python can call ``cuLaunchKernel``:
+cuda-python's binding (what the runtime uses) and ``ctypes`` with the
+argument types declared, both calling a stub ``libcuda.so.1`` (compiled here
+with ``cc``; every function returns ``CUDA_SUCCESS``) in a child process.
+The driver's own work is the same whichever route calls it, so the
+difference is what each route costs on the host.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import os
 import pstats
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -128,10 +138,60 @@ def measure(launches: int, profile: bool) -> dict[str, float]:
     return out
 
 
+STUB_LIBCUDA = """
+typedef int CUresult;
+CUresult cuInit(unsigned int flags) { return 0; }
+CUresult cuDriverGetVersion(int *version) { *version = 13000; return 0; }
+CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                        unsigned shared, void *stream, void **params, void **extra) { return 0; }
+"""
+
+CALL_ROUTES = """
+import ctypes, timeit
+from cuda.bindings import driver
+assert driver.cuInit(0) == (driver.CUresult.CUDA_SUCCESS,)
+function, stream = driver.CUfunction(0x1000), driver.CUstream(0x2000)
+params = ctypes.addressof((ctypes.c_void_p * 9)())
+by_ctypes = ctypes.CDLL("libcuda.so.1").cuLaunchKernel
+by_ctypes.argtypes = [ctypes.c_void_p] + [ctypes.c_uint] * 7 + [ctypes.c_void_p] * 3
+by_ctypes.restype = ctypes.c_int
+untyped = ctypes.CDLL("libcuda.so.1").cuLaunchKernel
+untyped.restype = ctypes.c_int
+u, p = ctypes.c_uint, ctypes.c_void_p
+prebuilt = (p(0x1000), u(64), u(1), u(1), u(1), u(1), u(1), u(0), p(0x2000), p(params), None)
+routes = {
+    "cuda-python `driver.cuLaunchKernel` (CUfunction, CUstream objects)":
+        lambda: driver.cuLaunchKernel(function, 64, 1, 1, 1, 1, 1, 0, stream, params, 0),
+    "ctypes, argtypes declared": lambda: by_ctypes(0x1000, 64, 1, 1, 1, 1, 1, 0, 0x2000, params, None),
+    "ctypes, every argument a prebuilt ctypes object": lambda: untyped(*prebuilt),
+}
+for name, call in routes.items():
+    best = min(timeit.repeat(call, number=100000, repeat=7)) / 100000 * 1e6
+    print(f"| {name} | {best:.2f} |")
+"""
+
+
+def call_routes() -> None:
+    """Time cuda-python's and ctypes' call of a stub ``cuLaunchKernel`` (see the module doc)."""
+    with tempfile.TemporaryDirectory() as folder:
+        source = os.path.join(folder, "stub.c")
+        with open(source, "w") as f:
+            f.write(STUB_LIBCUDA)
+        subprocess.run(["cc", "-O2", "-shared", "-fPIC", "-o", os.path.join(folder, "libcuda.so.1"), source],
+                       check=True)
+        print("\n# cuLaunchKernel through each route, into a stub libcuda (µs per call)\n")
+        print("| route | µs |")
+        print("|---|---|")
+        sys.stdout.flush()
+        subprocess.run([sys.executable, "-c", CALL_ROUTES], check=True,
+                       env={**os.environ, "LD_LIBRARY_PATH": folder})
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--launches", type=int, default=20000, help="launches per timed loop")
     parser.add_argument("--profile", action="store_true", help="also print cProfile's top functions")
+    parser.add_argument("--call-routes", action="store_true", help="also time cuda-python against ctypes")
     args = parser.parse_args()
     with fake_cuda():
         rows = measure(args.launches, args.profile)
@@ -140,6 +200,8 @@ def main() -> int:
     print("|---|---|")
     for name, us in rows.items():
         print(f"| {name} | {us:.2f} |")
+    if args.call_routes:
+        call_routes()
     return 0
 
 
