@@ -216,19 +216,35 @@ def dispatch(launches: int) -> dict[str, float]:
         for _ in range(launches):
             prepared.enqueue(stream)
 
-    def driver_only() -> None:
+    def driver_only(handle: Any) -> Callable[[], None]:
         # The floor under any launcher written on cuda-python: the bare
         # cuLaunchKernel call of the same cubin, parameters already packed.
-        launch, function, address, handle = kernel.driver_launch, kernel.function, params.address, stream.handle
-        for _ in range(launches):
-            launch(function, DISPATCH_SIZE // 1024, 1, 1, 1, 1, 1, 0, handle, address, 0)
+        def run() -> None:
+            launch, function, address = kernel.driver_launch, kernel.function, params.address
+            for _ in range(launches):
+                launch(function, DISPATCH_SIZE // 1024, 1, 1, 1, 1, 1, 0, handle, address, 0)
+
+        return run
+
+    # The driver's cost by the kind of stream: ours synchronize with the legacy
+    # default stream (work torch puts there is ordered with ours), as does that
+    # stream itself (torch.add's); a non-blocking stream does not.
+    cuda = st.runtime.cuda.driver
+    driver = cuda.load()
+    non_blocking = cuda.call(driver.cuStreamCreate, driver.CUstream_flags.CU_STREAM_NON_BLOCKING)
+    legacy = driver.CUstream(driver.CU_STREAM_LEGACY)
+
+    def synchronizing(handle: Any) -> Callable[[], None]:
+        return lambda: cuda.call(driver.cuStreamSynchronize, handle)
 
     rows = (("safetile", ours, stream.synchronize),
             ("safetile, two tensor sets alternating", ours_alternating, stream.synchronize),
             ("safetile, prepared (`.prepare()`, then `.enqueue()`)", ours_prepared, stream.synchronize),
             ("torch.add", torch_add, torch.cuda.synchronize),
             ("triton", triton_add, torch.cuda.synchronize),
-            ("cuLaunchKernel alone (cuda-python)", driver_only, stream.synchronize))
+            ("cuLaunchKernel alone (cuda-python)", driver_only(stream.handle), stream.synchronize),
+            ("cuLaunchKernel alone, legacy default stream", driver_only(legacy), synchronizing(legacy)),
+            ("cuLaunchKernel alone, non-blocking stream", driver_only(non_blocking), synchronizing(non_blocking)))
     samples: dict[str, list[float]] = {name: [] for name, _, _ in rows}
     for round_ in range(6):  # rounds interleave the launchers: a slow spell of the host hits them all
         for name, fn, sync in rows:
@@ -240,6 +256,7 @@ def dispatch(launches: int) -> dict[str, float]:
             if round_:  # the first round warms up
                 samples[name].append(elapsed)
     prepared.release()
+    cuda.call(driver.cuStreamDestroy, non_blocking)
     return {name: min(times) for name, times in samples.items()}
 
 

@@ -112,32 +112,37 @@ def launch(kernel: Kernel, *args: Any, **kwargs: Any) -> DeviceOp:
     """``kernel(*args, **kwargs)``: the lazy launch of ``kernel`` on host ``args`` (see the
     module doc), through the kernel's ``launch_cache``."""
     # The hot path of every warm launch: keep it lean.  One pass over the
-    # arguments checks each handle live and takes it at once (so a handle
-    # passed twice is found taken by this op), and reads its launch key; a
-    # launch that raises gives back what it took.
+    # arguments takes each live handle at once (so a handle passed twice is
+    # found taken) and reads its launch key; a launch that raises gives back
+    # what it took.
     cache: LaunchCache = kernel.launch_cache  # type: ignore[attr-defined]
     backend = current_backend()
     op = object.__new__(_Launch)
     op._args = args
     try:
         parts: list[Any] = []
+        taken = False
         for arg in args:
             kind = type(arg)
             if kind is Tensor or kind is Partition or kind is UnsafePointer:
-                if arg._taken_by is not None:
-                    raise _refuse_taken(kernel, op, arg)
-                arg._taken_by = op
+                if arg._taken_by is None:
+                    arg._taken_by = op
+                else:
+                    taken = True
             elif kind is not Shared:
                 parts.append(kind)
                 continue
             elif arg._taken_by is not None:
-                raise _refuse_taken(kernel, op, arg)
+                taken = True
             key = arg._launch_key
             if key is None:
                 key = arg._launch_key = _launch_key(arg)
             parts.append(key)
         if kwargs:
             parts.append(_kwargs_key(kwargs))
+        if taken:
+            _give_back_taken(op)
+            raise _refusal(kernel, backend, args, kwargs, _signature(parts))
         checked = tuple(parts)
         plan = cache.checked.get(checked)
         if plan is None or plan.backend is not backend:
@@ -174,18 +179,25 @@ def _give_back_taken(op: _Launch) -> None:
             arg._taken_by = None
 
 
-def _refuse_taken(kernel: Kernel, op: _Launch, arg: Any) -> Exception:
-    """The error for ``arg``, found taken: by this op (passed twice) or by another holder."""
-    i = next(i for i, a in enumerate(op._args) if a is arg)
+def _refusal(kernel: Kernel, backend: Backend, args: tuple[Any, ...], kwargs: dict[str, Any],
+             signature: tuple[Any, ...]) -> Exception:
+    """Why a launch that found a handle taken is refused, checked in a launch's order: the
+    plan's refusals (the arguments' kinds and types, the launch checks, a dead handle of a
+    new signature), then each tensor argument's liveness, then a handle passed twice."""
+    cache: LaunchCache = kernel.launch_cache  # type: ignore[attr-defined]
+    plan = cache.plans.get(signature)
+    if plan is None or plan.backend is not backend:
+        plan = cache.plans[signature] = _plan(kernel, cache, backend, args, kwargs)
     params = _params(kernel)
-    name = params[i].name if i < len(params) else f"#{i}"
-    if arg._taken_by is op:  # taken as an earlier argument
-        return _refuse(kernel, f"'{name}' is passed twice: a tensor can be moved into a launch once")
-    try:
-        arg._check_live(f"launch '{kernel.name}' with the {arg._kind} passed as '{name}'")
-    except OwnershipError as err:
-        return err
-    raise AssertionError("a taken handle passed its liveness check")
+    for i in plan.tensors:
+        try:
+            args[i]._check_live(f"launch '{kernel.name}' with the {args[i]._kind} passed as '{params[i].name}'")
+        except OwnershipError as err:
+            return err
+    for n, i in enumerate(plan.moved):
+        if any(args[i] is args[j] for j in plan.moved[n + 1:]):
+            return _refuse(kernel, f"'{params[i].name}' is passed twice: a tensor can be moved into a launch once")
+    raise AssertionError("a launch found a handle taken, yet every handle is live and passed once")
 
 
 def _check_disjoint(kernel: Kernel, plan: _Plan, args: Sequence[Any]) -> None:

@@ -159,8 +159,6 @@ def test_launches_order_after_other_streams_work_and_later_work_after_them(fake:
 def test_a_refusal_in_the_one_pass_gives_back_what_it_took() -> None:
     z, x, y = tensors()
     z, x, y = add(z, x, y).sync()  # the plan exists: the warm path refuses
-    with pytest.raises(LaunchRefused, match=r"'z' is passed twice"):
-        add(z, z, y)
     with pytest.raises(LaunchRefused, match=r"'x' is passed twice"):
         add(z, x, x)
     dead = x
@@ -172,12 +170,16 @@ def test_a_refusal_in_the_one_pass_gives_back_what_it_took() -> None:
     z, x, y = add(z, x, y).sync()  # every handle the refusals touched is live
 
 
-def test_a_dead_handle_is_named_by_its_parameter_on_a_new_signature_too() -> None:
+def test_the_plans_refusals_come_before_liveness_and_duplicates() -> None:
     z, x, y = tensors(3 * TILE)
+    with pytest.raises(LaunchRefused, match=r"'z' is st.Mut: pass a Partition"):
+        add(x, x, y)  # a tensor twice, the first where a partition belongs: the kinds are checked first
     op = add(z, x, y)
-    with pytest.raises(OwnershipError, match=r"cannot launch 'add' with the partition passed as 'z': this partition "
-                                             r"was moved into DeviceOp #\d+ 'add\[3, 1, 1\]' \(pending\)"):
-        add(z, st.ones((7,)).sync(), st.ones((7,)).sync())
+    with pytest.raises(OwnershipError, match=r"cannot launch with the partition: this partition was moved into "
+                                             r"DeviceOp #\d+ 'add\[3, 1, 1\]' \(pending\)"):
+        add(z, st.ones((7,)).sync(), st.ones((7,)).sync())  # a new signature: its plan finds z dead
+    with pytest.raises(OwnershipError, match=r"cannot launch 'add' with the tensor passed as 'y'"):
+        add(st.zeros((3 * TILE,)).sync().partition((TILE,)), st.ones((3 * TILE,)).sync(), x)
     op.sync()
 
 
