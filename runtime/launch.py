@@ -160,8 +160,9 @@ def launch(kernel: Kernel, *args: Any, **kwargs: Any) -> DeviceOp:
         _give_back_taken(op)
         raise
 
-    op.id, op.name, op._plan = next(_ids), plan.name, plan
-    op._options = {k: kwargs[k] for k in RUN_OPTIONS if k in kwargs} if kwargs else _NO_OPTIONS
+    op.id, op._plan = next(_ids), plan
+    if kwargs:
+        op._options = {k: kwargs[k] for k in RUN_OPTIONS if k in kwargs}
     for i in plan.shared:
         args[i]._borrow(op)
     return op
@@ -218,13 +219,18 @@ class _Launch(DeviceOp):
     """A kernel launch: enqueueing it launches the kernel and gives the arguments back.
 
     Made by ``launch`` without ``__init__`` (every warm launch's path): it sets
-    ``id``, ``name``, ``_plan``, ``_args`` and ``_options``; the rest of
-    DeviceOp's fields start as the class's.
+    ``id``, ``_plan``, ``_args`` and, given run options, ``_options``; the rest
+    of DeviceOp's fields start as the class's.
     """
 
     allocates = False
     state = "pending"
     _steps = ()
+    _options: dict[str, Any] = {}
+
+    @property
+    def name(self) -> str:  # type: ignore[override]
+        return self._plan.name
 
     def enqueue(self, stream: Stream) -> tuple[Any, ...]:
         """Launch on ``stream`` (``DeviceOp.enqueue``, without the general op's steps)."""
@@ -320,9 +326,6 @@ class Prepared(Holder):
         for i in self._plan.shared:
             self._args[i]._release(self)
         return _give_back(self._args, self._plan.moved)
-
-
-_NO_OPTIONS: dict[str, Any] = {}
 
 
 def _params(kernel: Kernel) -> list[Any]:

@@ -158,6 +158,7 @@ class CudaLauncher(Launcher):
 _address = attrgetter("ptr")
 """What a pointer parameter gets for a tensor's memory."""
 
+
 def _wait_for_other_streams(stream: CudaStream, storages: Sequence[DeviceArray]) -> None:
     """Make ``stream`` wait for the work enqueued on the storages' other streams."""
     waited: list[CudaStream] = []
