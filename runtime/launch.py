@@ -350,26 +350,27 @@ def _give_back(args: Sequence[Any], moved: Sequence[int]) -> tuple[Any, ...]:
 
 def _signature(parts: Sequence[Any]) -> tuple[Any, ...]:
     """What a plan depends on, from a launch's key parts: all but the tensors' addresses."""
-    return tuple(part[0] if type(part) is _Key else part for part in parts)
+    return tuple(part & _LAYOUT_MASK if type(part) is int else part for part in parts)
 
 
-class _Key(tuple[int, int]):
-    """A handle's launch key: (the number of its layout, its storage's address)."""
-
-
+_LAYOUT_BITS = 32
+_LAYOUT_MASK = (1 << _LAYOUT_BITS) - 1
 _LAYOUTS: dict[tuple[Any, ...], int] = {}
-"""Each handle layout a launch has seen -> its number (keys of small ints hash fast)."""
+"""Each handle layout a launch has seen -> its number."""
 
 
-def _launch_key(arg: Tensor | Partition | Shared | UnsafePointer) -> _Key:
-    """What a launch depends on about a handle: the layout (kind, dtype, shape, strides,
-    alignment, partition, kind of memory) a plan is made for, and the address."""
+def _launch_key(arg: Tensor | Partition | Shared | UnsafePointer) -> int:
+    """What a launch depends on about a handle, as one int (quick to hash): the number of
+    its layout (kind, dtype, shape, strides, alignment, partition, kind of memory: what a
+    plan is made for) in the low ``_LAYOUT_BITS`` bits, its address above them."""
     s = arg._array
     address = _address(s)
     layout = (type(arg), arg.dtype.name, s.shape, s.strides, address % 16 == 0,
               arg.shape if type(arg) is Partition else None, type(s))
     number = _LAYOUTS.setdefault(layout, next(_layout_numbers))  # a number no other layout has, whatever the threads
-    return _Key((number, address))
+    if number > _LAYOUT_MASK:
+        raise RuntimeError(f"more than 2^{_LAYOUT_BITS} tensor layouts launched in one process")
+    return address << _LAYOUT_BITS | number
 
 
 _layout_numbers = itertools.count()

@@ -64,9 +64,9 @@ class _Handle:
     """Common ownership state: a handle is live until something takes it."""
 
     _taken_by: Holder | None = None
-    _launch_key: tuple[int, int] | None = None
+    _launch_key: int | None = None
     """What a launch depends on about this handle (``runtime/launch.py``: the number of its
-    layout, its address); fixed for the handle's life, so computed once and passed on by ``fresh``."""
+    layout and its address); fixed for the handle's life, so computed once and passed on by ``fresh``."""
     _array: Any
     """The memory of the tensor the handle is over (a launch reads it without a liveness check of
     its own: it checks the handle)."""
