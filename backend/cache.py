@@ -19,8 +19,20 @@ Key.  An entry is found by two parts:
 Compiling uses the toolchain found here, so a new ``tileiras`` misses and
 builds a new entry beside the old.  A lookup on a machine with no
 ``tileiras`` (a GPU machine served by a cache built elsewhere) cannot ask the
-compiler its version: it takes the toolchain id from the entries in the
-folder, preferring the pinned release, else the newest.  ``toolchain=`` pins it.
+compiler its version: it takes the release ``$SAFETILE_TILEIRAS_VERSION``
+names, else the toolchain id from the entries in the folder, preferring the
+pinned release, else the newest.  ``toolchain=`` pins it.
+
+Bytecode version.  A module (not bytes) is written as the bytecode of the
+release it is compiled by (``bytecode_version_for``: 13.4 for tileiras 13.4.92,
+13.5 for 13.5.37), so selecting 13.5.37 gives it 13.5's encodings.  That
+release is ``toolchain=``'s, else the installed one's (which
+``$SAFETILE_TILEIRAS_VERSION`` selects), else, with none installed, the one
+that variable names, else the pinned one.  ``version=`` overrides it.  There
+is no fallback to older bytecode: 13.5 expresses everything 13.4 does except
+tensor_view kernel arguments, which 13.5.37 refuses in 13.4 files too, so
+the writer's ``BytecodeWriteError`` (naming what and the version) is the
+answer.
 
 Checks.  An entry is used only if its metadata parses and matches the key and
 toolchain, and the cubin is an ELF file with the recorded SHA-256; anything
@@ -39,6 +51,7 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import tempfile
 import time
 from collections.abc import Iterator
@@ -49,7 +62,7 @@ from pathlib import Path
 from xdsl.ir import Operation
 
 from safetile.backend.bytecode import (
-    DEFAULT_VERSION,
+    SUPPORTED_VERSIONS,
     BytecodeReadError,
     Version,
     read_bytecode,
@@ -65,6 +78,8 @@ LAYOUT = "cubin-v1"
 
 _ARCH_FREE_SINCE = Version(13, 3)
 """Bytecode of 13.3 or later names no architecture; older bytecode must."""
+
+_RELEASE = re.compile(r"(?P<major>\d+)\.(?P<minor>\d+)(\.\d+)?")
 
 
 def default_cache_dir() -> Path:
@@ -109,16 +124,42 @@ def build_key(bytecode: bytes, options: CompileOptions) -> str:
     return _sha256(json.dumps(fields, sort_keys=True).encode())
 
 
+def bytecode_version_for(release: str) -> Version:
+    """The bytecode given to ``tileiras`` of ``release`` (``13.5.37``): its own
+    version, or for a release newer than safetile writes, the newest it writes."""
+    if (parsed := _RELEASE.fullmatch(release)) is None:
+        raise toolchains.ToolchainError(
+            f"'{release}' is not a CUDA release (e.g. {toolchains.PINNED_VERSION}); "
+            f"check {toolchains.VERSION_ENV}"
+        )
+    own = Version(int(parsed["major"]), int(parsed["minor"]))
+    readable = [v for v in SUPPORTED_VERSIONS if v <= own]
+    if not readable:
+        raise toolchains.ToolchainError(
+            f"tileiras {release} predates Tile IR bytecode {SUPPORTED_VERSIONS[0]}, the oldest "
+            "safetile writes; " + toolchains.INSTALL_HINT
+        )
+    return readable[-1]
+
+
+def selected_release() -> str:
+    """The tileiras release kernels are compiled by here (see "Bytecode version")."""
+    return _release(_selected_toolchain_id())
+
+
 def to_bytecode(
-    source: Operation | bytes, arch: str, version: Version | str = DEFAULT_VERSION
+    source: Operation | bytes, arch: str, version: Version | str | None = None
 ) -> bytes:
-    """``source`` as bytecode: bytes are taken as they are, a module is written as ``version``.
+    """``source`` as bytecode: bytes are taken as they are, a module is written as
+    ``version`` (default: ``bytecode_version_for(selected_release())``).
 
     Bytecode before 13.3 targets one GPU, so it is written for ``arch``.
     """
     if isinstance(source, bytes):
         return source
-    if isinstance(version, str):
+    if version is None:
+        version = bytecode_version_for(selected_release())
+    elif isinstance(version, str):
         version = Version.parse(version)
     older = version < _ARCH_FREE_SINCE
     return write_bytecode(source, version, arch if older else None)
@@ -131,20 +172,25 @@ def lookup(
     *,
     lineinfo: bool = True,
     sanitize: str | None = None,
-    version: Version | str = DEFAULT_VERSION,
+    version: Version | str | None = None,
     toolchain: str | None = None,
     cache_dir: Path | str | None = None,
 ) -> CacheEntry | None:
     """The cached cubin of ``source`` for these options, or None; never compiles.
 
     ``toolchain`` is a toolchain id (``tileiras-13.4.92``); by default the
-    installed toolchain's, or where none is installed, the entries' own.
+    installed toolchain's, or where none is installed, that of the release
+    ``$SAFETILE_TILEIRAS_VERSION`` names, else the entries' own.  A module is
+    written as that release's bytecode unless ``version`` says otherwise.
     """
+    toolchain = toolchain or _selected_toolchain_id()
+    if version is None:
+        version = bytecode_version_for(_release(toolchain))
     bytecode = to_bytecode(source, arch, version)
     options = CompileOptions(arch, opt, lineinfo, sanitize)
     folder = _folder(cache_dir, build_key(bytecode, options))
     if toolchain is None:
-        toolchain = _installed_toolchain_id() or _recorded_toolchain_id(folder)
+        toolchain = _recorded_toolchain_id(folder)
     if toolchain is None:
         return None
     return _read_entry(folder, toolchain, bytecode, options)
@@ -166,7 +212,9 @@ def cubin_for(
         return compile_cubin(module, arch, sanitize=sanitize)
     except toolchains.ToolchainError as err:
         raise MissingCubin(
-            f"'{kernel_name}' for {arch} is not in the cubin cache ({default_cache_dir()}) and "
+            f"'{kernel_name}' for {arch} is not in the cubin cache ({default_cache_dir()}; a build "
+            f"by tileiras {selected_release()} was looked for, {toolchains.VERSION_ENV} names "
+            "another) and "
             f"tileiras cannot build it: {err}.  Install the toolchain (pip install 'safetile[toolchain]'), "
             f"or build the cache ahead of time where it is installed (st.warm_up(kernel, specs, arch='{arch}') "
             f"with {CACHE_ENV} set) and copy that folder here"
@@ -180,20 +228,25 @@ def compile_cubin(
     *,
     lineinfo: bool = True,
     sanitize: str | None = None,
-    version: Version | str = DEFAULT_VERSION,
+    version: Version | str | None = None,
     cache_dir: Path | str | None = None,
     toolchain: toolchains.Toolchain | None = None,
     timeout: float | None = None,
 ) -> CacheEntry:
     """The cubin of ``source`` (a module, or bytecode) for ``arch``: from the cache, or built.
 
-    Builds with ``tileiras`` (``toolchain``, default: the one ``find_toolchain``
-    finds) when the cache lacks a valid entry, and stores it.  Needs no GPU.
-    Raises ``TileirasError`` and ``ToolchainError`` as ``run_tileiras`` does.
+    Builds with ``tileiras`` (``toolchain``, default: ``default_toolchain()``)
+    when the cache lacks a valid entry, and stores it.  A module is written as
+    that toolchain's bytecode (``bytecode_version_for``) unless ``version`` says
+    otherwise.  Needs no GPU.  Raises ``TileirasError`` and ``ToolchainError``
+    as ``run_tileiras`` does, ``BytecodeWriteError`` for a module the bytecode
+    version cannot express.
     """
+    tools = toolchain or toolchains.default_toolchain()
+    if version is None:
+        version = bytecode_version_for(tools.version)
     bytecode = to_bytecode(source, arch, version)
     options = CompileOptions(arch, opt, lineinfo, sanitize)
-    tools = toolchain or toolchains.default_toolchain()
     folder = _folder(cache_dir, build_key(bytecode, options))
     if entry := _read_entry(folder, tools.id, bytecode, options):
         return entry
@@ -244,11 +297,19 @@ def _folder(cache_dir: Path | str | None, key: str) -> Path:
     return root / LAYOUT / key[:2] / key
 
 
-def _installed_toolchain_id() -> str | None:
+def _selected_toolchain_id() -> str | None:
+    """The installed toolchain's id; with none, that of the release
+    ``$SAFETILE_TILEIRAS_VERSION`` names; else None."""
     try:
         return toolchains.default_toolchain().id
     except toolchains.ToolchainError:
-        return None
+        named = os.environ.get(toolchains.VERSION_ENV)
+        return f"tileiras-{named}" if named else None
+
+
+def _release(toolchain_id: str | None) -> str:
+    """``13.5.37`` of ``tileiras-13.5.37``; the pinned release for None."""
+    return toolchain_id.removeprefix("tileiras-") if toolchain_id else toolchains.PINNED_VERSION
 
 
 def _recorded_toolchain_id(folder: Path) -> str | None:

@@ -13,10 +13,12 @@ looks, in this order (shared/DESIGN.md §5):
 
 A release other than the default is asked for by ``version=`` (or
 ``$SAFETILE_TILEIRAS_VERSION``, which ``default_toolchain`` reads): the
-toolchain found must be that release.  ``RELEASES`` are the ones safetile is
-tested with, each installed by its extra: 13.4.92 (``toolchain``, the
-default) and 13.5.37 (``toolchain-13-5``, which reads and compiles the
-bytecode safetile writes: 13.4, the default, and 13.5 when asked for).
+first of the three places that holds that release is used, so the pinned
+wheels and, say, a 13.5 toolkit on ``PATH`` can sit side by side.
+``RELEASES`` are the ones safetile is tested with, each installed by its
+extra: 13.4.92 (``toolchain``, the default) and 13.5.37 (``toolchain-13-5``,
+which reads and compiles the bytecode safetile writes: 13.4, and 13.5, what
+the cubin cache gives it; see ``backend/cache.py``).
 
 Whichever ``tileiras`` is found, its libNVVM and ``ptxas`` are the ones it
 loads itself: ``<bin>/ptxas`` and ``<bin>/../nvvm/lib64/libnvvm.so`` (CUDA
@@ -36,6 +38,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -112,38 +115,51 @@ def find_toolchain(
 
     ``path`` and ``cuda_home`` default to the environment (``PATH``;
     ``CUDA_HOME`` or ``CUDA_PATH``); ``wheels=False`` skips step 1.  With
-    ``version`` (``13.5.37``) the toolchain found must be that release.  Raises
-    ``ToolchainError`` when nothing is found, the parts disagree or the release
-    is not the one asked for.
+    ``version`` (``13.5.37``) the first place holding that release is used
+    (the ones before it are still checked: a broken toolchain is an error,
+    not skipped).  Raises ``ToolchainError`` when nothing is found, the parts
+    disagree or no place holds the release asked for.
     """
-    found = _find(wheels, path, cuda_home)
-    if version is not None and found.version != version:
-        extra = RELEASES.get(version)
-        how = (
-            f"pip install -e '.[{extra}]'"
-            if extra
-            else f"a CUDA {version} toolkit (safetile is tested with {', '.join(RELEASES)})"
-        )
-        raise ToolchainError(
-            f"tileiras {version} was asked for ({VERSION_ENV} or version=), but the "
-            f"toolchain found in {found.origin} is {found.version} ({found.tileiras}); "
-            f"install {version}: {how}"
-        )
-    return found
+    found: list[Toolchain] = []
+    for tools in _places(wheels, path, cuda_home):
+        if version is None or tools.version == version:
+            return tools
+        found.append(tools)
+    if not found:
+        raise _not_found(wheels, cuda_home)
+    extra = RELEASES.get(version)
+    how = (
+        f"pip install -e '.[{extra}]'"
+        if extra
+        else f"a CUDA {version} toolkit (safetile is tested with {', '.join(RELEASES)})"
+    )
+    seen = ", ".join(f"{t.version} in {t.origin} ({t.tileiras})" for t in found)
+    raise ToolchainError(
+        f"tileiras {version} was asked for ({VERSION_ENV} or version=), but the "
+        f"toolchains found are {seen}; install {version}: {how}, or put its "
+        "bin folder on PATH"
+    )
 
 
-def _find(wheels: bool, path: str | None, cuda_home: str | None) -> Toolchain:
+def _places(wheels: bool, path: str | None, cuda_home: str | None) -> Iterator[Toolchain]:
+    """The toolchain of each place holding a ``tileiras``, in search order.
+
+    A generator, so that a place after the one used is never asked its versions."""
     if wheels and (found := _from_wheels()) is not None:
-        return found
+        yield found
     search = os.environ.get("PATH", "") if path is None else path
     if on_path := shutil.which("tileiras", path=search):
-        return _from_directory(Path(on_path), "PATH")
+        yield _from_directory(Path(on_path), "PATH")
     home = _cuda_home() if cuda_home is None else cuda_home
     if home and (candidate := Path(home) / "bin" / "tileiras").is_file():
-        return _from_directory(candidate, "CUDA_HOME")
+        yield _from_directory(candidate, "CUDA_HOME")
+
+
+def _not_found(wheels: bool, cuda_home: str | None) -> ToolchainError:
+    home = _cuda_home() if cuda_home is None else cuda_home
     wheel = f"no {WHEELS['tileiras']} wheel in this Python environment ({sys.prefix})"
     where = f"$CUDA_HOME/bin ({home})" if home else "CUDA_HOME (not set)"
-    raise ToolchainError(
+    return ToolchainError(
         "tileiras (NVIDIA's Tile IR assembler) was not found: "
         f"{wheel if wheels else 'wheels not searched'}, none on PATH, none in {where}; "
         + INSTALL_HINT
