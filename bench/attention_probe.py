@@ -123,9 +123,13 @@ def buffers(bn: int, rng: np.random.Generator) -> dict[str, Any]:
 
 
 def launch(run: Any, b: dict[str, Any], k: st.Kernel, bn: int, part: int) -> None:
-    out = run(k(b.pop("o_part").partition((1, G, D)), b.pop("lse").partition((1, G)), b["qkv"], b["q_norm"],
-                b["freqs"], b["k"], b["v"], b["pos"], 1e-6, D ** -0.5, BN=bn, PART=part))
-    b["o_part"], b["lse"] = out[0].unpartition(), out[1].unpartition()
+    """One launch on the buffers of ``b``; the handles it gives back replace them."""
+    names = ("o_part", "lse", "qkv", "q_norm", "freqs", "k", "v", "pos")
+    args = [b.pop(n) for n in names]
+    args[0], args[1] = args[0].partition((1, G, D)), args[1].partition((1, G))
+    out = run(k(*args, 1e-6, D ** -0.5, BN=bn, PART=part))
+    b.update(zip(names, out))
+    b["o_part"], b["lse"] = b["o_part"].unpartition(), b["lse"].unpartition()
 
 
 def build(arch: str) -> None:

@@ -42,14 +42,14 @@ class Tiles:
     rows: int = 16
     cols: int = 256
     head_rows: int = 64
-    keys: int = 64
+    keys: int = 128
     embed: int = 256
     sample: int = 1024
-    products: int = K.ROWS
+    products: int = K.MMA
     fused_append: bool = True
-    gemv_latency: int | None = 8
+    gemv_latency: int | None = 4
     gemv_warps: int | None = None
-    gemv_occupancy: int | None = None
+    gemv_occupancy: int | None = 2
     attention_occupancy: int | None = None
 
     def gemv(self, kernel: st.Kernel) -> st.Kernel:

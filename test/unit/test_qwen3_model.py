@@ -28,7 +28,7 @@ def weights() -> dict[str, np.ndarray]:
 
 
 TILES = {"default": TINY_TILES, "kv_append, reduce": replace(TINY_TILES, fused_append=False, products=K.REDUCE),
-         "mma": replace(TINY_TILES, products=K.MMA)}
+         "rows": replace(TINY_TILES, products=K.ROWS)}
 
 
 @pytest.mark.parametrize("tiles", TILES.values(), ids=TILES.keys())
