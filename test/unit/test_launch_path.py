@@ -225,3 +225,16 @@ def test_a_shared_handle_is_borrowed_not_moved_and_may_be_passed_twice() -> None
     assert x2 is x and x3 is x
     np.testing.assert_array_equal(z2.unpartition().numpy(), np.full(N, 4.0, np.float32))
     x.unshare()
+
+
+def test_the_launch_path_benchmark_runs() -> None:
+    """bench/launch_path.py (the Python cost of a launch on the stand-in driver) keeps working."""
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, str(root / "bench" / "launch_path.py"), "--launches", "100"],
+                          capture_output=True, text=True, check=True, cwd=root)
+    rows = dict(line.strip("| ").split(" | ") for line in done.stdout.splitlines() if line.startswith("| ")
+                and not line.startswith("| launch |"))
+    assert float(rows["fresh launch `add(z, x, y).enqueue(stream)`"]) > float(rows["stand-in cuLaunchKernel alone"])
