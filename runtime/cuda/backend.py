@@ -8,8 +8,8 @@ this backend loads and launches it.
 
 from __future__ import annotations
 
+import ctypes
 import os
-import threading
 from collections.abc import Callable, Sequence
 from operator import attrgetter
 from typing import Any
@@ -23,7 +23,7 @@ from ..stream import Stream
 from . import memory
 from .device import Device
 from .driver import error
-from .kernels import CudaKernel
+from .kernels import CudaKernel, Parameters
 from .memory import DeviceArray
 from .stream import CudaStream
 
@@ -84,12 +84,14 @@ class CudaBackend(Backend):
 
 
 class CudaLauncher(Launcher):
-    """One plan's launches of a loaded kernel, through a parameter buffer of the plan's own.
+    """One plan's launches of a loaded kernel, through parameter buffers of the plan's own.
 
-    The shapes and strides are packed into the buffer once; a launch writes
-    the tensors' addresses and the scalars into it and calls ``cuLaunchKernel``
-    (which copies the values), under a lock: two threads launching the same
-    plan would otherwise launch each other's tensors.
+    A buffer holds the shapes and strides, packed once; a launch writes the
+    tensors' addresses and the scalars into one and calls ``cuLaunchKernel``
+    (which copies the values).  Launches take a buffer from a free list and
+    put it back after the call: ``list.pop`` is atomic, so no two launches
+    (in other threads, or one re-entered from a finalizer) write the same
+    buffer at once; a launch finding the list empty makes another buffer.
 
     Stream order (the safety contract of ``runtime/cuda``): work on the
     tensors enqueued on other streams comes first, and later work and host
@@ -99,25 +101,31 @@ class CudaLauncher(Launcher):
 
     def __init__(self, kernel: CudaKernel, grid: tuple[int, int, int], params: ParamTemplate):
         self.kernel, self.grid, self.template = kernel, grid, params
-        layout = kernel.layout
-        self._params = layout.new()
-        layout.pack([0 if v is None else v for v in params.values], self._params)
-        self._pointers = tuple((layout.pointer(self._params, pos), i) for pos, i in params.storage_slots)
-        """(view of a pointer parameter, argument position) of each tensor."""
-        self._scalars = tuple((layout.scalar(self._params, pos), i) for pos, i in params.scalar_slots)
-        self._lock = threading.Lock()
-        self._call = (kernel.driver_launch, kernel.function, *grid, self._params.address)
+        self._call = (kernel.driver_launch, kernel.function, *grid)
+        self._free = [self._buffer()]
+
+    def _buffer(self) -> _Buffer:
+        layout, template = self.kernel.layout, self.template
+        params = layout.new()
+        layout.pack([0 if v is None else v for v in template.values], params)
+        pointers = tuple((layout.pointer(params, pos), i) for pos, i in template.storage_slots)
+        scalars = tuple((layout.scalar(params, pos), i) for pos, i in template.scalar_slots)
+        return params.address, pointers, scalars, params
 
     def launch(self, args: Sequence[Any], stream: Stream, options: dict[str, Any]) -> None:
-        driver_launch, function, x, y, z, params = self._call
-        lock = self._lock
-        lock.acquire()
+        driver_launch, function, x, y, z = self._call
+        free = self._free
         try:
+            buffer = free.pop()
+        except IndexError:
+            buffer = self._buffer()
+        try:
+            address, pointers, scalars, _ = buffer
             if stream.capturing:
-                for view, i in self._pointers:
+                for view, i in pointers:
                     view.value = args[i]._array.ptr
             else:
-                for view, i in self._pointers:
+                for view, i in pointers:
                     storage = args[i]._array
                     view.value = storage.ptr
                     if storage.stream is not stream:
@@ -127,11 +135,11 @@ class CudaLauncher(Launcher):
                         _wait_for_other_streams(stream, storages)  # type: ignore[arg-type]
                         for each in storages:
                             each.stream = stream
-            for write, i in self._scalars:
+            for write, i in scalars:
                 write(args[i])
-            err, = driver_launch(function, x, y, z, 1, 1, 1, 0, stream.handle, params, 0)  # type: ignore[attr-defined]
+            err, = driver_launch(function, x, y, z, 1, 1, 1, 0, stream.handle, address, 0)  # type: ignore[attr-defined]
         finally:
-            lock.release()
+            free.append(buffer)
         if err:
             raise error(driver_launch, err)
 
@@ -154,6 +162,11 @@ class CudaLauncher(Launcher):
 
         return enqueue
 
+
+_Buffer = tuple[int, tuple[tuple[ctypes.c_uint64, int], ...], tuple[tuple[Callable[[Any], None], int], ...], Parameters]
+"""A launcher's parameter buffer: the ``kernelParams`` address, (view of a pointer parameter,
+argument position) of each tensor, (writer of a scalar parameter, argument position) of each
+scalar, and the ``Parameters`` they point into."""
 
 _address = attrgetter("ptr")
 """What a pointer parameter gets for a tensor's memory."""

@@ -29,8 +29,7 @@ import enum
 import itertools
 import struct
 import threading
-import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -109,8 +108,9 @@ class FakeDriver:
         self.waits: list[tuple[Any, Any]] = []
         """(stream, event) of each ``cuStreamWaitEvent``, once recording."""
         self.recording = False
-        self.switch_threads = False
-        """Whether a recorded launch lets other threads run before it reads its parameters."""
+        self.during_launch: Callable[[], None] | None = None
+        """Called by each recorded launch before it reads its parameters (to let other threads
+        run there, say, or to launch again from inside a launch)."""
         self.graph_launches = 0
 
     @staticmethod
@@ -260,8 +260,8 @@ class FakeDriver:
 
     def _record(self, f: Any, grid: tuple[int, int, int], rest: tuple[Any, ...], stream: Any, params: Any) -> None:
         assert rest == (1, 1, 1, 0, 0), "block (1, 1, 1), no shared memory, no extra"
-        if self.switch_threads:
-            time.sleep(0)  # releases the GIL: another thread may run before the parameters are read
+        if self.during_launch is not None:
+            self.during_launch()
         symbol = self.functions[int(f)]
         codes = self.layouts.get(symbol)
         assert codes is not None, f"no parameter codes given for '{symbol}' (FakeDriver.record)"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -127,7 +128,7 @@ def test_threads_launching_one_plan_each_launch_their_own_tensors(fake: FakeDriv
     sets = [tensors() for _ in range(4)]
     sets[0] = add(*sets[0]).enqueue(stream)
     record(fake, add)
-    fake.switch_threads = True  # each launch lets the other threads write the buffer, if they could
+    fake.during_launch = lambda: time.sleep(0)  # releases the GIL: the other threads run, and write, if they can
     owners: dict[int, tuple[int, ...]] = {}
 
     def work(args: tuple[Any, ...]) -> None:
@@ -142,6 +143,22 @@ def test_threads_launching_one_plan_each_launch_their_own_tensors(fake: FakeDriv
         t.join()
     assert len(fake.launches) == 400
     assert all(launch.params[::3] == owners[launch.thread] for launch in fake.launches)
+
+
+def test_a_launch_made_inside_a_launch_of_the_same_plan_uses_another_buffer(fake: FakeDriver) -> None:
+    stream = st.current_backend().default_stream
+    outer, inner = tensors(), tensors()
+    outer = add(*outer).enqueue(stream)
+    record(fake, add)
+    nested: list[Any] = []
+
+    def launch_inside() -> None:  # as a finalizer running during a launch might
+        fake.during_launch = None
+        nested.append(add(*inner).enqueue(stream))
+
+    fake.during_launch = launch_inside
+    outer = add(*outer).enqueue(stream)
+    assert [launch.params[::3] for launch in fake.launches] == [tuple(addresses(*inner)), tuple(addresses(*outer))]
 
 
 def test_launches_order_after_other_streams_work_and_later_work_after_them(fake: FakeDriver) -> None:
