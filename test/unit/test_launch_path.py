@@ -173,6 +173,20 @@ def test_launches_order_after_other_streams_work_and_later_work_after_them(fake:
     assert len(fake.waits) == 1  # all on one stream now: nothing to wait for
 
 
+def test_a_captured_launch_passes_its_tensors_and_orders_nothing_until_released(fake: FakeDriver) -> None:
+    default = st.current_backend().default_stream
+    args = add(*tensors()).enqueue(default)
+    record(fake, add)
+    graph = add(*args).graph()
+    (captured,) = fake.launches
+    assert captured.params[::3] == tuple(addresses(*args)) and captured.stream is not default.handle
+    assert {h._array.stream for h in args} == {default}  # the capture stream orders nothing
+    graph.replay()
+    assert fake.graph_launches == 1
+    args = graph.release()
+    assert {h._array.stream for h in args} == {default}
+
+
 def test_a_refusal_in_the_one_pass_gives_back_what_it_took() -> None:
     z, x, y = tensors()
     z, x, y = add(z, x, y).sync()  # the plan exists: the warm path refuses
