@@ -247,7 +247,8 @@ class TileOptMain(xDSLOptMain):
         lineinfo = params.get("lineinfo", (True,))[0]
         if not isinstance(opt, int) or not isinstance(lineinfo, bool):
             raise UsageError("cubin options: opt is 0-3 and lineinfo is true or false")
-        version = _version_option(params)
+        # No version=: the bytecode of the release that compiles it (backend/cache.py).
+        version = _version_option(params) if "version" in params else None
         arch = str(params["arch"][0])
         if arch not in SUPPORTED_ARCHS:
             raise UsageError(

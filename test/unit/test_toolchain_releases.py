@@ -40,7 +40,7 @@ from safetile.backend.toolchain import (
 )
 from safetile.dialects.cuda_tile.syntax import parse_tile_ir
 from xdsl.dialects.builtin import ModuleOp
-from support import EXAMPLES_DIR, make_context
+from support import EXAMPLES_DIR, make_context, run_tile_opt
 from test_bytecode_v13_5 import TOOLS_ENV, tools_13_5
 from test_tileiras import fake_tileiras, fake_toolkit
 
@@ -145,6 +145,20 @@ def test_the_jit_writes_the_installed_releases_bytecode(
     (built,) = st.warm_up(double, [spec], arch="sm_90")
     assert built.cubin is not None and given(built.cubin.read_bytes()) == Version(13, 5)
     assert built.cubin.name == f"tileiras-{NEW}.cubin"
+
+
+@pytest.mark.parametrize("option, version", [("", "13.5"), (" version=13.4", "13.4")])
+def test_tile_opt_cubin_writes_the_selected_releases_bytecode(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, option: str, version: str
+) -> None:
+    """``tile-opt -t cubin`` with 13.5.37 installed: 13.5 bytecode, unless ``version=`` says."""
+    installed(monkeypatch, copying(tmp_path, NEW))
+    source, out = tmp_path / "k.mlir", tmp_path / "k.cubin"
+    source.write_text(VECTOR_ADD)
+    run = run_tile_opt([str(source), "-t", f"cubin{{arch=sm_90{option}}}", "--cache-dir", str(tmp_path / "c"),
+                        "-o", str(out)])
+    assert run.status == 0, run.err
+    assert given(out.read_bytes()) == Version.parse(version)
 
 
 def test_a_machine_without_tileiras_looks_for_the_named_release(
