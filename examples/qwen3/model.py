@@ -49,7 +49,7 @@ class Tiles:
     fused_append: bool = True
     gemv_latency: int | None = 4
     gemv_warps: int | None = None
-    gemv_occupancy: int | None = 2
+    gemv_occupancy: int | None = 3
     attention_occupancy: int | None = None
 
     def gemv(self, kernel: st.Kernel) -> st.Kernel:
