@@ -173,9 +173,9 @@ def test_attention_split_and_merge_is_decode_attention(pos: int, products: int) 
 
 
 @pytest.mark.parametrize("products", PRODUCTS)
-@pytest.mark.parametrize("pos", [0, 9, 21, 31])
-def test_attention_append_appends_row_pos_and_attends(pos: int, products: int) -> None:
-    kvh, g, d, s, bn = 2, 2, 16, 32, 8
+@pytest.mark.parametrize("pos, g", [(0, 2), (9, 4), (21, 2), (31, 4)])
+def test_attention_append_appends_row_pos_and_attends(pos: int, g: int, products: int) -> None:
+    kvh, d, s, bn = 2, 16, 32, 8
     chunks = s // bn
     qkv, q_norm, freqs, k_cache, v_cache = attention_inputs(kvh, g, d, s)
     k_norm = normal(d)
