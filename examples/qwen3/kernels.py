@@ -7,9 +7,11 @@ serves every position (model.py):
 
 * ``embed``                 x = table[tokens[pos]]
 * ``norm_gemv``             z = W @ (rms_norm(x) * norm_w)            (QKV projection)
-* ``kv_append``             k_cache[pos], v_cache[pos] = rope(rms_norm_head(k)), v
-* ``attention_split``       per (kv head, key tile): q = rope(rms_norm_head(q)), the
-                            tile's softmax(q k^T) v and its log-sum-exp (split-K)
+* ``attention_append``      per (kv head, key tile): the tile holding ``pos`` gets row
+                            ``pos`` = rope(rms_norm_head(k)), v (the cache append); then
+                            q = rope(rms_norm_head(q)), the tile's softmax(q k^T) v and
+                            its log-sum-exp (split-K)
+* ``kv_append``, ``attention_split``   the same in two launches
 * ``attention_merge``       per kv head: the tiles' outputs weighted by their sums
 * ``gemv_residual``         z = r + W @ x                             (o_proj, down_proj)
 * ``norm_gate_up``          z = silu(Wg @ xn) * (Wu @ xn), xn = rms_norm(x) * norm_w
@@ -18,13 +20,16 @@ serves every position (model.py):
 * ``sample``                tokens[pos + 1] = argmax over the tiles' maxima (greedy)
 * ``advance``               z = x + step (the position: counted into a second buffer, copied back)
 
-A launch that must write one row picked by the device-side position (the
-cache append, the sampled token) runs a block per row, and every block but
-the position's returns before storing: each row still has one writer, the
-compiler's disjointness proof, and nothing is written through a computed
-index.  Key tiles past the position are skipped the same way.  Queries, keys and values are read from the QKV vector as tiles of
-``G * D`` (a kv head's queries) or ``KVH * D`` (all keys, all values)
-elements, so those indices are small constants.
+A launch that must write a row picked by the device-side position (the
+cache append, the sampled token) writes it from the block that owns the
+tile holding it, and every other block stores nothing: each tile still has
+one writer, the compiler's disjointness proof, and nothing is written
+through a computed index (``attention_append`` reads its own key and value
+tiles, puts the new row in with ``where``, and stores them back).  Key tiles
+past the position are skipped the same way.  Queries, keys and values are
+read from the QKV vector as tiles of ``G * D`` (a kv head's queries), ``D``
+(one head) or ``KVH * D`` (all keys, all values), so those indices are
+static.
 
 The only index checks left in the kernels are ``embed``'s two: the token and
 the position are data (``tile-opt -p 'bounds-check-elision{report=true}'``
