@@ -83,7 +83,8 @@ class BoundsCheckElision(ModulePass):
             if unchecked:
                 rung, host = Rung.UNCHECKED, None
             else:
-                rung, host = decide(analysis.interval(check.index), extent_of(check.view, check.dim.value.data))
+                rung, host = decide(analysis.interval(check.index),
+                                  analysis.canonical(extent_of(check.view, check.dim.value.data)))
                 if rung is Rung.LAUNCH and (not self.launch_checks or _under_if(check, entry)):
                     # Under an ``if`` the access may never run: a launch check
                     # (blind to the condition) would refuse launches that are fine.

@@ -11,10 +11,14 @@ Facts used, each sound for the IR the frontend makes:
 
 * ``constant c`` lies in ``[c, c]``;
 * ``get_tile_block_id`` result ``d`` lies in ``[0, grid_d - 1]`` where the
-  grid is the index space of a host-partitioned mutable output (entry
-  attribute ``tile_safety.partition`` on its ``make_tensor_view``): the
-  runtime launches exactly that grid (``runtime/launch.py``); with no such
-  output only ``0 <=`` is known; ``get_num_tile_blocks`` is ``>= 1``;
+  grid is the index space of the ``st.Mut`` outputs (entry attributes
+  ``tile_safety.partition`` and ``tile_safety.access<mut>`` on their
+  ``make_tensor_view``): the runtime launches exactly that grid and refuses
+  outputs whose grids differ (``runtime/launch.py``), so every such output's
+  tile count along ``d`` is the same number (``IntervalAnalysis.canonical``);
+  with none only ``0 <=`` is known (a ``st.MutMapped`` output's partition
+  says nothing: it runs on any ``(n, 1, 1)``); ``get_num_tile_blocks`` is
+  ``>= 1``;
 * ``get_index_space_shape`` result ``d`` is the extent itself;
 * a ``for`` induction variable with a step known ``>= 1`` (signed
   comparison) lies in ``[lo(lower_bound), hi(upper_bound) - 1]``;
@@ -177,23 +181,44 @@ def _tensor_extent(tensor_view: SSAValue, dim: int, tile: int) -> Extent | None:
     return Extent(strip_assumes(make.dynamic_shape[dynamic_index]), tile, tensor, dim)
 
 
-def grid_extents(root: Operation) -> tuple[Extent | None, Extent | None, Extent | None]:
-    """The launch grid, from the first host-partitioned mutable output under ``root``."""
+def grid_extents(root: Operation) -> tuple[tuple[Extent, ...], tuple[Extent, ...], tuple[Extent, ...]]:
+    """Per grid dimension, the tile count along it of every ``st.Mut`` output under ``root``
+    (access ``mut``, host-partitioned), in order of appearance.  The runtime launches exactly
+    their grid and refuses a launch whose ``st.Mut`` outputs' grids differ (``runtime/launch.py``),
+    so all of them equal the grid whenever the kernel runs.  ``st.MutMapped`` outputs say
+    nothing about the grid (any ``(n, 1, 1)``)."""
+    dims: list[list[Extent]] = [[], [], []]
     for op in root.walk():
-        tiles = tile_safety.partition_tiles(op) if isinstance(op, MakeTensorViewOp) else None
-        if tiles is not None:
-            dims = [_tensor_extent(op.result, d, t) for d, t in enumerate(tiles)]
-            # Dimensions past the output's rank have one block.
-            return tuple((dims + [Extent(1, 1)] * 3)[:3])  # type: ignore[return-value]
-    return (None, None, None)
+        if not isinstance(op, MakeTensorViewOp):
+            continue
+        access = op.attributes.get(tile_safety.ACCESS)
+        tiles = tile_safety.partition_tiles(op)
+        if tiles is None or not (isinstance(access, tile_safety.AccessAttr)
+                                 and access.data == tile_safety.AccessMode.MUT):
+            continue
+        extents = [_tensor_extent(op.result, d, t) for d, t in enumerate(tiles)]
+        # Dimensions past the output's rank have one block.
+        for d, extent in enumerate((extents + [Extent(1, 1)] * 3)[:3]):
+            if extent is not None:
+                dims[d].append(extent)
+    return tuple(tuple(d) for d in dims)  # type: ignore[return-value]
 
 
 class IntervalAnalysis:
-    """Intervals of scalar integer values in one entry, computed on demand."""
+    """Intervals of scalar integer values in one entry, computed on demand.
+
+    Tile counts that are the same grid dimension of two ``st.Mut`` outputs are one
+    number at run time (``grid_extents``): ``canonical`` maps each to the first."""
 
     def __init__(self, entry: Operation):
-        self.grid = grid_extents(entry)
+        grid = grid_extents(entry)
+        self.grid = tuple(d[0] if d else None for d in grid)
+        self._same = {extent: d[0] for d in grid for extent in d}
         self._memo: dict[SSAValue, Interval] = {}
+
+    def canonical(self, extent: Extent | None) -> Extent | None:
+        """``extent``, or the grid extent it equals whenever the kernel runs."""
+        return None if extent is None else self._same.get(extent, extent)
 
     def interval(self, value: SSAValue) -> Interval:
         if value not in self._memo:
@@ -241,7 +266,7 @@ class IntervalAnalysis:
         if isinstance(op, GetNumTileBlocksOp):
             return Interval(1, None)
         if isinstance(op, GetIndexSpaceShapeOp):
-            extent = extent_of(op.src, value.index)
+            extent = self.canonical(extent_of(op.src, value.index))
             return Interval(0, None if extent is None else Bound(extent, 0))
         if isinstance(op, AssumeOp):
             return self._assume(op)
@@ -335,7 +360,7 @@ class IntervalAnalysis:
         if (c := self.constant(divisor)) is not None:
             return Interval(0, Bound(None, c - 1)) if c >= 1 else Interval()
         if isinstance(divisor, OpResult) and isinstance(divisor.op, GetIndexSpaceShapeOp):
-            extent = extent_of(divisor.op.src, divisor.index)
+            extent = self.canonical(extent_of(divisor.op.src, divisor.index))
             if extent is not None:
                 return Interval(0, Bound(extent, -1))
         return Interval()
