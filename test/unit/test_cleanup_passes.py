@@ -36,7 +36,8 @@ from support import make_context
 
 # Effect class of every op, by mnemonic, from the traits in NVIDIA's Ops.td
 # (13.3).  13.4-only ops follow their nearest 13.3 relative: fpowf/fpowi like
-# pow, insert like extract; the fence and GDC ops order memory.
+# pow, insert like extract; the fence and GDC ops order memory.  The 13.5-only
+# multimem ops (docs/bytecode.md) read and write memory as the view ops do.
 PURE = "pure"
 NO_MEMORY_EFFECT = "no-memory-effect"
 RECURSIVE = "recursive"
@@ -63,7 +64,8 @@ SPEC_EFFECTS: dict[str, str] = {
     **dict.fromkeys(
         """assert alloca assume atomic_cas_tko atomic_rmw_tko atomic_red_view_tko entry
         global load_view_tko load_ptr_tko module print_tko store_ptr_tko store_view_tko
-        memory_fence_alias_tko gdc_launch_dependents_tko gdc_wait_tko""".split(),
+        memory_fence_alias_tko gdc_launch_dependents_tko gdc_wait_tko multimem_load_reduce_view_tko
+        multimem_reduce_view_tko multimem_store_view_tko""".split(),
         EFFECTS,
     ),
 }
@@ -88,12 +90,12 @@ def _ids(ops: Sequence[type[CudaTileOp]]) -> list[str]:
 def test_every_defined_op_is_in_the_spec() -> None:
     # 'pow' is the 13.3 spelling of fpowf; both may be defined.
     unknown = sorted(set(DEFINED) - set(SPEC_EFFECTS))
-    assert not unknown, f"ops not in Tile IR 13.4: {unknown}"
+    assert not unknown, f"ops not in Tile IR 13.5: {unknown}"
 
 
 def test_every_spec_op_is_defined() -> None:
     missing = sorted(set(SPEC_EFFECTS) - set(DEFINED) - {"pow"})
-    assert not missing, f"Tile IR 13.4 ops not defined yet: {missing}"
+    assert not missing, f"Tile IR 13.5 ops not defined yet: {missing}"
 
 
 DEFINED_OPS = list(DEFINED.values())
@@ -102,7 +104,7 @@ DEFINED_OPS = list(DEFINED.values())
 @pytest.mark.parametrize("op", DEFINED_OPS, ids=_ids(DEFINED_OPS))
 def test_declared_effects_match_spec(op: type[CudaTileOp]) -> None:
     kind = SPEC_EFFECTS.get(mnemonic(op))
-    assert kind is not None, f"{op.name} is not a Tile IR 13.4 op"
+    assert kind is not None, f"{op.name} is not a Tile IR 13.5 op"
     if kind == PURE:
         assert op.has_trait(Pure)
     elif kind == NO_MEMORY_EFFECT:
