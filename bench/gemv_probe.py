@@ -1,0 +1,142 @@
+"""Qwen3-4B's projection GEMVs alone, over tile shapes and tileiras hints.
+
+    .venv/bin/python bench/gemv_probe.py --build sm_90    # here, no GPU: every config's cubin
+    SAFETILE_CACHE_DIR=... python -P bench/gemv_probe.py OUT_DIR
+
+``gemv_residual`` (examples/qwen3/kernels.py) at o_proj's shape (2,560 x
+4,096 bf16) and ``norm_gemv`` at the QKV projection's (6,144 x 2,560), each
+config a graph of 36 launches on 36 weight matrices (one a layer, more than
+L2 holds), replayed; the time per launch and the fraction of the copy
+bandwidth measured in the same run (a 1 GiB device-to-device copy, bytes
+read plus written).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import safetile as st
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
+
+from qwen3 import kernels as K  # noqa: E402
+
+LAYERS = 36
+SHAPES = {"o_proj": (K.gemv_residual, 2560, 4096), "qkv": (K.norm_gemv, 6144, 2560)}
+CONFIGS: list[tuple[int, int, int | None, int | None]] = [
+    (16, 256, 4, 3), (16, 512, 4, 3), (8, 256, 4, 3), (8, 512, 4, 4), (16, 256, 2, 3), (16, 256, 6, 3),
+    (32, 128, 4, 3), (4, 512, 4, 4), (16, 256, 4, 4),
+]
+"""(rows, cols, load latency, occupancy) of each config."""
+
+
+def hinted(kernel: st.Kernel, latency: int | None, occupancy: int | None) -> st.Kernel:
+    options: dict[str, Any] = {}
+    if latency is not None:
+        options["load_hints"] = {"sm_90": {"latency": latency}}
+    if occupancy is not None:
+        options["optimization_hints"] = {"sm_90": {"occupancy": occupancy}}
+    return kernel.with_options(**options)
+
+
+def launch(run: Any, name: str, kernel: st.Kernel, b: dict[str, Any], w: Any, rows: int, cols: int) -> None:
+    """One launch; the handles it gives back replace the buffers in ``b``."""
+    z = b.pop("z").partition((rows,))
+    if name == "o_proj":
+        out = run(kernel(z, b.pop("r"), b.pop("x"), w, BK=cols))
+        b["z"], b["r"], b["x"] = out[0].unpartition(), out[1], out[2]
+    else:
+        out = run(kernel(z, b.pop("x"), b.pop("n"), w, 1e-6, BK=cols))
+        b["z"], b["x"], b["n"] = out[0].unpartition(), out[1], out[2]
+
+
+def buffers(n: int, k: int) -> dict[str, Any]:
+    rng = np.random.default_rng(0)
+    return {"z": st.zeros((n,)).sync(), "r": st.from_numpy(rng.standard_normal(n).astype(np.float32)).sync(),
+            "x": st.from_numpy(rng.standard_normal(k).astype(np.float32)).sync(),
+            "n": st.from_numpy(np.ones(k, np.float32), dtype=st.bf16).sync()}
+
+
+def build(arch: str) -> None:
+    os.environ["SAFETILE_AOT_ARCHS"] = arch
+    for name, (kernel, _, k) in SHAPES.items():
+        for rows, cols, latency, occupancy in CONFIGS:
+            b = buffers(64, k)
+            w = st.shared(st.from_numpy(np.ones((64, k), np.float32), dtype=st.bf16).sync())
+            launch(lambda op: op.sync(), name, hinted(kernel, latency, occupancy), b, w, rows, cols)
+            print(f"{name} {rows}x{cols} latency {latency} occupancy {occupancy}: built for {arch}", flush=True)
+
+
+def copy_bandwidth(torch: Any) -> float:
+    src = torch.empty(1 << 30, dtype=torch.uint8, device="cuda")
+    dst = torch.empty_like(src)
+    best = float("inf")
+    for _ in range(20):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        dst.copy_(src)
+        end.record()
+        end.synchronize()
+        best = min(best, start.elapsed_time(end) / 1e3)
+    return 2 * src.numel() / best
+
+
+def run(out: Path) -> None:
+    import torch
+
+    out.mkdir(parents=True, exist_ok=True)
+    bandwidth = copy_bandwidth(torch)
+    results: dict[str, Any] = {"copy_bandwidth_GBps": bandwidth / 1e9, "configs": []}
+    print(f"copy bandwidth {bandwidth / 1e9:.0f} GB/s", flush=True)
+    for name, (kernel, n, k) in SHAPES.items():
+        weights = [st.shared(st.from_dlpack(torch.randn(n, k, device="cuda", dtype=torch.bfloat16) / k ** 0.5))
+                   for _ in range(LAYERS)]
+        for rows, cols, latency, occupancy in CONFIGS:
+            b = buffers(n, k)
+            hk = hinted(kernel, latency, occupancy)
+            with st.Graph.scope() as scope:
+                for w in weights:
+                    launch(scope.record, name, hk, b, w, rows, cols)
+            graph = scope.graph
+            graph.replay()
+            graph.stream.synchronize()
+            best = float("inf")
+            for _ in range(5):
+                start = time.perf_counter()
+                for _ in range(10):
+                    graph.replay()
+                graph.stream.synchronize()
+                best = min(best, (time.perf_counter() - start) / 10 / LAYERS)
+            graph.release()
+            fraction = n * k * 2 / best / bandwidth
+            results["configs"].append({"gemv": name, "rows": rows, "cols": cols, "latency": latency,
+                                       "occupancy": occupancy, "us": best * 1e6, "of_copy": fraction})
+            print(f"{name} {rows}x{cols} latency {latency} occupancy {occupancy}: {best * 1e6:.2f} us, "
+                  f"{fraction:.3f} of copy", flush=True)
+        del weights
+    (out / "gemv_probe.json").write_text(json.dumps(results, indent=1))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("out", nargs="?", type=Path)
+    parser.add_argument("--build", metavar="ARCH")
+    args = parser.parse_args()
+    if args.build:
+        build(args.build)
+    elif args.out is None:
+        parser.error("give the output folder (or --build ARCH)")
+    else:
+        run(args.out)
+
+
+if __name__ == "__main__":
+    main()
