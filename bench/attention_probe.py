@@ -20,11 +20,9 @@ and ``full`` with the key tile 32 and 128, and with ``occupancy`` 2 and 4.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +32,9 @@ import safetile as st
 from safetile import f32, i32
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
+sys.path.append(str(Path(__file__).resolve().parent))  # measure.py (also under python -P)
 
+from measure import build_or_run, seconds_per_launch  # noqa: E402
 from qwen3.kernels import (  # noqa: E402
     LOG2E,
     ROWS,
@@ -43,6 +43,7 @@ from qwen3.kernels import (  # noqa: E402
     load_scalar,
     queries,
 )
+from qwen3.model import hinted  # noqa: E402
 
 KVH, G, D, POSITIONS, POSITION, LAYERS = 8, 4, 128, 2048, 1000, 36
 
@@ -105,10 +106,6 @@ PROBES: list[tuple[str, int, int, int | None]] = [
      ("full, occupancy 2", 0, 64, 2), ("full, occupancy 4", 0, 64, 4)]
 
 
-def kernel(occupancy: int | None) -> st.Kernel:
-    return probe.with_options(optimization_hints={"sm_90": {"occupancy": occupancy}}) if occupancy else probe
-
-
 def buffers(bn: int, rng: np.random.Generator) -> dict[str, Any]:
     qkv = rng.standard_normal((KVH * G + 2 * KVH) * D).astype(np.float32)
     freqs = (1.0 / 1e6 ** (np.arange(0, D, 2) / D)).astype(np.float32)
@@ -137,7 +134,7 @@ def build(arch: str) -> None:
     rng = np.random.default_rng(0)
     for name, part, bn, occupancy in PROBES:
         b = buffers(bn, rng)
-        launch(lambda op: op.sync(), b, kernel(occupancy), bn, part)
+        launch(lambda op: op.sync(), b, hinted(probe, occupancy=occupancy), bn, part)
         print(f"{name}: built for {arch}", flush=True)
 
 
@@ -149,35 +146,12 @@ def run(out: Path) -> None:
         b = buffers(bn, rng)
         with st.Graph.scope() as scope:
             for _ in range(LAYERS):
-                launch(scope.record, b, kernel(occupancy), bn, part)
-        graph = scope.graph
-        graph.replay()
-        graph.stream.synchronize()
-        best = float("inf")
-        for _ in range(5):
-            start = time.perf_counter()
-            for _ in range(20):
-                graph.replay()
-            graph.stream.synchronize()
-            best = min(best, (time.perf_counter() - start) / 20 / LAYERS * 1e6)
-        graph.release()
+                launch(scope.record, b, hinted(probe, occupancy=occupancy), bn, part)
+        best = seconds_per_launch(scope.graph, LAYERS, replays=20) * 1e6
         results[name] = best
         print(f"{name}: {best:.2f} us a launch", flush=True)
     (out / "attention_probe.json").write_text(json.dumps(results, indent=1))
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("out", nargs="?", type=Path)
-    parser.add_argument("--build", metavar="ARCH")
-    args = parser.parse_args()
-    if args.build:
-        build(args.build)
-    elif args.out is None:
-        parser.error("give the output folder (or --build ARCH)")
-    else:
-        run(args.out)
-
-
 if __name__ == "__main__":
-    main()
+    build_or_run(__doc__, build, run)

@@ -13,11 +13,9 @@ read plus written).
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -26,8 +24,11 @@ import numpy as np
 import safetile as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
+sys.path.append(str(Path(__file__).resolve().parent))  # measure.py (also under python -P)
 
+from measure import build_or_run, copy_bandwidth, seconds_per_launch  # noqa: E402
 from qwen3 import kernels as K  # noqa: E402
+from qwen3.model import hinted  # noqa: E402
 
 LAYERS = 36
 SHAPES = {"o_proj": (K.gemv_residual, 2560, 4096), "qkv": (K.norm_gemv, 6144, 2560)}
@@ -36,15 +37,6 @@ CONFIGS: list[tuple[int, int, int | None, int | None]] = [
     (32, 128, 4, 3), (4, 512, 4, 4), (16, 256, 4, 4),
 ]
 """(rows, cols, load latency, occupancy) of each config."""
-
-
-def hinted(kernel: st.Kernel, latency: int | None, occupancy: int | None) -> st.Kernel:
-    options: dict[str, Any] = {}
-    if latency is not None:
-        options["load_hints"] = {"sm_90": {"latency": latency}}
-    if occupancy is not None:
-        options["optimization_hints"] = {"sm_90": {"occupancy": occupancy}}
-    return kernel.with_options(**options)
 
 
 def launch(run: Any, name: str, kernel: st.Kernel, b: dict[str, Any], w: Any, rows: int, cols: int) -> None:
@@ -71,22 +63,8 @@ def build(arch: str) -> None:
         for rows, cols, latency, occupancy in CONFIGS:
             b = buffers(64, k)
             w = st.shared(st.from_numpy(np.ones((64, k), np.float32), dtype=st.bf16).sync())
-            launch(lambda op: op.sync(), name, hinted(kernel, latency, occupancy), b, w, rows, cols)
+            launch(lambda op: op.sync(), name, hinted(kernel, latency, occupancy=occupancy), b, w, rows, cols)
             print(f"{name} {rows}x{cols} latency {latency} occupancy {occupancy}: built for {arch}", flush=True)
-
-
-def copy_bandwidth(torch: Any) -> float:
-    src = torch.empty(1 << 30, dtype=torch.uint8, device="cuda")
-    dst = torch.empty_like(src)
-    best = float("inf")
-    for _ in range(20):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        dst.copy_(src)
-        end.record()
-        end.synchronize()
-        best = min(best, start.elapsed_time(end) / 1e3)
-    return 2 * src.numel() / best
 
 
 def run(out: Path) -> None:
@@ -101,21 +79,11 @@ def run(out: Path) -> None:
                    for _ in range(LAYERS)]
         for rows, cols, latency, occupancy in CONFIGS:
             b = buffers(n, k)
-            hk = hinted(kernel, latency, occupancy)
+            hk = hinted(kernel, latency, occupancy=occupancy)
             with st.Graph.scope() as scope:
                 for w in weights:
                     launch(scope.record, name, hk, b, w, rows, cols)
-            graph = scope.graph
-            graph.replay()
-            graph.stream.synchronize()
-            best = float("inf")
-            for _ in range(5):
-                start = time.perf_counter()
-                for _ in range(10):
-                    graph.replay()
-                graph.stream.synchronize()
-                best = min(best, (time.perf_counter() - start) / 10 / LAYERS)
-            graph.release()
+            best = seconds_per_launch(scope.graph, LAYERS)
             fraction = n * k * 2 / best / bandwidth
             results["configs"].append({"gemv": name, "rows": rows, "cols": cols, "latency": latency,
                                        "occupancy": occupancy, "us": best * 1e6, "of_copy": fraction})
@@ -125,18 +93,5 @@ def run(out: Path) -> None:
     (out / "gemv_probe.json").write_text(json.dumps(results, indent=1))
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("out", nargs="?", type=Path)
-    parser.add_argument("--build", metavar="ARCH")
-    args = parser.parse_args()
-    if args.build:
-        build(args.build)
-    elif args.out is None:
-        parser.error("give the output folder (or --build ARCH)")
-    else:
-        run(args.out)
-
-
 if __name__ == "__main__":
-    main()
+    build_or_run(__doc__, build, run)

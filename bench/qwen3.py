@@ -37,7 +37,9 @@ import safetile as st
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "examples"))
+sys.path.append(str(Path(__file__).resolve().parent))  # measure.py (also under python -P)
 
+from measure import copy_bandwidth  # noqa: E402
 from qwen3.kernels import ROWS  # noqa: E402
 from qwen3.model import Qwen3Decoder, Tiles  # noqa: E402
 from qwen3.reference import QWEN3_0_6B, QWEN3_4B, Config, random_weights  # noqa: E402
@@ -153,21 +155,6 @@ def check(name: str, torch: Any) -> dict[str, Any]:
     del decoder, model
     torch.cuda.empty_cache()
     return result
-
-
-def copy_bandwidth(torch: Any) -> float:
-    """Bytes read plus written per second of a 1 GiB device-to-device copy (best of 20)."""
-    src = torch.empty(1 << 30, dtype=torch.uint8, device="cuda")
-    dst = torch.empty_like(src)
-    best = float("inf")
-    for _ in range(20):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        dst.copy_(src)
-        end.record()
-        end.synchronize()
-        best = min(best, start.elapsed_time(end) / 1e3)
-    return 2 * src.numel() / best
 
 
 def model_bytes(config: Config, dtype_bytes: int, position: int) -> int:

@@ -54,14 +54,15 @@ class Tiles:
 
     def gemv(self, kernel: st.Kernel) -> st.Kernel:
         """``kernel`` (a projection) with this config's hints."""
-        return _hinted(kernel, self.gemv_latency, self.gemv_warps, self.gemv_occupancy)
+        return hinted(kernel, self.gemv_latency, self.gemv_warps, self.gemv_occupancy)
 
     def attention(self, kernel: st.Kernel) -> st.Kernel:
         """``kernel`` (the attention) with this config's hints."""
-        return _hinted(kernel, None, None, self.attention_occupancy)
+        return hinted(kernel, occupancy=self.attention_occupancy)
 
 
-def _hinted(kernel: st.Kernel, latency: int | None, warps: int | None, occupancy: int | None) -> st.Kernel:
+def hinted(kernel: st.Kernel, latency: int | None = None, warps: int | None = None,
+           occupancy: int | None = None) -> st.Kernel:
     """``kernel`` with the sm_90 hints given (those not ``None``)."""
     options: dict[str, Any] = {}
     if latency is not None:

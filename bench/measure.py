@@ -1,0 +1,58 @@
+"""What the GPU benchmarks of one workload share: the copy bandwidth, a graph's time per launch, and
+the command line of a script that builds its cubins here and runs them on the GPU.
+
+Imported by the scripts beside it (``qwen3.py``, ``attention_probe.py``, ``gemv_probe.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+
+def copy_bandwidth(torch: Any) -> float:
+    """Bytes read plus written per second of a 1 GiB device-to-device copy (best of 20)."""
+    src = torch.empty(1 << 30, dtype=torch.uint8, device="cuda")
+    dst = torch.empty_like(src)
+    best = float("inf")
+    for _ in range(20):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        dst.copy_(src)
+        end.record()
+        end.synchronize()
+        best = min(best, start.elapsed_time(end) / 1e3)
+    return 2 * src.numel() / best
+
+
+def seconds_per_launch(graph: Any, launches: int, replays: int = 10, rounds: int = 5) -> float:
+    """A recorded graph of ``launches`` launches: the best round of ``replays`` replays, per launch
+    (the gaps between launches included).  Releases the graph."""
+    graph.replay()
+    graph.stream.synchronize()
+    best = float("inf")
+    for _ in range(rounds):
+        start = time.perf_counter()
+        for _ in range(replays):
+            graph.replay()
+        graph.stream.synchronize()
+        best = min(best, (time.perf_counter() - start) / replays / launches)
+    graph.release()
+    return best
+
+
+def build_or_run(doc: str, build: Callable[[str], None], run: Callable[[Path], None]) -> None:
+    """``script.py --build ARCH`` (here: the cubins into the cache) or ``script.py OUT_DIR`` (the GPU)."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("out", nargs="?", type=Path, help="folder for the results")
+    parser.add_argument("--build", metavar="ARCH", help="compile every variant for ARCH here (no GPU needed)")
+    args = parser.parse_args()
+    if args.build:
+        build(args.build)
+    elif args.out is None:
+        parser.error("give the output folder (or --build ARCH)")
+    else:
+        run(args.out)
