@@ -220,11 +220,17 @@ def dispatch(launches: int) -> dict[str, float]:
         # The floor under any launcher written on cuda-python: the bare
         # cuLaunchKernel call of the same cubin, parameters already packed.
         def run() -> None:
-            launch, function, address = kernel.driver_launch, kernel.function, params.address
+            launch, function, address = driver.cuLaunchKernel, kernel.function, params.address
             for _ in range(launches):
                 launch(function, DISPATCH_SIZE // 1024, 1, 1, 1, 1, 1, 0, handle, address, 0)
 
         return run
+
+    def c_call_only() -> None:
+        # The same call as the runtime makes it (runtime/cuda/_launch.c where built).
+        enqueue, handle, address = kernel.enqueue, stream.address, params.address
+        for _ in range(launches):
+            enqueue(DISPATCH_SIZE // 1024, 1, 1, handle, address)
 
     # The driver's cost by the kind of stream: ours synchronize with the legacy
     # default stream (work torch puts there is ordered with ours), as does that
@@ -243,6 +249,7 @@ def dispatch(launches: int) -> dict[str, float]:
             ("torch.add", torch_add, torch.cuda.synchronize),
             ("triton", triton_add, torch.cuda.synchronize),
             ("cuLaunchKernel alone (cuda-python)", driver_only(stream.handle), stream.synchronize),
+            ("cuLaunchKernel alone (as the runtime calls it)", c_call_only, stream.synchronize),
             ("cuLaunchKernel alone, legacy default stream", driver_only(legacy), synchronizing(legacy)),
             ("cuLaunchKernel alone, non-blocking stream", driver_only(non_blocking), synchronizing(non_blocking)))
     samples: dict[str, list[float]] = {name: [] for name, _, _ in rows}

@@ -3,10 +3,11 @@
     .venv/bin/python bench/launch_path.py [--launches N] [--profile]
 
 The CUDA backend runs unchanged over the stand-in driver of
-``test/unit/fake_cuda.py`` (host memory behind fake device addresses,
-``cuLaunchKernel`` a no-op), so the time of a launch here is the runtime's
-Python path alone: what bench/gpu.py's dispatch rows add to the driver's own
-call.  The kernel is bench/gpu.py's vector add on 2^16 f32 (tile 1024); its
+``test/unit/fake_cuda.py`` (host memory behind fake device addresses), its
+launches through the C call of runtime/cuda/_launch.c into a no-op
+``cuLaunchKernel`` compiled here with ``cc``, so the time of a launch here is
+the runtime's host path alone: what bench/gpu.py's dispatch rows add to the
+driver's own call.  The kernel is bench/gpu.py's vector add on 2^16 f32 (tile 1024); its
 cubin comes from the cache (compiled with tileiras on first use).
 
 Rows (µs per launch, best of 7 loops of N launches):
@@ -18,8 +19,8 @@ Rows (µs per launch, best of 7 loops of N launches):
 * fresh launch alternating two sets of tensors: every launch has other
   addresses (parameters packed, disjointness checked afresh);
 * prepared: ``p.enqueue(stream)`` of a ``.prepare()``d launch;
-* the stand-in ``cuLaunchKernel`` alone (part of every row above; the real
-  call's cost is measured on the GPU).
+* the C call into the no-op ``cuLaunchKernel`` alone (part of every row
+  above; the real call's cost is measured on the GPU).
 
 ``--profile`` also prints cProfile's top functions of the fresh launch.
 
@@ -35,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import ctypes
 import os
 import pstats
 import subprocess
@@ -123,12 +125,14 @@ def measure(launches: int, profile: bool) -> dict[str, float]:
 
     out["prepared `p.enqueue(stream)`"] = best(prepared_loop, launches)
     state["other"] = prepared.release()
-    driver = st.runtime.cuda.driver.load()
+    (plan,) = add.launch_cache.plans.values()
+    kernel = plan.launcher.kernel  # the loaded CudaKernel
+    params = kernel.packed([0] * len(kernel.layout.codes))
 
     def driver_only(n: int) -> None:
-        launch = driver.cuLaunchKernel
+        enqueue, address, params_address = kernel.enqueue, stream.address, params.address
         for _ in range(n):
-            launch(1, 64, 1, 1, 1, 1, 1, 0, 2, 3, 0)
+            enqueue(64, 1, 1, address, params_address)
 
     out["stand-in cuLaunchKernel alone"] = best(driver_only, launches)
     if profile:
@@ -171,14 +175,19 @@ for name, call in routes.items():
 """
 
 
+def stub_libcuda(folder: str) -> str:
+    """``STUB_LIBCUDA`` compiled into ``folder/libcuda.so.1``; its path."""
+    source, library = os.path.join(folder, "stub.c"), os.path.join(folder, "libcuda.so.1")
+    with open(source, "w") as f:
+        f.write(STUB_LIBCUDA)
+    subprocess.run(["cc", "-O2", "-shared", "-fPIC", "-o", library, source], check=True)
+    return library
+
+
 def call_routes() -> None:
     """Time cuda-python's and ctypes' call of a stub ``cuLaunchKernel`` (see the module doc)."""
     with tempfile.TemporaryDirectory() as folder:
-        source = os.path.join(folder, "stub.c")
-        with open(source, "w") as f:
-            f.write(STUB_LIBCUDA)
-        subprocess.run(["cc", "-O2", "-shared", "-fPIC", "-o", os.path.join(folder, "libcuda.so.1"), source],
-                       check=True)
+        stub_libcuda(folder)
         print("\n# cuLaunchKernel through each route, into a stub libcuda (µs per call)\n")
         print("| route | µs |")
         print("|---|---|")
@@ -193,8 +202,10 @@ def main() -> int:
     parser.add_argument("--profile", action="store_true", help="also print cProfile's top functions")
     parser.add_argument("--call-routes", action="store_true", help="also time cuda-python against ctypes")
     args = parser.parse_args()
-    with fake_cuda():
-        rows = measure(args.launches, args.profile)
+    with tempfile.TemporaryDirectory() as folder:
+        no_op = ctypes.cast(ctypes.CDLL(stub_libcuda(folder)).cuLaunchKernel, ctypes.c_void_p).value
+        with fake_cuda(launch=no_op or 0):
+            rows = measure(args.launches, args.profile)
     print(f"# Python path of a launch (CUDA backend over a stand-in driver; Python {sys.version.split()[0]})\n")
     print("| launch | µs |")
     print("|---|---|")

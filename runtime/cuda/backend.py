@@ -101,7 +101,7 @@ class CudaLauncher(Launcher):
 
     def __init__(self, kernel: CudaKernel, grid: tuple[int, int, int], params: ParamTemplate):
         self.kernel, self.grid, self.template = kernel, grid, params
-        self._call = (kernel.driver_launch, kernel.function, *grid)
+        self._call = (kernel.enqueue, *grid)
         self._free = [self._buffer()]
 
     def _buffer(self) -> _Buffer:
@@ -113,7 +113,7 @@ class CudaLauncher(Launcher):
         return params.address, pointers, scalars, params
 
     def launch(self, args: Sequence[Any], stream: Stream, options: dict[str, Any]) -> None:
-        driver_launch, function, x, y, z = self._call
+        enqueue, x, y, z = self._call
         free = self._free
         try:
             buffer = free.pop()
@@ -137,11 +137,11 @@ class CudaLauncher(Launcher):
                             each.stream = stream
             for write, i in scalars:
                 write(args[i])
-            err, = driver_launch(function, x, y, z, 1, 1, 1, 0, stream.handle, address, 0)  # type: ignore[attr-defined]
+            err = enqueue(x, y, z, stream.address, address)  # type: ignore[attr-defined]
         finally:
             free.append(buffer)
         if err:
-            raise error(driver_launch, err)
+            raise error("cuLaunchKernel", err)
 
     def bind(self, args: Sequence[Any], options: dict[str, Any]) -> Callable[[Stream], None]:
         kernel, grid = self.kernel, self.grid

@@ -10,6 +10,8 @@ cuda-python, no driver library, no device).
 
 from __future__ import annotations
 
+import ctypes
+import functools
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
@@ -94,6 +96,8 @@ def _name(driver: ModuleType, err: Any) -> str:
 def error(function: Callable[..., Any] | str, err: Any) -> CudaError:
     """The exception for ``err`` returned by ``function`` (or the call named so)."""
     driver = load()
+    if type(err) is int:  # from the C launch path: a plain number
+        err = driver.CUresult(err)
     status, text = driver.cuGetErrorString(err)
     description = text.decode() if status == driver.CUresult.CUDA_SUCCESS and text else ""
     return CudaError(getattr(function, "__name__", str(function)), _name(driver, err), description)
@@ -107,3 +111,41 @@ def call(function: Callable[..., tuple[Any, ...]], *args: Any) -> Any:
     if not values:
         return None
     return values[0] if len(values) == 1 else tuple(values)
+
+
+KernelLaunch = Callable[[int, int, int, int, int], int]
+"""``launch(grid_x, grid_y, grid_z, stream, params) -> CUresult``: one ``cuLaunchKernel`` of one
+function with block (1, 1, 1) and no dynamic shared memory (the cubin carries its thread count);
+``stream`` is a stream's handle as an integer, ``params`` the address of the ``void**`` array."""
+
+
+def kernel_launch(function: Any) -> KernelLaunch:
+    """The fastest way this process has to launch ``function`` (a ``CUfunction``).
+
+    ``runtime/cuda/_launch.c`` where it was built and libcuda's ``cuLaunchKernel`` is found: one C
+    call with integers (cuda-python's wrapper converts eleven Python objects, about as costly as
+    the driver call); else ``cuda.bindings.driver.cuLaunchKernel``.
+    """
+    driver = load()
+    address = cu_launch_kernel_address()
+    try:
+        from ._launch import launch_kernel
+    except ImportError:  # installed without a C compiler
+        address = None
+    if address is not None:
+        return functools.partial(launch_kernel, address, int(function))
+    bindings = driver.cuLaunchKernel
+
+    def launch(grid_x: int, grid_y: int, grid_z: int, stream: int, params: int) -> int:
+        return bindings(function, grid_x, grid_y, grid_z, 1, 1, 1, 0, stream, params, 0)[0]
+
+    return launch
+
+
+@functools.cache
+def cu_launch_kernel_address() -> int | None:
+    """The address of ``cuLaunchKernel`` in the loaded libcuda (``None``: not found)."""
+    try:
+        return ctypes.cast(ctypes.CDLL("libcuda.so.1").cuLaunchKernel, ctypes.c_void_p).value
+    except (OSError, AttributeError):
+        return None

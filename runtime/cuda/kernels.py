@@ -23,7 +23,7 @@ import numpy as np
 from safetile.backend.elements import to_storage
 from safetile.dialects.cuda_tile.types import PointerType, TileType
 
-from .driver import call, error, load
+from .driver import call, error, kernel_launch, load
 from .stream import CudaStream
 
 _FORMATS = {"i1": "?", "i8": "b", "i16": "h", "i32": "i", "i64": "q", "f16": "e", "f32": "f", "f64": "d",
@@ -115,7 +115,8 @@ class CudaKernel:
         self.module = call(driver.cuModuleLoadData, self._image.ctypes.data)
         self.function = call(driver.cuModuleGetFunction, self.module, symbol.encode())
         self.layout = ParameterLayout(symbol, param_types)
-        self.driver_launch = driver.cuLaunchKernel
+        self.enqueue = kernel_launch(self.function)
+        """``enqueue(grid_x, grid_y, grid_z, stream.address, params.address) -> CUresult``."""
 
     def packed(self, args: Sequence[Any]) -> Parameters:
         """A buffer of its own holding ``args``."""
@@ -125,10 +126,9 @@ class CudaKernel:
 
     def launch_packed(self, grid: tuple[int, int, int], params: Parameters, stream: CudaStream) -> None:
         """One ``cuLaunchKernel`` of the values in ``params``."""
-        err, = self.driver_launch(self.function, grid[0], grid[1], grid[2], 1, 1, 1, 0, stream.handle,
-                                  params.address, 0)
+        err = self.enqueue(grid[0], grid[1], grid[2], stream.address, params.address)
         if err:
-            raise error(self.driver_launch, err)
+            raise error("cuLaunchKernel", err)
 
 
 def _offsets(codes: Sequence[str]) -> list[int]:

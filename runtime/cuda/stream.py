@@ -79,6 +79,8 @@ class CudaStream(Stream):
         self.device = device
         self.capturing = False
         self.handle = call(driver.cuStreamCreate, 0)
+        self.address = int(self.handle)
+        """The handle as an integer, as launches pass it."""
         self.deferred_frees: list[int] = []
         """Memory released during a capture, freed once the capture ends."""
 

@@ -18,6 +18,12 @@ the grid, stream and parameter *values* of each launch (decoded from
 kernel), and stream waits are recorded too.  Cubins are real
 (``compile_variant`` for sm_90 through the cache: tileiras or a cache folder).
 
+Launches take the route the runtime takes on a GPU: through the C call of
+``runtime/cuda/_launch.c``, which here calls a ctypes callback into
+``cuLaunchKernel`` below (``fake_cuda(launch="bindings")``: the cuda-python
+route, as where the extension is not built; ``launch=ADDRESS``: a C function
+standing in for the driver's, as bench/launch_path.py's no-op).
+
 Used by the launch-path tests and by ``bench/launch_path.py`` (the Python
 cost of a launch, measured without the driver).
 """
@@ -74,6 +80,10 @@ _ATTRIBUTES = {
 
 _OK = (CUresult.CUDA_SUCCESS,)
 
+CU_LAUNCH_KERNEL = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, *[ctypes.c_uint] * 7, ctypes.c_void_p,
+                                    ctypes.c_void_p, ctypes.c_void_p)
+"""The C type of ``cuLaunchKernel``."""
+
 
 @dataclass(frozen=True)
 class Launch:
@@ -112,6 +122,13 @@ class FakeDriver:
         """Called by each recorded launch before it reads its parameters (to let other threads
         run there, say, or to launch again from inside a launch)."""
         self.graph_launches = 0
+        self.launch_error = CUresult.CUDA_SUCCESS
+        """What ``cuLaunchKernel`` returns (set it to make launches fail)."""
+        self.c_launches = 0
+        """Launches that came through the C route (``launch_kernel_address``)."""
+        self._callback = CU_LAUNCH_KERNEL(self._c_launch_kernel)
+        self.launch_kernel_address: int = ctypes.cast(self._callback, ctypes.c_void_p).value or 0
+        """A C function pointer to this driver's ``cuLaunchKernel`` (what libcuda's address is on a GPU)."""
 
     @staticmethod
     def cuuint64_t(value: int) -> int:  # noqa: N802
@@ -256,7 +273,14 @@ class FakeDriver:
                        shared: int, stream: Any, params: Any, extra: Any) -> tuple[Any, ...]:
         if self.recording:
             self._record(f, (gx, gy, gz), (bx, by, bz, shared, extra), stream, params)
-        return _OK
+        return (self.launch_error,)
+
+    def _c_launch_kernel(self, f: int | None, gx: int, gy: int, gz: int, bx: int, by: int, bz: int,
+                         shared: int, stream: int | None, params: int | None, extra: int | None) -> int:
+        self.c_launches += 1
+        if self.recording:  # a C NULL arrives as None
+            self._record(f or 0, (gx, gy, gz), (bx, by, bz, shared, extra or 0), stream or 0, params or 0)
+        return int(self.launch_error)
 
     def _record(self, f: Any, grid: tuple[int, int, int], rest: tuple[Any, ...], stream: Any, params: Any) -> None:
         assert rest == (1, 1, 1, 0, 0), "block (1, 1, 1), no shared memory, no extra"
@@ -272,17 +296,23 @@ class FakeDriver:
 
 
 @contextmanager
-def fake_cuda() -> Iterator[FakeDriver]:
-    """Run the runtime on a ``CudaBackend`` over a ``FakeDriver`` (restored on exit)."""
+def fake_cuda(launch: str | int = "c") -> Iterator[FakeDriver]:
+    """Run the runtime on a ``CudaBackend`` over a ``FakeDriver`` (restored on exit).
+
+    ``launch``: ``"c"`` (the C call into the stand-in), ``"bindings"`` (the stand-in's
+    ``cuLaunchKernel`` called as cuda-python's) or the address of a C ``cuLaunchKernel``.
+    """
     from safetile.runtime import backend
     from safetile.runtime.cuda import driver
     from safetile.runtime.cuda.backend import CudaBackend
 
     fake = FakeDriver()
-    saved = driver._driver, backend._current
+    address = {"c": fake.launch_kernel_address, "bindings": None}.get(launch, launch)  # type: ignore[call-overload]
+    saved = driver._driver, backend._current, driver.cu_launch_kernel_address
     driver._driver = fake  # type: ignore[assignment]
+    driver.cu_launch_kernel_address = lambda: address  # type: ignore[assignment]
     try:
         backend._current = CudaBackend()
         yield fake
     finally:
-        driver._driver, backend._current = saved
+        driver._driver, backend._current, driver.cu_launch_kernel_address = saved

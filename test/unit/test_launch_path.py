@@ -8,11 +8,13 @@ keep: the parameter values of every launch (other tensors, scalars, bf16,
 a value too large for its type), prepared launches unaffected by later
 ones, concurrent launches of one plan, stream order, the refusals and their
 messages, and that a refused or failed launch leaves every handle as it was.
-The CUDA backend runs over ``fake_cuda`` (kernels do not run; cubins are real).
+The CUDA backend runs over ``fake_cuda`` (kernels do not run; cubins are real), its launches
+through the C call of ``runtime/cuda/_launch.c`` and through cuda-python's route.
 """
 
 from __future__ import annotations
 
+import ctypes
 import sys
 import threading
 import time
@@ -25,7 +27,8 @@ import pytest
 import safetile as st
 from safetile import bf16, f32, i32
 from safetile.runtime import LaunchCache, LaunchRefused, OwnershipError
-from fake_cuda import FakeDriver, fake_cuda
+from safetile.runtime.cuda.driver import CudaError
+from fake_cuda import CU_LAUNCH_KERNEL, CUresult, FakeDriver, fake_cuda
 
 launch_module = sys.modules["safetile.runtime.launch"]  # ``safetile.runtime.launch`` is the function
 
@@ -48,12 +51,14 @@ def shifted(z: st.Mut[f32, "S"], x: st.Ref[f32, (-1,)], shift: bf16, *, S: st.Sh
 N, TILE = 256, 128
 
 
-@pytest.fixture
-def fake() -> Iterator[FakeDriver]:
-    with fake_cuda() as driver:
+@pytest.fixture(params=["c", "bindings"])
+def fake(request: pytest.FixtureRequest) -> Iterator[FakeDriver]:
+    """The stand-in driver, launched through runtime/cuda/_launch.c and through cuda-python's route."""
+    with fake_cuda(request.param) as driver:
         for kernel in (add, affine, shifted):  # kernels loaded by another test's driver are not this one's
             kernel.launch_cache = LaunchCache()
         yield driver
+        assert (driver.c_launches > 0) == (request.param == "c"), "the route taken"
 
 
 def tensors(n: int = N) -> tuple[Any, ...]:
@@ -81,7 +86,7 @@ def test_each_launch_passes_its_own_tensors_addresses_shapes_and_strides(fake: F
         sets[k] = add(*sets[k]).enqueue(stream)
         z, x, y = addresses(*sets[k])
         assert fake.launches[-1].params == (z, N, 1, x, N, 1, y, N, 1)
-        assert fake.launches[-1].grid == (2, 1, 1) and fake.launches[-1].stream is stream.handle
+        assert fake.launches[-1].grid == (2, 1, 1) and fake.launches[-1].stream == stream.address
     assert addresses(*sets[0]) != addresses(*sets[1])
 
 
@@ -179,7 +184,7 @@ def test_a_captured_launch_passes_its_tensors_and_orders_nothing_until_released(
     record(fake, add)
     graph = add(*args).graph()
     (captured,) = fake.launches
-    assert captured.params[::3] == tuple(addresses(*args)) and captured.stream is not default.handle
+    assert captured.params[::3] == tuple(addresses(*args)) and captured.stream != default.address
     assert {h._array.stream for h in args} == {default}  # the capture stream orders nothing
     graph.replay()
     assert fake.graph_launches == 1
@@ -256,6 +261,37 @@ def test_a_shared_handle_is_borrowed_not_moved_and_may_be_passed_twice() -> None
     assert x2 is x and x3 is x
     np.testing.assert_array_equal(z2.unpartition().numpy(), np.full(N, 4.0, np.float32))
     x.unshare()
+
+
+def test_the_c_launch_call_is_built_and_refuses_what_the_driver_cannot_take() -> None:
+    """``make test`` builds runtime/cuda/_launch.c; its arguments are checked before the call."""
+    from safetile.runtime.cuda._launch import launch_kernel
+
+    calls: list[tuple[int, ...]] = []
+    stub = CU_LAUNCH_KERNEL(lambda *args: calls.append(args) or 0)
+    address = ctypes.cast(stub, ctypes.c_void_p).value
+    assert launch_kernel(address, 0x10, 3, 2, 1, 0x20, 0x30) == 0
+    assert calls == [(0x10, 3, 2, 1, 1, 1, 1, 0, 0x20, 0x30, None)]
+    with pytest.raises(OverflowError, match="grid extent does not fit in 32 bits"):
+        launch_kernel(address, 0x10, 1 << 32, 1, 1, 0, 0)
+    with pytest.raises(OverflowError):
+        launch_kernel(address, 0x10, -1, 1, 1, 0, 0)
+    with pytest.raises(TypeError, match="takes 7 arguments"):
+        launch_kernel(address, 0x10, 1, 1, 1)
+    with pytest.raises(ValueError, match="no cuLaunchKernel address"):
+        launch_kernel(0, 0x10, 1, 1, 1, 0, 0)
+    assert len(calls) == 1
+
+
+def test_a_failed_launch_is_an_error_naming_the_call_and_gives_back_the_handles(fake: FakeDriver) -> None:
+    args = add(*tensors()).enqueue(st.current_backend().default_stream)
+    record(fake, add)
+    fake.launch_error = CUresult.CUDA_ERROR_INVALID_VALUE
+    with pytest.raises(CudaError, match="cuLaunchKernel failed: CUDA_ERROR_INVALID_VALUE") as failed:
+        add(*args).sync()
+    fake.launch_error = CUresult.CUDA_SUCCESS
+    z, x, y = add(*failed.value.returned).sync()  # the handles came back on the error
+    assert len(fake.launches) == 2 and fake.launches[-1].params[::3] == tuple(addresses(z, x, y))
 
 
 def test_the_launch_path_benchmark_runs() -> None:
