@@ -6,9 +6,11 @@
 ``gemv_residual`` (examples/qwen3/kernels.py) at o_proj's shape (2,560 x
 4,096 bf16) and ``norm_gemv`` at the QKV projection's (6,144 x 2,560), each
 config a graph of 36 launches on 36 weight matrices (one a layer, more than
-L2 holds), replayed; the time per launch and the fraction of the copy
-bandwidth measured in the same run (a 1 GiB device-to-device copy, bytes
-read plus written).
+L2 holds), replayed: the time per launch with the gaps between launches, the
+time in the kernel (torch.profiler), and their fractions of the copy
+bandwidth measured in the same run (a 1 GiB device-to-device copy, bytes read
+plus written).  The peer: cuBLAS's GEMV (``torch.mv``, bf16) on the same
+weights, recorded the same way in a torch CUDA graph.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -26,17 +29,18 @@ import safetile as st
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
 sys.path.append(str(Path(__file__).resolve().parent))  # measure.py (also under python -P)
 
-from measure import build_or_run, copy_bandwidth, seconds_per_launch  # noqa: E402
+from measure import build_or_run, copy_bandwidth, kernel_times, seconds_per_launch  # noqa: E402
 from qwen3 import kernels as K  # noqa: E402
 from qwen3.model import hinted  # noqa: E402
 
 LAYERS = 36
 SHAPES = {"o_proj": (K.gemv_residual, 2560, 4096), "qkv": (K.norm_gemv, 6144, 2560)}
-CONFIGS: list[tuple[int, int, int | None, int | None]] = [
-    (16, 256, 4, 3), (16, 512, 4, 3), (8, 256, 4, 3), (8, 512, 4, 4), (16, 256, 2, 3), (16, 256, 6, 3),
-    (32, 128, 4, 3), (4, 512, 4, 4), (16, 256, 4, 4),
-]
-"""(rows, cols, load latency, occupancy) of each config."""
+CONFIGS: dict[str, list[tuple[int, int, int | None, int | None]]] = {
+    "o_proj": [(16, 256, 4, 3), (8, 512, 4, 4), (8, 512, 4, 5), (8, 512, 3, 4), (8, 1024, 4, 4), (8, 1024, 2, 4),
+               (4, 1024, 4, 8), (4, 2048, 2, 8), (16, 512, 4, 4), (8, 256, 4, 6)],
+    "qkv": [(16, 256, 4, 3), (8, 512, 4, 4), (8, 1024, 4, 4)],
+}
+"""(rows, cols, load latency, occupancy) of each config, by GEMV."""
 
 
 def launch(run: Any, name: str, kernel: st.Kernel, b: dict[str, Any], w: Any, rows: int, cols: int) -> None:
@@ -60,7 +64,7 @@ def buffers(n: int, k: int) -> dict[str, Any]:
 def build(arch: str) -> None:
     os.environ["SAFETILE_AOT_ARCHS"] = arch
     for name, (kernel, _, k) in SHAPES.items():
-        for rows, cols, latency, occupancy in CONFIGS:
+        for rows, cols, latency, occupancy in CONFIGS[name]:
             b = buffers(64, k)
             w = st.shared(st.from_numpy(np.ones((64, k), np.float32), dtype=st.bf16).sync())
             launch(lambda op: op.sync(), name, hinted(kernel, latency, occupancy=occupancy), b, w, rows, cols)
@@ -72,25 +76,58 @@ def run(out: Path) -> None:
 
     out.mkdir(parents=True, exist_ok=True)
     bandwidth = copy_bandwidth(torch)
-    results: dict[str, Any] = {"copy_bandwidth_GBps": bandwidth / 1e9, "configs": []}
+    results: dict[str, Any] = {"copy_bandwidth_GBps": bandwidth / 1e9, "configs": [], "cublas": {}}
     print(f"copy bandwidth {bandwidth / 1e9:.0f} GB/s", flush=True)
     for name, (kernel, n, k) in SHAPES.items():
-        weights = [st.shared(st.from_dlpack(torch.randn(n, k, device="cuda", dtype=torch.bfloat16) / k ** 0.5))
-                   for _ in range(LAYERS)]
-        for rows, cols, latency, occupancy in CONFIGS:
+        torch_weights = [torch.randn(n, k, device="cuda", dtype=torch.bfloat16) / k ** 0.5 for _ in range(LAYERS)]
+        weights = [st.shared(st.from_dlpack(w)) for w in torch_weights]
+        nbytes = n * k * 2
+        for rows, cols, latency, occupancy in CONFIGS[name]:
             b = buffers(n, k)
             hk = hinted(kernel, latency, occupancy=occupancy)
             with st.Graph.scope() as scope:
                 for w in weights:
                     launch(scope.record, name, hk, b, w, rows, cols)
+            in_kernel = sum(kernel_times(scope.graph.replay, torch).values()) / LAYERS / 1e6
             best = seconds_per_launch(scope.graph, LAYERS)
-            fraction = n * k * 2 / best / bandwidth
-            results["configs"].append({"gemv": name, "rows": rows, "cols": cols, "latency": latency,
-                                       "occupancy": occupancy, "us": best * 1e6, "of_copy": fraction})
-            print(f"{name} {rows}x{cols} latency {latency} occupancy {occupancy}: {best * 1e6:.2f} us, "
-                  f"{fraction:.3f} of copy", flush=True)
-        del weights
+            row = {"gemv": name, "rows": rows, "cols": cols, "latency": latency, "occupancy": occupancy,
+                   "us": best * 1e6, "of_copy": nbytes / best / bandwidth,
+                   "us_in_kernel": in_kernel * 1e6, "of_copy_in_kernel": nbytes / in_kernel / bandwidth}
+            results["configs"].append(row)
+            print(f"{name} {rows}x{cols} latency {latency} occupancy {occupancy}: {row['us']:.2f} us "
+                  f"({row['of_copy']:.3f} of copy), in the kernel {row['us_in_kernel']:.2f} us "
+                  f"({row['of_copy_in_kernel']:.3f})", flush=True)
+        results["cublas"][name] = cublas(torch, torch_weights, nbytes, bandwidth)
+        print(f"{name} cuBLAS torch.mv: {results['cublas'][name]}", flush=True)
+        del weights, torch_weights
     (out / "gemv_probe.json").write_text(json.dumps(results, indent=1))
+
+
+def cublas(torch: Any, weights: list[Any], nbytes: int, bandwidth: float) -> dict[str, float]:
+    """``torch.mv`` (cuBLAS, bf16) on each of ``weights`` in one torch CUDA graph: µs a launch with the
+    gaps and in the kernel, and their fractions of ``bandwidth``."""
+    x = torch.randn(weights[0].shape[1], device="cuda", dtype=torch.bfloat16)
+    outs = [torch.empty(w.shape[0], device="cuda", dtype=torch.bfloat16) for w in weights]
+    side = torch.cuda.Stream()
+    with torch.cuda.stream(side):
+        for w, o in zip(weights, outs):
+            torch.mv(w, x, out=o)  # warm-up (cuBLAS picks its kernel) outside the capture
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        for w, o in zip(weights, outs):
+            torch.mv(w, x, out=o)
+    in_kernel = sum(kernel_times(graph.replay, torch).values()) / len(weights) / 1e6
+    best = float("inf")
+    for _ in range(5):
+        torch.cuda.synchronize()
+        start = time.perf_counter()
+        for _ in range(10):
+            graph.replay()
+        torch.cuda.synchronize()
+        best = min(best, (time.perf_counter() - start) / 10 / len(weights))
+    return {"us": best * 1e6, "of_copy": nbytes / best / bandwidth, "us_in_kernel": in_kernel * 1e6,
+            "of_copy_in_kernel": nbytes / in_kernel / bandwidth}
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
-"""What the GPU benchmarks of one workload share: the copy bandwidth, a graph's time per launch, and
-the command line of a script that builds its cubins here and runs them on the GPU.
+"""What the GPU benchmarks of one workload share: the copy bandwidth, a graph's time per launch, the
+time in each kernel, and the command line of a script that builds its cubins here and runs them on the GPU.
 
 Imported by the scripts beside it (``qwen3.py``, ``attention_probe.py``, ``gemv_probe.py``).
 """
@@ -42,6 +42,24 @@ def seconds_per_launch(graph: Any, launches: int, replays: int = 10, rounds: int
         best = min(best, (time.perf_counter() - start) / replays / launches)
     graph.release()
     return best
+
+
+def kernel_times(replay: Callable[[], None], torch: Any, replays: int = 8) -> dict[str, float]:
+    """Microseconds per ``replay()`` of each kernel (summed over its launches; the GPU's time in the
+    kernel, no gaps), from torch.profiler, slowest first."""
+    from torch.profiler import ProfilerActivity, profile
+
+    replay()
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(replays):
+            replay()
+        torch.cuda.synchronize()
+    totals: dict[str, float] = {}
+    for event in prof.key_averages():
+        if event.device_time_total > 0:
+            totals[event.key] = event.device_time_total / replays
+    return dict(sorted(totals.items(), key=lambda kv: -kv[1]))
 
 
 def build_or_run(doc: str, build: Callable[[str], None], run: Callable[[Path], None]) -> None:

@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "examples"))
 sys.path.append(str(Path(__file__).resolve().parent))  # measure.py (also under python -P)
 
-from measure import copy_bandwidth  # noqa: E402
+from measure import copy_bandwidth, kernel_times  # noqa: E402
 from qwen3.kernels import ROWS  # noqa: E402
 from qwen3.model import Qwen3Decoder, Tiles  # noqa: E402
 from qwen3.reference import QWEN3_0_6B, QWEN3_4B, Config, random_weights  # noqa: E402
@@ -182,26 +182,10 @@ def bench_ours(config: Config, model: Any, tiles: Tiles, torch: Any) -> dict[str
             graph.replay()
         graph.stream.synchronize()
         times.append((time.perf_counter() - start) / chunk)
-    profile = kernel_times(graph, torch)
+    profile = kernel_times(graph.replay, torch)
     graph.release()
     return {"tiles": str(tiles), "seconds_per_token_by_64": times,
             "tokens_per_s": BENCH_STEPS / (sum(times) * chunk), "kernels": profile}
-
-
-def kernel_times(graph: Any, torch: Any) -> dict[str, float]:
-    """Microseconds per replay of each kernel (summed over its launches), from torch.profiler."""
-    from torch.profiler import ProfilerActivity, profile
-
-    replays = 8
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        for _ in range(replays):
-            graph.replay()
-        graph.stream.synchronize()
-    totals: dict[str, float] = {}
-    for event in prof.key_averages():
-        if event.device_time_total > 0:
-            totals[event.key] = event.device_time_total / replays
-    return dict(sorted(totals.items(), key=lambda kv: -kv[1]))
 
 
 def bench_hf_eager(model: Any, steps: int, torch: Any) -> float:
