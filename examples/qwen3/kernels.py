@@ -56,6 +56,7 @@ def load_scalar(t):
 def matvec(w, x, bn, BN, BK):
     """Rows ``bn * BN ...`` of ``w @ x``."""
     K = x.shape[0]
+    assert K % BK == 0, "the column tile BK divides the length of x"
     pw, px = w.partition((BN, BK), padding="zero"), x.partition((BK,))
     acc = st.zeros((BN, BK), f32)
     for k in range(K // BK):
@@ -69,6 +70,7 @@ def norm_matvec(w, x, bn, BN, BK, norm_w, eps, w2=None):
     loop, both weights' loads in flight).  The norm is a scalar factor, so it scales the sums,
     and the squares of ``x`` are summed in the same loop: the weight loads wait for nothing."""
     K = x.shape[0]
+    assert K % BK == 0, "the column tile BK divides the length of x"
     px, pn, pw = x.partition((BK,)), norm_w.partition((BK,)), w.partition((BN, BK), padding="zero")
     acc = acc2 = st.zeros((BN, BK), f32)
     squares = st.zeros((BK,), f32)

@@ -36,8 +36,10 @@ class Tiles:
     (``kernels.REDUCE``, ``ROWS``, ``MMA``); ``fused_append``: the cache append inside the
     attention launch (``attention_append``) rather than its own (``kv_append``);
     ``gemv_latency``, ``gemv_warps`` and ``gemv_occupancy``: the projections' ``latency`` load
-    hint, ``num_worker_warps_per_cta`` and ``occupancy``; ``attention_occupancy``: the attention
-    launch's (tileiras's choice where ``None``)."""
+    hint, ``num_worker_warps_per_cta`` and ``occupancy``; ``o_rows``, ``o_cols`` and
+    ``o_occupancy``: o_proj's own (its 21 MB read on Qwen3-4B is short enough that the ramp
+    and tail of 160 blocks of 16 rows cost 7%: bench/gemv_probe.py); ``attention_occupancy``: the
+    attention launch's (tileiras's choice where ``None``)."""
 
     rows: int = 16
     cols: int = 256
@@ -50,11 +52,18 @@ class Tiles:
     gemv_latency: int | None = 4
     gemv_warps: int | None = None
     gemv_occupancy: int | None = 3
+    o_rows: int = 8
+    o_cols: int = 512
+    o_occupancy: int | None = 4
     attention_occupancy: int | None = None
 
     def gemv(self, kernel: st.Kernel) -> st.Kernel:
         """``kernel`` (a projection) with this config's hints."""
         return hinted(kernel, self.gemv_latency, self.gemv_warps, self.gemv_occupancy)
+
+    def o_proj(self, kernel: st.Kernel) -> st.Kernel:
+        """``kernel`` (o_proj) with this config's hints for it."""
+        return hinted(kernel, self.gemv_latency, self.gemv_warps, self.o_occupancy)
 
     def attention(self, kernel: st.Kernel) -> st.Kernel:
         """``kernel`` (the attention) with this config's hints."""
@@ -74,7 +83,7 @@ def hinted(kernel: st.Kernel, latency: int | None = None, warps: int | None = No
     return kernel.with_options(**options) if options else kernel
 
 
-TINY_TILES = Tiles(rows=16, cols=16, head_rows=16, keys=8, embed=16, sample=8)
+TINY_TILES = Tiles(rows=16, cols=16, head_rows=16, keys=8, embed=16, sample=8, o_rows=8, o_cols=32)
 
 
 def _stack_rows(parts: list[Any]) -> Any:
@@ -97,6 +106,11 @@ class Qwen3Decoder:
                  upload: Callable[[Any], st.Tensor] | None = None):
         if max_positions % tiles.keys:
             raise ValueError(f"max_positions ({max_positions}) must be a multiple of the key tile ({tiles.keys})")
+        for what, length, cols in (("hidden", config.hidden, tiles.cols), ("intermediate", config.intermediate, tiles.cols),
+                                   ("heads x head_dim", config.heads * config.head_dim, tiles.o_cols)):
+            if length % cols:
+                raise ValueError(f"the GEMV column tile ({cols}) must divide the {what} size ({length}): "
+                                 "pick Tiles(cols=..., o_cols=...) dividing it")
         self.config, self.dtype, self.tiles, self.max_positions = config, dtype, tiles, max_positions
         put = upload or (lambda a: st.from_numpy(a, dtype=dtype).sync())
 
@@ -186,7 +200,7 @@ class Qwen3Decoder:
                        d ** -0.5, BN=t.keys, PRODUCTS=t.products)
             launch(run, K.attention_merge, ("attn", (g * d,)), "o_part", "lse", "pos", G=g,
                    TILES=self.max_positions // t.keys, BN=t.keys)
-            launch(run, t.gemv(K.gemv_residual), ("x2", (t.rows,)), "x", "attn", layer["o"], BK=t.cols)
+            launch(run, t.o_proj(K.gemv_residual), ("x2", (t.o_rows,)), "x", "attn", layer["o"], BK=t.o_cols)
             launch(run, t.gemv(K.norm_gate_up), ("mlp", (t.rows,)), "x2", layer["ln2"], layer["gate"], layer["up"], eps,
                    BK=t.cols)
             launch(run, t.gemv(K.gemv_residual), ("x", (t.rows,)), "x2", "mlp", layer["down"], BK=t.cols)

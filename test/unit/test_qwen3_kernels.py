@@ -66,6 +66,14 @@ def test_gemv_residual() -> None:
     close(z, r + w @ x)
 
 
+def test_a_column_tile_not_dividing_the_reduction_is_refused() -> None:
+    """K // BK steps would drop the last K % BK columns: the kernel refuses the launch instead."""
+    r, x, w = normal(32), normal(40), normal(32, 40)
+    with pytest.raises(Exception, match="the column tile BK divides the length of x") as refused:
+        K.gemv_residual(poisoned((32,)).partition((8,)), tensor(r), tensor(x), tensor(w), BK=16).sync()
+    assert "Traceback" not in str(refused.value)
+
+
 def test_norm_gate_up_is_the_silu_gated_mlp_input() -> None:
     x, norm_w, gate, up = normal(32), normal(32), normal(64, 32), normal(64, 32)
     z, *_ = K.norm_gate_up(poisoned((64,)).partition((16,)), tensor(x), tensor(norm_w), tensor(gate), tensor(up),

@@ -58,3 +58,5 @@ def test_a_generation_past_max_positions_is_refused(weights: dict[str, np.ndarra
         decoder.generate(PROMPT, 12)
     with pytest.raises(ValueError, match="must be a multiple of the key tile"):
         Qwen3Decoder(TINY, weights, dtype=st.f32, max_positions=20, tiles=TINY_TILES)
+    with pytest.raises(ValueError, match=r"column tile \(48\) must divide the heads x head_dim size \(64\)"):
+        Qwen3Decoder(TINY, weights, dtype=st.f32, max_positions=16, tiles=replace(TINY_TILES, o_cols=48))
