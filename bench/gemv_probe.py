@@ -10,7 +10,9 @@ L2 holds), replayed: the time per launch with the gaps between launches, the
 time in the kernel (torch.profiler), and their fractions of the copy
 bandwidth measured in the same run (a 1 GiB device-to-device copy, bytes read
 plus written).  The peer: cuBLAS's GEMV (``torch.mv``, bf16) on the same
-weights, recorded the same way in a torch CUDA graph.
+weights, recorded the same way in a torch CUDA graph.  And what o_proj would
+gain from weights already in L2 (prefetched while the attention runs, say):
+its best config launched right after another GEMV read the same weights.
 """
 
 from __future__ import annotations
@@ -97,10 +99,29 @@ def run(out: Path) -> None:
             print(f"{name} {rows}x{cols} latency {latency} occupancy {occupancy}: {row['us']:.2f} us "
                   f"({row['of_copy']:.3f} of copy), in the kernel {row['us_in_kernel']:.2f} us "
                   f"({row['of_copy_in_kernel']:.3f})", flush=True)
+        if name == "o_proj":
+            results["o_proj_after_a_read"] = after_a_read(torch, kernel, weights, n, k, nbytes, bandwidth)
+            print(f"o_proj right after a read of its weights: {results['o_proj_after_a_read']}", flush=True)
         results["cublas"][name] = cublas(torch, torch_weights, nbytes, bandwidth)
         print(f"{name} cuBLAS torch.mv: {results['cublas'][name]}", flush=True)
         del weights, torch_weights
     (out / "gemv_probe.json").write_text(json.dumps(results, indent=1))
+
+
+def after_a_read(torch: Any, kernel: st.Kernel, weights: list[Any], n: int, k: int, nbytes: int,
+                 bandwidth: float) -> dict[str, float]:
+    """o_proj (8 x 512, occupancy 4) launched right after a 16 x 256 GEMV on the same weights (which
+    leaves them in L2): µs in each kernel a layer."""
+    first, then = buffers(n, k), buffers(n, k)
+    with st.Graph.scope() as scope:
+        for w in weights:
+            launch(scope.record, "o_proj", hinted(kernel, 4, occupancy=3), first, w, 16, 256)
+            launch(scope.record, "o_proj", hinted(kernel, 4, occupancy=4), then, w, 8, 512)
+    times = kernel_times(scope.graph.replay, torch)
+    scope.graph.release()
+    read, after = (sum(us for key, us in times.items() if key.startswith(f"gemv_residual_{c}")) / LAYERS
+                   for c in ("256_16", "512_8"))
+    return {"us_first_read": read, "us_after": after, "of_copy_after": nbytes / (after / 1e6) / bandwidth}
 
 
 def cublas(torch: Any, weights: list[Any], nbytes: int, bandwidth: float) -> dict[str, float]:
