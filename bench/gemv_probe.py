@@ -40,7 +40,7 @@ SHAPES = {"o_proj": (K.gemv_residual, 2560, 4096), "qkv": (K.norm_gemv, 6144, 25
 CONFIGS: dict[str, list[tuple[int, int, int | None, int | None]]] = {
     "o_proj": [(16, 256, 4, 3), (8, 512, 4, 4), (8, 512, 4, 5), (8, 512, 3, 4), (8, 1024, 4, 4), (8, 1024, 2, 4),
                (4, 1024, 4, 8), (4, 2048, 2, 8), (16, 512, 4, 4), (8, 256, 4, 6)],
-    "qkv": [(16, 256, 4, 3), (8, 512, 4, 4), (8, 640, 4, 4)],
+    "qkv": [(16, 256, 4, 3), (8, 512, 4, 4), (8, 256, 4, 4)],
 }
 """(rows, cols, load latency, occupancy) of each config, by GEMV."""
 
