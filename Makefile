@@ -6,14 +6,16 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+# What the install builds from: a change to any of them reinstalls (and rebuilds the C launch call).
+BUILT_FROM := pyproject.toml setup.py runtime/cuda/_launch.c
+STAMP  := $(VENV)/.installed-$(shell cat $(BUILT_FROM) | cksum | cut -d' ' -f1)
 
 .PHONY: run test install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(STAMP): pyproject.toml | $(BIN)/python
+$(STAMP): $(BUILT_FROM) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip==25.3
 	$(BIN)/python -m pip install --quiet -e '.[test,toolchain,cuda,bench]'
 	rm -f $(VENV)/.installed-* && touch $@
