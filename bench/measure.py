@@ -62,15 +62,20 @@ def kernel_times(replay: Callable[[], None], torch: Any, replays: int = 8) -> di
     return dict(sorted(totals.items(), key=lambda kv: -kv[1]))
 
 
-def build_or_run(doc: str, build: Callable[[str], None], run: Callable[[Path], None]) -> None:
-    """``script.py --build ARCH`` (here: the cubins into the cache) or ``script.py OUT_DIR`` (the GPU)."""
+def build_or_run(doc: str, build: Callable[[str], None], run: Callable[..., None],
+                 add_arguments: Callable[[argparse.ArgumentParser], None] | None = None) -> None:
+    """``script.py --build ARCH`` (here: the cubins into the cache) or ``script.py OUT_DIR`` (the GPU):
+    ``run(out, **options)``, the options being those ``add_arguments`` adds to the parser."""
     parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("out", nargs="?", type=Path, help="folder for the results")
     parser.add_argument("--build", metavar="ARCH", help="compile every variant for ARCH here (no GPU needed)")
-    args = parser.parse_args()
-    if args.build:
-        build(args.build)
-    elif args.out is None:
+    if add_arguments is not None:
+        add_arguments(parser)
+    options = vars(parser.parse_args())
+    out, arch = options.pop("out"), options.pop("build")
+    if arch:
+        build(arch)
+    elif out is None:
         parser.error("give the output folder (or --build ARCH)")
     else:
-        run(args.out)
+        run(out, **options)

@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "examples"))
 sys.path.append(str(Path(__file__).resolve().parent))  # measure.py (also under python -P)
 
-from measure import copy_bandwidth, kernel_times  # noqa: E402
+from measure import build_or_run, copy_bandwidth, kernel_times  # noqa: E402
 from qwen3.kernels import ROWS  # noqa: E402
 from qwen3.model import Qwen3Decoder, Tiles  # noqa: E402
 from qwen3.reference import QWEN3_0_6B, QWEN3_4B, Config, random_weights  # noqa: E402
@@ -263,7 +263,7 @@ def plot(result: dict[str, Any], path: Path) -> None:
     fig.savefig(path, dpi=120)
 
 
-def run(out: Path, hf_tokens: int, configs: list[int] | None, checks: bool) -> None:
+def run(out: Path, hf_tokens: int, configs: list[int] | None, no_checks: bool) -> None:
     import torch
 
     import transformers
@@ -272,7 +272,7 @@ def run(out: Path, hf_tokens: int, configs: list[int] | None, checks: bool) -> N
     result: dict[str, Any] = {"torch": torch.__version__, "transformers": transformers.__version__,
                               "gpu": torch.cuda.get_device_name()}
     result["checks"] = []
-    for name in RUNS if checks else ():
+    for name in RUNS if not no_checks else ():
         try:
             result["checks"].append(check(name, torch))
         except Exception:  # noqa: BLE001 - recorded, the benchmark goes on
@@ -307,22 +307,13 @@ def run(out: Path, hf_tokens: int, configs: list[int] | None, checks: bool) -> N
     plot(result, out / "qwen3_tokens_per_s.png")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("out", nargs="?", type=Path, help="folder for qwen3.json and the plot")
-    parser.add_argument("--build", metavar="ARCH", help="compile every variant for ARCH here (no GPU needed)")
+def options(parser: argparse.ArgumentParser) -> None:
+    """The options of a GPU run besides the output folder."""
     parser.add_argument("--hf-tokens", type=int, default=256, help="tokens timed for transformers' runs")
     parser.add_argument("--configs", type=lambda s: [int(i) for i in s.split(",")],
                         help="indices into BENCH_TILES to time (default: all)")
     parser.add_argument("--no-checks", action="store_true", help="skip the comparison with transformers")
-    args = parser.parse_args()
-    if args.build:
-        build(args.build)
-    elif args.out is None:
-        parser.error("give the output folder (or --build ARCH)")
-    else:
-        run(args.out, args.hf_tokens, args.configs, not args.no_checks)
 
 
 if __name__ == "__main__":
-    main()
+    build_or_run(__doc__, build, run, options)
