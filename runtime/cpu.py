@@ -71,6 +71,18 @@ class CpuStream(Stream):
     def record(self, timing: bool = False) -> Event:
         return _Done()
 
+    def wait(self, event: Event) -> None:
+        return None  # work runs as enqueued: what an event marks is done
+
+    def join_capture(self, origin: Stream) -> None:
+        # A branch's work goes into the origin's recording in program order (one
+        # order that the rules of branches allow).
+        assert isinstance(origin, CpuStream) and origin.capturing
+        self.capturing, self._captured = True, origin._captured
+
+    def rejoin(self, origin: Stream) -> None:
+        self.capturing, self._captured = False, []
+
     def begin_capture(self) -> None:
         if self.capturing:
             raise RuntimeError(f"{self!r} is already capturing")

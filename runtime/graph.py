@@ -8,6 +8,15 @@ Two ways to capture, as in cuTile Rust:
         z, x, y = s.record(add(z, x, y))  # recorded handles feed later records
     g = s.graph
 
+Branches: work recorded in ``with s.branch() as b: b.record(op)`` runs
+beside the work recorded on ``s`` (a fork in the graph: the branch starts
+after everything recorded before the ``with``), as prefetches or independent
+chains do.  Nothing can race: a launch on one line that uses memory the other
+used (except two reads through ``st.shared`` handles) is recorded after it
+(``stream.CaptureOrder`` states the rule), and the graph ends once every
+branch has.  Branches opened one after another run in order with each other;
+nested ``with`` blocks give branches beside each other.
+
 Nothing runs while capturing.  ``g.replay()`` enqueues one replay (on the
 GPU: one ``cuGraphLaunch``), ``g.launch()`` is a lazy ``DeviceOp`` of one
 replay, ``g.sync()`` replays once and waits.  While the graph lives it holds
@@ -81,7 +90,10 @@ class Graph(Holder):
         backend = current_backend()
         recorder = Recorder(backend.new_stream("graph scope"))
         with _capturing(recorder._stream) as made:
-            yield recorder
+            try:
+                yield recorder
+            finally:
+                recorder._join_branches()
         recording = recorder._stream.recording
         recorder.graph = cls(recording, recorder.values, stream or backend.default_stream,
                              f"{len(recorder.values)} recorded ops", made)
@@ -156,10 +168,14 @@ def _storage(handle: _Handle) -> Any:
 
 
 class Recorder:
-    """What ``Graph.scope()`` yields: ``record(op)`` adds an op without running it."""
+    """What ``Graph.scope()`` yields: ``record(op)`` adds an op without running it,
+    ``branch()`` a line of ops running beside these."""
 
     def __init__(self, stream: Stream):
         self._stream = stream
+        self._branch_streams: list[Stream] = []
+        self._idle: list[Stream] = []
+        """Branch streams whose ``with`` block ended: a later branch continues one."""
         self.values: list[Any] = []
         self.graph: Graph | None = None
 
@@ -167,6 +183,48 @@ class Recorder:
         """Add ``op`` to the graph (nothing runs); its value, usable by later records only."""
         if not self._stream.capturing:
             raise OwnershipError("record() is only valid inside its 'with Graph.scope()' block")
-        value = op.enqueue(self._stream)
+        return self._record(op, self._stream)
+
+    def _record(self, op: DeviceOp, stream: Stream) -> Any:
+        value = op.enqueue(stream)
         self.values.append(value)
         return value
+
+    @contextmanager
+    def branch(self) -> Iterator[Branch]:
+        """A branch of the graph: ``b.record(op)`` inside the block adds ``op`` to run beside
+        the ops recorded on this scope (see the module doc for the ordering rule)."""
+        if not self._stream.capturing:
+            raise OwnershipError("branch() is only valid inside its 'with Graph.scope()' block")
+        if self._idle:
+            stream = self._idle.pop()
+        else:
+            stream = current_backend().new_stream("graph branch")
+            self._branch_streams.append(stream)
+        stream.join_capture(self._stream)
+        branch = Branch(self, stream)
+        try:
+            yield branch
+        finally:
+            branch._open = False
+            self._idle.append(stream)
+
+    def _join_branches(self) -> None:
+        """End every branch: the graph's last work waits for theirs."""
+        for stream in self._branch_streams:
+            stream.rejoin(self._stream)
+        self._stream.capture_order = None
+
+
+class Branch:
+    """What ``Recorder.branch()`` yields: ``record(op)`` adds an op to the branch."""
+
+    def __init__(self, recorder: Recorder, stream: Stream):
+        self._recorder, self._stream = recorder, stream
+        self._open = True
+
+    def record(self, op: DeviceOp) -> Any:
+        """Add ``op`` to this branch (nothing runs); its value, usable by later records only."""
+        if not self._open:
+            raise OwnershipError("record() on a branch is only valid inside its 'with scope.branch()' block")
+        return self._recorder._record(op, self._stream)

@@ -247,6 +247,9 @@ class _Launch(DeviceOp):
 
     def _launch(self, stream: Stream) -> tuple[Any, ...]:
         plan, args = self._plan, self._args
+        order = stream.capture_order
+        if order is not None:  # a capture with branches: order this launch across its streams
+            order.order(stream, [args[i]._array for i in plan.moved], [args[i]._array for i in plan.shared])
         try:
             plan.launcher.launch(args, stream, self._options)
         except Exception as err:

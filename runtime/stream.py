@@ -11,12 +11,18 @@ recorded, not run, and ``end_capture()`` returns a ``Recording`` that
 ``replay(stream)`` enqueues again and again (a CUDA graph on the GPU).
 Allocating memory while capturing is refused (``DeviceOpError``): a replay
 must not depend on addresses that change.
+
+Branches: a capture may fork other streams into it (``join_capture``); their
+work runs beside the capturing stream's at replay, and ``rejoin`` makes the
+capturing stream wait for it.  Inside such a capture a ``CaptureOrder`` orders
+the work on one tensor across its streams (see there).
 """
 
 from __future__ import annotations
 
 import asyncio
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from typing import Any
 
 from .errors import OwnershipError
@@ -89,6 +95,57 @@ class Recording(ABC):
         """Free what the recording holds; it cannot be replayed afterwards."""
 
 
+class CaptureOrder:
+    """Which streams of one capture use each storage: the ordering rule of branches.
+
+    Work on one stream is in order; across the streams of a capture (the
+    capturing one and the branches forked into it) two launches may run at the
+    same time unless the graph orders them.  ``order`` is called before each
+    launch inside such a capture, with the memory it writes or holds
+    exclusively (every moved tensor, partition or pointer) and the memory it
+    only reads through shared handles, and makes its stream wait:
+
+    * for the last stream that used the memory exclusively, whatever the
+      launch does with it (read after write, write after write);
+    * when the launch uses it exclusively, also for every stream that read it
+      shared since (write after read).
+
+    Reads through shared handles on several streams do not wait for each
+    other.  Memory first used inside the capture needs no wait: every branch
+    forks from the capturing stream after the work recorded before it.
+    Ownership keeps the rule complete: a launch reaches memory only through
+    the handles passed to it, and a moved handle is used by one launch at a
+    time, so no two launches on different streams touch one storage unordered.
+    """
+
+    def __init__(self) -> None:
+        self._exclusive: dict[int, tuple[Any, Stream]] = {}
+        """id(storage) -> (storage, the stream that last used it exclusively)."""
+        self._readers: dict[int, list[Stream]] = {}
+        """id(storage) -> the streams that read it shared since that use."""
+
+    def order(self, stream: Stream, exclusive: Sequence[Any], shared: Sequence[Any]) -> None:
+        """Make ``stream`` wait as the rule says, then note this launch's uses."""
+        waits: list[Stream] = []
+        for storage in (*exclusive, *shared):
+            last = self._exclusive.get(id(storage))
+            if last is not None and last[1] is not stream and last[1] not in waits:
+                waits.append(last[1])
+        for storage in exclusive:
+            for reader in self._readers.get(id(storage), ()):
+                if reader is not stream and reader not in waits:
+                    waits.append(reader)
+        for other in waits:
+            stream.wait(other.record())
+        for storage in exclusive:
+            self._exclusive[id(storage)] = (storage, stream)
+            self._readers.pop(id(storage), None)
+        for storage in shared:
+            readers = self._readers.setdefault(id(storage), [])
+            if stream not in readers:
+                readers.append(stream)
+
+
 class Stream(ABC):
     """An in-order queue of device work on one backend.
 
@@ -97,6 +154,8 @@ class Stream(ABC):
 
     name: str
     capturing: bool = False
+    capture_order: CaptureOrder | None = None
+    """Set while the stream records into a capture that has branches."""
 
     def __new__(cls, name: str = "stream", *args: Any, **kwargs: Any) -> Stream:
         if cls is Stream:
@@ -118,9 +177,26 @@ class Stream(ABC):
         records when (``Event.elapsed_ms``), at a small cost on the GPU."""
 
     @abstractmethod
+    def wait(self, event: Event) -> None:
+        """Make later work on this stream wait for ``event`` (the host does not wait)."""
+
+    @abstractmethod
     def begin_capture(self) -> None:
         """Start recording: work enqueued from now on is captured, not run."""
 
     @abstractmethod
     def end_capture(self) -> Recording:
         """Stop recording; the captured work."""
+
+    def join_capture(self, origin: Stream) -> None:
+        """Record into ``origin``'s capture from now on, after the work ``origin`` recorded so far
+        (a branch: this stream's work runs beside ``origin``'s at replay)."""
+        if origin.capture_order is None:
+            origin.capture_order = CaptureOrder()
+        self.wait(origin.record())
+        self.capturing, self.capture_order = True, origin.capture_order
+
+    def rejoin(self, origin: Stream) -> None:
+        """Make ``origin``'s later work wait for what this branch recorded; it records no more."""
+        origin.wait(self.record())
+        self.capturing, self.capture_order = False, None

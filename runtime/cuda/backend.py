@@ -95,8 +95,9 @@ class CudaLauncher(Launcher):
 
     Stream order (the safety contract of ``runtime/cuda``): work on the
     tensors enqueued on other streams comes first, and later work and host
-    copies come after the launch.  Inside a capture nothing is ordered: the
-    launch runs at replay, and the graph orders its tensors when released.
+    copies come after the launch.  Inside a capture the launch runs at replay:
+    the graph orders its tensors when released, and across a capture's branches
+    the runtime's ``CaptureOrder`` orders them before the launch is recorded.
     """
 
     def __init__(self, kernel: CudaKernel, grid: tuple[int, int, int], params: ParamTemplate):

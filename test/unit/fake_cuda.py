@@ -18,6 +18,13 @@ the grid, stream and parameter *values* of each launch (decoded from
 kernel), and stream waits are recorded too.  Cubins are real
 (``compile_variant`` for sm_90 through the cache: tileiras or a cache folder).
 
+Stream capture builds a graph as the driver does: a launch on a capturing
+stream is a node depending on that stream's last nodes; an event recorded on
+a capturing stream carries them, and a stream waiting for it joins the
+capture (a fork) or adds them (a join).  ``cuStreamEndCapture`` fails with
+``CUDA_ERROR_STREAM_CAPTURE_UNJOINED`` if a node is not ordered before the
+origin stream's end; the graph's nodes are in ``fake.graphs[handle]``.
+
 Launches take the route the runtime takes on a GPU: through the C call of
 ``runtime/cuda/_launch.c``, which here calls a ctypes callback into
 ``cuLaunchKernel`` below (``fake_cuda(launch="bindings")``: the cuda-python
@@ -49,6 +56,7 @@ class CUresult(enum.IntEnum):
     CUDA_SUCCESS = 0
     CUDA_ERROR_INVALID_VALUE = 1
     CUDA_ERROR_NOT_READY = 600
+    CUDA_ERROR_STREAM_CAPTURE_UNJOINED = 904
 
 
 class CUdevice_attribute(enum.IntEnum):  # noqa: N801 - the driver's names
@@ -97,6 +105,49 @@ class Launch:
     """The calling thread (``threading.get_ident()``)."""
 
 
+@dataclass(frozen=True)
+class Node:
+    """A kernel node of a captured graph: its symbol, the stream it was launched on and the
+    positions of the nodes it directly depends on."""
+
+    symbol: str
+    stream: int
+    after: frozenset[int]
+
+
+class Capture:
+    """A capture in progress: its nodes and each stream's last nodes (what its next launch follows)."""
+
+    def __init__(self, origin: int):
+        self.origin = origin
+        self.nodes: list[Node] = []
+        self.ends: dict[int, frozenset[int]] = {origin: frozenset()}
+
+    def ordered_before(self, ends: frozenset[int]) -> set[int]:
+        """The nodes ``ends`` follow, themselves included."""
+        seen: set[int] = set()
+        todo = list(ends)
+        while todo:
+            n = todo.pop()
+            if n not in seen:
+                seen.add(n)
+                todo.extend(self.nodes[n].after)
+        return seen
+
+
+def reaches(nodes: Sequence[Node], first: int, then: int) -> bool:
+    """Whether node ``then`` is ordered after node ``first`` (through any path)."""
+    todo, seen = [then], set()
+    while todo:
+        n = todo.pop()
+        if n == first:
+            return True
+        if n not in seen:
+            seen.add(n)
+            todo.extend(nodes[n].after)
+    return False
+
+
 class FakeDriver:
     """The driver functions ``runtime/cuda`` calls, on host memory; kernels do not run."""
 
@@ -122,6 +173,12 @@ class FakeDriver:
         """Called by each recorded launch before it reads its parameters (to let other threads
         run there, say, or to launch again from inside a launch)."""
         self.graph_launches = 0
+        self.captures: dict[int, Capture] = {}
+        """Stream handle -> the capture it records into."""
+        self.event_ends: dict[int, tuple[Capture, frozenset[int]]] = {}
+        """Event handle -> the capture and the nodes it was recorded after."""
+        self.graphs: dict[int, list[Node]] = {}
+        """Graph handle -> its nodes, in capture order."""
         self.launch_error = CUresult.CUDA_SUCCESS
         """What ``cuLaunchKernel`` returns (set it to make launches fail)."""
         self.c_launches = 0
@@ -212,19 +269,31 @@ class FakeDriver:
     def cuStreamWaitEvent(self, stream: Any, event: Any, flags: int) -> tuple[Any, ...]:  # noqa: N802
         if self.recording:
             self.waits.append((stream, event))
+        if int(event) in self.event_ends:
+            capture, ends = self.event_ends[int(event)]
+            self.captures.setdefault(int(stream), capture)
+            capture.ends[int(stream)] = capture.ends.get(int(stream), frozenset()) | ends
         return _OK
 
     def cuStreamBeginCapture(self, stream: Any, mode: Any) -> tuple[Any, ...]:  # noqa: N802
+        self.captures[int(stream)] = Capture(int(stream))
         return _OK
 
     def cuStreamEndCapture(self, stream: Any) -> tuple[Any, ...]:  # noqa: N802
-        return CUresult.CUDA_SUCCESS, self._handle()
+        capture = self.captures[int(stream)]
+        for each in [s for s, c in self.captures.items() if c is capture]:
+            del self.captures[each]
+        if len(capture.ordered_before(capture.ends[capture.origin])) < len(capture.nodes):
+            return CUresult.CUDA_ERROR_STREAM_CAPTURE_UNJOINED, None
+        handle = self._handle()
+        self.graphs[handle] = capture.nodes
+        return CUresult.CUDA_SUCCESS, handle
 
     def cuGraphInstantiate(self, graph: Any, flags: int) -> tuple[Any, ...]:  # noqa: N802
         return CUresult.CUDA_SUCCESS, self._handle()
 
     def cuGraphGetNodes(self, graph: Any, count: int) -> tuple[Any, ...]:  # noqa: N802
-        return CUresult.CUDA_SUCCESS, None, 0
+        return CUresult.CUDA_SUCCESS, None, len(self.graphs.get(int(graph), ()))
 
     def cuGraphLaunch(self, graph: Any, stream: Any) -> tuple[Any, ...]:  # noqa: N802
         self.graph_launches += 1
@@ -239,6 +308,11 @@ class FakeDriver:
         return CUresult.CUDA_SUCCESS, self._handle()
 
     def cuEventRecord(self, event: Any, stream: Any) -> tuple[Any, ...]:  # noqa: N802
+        capture = self.captures.get(int(stream))
+        if capture is None:
+            self.event_ends.pop(int(event), None)
+        else:
+            self.event_ends[int(event)] = capture, capture.ends[int(stream)]
         return _OK
 
     def cuEventQuery(self, event: Any) -> tuple[Any, ...]:  # noqa: N802
@@ -269,8 +343,16 @@ class FakeDriver:
         self.layouts[symbol] = tuple(codes)
         self.recording = True
 
+    def _node(self, f: Any, stream: Any) -> None:
+        """A launch on a capturing stream is a node after the stream's last ones."""
+        capture = self.captures.get(int(stream))
+        if capture is not None:
+            capture.nodes.append(Node(self.functions[int(f)], int(stream), capture.ends[int(stream)]))
+            capture.ends[int(stream)] = frozenset({len(capture.nodes) - 1})
+
     def cuLaunchKernel(self, f: Any, gx: int, gy: int, gz: int, bx: int, by: int, bz: int,  # noqa: N802
                        shared: int, stream: Any, params: Any, extra: Any) -> tuple[Any, ...]:
+        self._node(f, stream)
         if self.recording:
             self._record(f, (gx, gy, gz), (bx, by, bz, shared, extra), stream, params)
         return (self.launch_error,)
@@ -278,6 +360,7 @@ class FakeDriver:
     def _c_launch_kernel(self, f: int | None, gx: int, gy: int, gz: int, bx: int, by: int, bz: int,
                          shared: int, stream: int | None, params: int | None, extra: int | None) -> int:
         self.c_launches += 1
+        self._node(f or 0, stream or 0)
         if self.recording:  # a C NULL arrives as None
             self._record(f or 0, (gx, gy, gz), (bx, by, bz, shared, extra or 0), stream or 0, params or 0)
         return int(self.launch_error)
