@@ -14,6 +14,8 @@ serves every position (model.py):
 * ``kv_append``, ``attention_split``   the same in two launches
 * ``attention_merge``       per kv head: the tiles' outputs weighted by their sums
 * ``gemv_residual``         z = r + W @ x                             (o_proj, down_proj)
+* ``read_rows``             z[b] = sum of W's rows of tile b: reads W into the L2 cache ahead
+                            of the launch that needs it, from a graph branch (model.py)
 * ``norm_gate_up``          z = silu(Wg @ xn) * (Wu @ xn), xn = rms_norm(x) * norm_w
 * ``norm_gemv_argmax``      logits = W @ (rms_norm(x) * norm_w), and each tile's max and
                             where it is (the LM head)
@@ -155,6 +157,27 @@ def gemv_residual(
     bn, _, _ = st.tile_block_id()
     r = residual.partition((BN,)).load((bn,))
     z.store(r + matvec(w, x, bn, BN, BK))
+
+
+@st.kernel
+def read_rows(
+    z: st.Mut[f32, (1,)],
+    w: st.Ref["E", (-1, "K")],
+    *,
+    E: st.DType,
+    BN: int,
+    BK: int,
+    K: int,
+):
+    """Read rows ``bn * BN ...`` of ``w`` and store their sum: the loads bring ``w`` into the L2
+    cache for a later launch (the store keeps the compiler from dropping them)."""
+    assert K % BK == 0, "the column tile BK divides the rows"
+    bn, _, _ = st.tile_block_id()
+    pw = w.partition((BN, BK), padding="zero")
+    acc = st.zeros((BK,), f32)
+    for k in range(K // BK):
+        acc = acc + st.sum(pw.load((bn, k)).astype(f32), 0)
+    z.store(st.sum(acc, 0).reshape((1,)))
 
 
 @st.kernel

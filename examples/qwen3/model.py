@@ -3,7 +3,12 @@
 The decode step is ``7 * layers + 5`` launches (kernels.py) over buffers
 allocated once: the token history, the position, the residual stream (two
 vectors, ping-ponged), the QKV vector, the attention parts, the MLP vector,
-the logits and every layer's KV cache.  The token and the position live in
+the logits and every layer's KV cache.  Beside each layer's attention, which
+waits on latency and leaves the memory mostly idle, a branch of the graph
+reads o_proj's weights into the L2 cache (``read_rows``), so that o_proj
+reads them from there: a branch of ``Graph.scope`` runs beside the main line,
+and the runtime orders anything the two lines share (here only the weights,
+read by both, and the branch's own scratch output).  The token and the position live in
 device memory, so the step is recorded once with ``st.Graph.scope`` and
 replayed per position: the prompt runs through it token by token (a
 replay at position ``p`` reads ``tokens[p]`` and, past the prompt, writes
@@ -39,7 +44,8 @@ class Tiles:
     hint, ``num_worker_warps_per_cta`` and ``occupancy``; ``o_rows``, ``o_cols`` and
     ``o_occupancy``: o_proj's own (its 21 MB read on Qwen3-4B is short enough that the ramp
     and tail of 160 blocks of 16 rows cost 7%: bench/gemv_probe.py); ``attention_occupancy``: the
-    attention launch's (tileiras's choice where ``None``)."""
+    attention launch's (tileiras's choice where ``None``); ``prefetch_rows``: rows a block of
+    the branch that reads o_proj's weights into L2 beside the attention (``None``: no branch)."""
 
     rows: int = 16
     cols: int = 256
@@ -56,6 +62,7 @@ class Tiles:
     o_cols: int = 512
     o_occupancy: int | None = 4
     attention_occupancy: int | None = None
+    prefetch_rows: int | None = 16
 
     def gemv(self, kernel: st.Kernel) -> st.Kernel:
         """``kernel`` (a projection) with this config's hints."""
@@ -149,6 +156,8 @@ class Qwen3Decoder:
             "mlp": (c.intermediate,), "logits": (c.vocab,), "best": (c.vocab // t.head_rows,),
         }
         self.buffers = {name: st.zeros(shape, f32).sync() for name, shape in shapes.items()}
+        if t.prefetch_rows is not None:
+            self.buffers["prefetched"] = st.zeros((-(-c.hidden // t.prefetch_rows),), f32).sync()
         self.buffers["best_at"] = st.zeros((c.vocab // t.head_rows,), st.i32).sync()
         self.buffers["tokens"] = st.from_numpy(tokens).sync()
         self.buffers["pos"] = st.zeros((1,), st.i32).sync()
@@ -178,16 +187,19 @@ class Qwen3Decoder:
             elif isinstance(arg, str):
                 self.buffers[arg] = value
 
-    def step(self, run: Callable[[st.DeviceOp], Any], prompt_len: int) -> None:
-        """The launches of one decode step, each handed to ``run`` (a graph's ``record``, or
-        ``DeviceOp.sync``)."""
+    def step(self, scope: Any, prompt_len: int) -> None:
+        """Record the launches of one decode step in ``scope`` (what ``Graph.scope()`` yields)."""
         c, t = self.config, self.tiles
         g, d, eps = c.group, c.head_dim, c.eps
-        launch = self._launch
+        launch, run = self._launch, scope.record
         launch(run, K.embed, ("x", (t.embed,)), self.embedding, "tokens", "pos")
         for i, layer in enumerate(self.layers):
             k, v = f"k{i}", f"v{i}"
             launch(run, t.gemv(K.norm_gemv), ("qkv", (t.rows,)), "x", layer["ln1"], layer["qkv"], eps, BK=t.cols)
+            if t.prefetch_rows is not None:
+                with scope.branch() as branch:
+                    launch(branch.record, t.o_proj(K.read_rows), ("prefetched", (1,)), layer["o"],
+                           BN=t.prefetch_rows, BK=t.o_cols)
             heads = ("o_part", (1, g, d)), ("lse", (1, g))
             if t.fused_append:
                 launch(run, t.attention(K.attention_append), *heads, (k, (1, t.keys, d)), (v, (1, t.keys, d)), "qkv",
@@ -216,7 +228,7 @@ class Qwen3Decoder:
             raise ValueError(f"the prompt must have 1 to {self.max_positions - 1} tokens, got {len(prompt)}")
         self._allocate(prompt)
         with st.Graph.scope() as scope:
-            self.step(scope.record, len(prompt))
+            self.step(scope, len(prompt))
         assert scope.graph is not None
         return scope.graph
 

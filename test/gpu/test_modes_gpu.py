@@ -81,6 +81,27 @@ def test_graph_replayed_many_times() -> None:
     np.testing.assert_array_equal(a.numpy(), np.full(N, 1000.0, np.float32))
 
 
+def test_a_graph_branch_runs_beside_and_its_output_is_waited_for() -> None:
+    """The branch (40 launches) is far longer than the main line beside it (2): the last
+    launch reads the branch's output, so it must wait, or ``a`` would be stale."""
+    a, b, s, t = vec(0.0), vec(np.nan), vec(0.0), vec(np.nan)
+    with st.Graph.scope() as scope:
+        with scope.branch() as branch:
+            for _ in range(20):
+                t, s, _, _ = branch.record(axpb(t.partition((TILE,)), s, 1.0, 1.0))  # t = s + 1
+                s, t, _, _ = branch.record(axpb(s.partition((TILE,)), t.unpartition(), 1.0, 1.0))  # s = t + 1
+                s = s.unpartition()
+        b, a, _, _ = scope.record(axpb(b.partition((TILE,)), a, 1.0, 1.0))  # b = a + 1, beside the branch
+        a, s, _, _ = scope.record(axpb(a.partition((TILE,)), s, 1.0, 0.0))  # a = s
+        a = a.unpartition()
+    graph = scope.graph
+    for _ in range(50):
+        graph.replay()
+    graph.release()
+    np.testing.assert_array_equal(a.numpy(), np.full(N, 2000.0, np.float32))
+    np.testing.assert_array_equal(b.unpartition().numpy(), np.full(N, 1961.0, np.float32))
+
+
 def test_prepared_launch_enqueued_many_times() -> None:
     z, x = vec(np.nan).partition((TILE,)), vec(3.0)
     p = axpb(z, x, 2.0, 1.0).prepare()

@@ -66,6 +66,13 @@ def test_gemv_residual() -> None:
     close(z, r + w @ x)
 
 
+def test_read_rows_stores_each_row_tiles_sum() -> None:
+    """Rows past the last whole tile are read as zeros (40 rows, tiles of 16: 3 blocks)."""
+    w = normal(40, 48)
+    z, _ = K.read_rows(poisoned((3,)).partition((1,)), tensor(w), BN=16, BK=16).sync()
+    close(z, np.array([w[:16].sum(), w[16:32].sum(), w[32:].sum()], np.float32), 1e-4)
+
+
 def test_a_column_tile_not_dividing_the_reduction_is_refused() -> None:
     """K // BK steps would drop the last K % BK columns: the kernel refuses the launch instead."""
     r, x, w = normal(32), normal(40), normal(32, 40)
@@ -205,6 +212,7 @@ LAUNCHED = {
     K.embed: dict(E=st.f32, BH=8),
     K.norm_gemv: dict(E=st.bf16, BN=16, BK=16, K=64),
     K.gemv_residual: dict(E=st.bf16, BN=16, BK=16, K=64),
+    K.read_rows: dict(E=st.bf16, BN=16, BK=16, K=64),
     K.norm_gate_up: dict(E=st.bf16, BN=16, BK=16, K=64),
     K.norm_gemv_argmax: dict(E=st.bf16, BN=16, BK=16, K=64),
     K.sample: dict(BT=64),

@@ -28,7 +28,7 @@ def weights() -> dict[str, np.ndarray]:
 
 
 TILES = {"default": TINY_TILES, "kv_append, reduce": replace(TINY_TILES, fused_append=False, products=K.REDUCE),
-         "rows": replace(TINY_TILES, products=K.ROWS)}
+         "rows": replace(TINY_TILES, products=K.ROWS), "no prefetch branch": replace(TINY_TILES, prefetch_rows=None)}
 
 
 @pytest.mark.parametrize("tiles", TILES.values(), ids=TILES.keys())
@@ -42,14 +42,24 @@ def test_greedy_decode_matches_the_numpy_reference(weights: dict[str, np.ndarray
     np.testing.assert_allclose(decoder.read("logits"), logits, rtol=1e-4, atol=1e-4)
 
 
-@pytest.mark.parametrize("fused_append, per_layer", [(True, 6), (False, 7)])
+@pytest.mark.parametrize("fused_append, prefetch_rows, per_layer", [(True, None, 6), (False, None, 7), (True, 16, 7)])
 def test_the_step_is_one_graph_of_six_launches_a_layer(weights: dict[str, np.ndarray], fused_append: bool,
-                                                        per_layer: int) -> None:
+                                                        prefetch_rows: int | None, per_layer: int) -> None:
     decoder = Qwen3Decoder(TINY, weights, dtype=st.f32, max_positions=16,
-                           tiles=replace(TINY_TILES, fused_append=fused_append))
+                           tiles=replace(TINY_TILES, fused_append=fused_append, prefetch_rows=prefetch_rows))
     graph = decoder.record([1])
     assert graph.what == f"{per_layer * TINY.layers + 5} recorded ops"
     graph.release()
+
+
+def test_the_prefetch_branch_reads_each_layers_o_proj_weights(weights: dict[str, np.ndarray]) -> None:
+    """The branch's scratch output holds the row-tile sums of the last layer's o_proj weights:
+    its launches ran, over the weights the layer's o_proj then reads."""
+    decoder = Qwen3Decoder(TINY, weights, dtype=st.f32, max_positions=16, tiles=replace(TINY_TILES, prefetch_rows=16))
+    decoder.generate(PROMPT, 1)
+    o = weights[f"model.layers.{TINY.layers - 1}.self_attn.o_proj.weight"]
+    np.testing.assert_allclose(decoder.read("prefetched"), o.reshape(-1, 16, o.shape[1]).sum((1, 2)), rtol=1e-4,
+                               atol=1e-4)
 
 
 def test_a_generation_past_max_positions_is_refused(weights: dict[str, np.ndarray]) -> None:
