@@ -48,7 +48,9 @@ class Backend(ABC):
         """One line naming the machine (printed when the backend is chosen)."""
 
     @abstractmethod
-    def new_stream(self, name: str) -> Stream: ...
+    def new_stream(self, name: str, ahead: bool = False) -> Stream:
+        """A new stream; ``ahead``: where its work and other streams' both wait for the device,
+        its own is started first (the CUDA backend's greatest stream priority)."""
 
     @abstractmethod
     def upload(self, array: np.ndarray, stream: Stream) -> Any:

@@ -91,7 +91,7 @@ class CpuStream(Stream):
     def end_capture(self) -> Recording:
         if not self.capturing:
             raise RuntimeError(f"{self!r} is not capturing")
-        self.capturing = False
+        self.capturing, self.capture_order = False, None
         return CpuRecording(self._captured)
 
 
@@ -108,8 +108,8 @@ class CpuBackend(Backend):
     def describe(self) -> str:
         return f"running kernels on the CPU interpreter ({self.why})"
 
-    def new_stream(self, name: str) -> Stream:
-        return CpuStream(name)
+    def new_stream(self, name: str, ahead: bool = False) -> Stream:
+        return CpuStream(name)  # work runs as enqueued: no stream waits for another
 
     def upload(self, array: np.ndarray, stream: Stream) -> np.ndarray:
         return np.array(array, copy=True, order="C")

@@ -14,7 +14,9 @@ after everything recorded before the ``with``), as prefetches or independent
 chains do.  Nothing can race: a launch on one line that uses memory the other
 used (except two reads through ``st.shared`` handles) is recorded after it
 (``stream.CaptureOrder`` states the rule), and the graph ends once every
-branch has.  Branches opened one after another run in order with each other;
+branch has.  A branch yields to the main line: where kernels of both wait for
+the GPU, the main line's start first (on CUDA the scope records at the
+greatest stream priority, branches at the least, and the graph keeps them).  Branches opened one after another run in order with each other;
 nested ``with`` blocks give branches beside each other.
 
 Nothing runs while capturing.  ``g.replay()`` enqueues one replay (on the
@@ -88,7 +90,7 @@ class Graph(Holder):
     def scope(cls, stream: Stream | None = None) -> Iterator[Recorder]:
         """Record ops with ``s.record(op)``; the graph is ``s.graph`` after the block."""
         backend = current_backend()
-        recorder = Recorder(backend.new_stream("graph scope"))
+        recorder = Recorder(backend.new_stream("graph scope", ahead=True))
         with _capturing(recorder._stream) as made:
             try:
                 yield recorder
@@ -213,7 +215,6 @@ class Recorder:
         """End every branch: the graph's last work waits for theirs."""
         for stream in self._branch_streams:
             stream.rejoin(self._stream)
-        self._stream.capture_order = None
 
 
 class Branch:

@@ -44,8 +44,9 @@ class Tiles:
     hint, ``num_worker_warps_per_cta`` and ``occupancy``; ``o_rows``, ``o_cols`` and
     ``o_occupancy``: o_proj's own (its 21 MB read on Qwen3-4B is short enough that the ramp
     and tail of 160 blocks of 16 rows cost 7%: bench/gemv_probe.py); ``attention_occupancy``: the
-    attention launch's (tileiras's choice where ``None``); ``prefetch_rows``: rows a block of
-    the branch that reads o_proj's weights into L2 beside the attention (``None``: no branch)."""
+    attention launch's (tileiras's choice where ``None``); ``prefetch_rows`` and
+    ``prefetch_occupancy``: rows a block and occupancy of the branch that reads o_proj's
+    weights into L2 beside the attention (``None`` rows: no branch)."""
 
     rows: int = 16
     cols: int = 256
@@ -63,6 +64,7 @@ class Tiles:
     o_occupancy: int | None = 4
     attention_occupancy: int | None = None
     prefetch_rows: int | None = 16
+    prefetch_occupancy: int | None = 4
 
     def gemv(self, kernel: st.Kernel) -> st.Kernel:
         """``kernel`` (a projection) with this config's hints."""
@@ -71,6 +73,10 @@ class Tiles:
     def o_proj(self, kernel: st.Kernel) -> st.Kernel:
         """``kernel`` (o_proj) with this config's hints for it."""
         return hinted(kernel, self.gemv_latency, self.gemv_warps, self.o_occupancy)
+
+    def prefetch(self, kernel: st.Kernel) -> st.Kernel:
+        """``kernel`` (the prefetch branch's) with this config's hints for it."""
+        return hinted(kernel, self.gemv_latency, occupancy=self.prefetch_occupancy)
 
     def attention(self, kernel: st.Kernel) -> st.Kernel:
         """``kernel`` (the attention) with this config's hints."""
@@ -198,7 +204,7 @@ class Qwen3Decoder:
             launch(run, t.gemv(K.norm_gemv), ("qkv", (t.rows,)), "x", layer["ln1"], layer["qkv"], eps, BK=t.cols)
             if t.prefetch_rows is not None:
                 with scope.branch() as branch:
-                    launch(branch.record, t.o_proj(K.read_rows), ("prefetched", (1,)), layer["o"],
+                    launch(branch.record, t.prefetch(K.read_rows), ("prefetched", (1,)), layer["o"],
                            BN=t.prefetch_rows, BK=t.o_cols)
             heads = ("o_part", (1, g, d)), ("lse", (1, g))
             if t.fused_append:

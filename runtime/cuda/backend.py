@@ -50,8 +50,8 @@ class CudaBackend(Backend):
     def describe(self) -> str:
         return f"running kernels on the GPU: {self.device.describe()}"
 
-    def new_stream(self, name: str) -> CudaStream:
-        return CudaStream(self.device, name)
+    def new_stream(self, name: str, ahead: bool = False) -> CudaStream:
+        return CudaStream(self.device, name, ahead)
 
     def upload(self, array: np.ndarray, stream: Stream) -> DeviceArray:
         return memory.upload(array, stream)  # type: ignore[arg-type]

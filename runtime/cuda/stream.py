@@ -46,12 +46,15 @@ class CudaEvent(Event):
 
 
 class CudaGraph(Recording):
-    """An instantiated CUDA graph of the work captured on a stream."""
+    """An instantiated CUDA graph of the work captured on a stream; ``node_priorities``: each
+    kernel runs at the priority of the stream it was captured on (a capture with branches:
+    the main line ahead of them), not at that of the stream it is replayed on."""
 
-    def __init__(self, graph: Any):
+    def __init__(self, graph: Any, node_priorities: bool = False):
         driver = load()
         self._graph = graph
-        self._exec = call(driver.cuGraphInstantiate, graph, 0)
+        flags = driver.CUgraphInstantiate_flags.CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY if node_priorities else 0
+        self._exec = call(driver.cuGraphInstantiate, graph, flags)
         nodes = call(driver.cuGraphGetNodes, graph, 0)
         self.nodes: int = int(nodes[1]) if isinstance(nodes, tuple) else int(nodes)
         """The number of nodes (kernel launches and copies) in the graph."""
@@ -71,14 +74,19 @@ class CudaGraph(Recording):
 
 class CudaStream(Stream):
     """A CUDA stream that synchronises with the legacy default stream (so that
-    work torch or CuPy put there is ordered with ours)."""
+    work torch or CuPy put there is ordered with ours); ``ahead``: at the device's
+    greatest priority (the default is its least)."""
 
-    def __init__(self, device: Device, name: str = "stream"):
+    def __init__(self, device: Device, name: str = "stream", ahead: bool = False):
         driver = load()
         self.name = name
         self.device = device
         self.capturing = False
-        self.handle = call(driver.cuStreamCreate, 0)
+        if ahead:
+            _, greatest = call(driver.cuCtxGetStreamPriorityRange)
+            self.handle = call(driver.cuStreamCreateWithPriority, 0, greatest)
+        else:
+            self.handle = call(driver.cuStreamCreate, 0)
         self.address = int(self.handle)
         """The handle as an integer, as launches pass it."""
         self.deferred_frees: list[int] = []
@@ -107,11 +115,12 @@ class CudaStream(Stream):
         if not self.capturing:
             raise RuntimeError(f"{self!r} is not capturing")
         self.capturing = False
+        branched, self.capture_order = self.capture_order is not None, None
         graph = call(driver.cuStreamEndCapture, self.handle)
         frees, self.deferred_frees = self.deferred_frees, []
         for ptr in frees:
             call(driver.cuMemFreeAsync, ptr, self.handle)
-        return CudaGraph(graph)
+        return CudaGraph(graph, node_priorities=branched)
 
     def free(self, ptr: int) -> None:
         """Return ``ptr`` to the pool once the work enqueued so far is done."""

@@ -23,7 +23,9 @@ stream is a node depending on that stream's last nodes; an event recorded on
 a capturing stream carries them, and a stream waiting for it joins the
 capture (a fork) or adds them (a join).  ``cuStreamEndCapture`` fails with
 ``CUDA_ERROR_STREAM_CAPTURE_UNJOINED`` if a node is not ordered before the
-origin stream's end; the graph's nodes are in ``fake.graphs[handle]``.
+origin stream's end; the graph's nodes, each with its stream's priority, are
+in ``fake.graphs[handle]``, and ``cuGraphInstantiate``'s flags in
+``fake.instantiate_flags``.
 
 Launches take the route the runtime takes on a GPU: through the C call of
 ``runtime/cuda/_launch.c``, which here calls a ctypes callback into
@@ -79,6 +81,14 @@ class CUstreamCaptureMode(enum.IntEnum):  # noqa: N801
     CU_STREAM_CAPTURE_MODE_RELAXED = 2
 
 
+class CUgraphInstantiate_flags(enum.IntEnum):  # noqa: N801
+    CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY = 8
+
+
+LEAST_PRIORITY, GREATEST_PRIORITY = 0, -5
+"""The stream priority range (an H100's)."""
+
+
 _ATTRIBUTES = {
     CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: ARCH_MAJOR,
     CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: ARCH_MINOR,
@@ -107,12 +117,13 @@ class Launch:
 
 @dataclass(frozen=True)
 class Node:
-    """A kernel node of a captured graph: its symbol, the stream it was launched on and the
-    positions of the nodes it directly depends on."""
+    """A kernel node of a captured graph: its symbol, the stream it was launched on, the
+    positions of the nodes it directly depends on and its priority (the stream's)."""
 
     symbol: str
     stream: int
     after: frozenset[int]
+    priority: int
 
 
 class Capture:
@@ -156,6 +167,7 @@ class FakeDriver:
     CUmemPool_attribute = CUmemPool_attribute
     CUevent_flags = CUevent_flags
     CUstreamCaptureMode = CUstreamCaptureMode
+    CUgraphInstantiate_flags = CUgraphInstantiate_flags
 
     def __init__(self) -> None:
         self._handles = itertools.count(0x1000)
@@ -179,6 +191,10 @@ class FakeDriver:
         """Event handle -> the capture and the nodes it was recorded after."""
         self.graphs: dict[int, list[Node]] = {}
         """Graph handle -> its nodes, in capture order."""
+        self.instantiate_flags: list[int] = []
+        """The flags of each ``cuGraphInstantiate``."""
+        self.priorities: dict[int, int] = {}
+        """Stream handle -> its priority, for streams made with one."""
         self.launch_error = CUresult.CUDA_SUCCESS
         """What ``cuLaunchKernel`` returns (set it to make launches fail)."""
         self.c_launches = 0
@@ -263,6 +279,14 @@ class FakeDriver:
     def cuStreamCreate(self, flags: int) -> tuple[Any, ...]:  # noqa: N802
         return CUresult.CUDA_SUCCESS, self._handle()
 
+    def cuCtxGetStreamPriorityRange(self) -> tuple[Any, ...]:  # noqa: N802
+        return CUresult.CUDA_SUCCESS, LEAST_PRIORITY, GREATEST_PRIORITY
+
+    def cuStreamCreateWithPriority(self, flags: int, priority: int) -> tuple[Any, ...]:  # noqa: N802
+        handle = self._handle()
+        self.priorities[handle] = priority
+        return CUresult.CUDA_SUCCESS, handle
+
     def cuStreamSynchronize(self, stream: Any) -> tuple[Any, ...]:  # noqa: N802
         return _OK
 
@@ -290,6 +314,7 @@ class FakeDriver:
         return CUresult.CUDA_SUCCESS, handle
 
     def cuGraphInstantiate(self, graph: Any, flags: int) -> tuple[Any, ...]:  # noqa: N802
+        self.instantiate_flags.append(int(flags))
         return CUresult.CUDA_SUCCESS, self._handle()
 
     def cuGraphGetNodes(self, graph: Any, count: int) -> tuple[Any, ...]:  # noqa: N802
@@ -347,7 +372,8 @@ class FakeDriver:
         """A launch on a capturing stream is a node after the stream's last ones."""
         capture = self.captures.get(int(stream))
         if capture is not None:
-            capture.nodes.append(Node(self.functions[int(f)], int(stream), capture.ends[int(stream)]))
+            priority = self.priorities.get(int(stream), LEAST_PRIORITY)
+            capture.nodes.append(Node(self.functions[int(f)], int(stream), capture.ends[int(stream)], priority))
             capture.ends[int(stream)] = frozenset({len(capture.nodes) - 1})
 
     def cuLaunchKernel(self, f: Any, gx: int, gy: int, gz: int, bx: int, by: int, bz: int,  # noqa: N802

@@ -6,7 +6,8 @@ shared handle excepted).  On the CPU the branch's work runs in program order:
 the values must be those of the same ops run one after another.  On the CUDA
 backend over the stand-in driver (``fake_cuda``, which builds the captured
 graph's nodes and dependencies as the driver does) the graph must have the
-fork, the dependencies the rule asks for and no others, and end joined.
+fork, the dependencies the rule asks for and no others, end joined, and
+keep the branch's kernels at a lower priority than the main line's.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ import safetile as st
 from safetile import f32
 from safetile.runtime import LaunchCache, OwnershipError
 from safetile.runtime.cuda.driver import CudaError
-from fake_cuda import FakeDriver, Node, fake_cuda, reaches
+from fake_cuda import (GREATEST_PRIORITY, LEAST_PRIORITY, CUgraphInstantiate_flags, FakeDriver, Node, fake_cuda,
+                       reaches)
 
 
 @st.kernel
@@ -97,6 +99,9 @@ def test_a_branch_forks_runs_beside_and_joins_where_its_output_is_used(fake: Fak
     assert reaches(nodes, 0, 1)  # the branch starts after what was recorded before it
     assert not reaches(nodes, 1, 2) and not reaches(nodes, 2, 1)  # beside each other
     assert reaches(nodes, 1, 3)
+    # The branch yields to the main line: its kernels at the least priority, kept by the graph.
+    assert [n.priority for n in nodes] == [GREATEST_PRIORITY, LEAST_PRIORITY, GREATEST_PRIORITY, GREATEST_PRIORITY]
+    assert fake.instantiate_flags[-1] == CUgraphInstantiate_flags.CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY
     scope.graph.replay()  # type: ignore[union-attr]
     scope.graph.release()  # type: ignore[union-attr]
 
@@ -139,9 +144,10 @@ def test_an_error_inside_a_branch_ends_the_capture_cleanly(fake: FakeDriver) -> 
                 raise ValueError("stop here")  # not an unjoined-capture error from the driver
     assert not fake.captures
     s = st.zeros((N,)).sync()
-    with st.Graph.scope() as scope:  # the next capture works
+    with st.Graph.scope() as scope:  # the next capture works, a graph without branches
         s, _, _ = scope.record(add(s.partition(TILE), w, w))
     assert len(nodes_of(fake, scope.graph)) == 1
+    assert fake.instantiate_flags[-1] == 0  # replayed at the priority of the stream it is replayed on
 
 
 def test_the_stand_in_refuses_a_capture_whose_fork_is_not_joined(fake: FakeDriver) -> None:
