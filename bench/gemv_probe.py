@@ -4,12 +4,14 @@
     SAFETILE_CACHE_DIR=... python -P bench/gemv_probe.py OUT_DIR
 
 ``gemv_residual`` (examples/qwen3/kernels.py) at o_proj's shape (2,560 x
-4,096 bf16) and ``norm_gemv`` at the QKV projection's (6,144 x 2,560), each
-config a graph of 36 launches on 36 weight matrices (one a layer, more than
-L2 holds), replayed: the time per launch with the gaps between launches, the
-time in the kernel (torch.profiler), and their fractions of the copy
-bandwidth measured in the same run (a 1 GiB device-to-device copy, bytes read
-plus written).  The peer: cuBLAS's GEMV (``torch.mv``, bf16) on the same
+4,096 bf16) and the down projection's (2,560 x 9,728), ``norm_gemv`` at the
+QKV projection's (6,144 x 2,560) and ``norm_gate_up`` at the MLP's (two of
+9,728 x 2,560), each config a graph of 36 launches on 36 weight matrices (one
+a layer, more than L2 holds), replayed: the time per launch with the gaps
+between launches, the time in the kernel (torch.profiler), and their
+fractions of the copy bandwidth measured in the same run (a 1 GiB
+device-to-device copy, bytes read plus written) and of the read bandwidth
+(``torch.sum`` over 1 GiB).  The peer: cuBLAS's GEMV (``torch.mv``, bf16) on the same
 weights, recorded the same way in a torch CUDA graph.  And what o_proj would
 gain from weights already in L2 (prefetched while the attention runs, say):
 its best config launched right after another GEMV read the same weights.
@@ -31,16 +33,19 @@ import safetile as st
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
 sys.path.append(str(Path(__file__).resolve().parent))  # measure.py (also under python -P)
 
-from measure import build_or_run, copy_bandwidth, kernel_times, seconds_per_launch  # noqa: E402
+from measure import build_or_run, copy_bandwidth, kernel_times, read_bandwidth, seconds_per_launch  # noqa: E402
 from qwen3 import kernels as K  # noqa: E402
 from qwen3.model import hinted  # noqa: E402
 
 LAYERS = 36
-SHAPES = {"o_proj": (K.gemv_residual, 2560, 4096), "qkv": (K.norm_gemv, 6144, 2560)}
+SHAPES = {"o_proj": (K.gemv_residual, 2560, 4096), "qkv": (K.norm_gemv, 6144, 2560),
+          "down": (K.gemv_residual, 2560, 9728), "gate_up": (K.norm_gate_up, 9728, 2560)}
 CONFIGS: dict[str, list[tuple[int, int, int | None, int | None]]] = {
-    "o_proj": [(16, 256, 4, 3), (8, 512, 4, 4), (8, 512, 4, 5), (8, 512, 3, 4), (8, 1024, 4, 4), (8, 1024, 2, 4),
-               (4, 1024, 4, 8), (4, 2048, 2, 8), (16, 512, 4, 4), (8, 256, 4, 6)],
-    "qkv": [(16, 256, 4, 3), (8, 512, 4, 4), (8, 256, 4, 4)],
+    "o_proj": [(16, 256, 4, 3), (8, 512, 4, 4), (8, 512, 4, 5), (4, 1024, 4, 8)],
+    "qkv": [(16, 256, 4, 3), (8, 512, 4, 4), (16, 512, 4, 3), (32, 256, 4, 2), (8, 256, 4, 6), (16, 256, 8, 3),
+            (16, 256, 4, 4)],
+    "down": [(16, 256, 4, 3), (8, 512, 4, 4), (16, 512, 4, 3), (32, 256, 4, 2), (16, 256, 4, 4), (8, 256, 4, 6)],
+    "gate_up": [(16, 256, 4, 3), (8, 256, 4, 4), (8, 512, 4, 4), (16, 512, 4, 2), (32, 256, 4, 2), (16, 128, 4, 4)],
 }
 """(rows, cols, load latency, occupancy) of each config, by GEMV."""
 
@@ -48,9 +53,12 @@ CONFIGS: dict[str, list[tuple[int, int, int | None, int | None]]] = {
 def launch(run: Any, name: str, kernel: st.Kernel, b: dict[str, Any], w: Any, rows: int, cols: int) -> None:
     """One launch; the handles it gives back replace the buffers in ``b``."""
     z = b.pop("z").partition((rows,))
-    if name == "o_proj":
+    if name in ("o_proj", "down"):
         out = run(kernel(z, b.pop("r"), b.pop("x"), w, BK=cols))
         b["z"], b["r"], b["x"] = out[0].unpartition(), out[1], out[2]
+    elif name == "gate_up":  # w: the gate's and the up projection's weights
+        out = run(kernel(z, b.pop("x"), b.pop("n"), *w, 1e-6, BK=cols))
+        b["z"], b["x"], b["n"] = out[0].unpartition(), out[1], out[2]
     else:
         out = run(kernel(z, b.pop("x"), b.pop("n"), w, 1e-6, BK=cols))
         b["z"], b["x"], b["n"] = out[0].unpartition(), out[1], out[2]
@@ -69,6 +77,7 @@ def build(arch: str) -> None:
         for rows, cols, latency, occupancy in CONFIGS[name]:
             b = buffers(64, k)
             w = st.shared(st.from_numpy(np.ones((64, k), np.float32), dtype=st.bf16).sync())
+            w = (w, w) if name == "gate_up" else w
             launch(lambda op: op.sync(), name, hinted(kernel, latency, occupancy=occupancy), b, w, rows, cols)
             print(f"{name} {rows}x{cols} latency {latency} occupancy {occupancy}: built for {arch}", flush=True)
 
@@ -77,13 +86,17 @@ def run(out: Path) -> None:
     import torch
 
     out.mkdir(parents=True, exist_ok=True)
-    bandwidth = copy_bandwidth(torch)
-    results: dict[str, Any] = {"copy_bandwidth_GBps": bandwidth / 1e9, "configs": [], "cublas": {}}
-    print(f"copy bandwidth {bandwidth / 1e9:.0f} GB/s", flush=True)
+    bandwidth, reading = copy_bandwidth(torch), read_bandwidth(torch)
+    results: dict[str, Any] = {"copy_bandwidth_GBps": bandwidth / 1e9, "read_bandwidth_GBps": reading / 1e9,
+                               "configs": [], "cublas": {}}
+    print(f"copy bandwidth {bandwidth / 1e9:.0f} GB/s, read bandwidth {reading / 1e9:.0f} GB/s", flush=True)
     for name, (kernel, n, k) in SHAPES.items():
-        torch_weights = [torch.randn(n, k, device="cuda", dtype=torch.bfloat16) / k ** 0.5 for _ in range(LAYERS)]
-        weights = [st.shared(st.from_dlpack(w)) for w in torch_weights]
-        nbytes = n * k * 2
+        matrices = 2 if name == "gate_up" else 1
+        torch_weights = [torch.randn(n, k, device="cuda", dtype=torch.bfloat16) / k ** 0.5
+                         for _ in range(LAYERS * matrices)]
+        shared = [st.shared(st.from_dlpack(w)) for w in torch_weights]
+        weights = list(zip(shared[::2], shared[1::2])) if matrices == 2 else shared
+        nbytes = n * k * 2 * matrices
         for rows, cols, latency, occupancy in CONFIGS[name]:
             b = buffers(n, k)
             hk = hinted(kernel, latency, occupancy=occupancy)
@@ -94,17 +107,20 @@ def run(out: Path) -> None:
             best = seconds_per_launch(scope.graph, LAYERS)
             row = {"gemv": name, "rows": rows, "cols": cols, "latency": latency, "occupancy": occupancy,
                    "us": best * 1e6, "of_copy": nbytes / best / bandwidth,
-                   "us_in_kernel": in_kernel * 1e6, "of_copy_in_kernel": nbytes / in_kernel / bandwidth}
+                   "us_in_kernel": in_kernel * 1e6, "of_copy_in_kernel": nbytes / in_kernel / bandwidth,
+                   "of_read_in_kernel": nbytes / in_kernel / reading}
             results["configs"].append(row)
             print(f"{name} {rows}x{cols} latency {latency} occupancy {occupancy}: {row['us']:.2f} us "
                   f"({row['of_copy']:.3f} of copy), in the kernel {row['us_in_kernel']:.2f} us "
-                  f"({row['of_copy_in_kernel']:.3f})", flush=True)
+                  f"({row['of_copy_in_kernel']:.3f}, {row['of_read_in_kernel']:.3f} of read)", flush=True)
         if name == "o_proj":
             results["o_proj_after_a_read"] = after_a_read(torch, kernel, weights, n, k, nbytes, bandwidth)
             print(f"o_proj right after a read of its weights: {results['o_proj_after_a_read']}", flush=True)
-        results["cublas"][name] = cublas(torch, torch_weights, nbytes, bandwidth)
-        print(f"{name} cuBLAS torch.mv: {results['cublas'][name]}", flush=True)
-        del weights, torch_weights
+        if matrices == 1:
+            results["cublas"][name] = cublas(torch, torch_weights, nbytes, bandwidth)
+            print(f"{name} cuBLAS torch.mv: {results['cublas'][name]}", flush=True)
+        del weights, shared, torch_weights
+        (out / "gemv_probe.json").write_text(json.dumps(results, indent=1))
     (out / "gemv_probe.json").write_text(json.dumps(results, indent=1))
 
 

@@ -28,6 +28,21 @@ def copy_bandwidth(torch: Any) -> float:
     return 2 * src.numel() / best
 
 
+def read_bandwidth(torch: Any) -> float:
+    """Bytes read per second by ``torch.sum`` over 1 GiB of bf16 (best of 20): what a kernel
+    that only streams its input can reach."""
+    src = torch.ones(1 << 29, dtype=torch.bfloat16, device="cuda")
+    best = float("inf")
+    for _ in range(20):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        src.sum(dtype=torch.float32)
+        end.record()
+        end.synchronize()
+        best = min(best, start.elapsed_time(end) / 1e3)
+    return 2 * src.numel() / best
+
+
 def seconds_per_launch(graph: Any, launches: int, replays: int = 10, rounds: int = 5) -> float:
     """A recorded graph of ``launches`` launches: the best round of ``replays`` replays, per launch
     (the gaps between launches included).  Releases the graph."""

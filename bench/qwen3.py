@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "examples"))
 sys.path.append(str(Path(__file__).resolve().parent))  # measure.py (also under python -P)
 
-from measure import build_or_run, copy_bandwidth, kernel_times  # noqa: E402
+from measure import build_or_run, copy_bandwidth, kernel_times, read_bandwidth  # noqa: E402
 from qwen3.kernels import ROWS  # noqa: E402
 from qwen3.model import Qwen3Decoder, Tiles  # noqa: E402
 from qwen3.reference import QWEN3_0_6B, QWEN3_4B, Config, random_weights  # noqa: E402
@@ -281,6 +281,7 @@ def run(out: Path, hf_tokens: int, configs: list[int] | None, no_checks: bool) -
             print(traceback.format_exc(), flush=True)
     bandwidth = copy_bandwidth(torch)
     result["copy_bandwidth_GBps"] = bandwidth / 1e9
+    result["read_bandwidth_GBps"] = read_bandwidth(torch) / 1e9  # beside the copy: what reading alone reaches
     model = hf_model(QWEN3_4B, torch.bfloat16, torch)
     result["ours_by_tiles"] = []
     for i, tiles in enumerate(BENCH_TILES):
