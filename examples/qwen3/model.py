@@ -3,12 +3,14 @@
 The decode step is ``7 * layers + 5`` launches (kernels.py) over buffers
 allocated once: the token history, the position, the residual stream (two
 vectors, ping-ponged), the QKV vector, the attention parts, the MLP vector,
-the logits and every layer's KV cache.  Beside each layer's attention, which
-waits on latency and leaves the memory mostly idle, a branch of the graph
-reads o_proj's weights into the L2 cache (``read_rows``), so that o_proj
-reads them from there: a branch of ``Graph.scope`` runs beside the main line,
-and the runtime orders anything the two lines share (here only the weights,
-read by both, and the branch's own scratch output).  The token and the position live in
+the logits and every layer's KV cache.  With ``Tiles(prefetch_rows=...)``, a
+branch of the graph reads each layer's o_proj weights into the L2 cache
+(``read_rows``) beside the attention, which waits on latency and leaves the
+memory mostly idle, so that o_proj reads them from there: a branch of
+``Graph.scope`` runs beside the main line, and the runtime orders anything
+the two lines share (here only the weights, read by both, and the branch's
+own scratch output).  Off by default: on an H100 the branch and the attention
+slow each other more than o_proj gains (docs/model.md, session 5).  The token and the position live in
 device memory, so the step is recorded once with ``st.Graph.scope`` and
 replayed per position: the prompt runs through it token by token (a
 replay at position ``p`` reads ``tokens[p]`` and, past the prompt, writes
@@ -63,7 +65,7 @@ class Tiles:
     o_cols: int = 512
     o_occupancy: int | None = 4
     attention_occupancy: int | None = None
-    prefetch_rows: int | None = 16
+    prefetch_rows: int | None = None
     prefetch_occupancy: int | None = 4
 
     def gemv(self, kernel: st.Kernel) -> st.Kernel:

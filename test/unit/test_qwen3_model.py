@@ -28,7 +28,7 @@ def weights() -> dict[str, np.ndarray]:
 
 
 TILES = {"default": TINY_TILES, "kv_append, reduce": replace(TINY_TILES, fused_append=False, products=K.REDUCE),
-         "rows": replace(TINY_TILES, products=K.ROWS), "no prefetch branch": replace(TINY_TILES, prefetch_rows=None)}
+         "rows": replace(TINY_TILES, products=K.ROWS), "prefetch branch": replace(TINY_TILES, prefetch_rows=16)}
 
 
 @pytest.mark.parametrize("tiles", TILES.values(), ids=TILES.keys())
