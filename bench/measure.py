@@ -1,4 +1,4 @@
-"""What the GPU benchmarks of one workload share: the copy bandwidth, a graph's time per launch, the
+"""What the GPU benchmarks of one workload share: the copy and read bandwidths, a graph's time per launch, the
 time in each kernel, and the command line of a script that builds its cubins here and runs them on the GPU.
 
 Imported by the scripts beside it (``qwen3.py``, ``attention_probe.py``, ``gemv_probe.py``).
@@ -13,34 +13,31 @@ from pathlib import Path
 from typing import Any
 
 
+def _best_seconds(torch: Any, work: Callable[[], Any], runs: int = 20) -> float:
+    """The shortest of ``runs`` timings of ``work()`` on the GPU (CUDA events)."""
+    best = float("inf")
+    for _ in range(runs):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        work()
+        end.record()
+        end.synchronize()
+        best = min(best, start.elapsed_time(end) / 1e3)
+    return best
+
+
 def copy_bandwidth(torch: Any) -> float:
     """Bytes read plus written per second of a 1 GiB device-to-device copy (best of 20)."""
     src = torch.empty(1 << 30, dtype=torch.uint8, device="cuda")
     dst = torch.empty_like(src)
-    best = float("inf")
-    for _ in range(20):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        dst.copy_(src)
-        end.record()
-        end.synchronize()
-        best = min(best, start.elapsed_time(end) / 1e3)
-    return 2 * src.numel() / best
+    return 2 * src.numel() / _best_seconds(torch, lambda: dst.copy_(src))
 
 
 def read_bandwidth(torch: Any) -> float:
     """Bytes read per second by ``torch.sum`` over 1 GiB of bf16 (best of 20): what a kernel
     that only streams its input can reach."""
     src = torch.ones(1 << 29, dtype=torch.bfloat16, device="cuda")
-    best = float("inf")
-    for _ in range(20):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        src.sum(dtype=torch.float32)
-        end.record()
-        end.synchronize()
-        best = min(best, start.elapsed_time(end) / 1e3)
-    return 2 * src.numel() / best
+    return 2 * src.numel() / _best_seconds(torch, lambda: src.sum(dtype=torch.float32))
 
 
 def seconds_per_launch(graph: Any, launches: int, replays: int = 10, rounds: int = 5) -> float:

@@ -14,10 +14,11 @@ after everything recorded before the ``with``), as prefetches or independent
 chains do.  Nothing can race: a launch on one line that uses memory the other
 used (except two reads through ``st.shared`` handles) is recorded after it
 (``stream.CaptureOrder`` states the rule), and the graph ends once every
-branch has.  A branch yields to the main line: where kernels of both wait for
-the GPU, the main line's start first (on CUDA the scope records at the
-greatest stream priority, branches at the least, and the graph keeps them).  Branches opened one after another run in order with each other;
-nested ``with`` blocks give branches beside each other.
+branch has.  Branches opened one after another run in order with each other;
+nested ``with`` blocks give branches beside each other.  A branch yields to
+the main line: where kernels of both wait for the GPU, the main line's start
+first (on CUDA the scope records at the greatest stream priority, branches at
+the least, and the graph keeps them).
 
 Nothing runs while capturing.  ``g.replay()`` enqueues one replay (on the
 GPU: one ``cuGraphLaunch``), ``g.launch()`` is a lazy ``DeviceOp`` of one
