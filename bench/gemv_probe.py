@@ -15,6 +15,12 @@ device-to-device copy, bytes read plus written) and of the read bandwidth
 weights, recorded the same way in a torch CUDA graph.  And what o_proj would
 gain from weights already in L2 (prefetched while the attention runs, say):
 its best config launched right after another GEMV read the same weights.
+
+And a question for the next step: is each launch's fixed cost (2-4 µs over
+its bytes) the last blocks' tail, which finer work would shorten?
+``gemv_split`` splits the reduction into ``S`` chunks, one block per (chunk,
+row tile), and writes the ``S`` partial sums (a consumer would add them):
+``SPLITS`` times it at o_proj's, QKV's and down's shapes.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from typing import Any
 import numpy as np
 
 import safetile as st
+from safetile import f32
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
 sys.path.append(str(Path(__file__).resolve().parent))  # measure.py (also under python -P)
@@ -48,6 +55,40 @@ CONFIGS: dict[str, list[tuple[int, int, int | None, int | None]]] = {
     "gate_up": [(16, 256, 4, 3), (8, 256, 4, 4), (8, 512, 4, 4), (16, 512, 4, 2), (32, 256, 4, 2), (16, 128, 4, 4)],
 }
 """(rows, cols, load latency, occupancy) of each config, by GEMV."""
+
+
+SPLITS: list[tuple[int, int, int]] = [(16, 256, 2), (16, 256, 4), (8, 512, 2), (32, 256, 4), (16, 256, 5), (16, 256, 19)]
+"""(rows, cols, chunks of the reduction) of each split config (latency 4, occupancy 3)."""
+
+
+@st.kernel
+def gemv_split(
+    z: st.Mut[f32, (1, "BN")],
+    x: st.Ref[f32, ("K",)],
+    w: st.Ref["E", (-1, "K")],
+    *,
+    E: st.DType,
+    BN: int,
+    BK: int,
+    K: int,
+    S: int,
+):
+    """``z[s] = w[:, chunk s] @ x[chunk s]`` for rows ``bn * BN ...``: chunk ``s`` of ``S`` of the columns."""
+    assert K % (BK * S) == 0, "BK * S divides the length of x"
+    s, bn, _ = st.tile_block_id()
+    steps = K // BK // S
+    pw, px = w.partition((BN, BK), padding="zero"), x.partition((BK,))
+    acc = st.zeros((BN, BK), f32)
+    for k in range(steps):
+        acc = acc + pw.load((bn, s * steps + k)).astype(f32) * px.load((s * steps + k,)).reshape((1, BK))
+    z.store(st.sum(acc, 1).reshape((1, BN)))
+
+
+def split_launch(run: Any, b: dict[str, Any], w: Any, rows: int, cols: int, chunks: int) -> None:
+    """One ``gemv_split`` launch on ``b["parts"]`` (``chunks`` x rows) and ``b["x"]``."""
+    out = run(hinted(gemv_split, 4, occupancy=3)(b.pop("parts").partition((1, rows)), b.pop("x"), w, BK=cols,
+                                                  S=chunks))
+    b["parts"], b["x"] = out[0].unpartition(), out[1]
 
 
 def launch(run: Any, name: str, kernel: st.Kernel, b: dict[str, Any], w: Any, rows: int, cols: int) -> None:
@@ -80,6 +121,19 @@ def build(arch: str) -> None:
             w = (w, w) if name == "gate_up" else w
             launch(lambda op: op.sync(), name, hinted(kernel, latency, occupancy=occupancy), b, w, rows, cols)
             print(f"{name} {rows}x{cols} latency {latency} occupancy {occupancy}: built for {arch}", flush=True)
+        if name == "gate_up":
+            continue
+        for rows, cols, chunks in SPLITS:  # checked against numpy on the way (the interpreter runs it)
+            if k % (cols * chunks):
+                continue
+            w_np = np.random.default_rng(1).standard_normal((64, k)).astype(np.float32)
+            b = {"parts": st.zeros((chunks, 64)).sync(), "x": buffers(64, k)["x"]}
+            x_np = b["x"].numpy()
+            split_launch(lambda op: op.sync(), b, st.shared(st.from_numpy(w_np, dtype=st.bf16).sync()), rows, cols,
+                         chunks)
+            as_stored = st.from_numpy(w_np, dtype=st.bf16).sync().numpy()
+            np.testing.assert_allclose(b["parts"].numpy().sum(0), as_stored @ x_np, rtol=1e-3, atol=1e-3)
+            print(f"{name} split {chunks} x {rows}x{cols}: built for {arch}", flush=True)
 
 
 def run(out: Path) -> None:
@@ -117,11 +171,33 @@ def run(out: Path) -> None:
             results["o_proj_after_a_read"] = after_a_read(torch, kernel, weights, n, k, nbytes, bandwidth)
             print(f"o_proj right after a read of its weights: {results['o_proj_after_a_read']}", flush=True)
         if matrices == 1:
+            results.setdefault("splits", []).extend(splits(torch, name, weights, n, k, nbytes, reading))
             results["cublas"][name] = cublas(torch, torch_weights, nbytes, bandwidth)
             print(f"{name} cuBLAS torch.mv: {results['cublas'][name]}", flush=True)
         del weights, shared, torch_weights
         (out / "gemv_probe.json").write_text(json.dumps(results, indent=1))
     (out / "gemv_probe.json").write_text(json.dumps(results, indent=1))
+
+
+def splits(torch: Any, name: str, weights: list[Any], n: int, k: int, nbytes: int,
+           reading: float) -> list[dict[str, Any]]:
+    """Each ``SPLITS`` config of ``gemv_split`` on ``weights``: µs in the kernel a launch, of the read bandwidth."""
+    rows_out = []
+    for rows, cols, chunks in SPLITS:
+        if k % (cols * chunks):
+            continue
+        b = {"parts": st.zeros((chunks, n)).sync(), "x": buffers(n, k)["x"]}
+        with st.Graph.scope() as scope:
+            for w in weights:
+                split_launch(scope.record, b, w, rows, cols, chunks)
+        in_kernel = sum(kernel_times(scope.graph.replay, torch).values()) / LAYERS / 1e6
+        scope.graph.release()
+        row = {"gemv": name, "rows": rows, "cols": cols, "chunks": chunks, "us_in_kernel": in_kernel * 1e6,
+               "of_read_in_kernel": nbytes / in_kernel / reading}
+        rows_out.append(row)
+        print(f"{name} split {chunks} x {rows}x{cols}: in the kernel {row['us_in_kernel']:.2f} us "
+              f"({row['of_read_in_kernel']:.3f} of read)", flush=True)
+    return rows_out
 
 
 def after_a_read(torch: Any, kernel: st.Kernel, weights: list[Any], n: int, k: int, nbytes: int,
