@@ -47,14 +47,18 @@ from qwen3.model import hinted  # noqa: E402
 LAYERS = 36
 SHAPES = {"o_proj": (K.gemv_residual, 2560, 4096), "qkv": (K.norm_gemv, 6144, 2560),
           "down": (K.gemv_residual, 2560, 9728), "gate_up": (K.norm_gate_up, 9728, 2560)}
-CONFIGS: dict[str, list[tuple[int, int, int | None, int | None]]] = {
-    "o_proj": [(16, 256, 4, 3), (8, 512, 4, 4), (8, 512, 4, 5), (4, 1024, 4, 8)],
-    "qkv": [(16, 256, 4, 3), (8, 512, 4, 4), (16, 512, 4, 3), (32, 256, 4, 2), (8, 256, 4, 6), (16, 256, 8, 3),
-            (16, 256, 4, 4)],
-    "down": [(16, 256, 4, 3), (8, 512, 4, 4), (16, 512, 4, 3), (32, 256, 4, 2), (16, 256, 4, 4), (8, 256, 4, 6)],
-    "gate_up": [(16, 256, 4, 3), (8, 256, 4, 4), (8, 512, 4, 4), (16, 512, 4, 2), (32, 256, 4, 2), (16, 128, 4, 4)],
+CONFIGS: dict[str, list[tuple[int, int, int | None, int | None, int | None]]] = {
+    "o_proj": [(16, 256, 4, 3, None), (8, 512, 4, 4, None), (8, 512, 4, 5, None), (4, 1024, 4, 8, None),
+               (8, 512, 4, 4, 2), (8, 512, 4, 2, 8)],
+    "qkv": [(16, 256, 4, 3, None), (8, 512, 4, 4, None), (16, 512, 4, 3, None), (32, 256, 4, 2, None),
+            (8, 256, 4, 6, None), (16, 256, 8, 3, None), (16, 256, 4, 4, None), (16, 256, 4, 3, 2),
+            (16, 256, 4, 2, 8)],
+    "down": [(16, 256, 4, 3, None), (8, 512, 4, 4, None), (16, 512, 4, 3, None), (32, 256, 4, 2, None),
+             (16, 256, 4, 4, None), (8, 256, 4, 6, None), (16, 256, 4, 3, 2), (16, 256, 4, 2, 8)],
+    "gate_up": [(16, 256, 4, 3, None), (8, 256, 4, 4, None), (8, 512, 4, 4, None), (16, 512, 4, 2, None),
+                (32, 256, 4, 2, None), (16, 128, 4, 4, None), (16, 256, 4, 2, 8)],
 }
-"""(rows, cols, load latency, occupancy) of each config, by GEMV."""
+"""(rows, cols, load latency, occupancy, worker warps) of each config, by GEMV."""
 
 
 SPLITS: list[tuple[int, int, int]] = [(16, 256, 2), (16, 256, 4), (8, 512, 2), (32, 256, 4), (16, 256, 5), (16, 256, 19)]
@@ -115,12 +119,12 @@ def buffers(n: int, k: int) -> dict[str, Any]:
 def build(arch: str) -> None:
     os.environ["SAFETILE_AOT_ARCHS"] = arch
     for name, (kernel, _, k) in SHAPES.items():
-        for rows, cols, latency, occupancy in CONFIGS[name]:
+        for rows, cols, latency, occupancy, warps in CONFIGS[name]:
             b = buffers(64, k)
             w = st.shared(st.from_numpy(np.ones((64, k), np.float32), dtype=st.bf16).sync())
             w = (w, w) if name == "gate_up" else w
-            launch(lambda op: op.sync(), name, hinted(kernel, latency, occupancy=occupancy), b, w, rows, cols)
-            print(f"{name} {rows}x{cols} latency {latency} occupancy {occupancy}: built for {arch}", flush=True)
+            launch(lambda op: op.sync(), name, hinted(kernel, latency, warps, occupancy), b, w, rows, cols)
+            print(f"{name} {rows}x{cols} latency {latency} occupancy {occupancy} warps {warps}: built for {arch}", flush=True)
         if name == "gate_up":
             continue
         for rows, cols, chunks in SPLITS:  # checked against numpy on the way (the interpreter runs it)
@@ -151,20 +155,20 @@ def run(out: Path) -> None:
         shared = [st.shared(st.from_dlpack(w)) for w in torch_weights]
         weights = list(zip(shared[::2], shared[1::2])) if matrices == 2 else shared
         nbytes = n * k * 2 * matrices
-        for rows, cols, latency, occupancy in CONFIGS[name]:
+        for rows, cols, latency, occupancy, warps in CONFIGS[name]:
             b = buffers(n, k)
-            hk = hinted(kernel, latency, occupancy=occupancy)
+            hk = hinted(kernel, latency, warps, occupancy)
             with st.Graph.scope() as scope:
                 for w in weights:
                     launch(scope.record, name, hk, b, w, rows, cols)
             in_kernel = sum(kernel_times(scope.graph.replay, torch).values()) / LAYERS / 1e6
             best = seconds_per_launch(scope.graph, LAYERS)
-            row = {"gemv": name, "rows": rows, "cols": cols, "latency": latency, "occupancy": occupancy,
+            row = {"gemv": name, "rows": rows, "cols": cols, "latency": latency, "occupancy": occupancy, "warps": warps,
                    "us": best * 1e6, "of_copy": nbytes / best / bandwidth,
                    "us_in_kernel": in_kernel * 1e6, "of_copy_in_kernel": nbytes / in_kernel / bandwidth,
                    "of_read_in_kernel": nbytes / in_kernel / reading}
             results["configs"].append(row)
-            print(f"{name} {rows}x{cols} latency {latency} occupancy {occupancy}: {row['us']:.2f} us "
+            print(f"{name} {rows}x{cols} latency {latency} occupancy {occupancy} warps {warps}: {row['us']:.2f} us "
                   f"({row['of_copy']:.3f} of copy), in the kernel {row['us_in_kernel']:.2f} us "
                   f"({row['of_copy_in_kernel']:.3f}, {row['of_read_in_kernel']:.3f} of read)", flush=True)
         if name == "o_proj":
