@@ -65,6 +65,11 @@ SPLITS: list[tuple[int, int, int]] = [(16, 256, 2), (16, 256, 4), (8, 512, 2), (
 """(rows, cols, chunks of the reduction) of each split config (latency 4, occupancy 3)."""
 
 
+def splits_of(k: int) -> list[tuple[int, int, int]]:
+    """The ``SPLITS`` configs whose column tiles and chunks divide a reduction of ``k``."""
+    return [(rows, cols, chunks) for rows, cols, chunks in SPLITS if k % (cols * chunks) == 0]
+
+
 @st.kernel
 def gemv_split(
     z: st.Mut[f32, (1, "BN")],
@@ -127,9 +132,7 @@ def build(arch: str) -> None:
             print(f"{name} {rows}x{cols} latency {latency} occupancy {occupancy} warps {warps}: built for {arch}", flush=True)
         if name == "gate_up":
             continue
-        for rows, cols, chunks in SPLITS:  # checked against numpy on the way (the interpreter runs it)
-            if k % (cols * chunks):
-                continue
+        for rows, cols, chunks in splits_of(k):  # checked against numpy on the way (the interpreter runs it)
             w_np = np.random.default_rng(1).standard_normal((64, k)).astype(np.float32)
             b = {"parts": st.zeros((chunks, 64)).sync(), "x": buffers(64, k)["x"]}
             x_np = b["x"].numpy()
@@ -187,9 +190,7 @@ def splits(torch: Any, name: str, weights: list[Any], n: int, k: int, nbytes: in
            reading: float) -> list[dict[str, Any]]:
     """Each ``SPLITS`` config of ``gemv_split`` on ``weights``: µs in the kernel a launch, of the read bandwidth."""
     rows_out = []
-    for rows, cols, chunks in SPLITS:
-        if k % (cols * chunks):
-            continue
+    for rows, cols, chunks in splits_of(k):
         b = {"parts": st.zeros((chunks, n)).sync(), "x": buffers(n, k)["x"]}
         with st.Graph.scope() as scope:
             for w in weights:

@@ -134,29 +134,22 @@ class Capture:
         self.nodes: list[Node] = []
         self.ends: dict[int, frozenset[int]] = {origin: frozenset()}
 
-    def ordered_before(self, ends: frozenset[int]) -> set[int]:
-        """The nodes ``ends`` follow, themselves included."""
-        seen: set[int] = set()
-        todo = list(ends)
-        while todo:
-            n = todo.pop()
-            if n not in seen:
-                seen.add(n)
-                todo.extend(self.nodes[n].after)
-        return seen
+
+def ordered_before(nodes: Sequence[Node], ends: frozenset[int]) -> set[int]:
+    """The nodes that ``ends`` follow, themselves included."""
+    seen: set[int] = set()
+    todo = list(ends)
+    while todo:
+        n = todo.pop()
+        if n not in seen:
+            seen.add(n)
+            todo.extend(nodes[n].after)
+    return seen
 
 
 def reaches(nodes: Sequence[Node], first: int, then: int) -> bool:
     """Whether node ``then`` is ordered after node ``first`` (through any path)."""
-    todo, seen = [then], set()
-    while todo:
-        n = todo.pop()
-        if n == first:
-            return True
-        if n not in seen:
-            seen.add(n)
-            todo.extend(nodes[n].after)
-    return False
+    return first in ordered_before(nodes, frozenset({then}))
 
 
 class FakeDriver:
@@ -307,7 +300,7 @@ class FakeDriver:
         capture = self.captures[int(stream)]
         for each in [s for s, c in self.captures.items() if c is capture]:
             del self.captures[each]
-        if len(capture.ordered_before(capture.ends[capture.origin])) < len(capture.nodes):
+        if len(ordered_before(capture.nodes, capture.ends[capture.origin])) < len(capture.nodes):
             return CUresult.CUDA_ERROR_STREAM_CAPTURE_UNJOINED, None
         handle = self._handle()
         self.graphs[handle] = capture.nodes
