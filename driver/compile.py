@@ -43,6 +43,7 @@ from safetile.frontend.errors import CompileError
 from safetile.frontend.kernel import KernelDefinition, Variant, context
 from safetile.passes.analyses.grid_reads import UnreadGridDim, unread_grid_dims
 from safetile.passes.analyses.locations import OpDiagnostic
+from safetile.passes.grid_dependency import waits_first
 from safetile.passes.pipeline import clean_up_passes, safety_passes
 from safetile.passes.registry import PassRegistryError
 
@@ -92,6 +93,11 @@ class CompiledVariant:
     """The IR after each stage run, in order."""
     key: str
     """The SHA-256 of the final IR and the pipeline that made it."""
+    dependent_launch: bool = False
+    """The entry waits for the grids launched before it before it touches memory
+    (``grid-dependency``'s invariant holds on the final IR): a launch may start it
+    while the kernel before it on its stream still runs (a programmatic dependent
+    launch)."""
     target: str | None = None
     """The arch of ``cubin`` (``"sm_90"``), or None for IR only."""
     cubin: cache.CacheEntry | None = field(default=None, repr=False)
@@ -186,7 +192,7 @@ def _lower(
     user = {point: [r.pass_ for r in requests if r.point == point] for point in STAGES}
     steps: Mapping[str, list[ModulePass]] = {
         "before-safety": user["before-safety"],
-        "safety": safety_passes(launch_checks=True),
+        "safety": safety_passes(launch_checks=True, dependent_launch=kernel.options.dependent_launch),
         "after-safety": user["after-safety"],
         "clean-up": clean_up_passes(),
         "after-clean-up": user["after-clean-up"],
@@ -219,6 +225,7 @@ def _lower(
         unread,
         tuple(stages),
         digest.hexdigest(),
+        dependent_launch=waits_first(_entry(module, symbol)),
     )
 
 

@@ -74,7 +74,9 @@ class KernelOptions:
     checks (the kernel takes responsibility, as ``unsafe fn`` does in Rust);
     ``deny_in_kernel_checks`` makes a check that would need an in-kernel
     assert a compile error; ``arg_facts=False`` drops the argument facts
-    (alignment, divisibility, unit strides) for debugging.
+    (alignment, divisibility, unit strides) for debugging; ``dependent_launch``
+    (default on) lets a launch start while the kernel before it drains: the
+    kernel waits for it before touching memory (``passes/grid_dependency.py``).
     """
 
     print_ir: bool = False
@@ -89,6 +91,8 @@ class KernelOptions:
     """Per-arch hints of every load (``{"sm_90": {"latency": 6}}``: ``frontend/hints.py``)."""
     store_hints: HintsOption = None
     """Per-arch hints of every store."""
+    dependent_launch: bool = True
+    """Compile with ``grid-dependency`` and launch as a programmatic dependent (sm_90 and later)."""
 
     def key(self) -> tuple[Any, ...]:
         """What makes variants differ (``passes`` count in the driver's key)."""
@@ -96,6 +100,7 @@ class KernelOptions:
             self.unchecked_accesses,
             self.deny_in_kernel_checks,
             self.arg_facts,
+            self.dependent_launch,
             *(_frozen(h) for h in (self.optimization_hints, self.load_hints, self.store_hints)),
         )
 

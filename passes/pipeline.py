@@ -9,15 +9,18 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from safetile.passes.bounds_check_elision import BoundsCheckElision
+from safetile.passes.grid_dependency import GridDependency
 from safetile.passes.licm import LoopInvariantCodeMotion
 from safetile.passes.lower_tile_safety import LowerTileSafety
 from safetile.passes.partition_disjointness import PartitionDisjointness
 from safetile.passes.token_order import TokenOrder
 
 
-def safety_passes(launch_checks: bool = False) -> list[ModulePass]:
-    """The safety steps, in order; they read the frontend's ``tile_safety`` facts."""
-    return [
+def safety_passes(launch_checks: bool = False, dependent_launch: bool = True) -> list[ModulePass]:
+    """The safety steps, in order; they read the frontend's ``tile_safety`` facts.
+    ``dependent_launch=False`` leaves out ``grid-dependency`` (the kernel then always
+    starts after the one before it has finished)."""
+    steps: list[ModulePass] = [
         # First: it only reads the IR, and refuses a racy kernel before any
         # work is spent on it (a racy store is named by its location).
         PartitionDisjointness(),
@@ -26,6 +29,12 @@ def safety_passes(launch_checks: bool = False) -> list[ModulePass]:
         # access attributes that tell mutable from shared tensors, and before
         # the clean-ups, which then see (and keep) the token chains.
         TokenOrder(),
+    ]
+    if dependent_launch:
+        # After token-order, whose chains it roots at the wait: every access
+        # then waits for the kernels before (what makes an early start safe).
+        steps.append(GridDependency())
+    return steps + [
         # Before any clean-up: it needs the frontend's tile_safety attributes
         # (partition shapes, argument names) and the checks where the
         # frontend put them.  Launch checks are off unless the caller reads

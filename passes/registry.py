@@ -67,6 +67,11 @@ def _builtin_passes() -> dict[str, PassFactory]:
 
         return TokenOrder
 
+    def grid_dependency() -> type[ModulePass]:
+        from safetile.passes.grid_dependency import GridDependency
+
+        return GridDependency
+
     def lower_tile_safety() -> type[ModulePass]:
         from safetile.passes.lower_tile_safety import LowerTileSafety
 
@@ -85,6 +90,7 @@ def _builtin_passes() -> dict[str, PassFactory]:
         "bounds-check-elision": bounds_check_elision,
         "partition-disjointness": partition_disjointness,
         "token-order": token_order,
+        "grid-dependency": grid_dependency,
         "lower-tile-safety": lower_tile_safety,
         "safetile-pipeline": safetile_pipeline,
     }

@@ -83,6 +83,7 @@ def kernel(
     passes: Sequence[Any] = (),
     load_hints: Mapping[str, Mapping[str, Any]] | None = None,
     store_hints: Mapping[str, Mapping[str, Any]] | None = None,
+    dependent_launch: bool = True,
 ) -> Any:
     """``@st.kernel`` or ``@st.kernel(option=...)``: declare a kernel entry point.
 
@@ -105,6 +106,7 @@ def kernel(
         tuple(passes),
         load_hints,
         store_hints,
+        dependent_launch,
     )
 
     def wrap(f: Callable[..., Any]) -> Kernel:

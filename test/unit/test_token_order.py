@@ -50,6 +50,7 @@ from safetile.frontend.kernel import context
 from safetile.jit import Kernel
 from safetile.passes.analyses.intervals import strip_assumes
 from safetile.passes.analyses.partitions import access_of, mapped_iterator, tensor_of
+from safetile.passes.grid_dependency import waits_first
 from safetile.passes.lower_tile_safety import LowerTileSafety
 from safetile.passes.pipeline import clean_up_passes, safety_passes
 from safetile.passes.token_order import TokenOrder
@@ -258,7 +259,9 @@ def example_kernels() -> Iterator[Any]:
 def test_pipeline_orders_tokens_after_disjointness() -> None:
     # Kernel.compile, the runtime and the tileiras tests all run safety_passes().
     names = [p.name for p in safety_passes()]
-    assert names == ["partition-disjointness", "token-order", "bounds-check-elision", "lower-tile-safety"]
+    assert names == ["partition-disjointness", "token-order", "grid-dependency", "bounds-check-elision",
+                     "lower-tile-safety"]
+    assert "grid-dependency" not in [p.name for p in safety_passes(dependent_launch=False)]
 
 
 @pytest.mark.parametrize(("kernel", "spec"), list(example_kernels()))
@@ -267,7 +270,9 @@ def test_pipelined_accesses_are_chained(kernel: Kernel, spec: dict[str, Any]) ->
     mutable = pipelined(module)
     assert mutable, "every example writes a mutable output"
     assert check_chains(module, mutable) >= 1
-    assert "make_token" in print_tile_ir(module)
+    # The chains start at the wait for the kernels launched before (grid-dependency).
+    assert "make_token" not in print_tile_ir(module)
+    assert all(waits_first(entry) for entry in module.walk() if isinstance(entry, EntryOp))
 
 
 @pytest.mark.parametrize(("kernel", "spec"), list(example_kernels()))

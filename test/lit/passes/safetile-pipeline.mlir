@@ -1,9 +1,11 @@
 // RUN: %opt %s --split-input-file --verify-diagnostics -p safetile-pipeline | filecheck %s
 
 // The block's own tile: proved disjoint and in range; nothing of tile_safety
-// is left; the store takes the token its chain starts from.
+// is left; the store takes the token its chain starts from: the wait for the
+// kernels launched before (grid-dependency), which then lets the next start.
 // CHECK-LABEL: entry @own_tile
-// CHECK-NEXT: %[[T0:.+]] = make_token : token
+// CHECK-NEXT: %[[T0:.+]] = gdc_wait_tko -> token
+// CHECK-NEXT: gdc_launch_dependents_tko token = %[[T0]] -> token
 // CHECK-NOT: tile_safety
 // CHECK-NOT: assert
 // CHECK: store_view_tko weak %t, %pz[%b#0] token = %[[T0]] :
@@ -23,8 +25,8 @@ cuda_tile.module @m {
 
 // Reading an input at the block id needs a launch check, which the default
 // pipeline does not take (nothing would evaluate it): an assert, kept in the
-// loop, which may run zero times.  The unused load of the shared input takes
-// no token, so it is dead code and goes, and no access needs a token.
+// loop, which may run zero times.  The unused load of the shared input is
+// dead code and goes (its token, the wait's, orders nothing).
 // CHECK-LABEL: entry @input_in_loop
 // CHECK-NOT: make_token
 // CHECK: print_tko "input tile: tile index %d is outside [0, %d) in dimension 0\0A"
@@ -72,7 +74,8 @@ cuda_tile.module @m {
 // loop-invariant), CSE does not merge the two loads across the store, and
 // the unused load after the loop stays: its token orders the final store.
 // CHECK-LABEL: entry @accumulate
-// CHECK-NEXT: %[[T0:.+]] = make_token : token
+// CHECK-NEXT: %[[T0:.+]] = gdc_wait_tko -> token
+// CHECK-NEXT: gdc_launch_dependents_tko token = %[[T0]] -> token
 // CHECK: %[[R:.+]] = for %k in (%c0 to %n, step %c1) : tile<i32> iter_values(%[[A:.+]] = %[[T0]]) -> (token) {
 // CHECK-NEXT: %[[L:.+]]:2 = load_view_tko weak %pz[%b#0] token = %[[A]] :
 // CHECK-NEXT: %[[V:.+]] = addf %[[L]]#0, %t
@@ -106,7 +109,8 @@ cuda_tile.module @m {
 // make_token and the loop carries only their join, through the clean-ups
 // (LICM leaves the join: it uses the iteration's store).
 // CHECK-LABEL: entry @persistent
-// CHECK-NEXT: %[[T0:.+]] = make_token : token
+// CHECK-NEXT: %[[T0:.+]] = gdc_wait_tko -> token
+// CHECK-NEXT: gdc_launch_dependents_tko token = %[[T0]] -> token
 // CHECK: for %idx in (%b#0 to %total, step %nb#0) : tile<i32> iter_values(%[[A:.+]] = %[[T0]]) -> (token) {
 // CHECK: %[[S:.+]] = store_view_tko weak %t, %pz[%{{.+}}, %{{.+}}] token = %[[T0]] :
 // CHECK-NEXT: %[[J:.+]] = join_tokens %[[A]], %[[S]] : token
