@@ -21,6 +21,12 @@ its bytes) the last blocks' tail, which finer work would shorten?
 ``gemv_split`` splits the reduction into ``S`` chunks, one block per (chunk,
 row tile), and writes the ``S`` partial sums (a consumer would add them):
 ``SPLITS`` times it at o_proj's, QKV's and down's shapes.
+
+Every kernel may start early (a programmatic dependent launch: its blocks are
+scheduled and wait while the launch before drains; passes/grid_dependency.py),
+and the model's config of each GEMV is timed again without (``MODEL_CONFIG``).
+With an early start the time in the kernel counts only what a kernel adds to
+the GPU's busy time (bench/measure.py ``kernel_times``).
 """
 
 from __future__ import annotations
@@ -59,6 +65,22 @@ CONFIGS: dict[str, list[tuple[int, int, int | None, int | None, int | None]]] = 
                 (32, 256, 4, 2, None), (16, 128, 4, 4, None), (16, 256, 4, 2, 8)],
 }
 """(rows, cols, load latency, occupancy, worker warps) of each config, by GEMV."""
+
+MODEL_CONFIG = {"o_proj": 1, "qkv": 0, "down": 0, "gate_up": 0}
+"""Which of ``CONFIGS`` the model uses (examples/qwen3/model.py ``Tiles``): timed also without
+an early start (``dependent_launch=False``: each launch starts once the one before has ended)."""
+
+
+def timed_configs(name: str) -> list[tuple[tuple[int, int, int | None, int | None, int | None], bool]]:
+    """Each config of ``name`` with an early start (the default), then the model's without."""
+    return [(config, True) for config in CONFIGS[name]] + [(CONFIGS[name][MODEL_CONFIG[name]], False)]
+
+
+def variant(kernel: st.Kernel, config: tuple[int, int, int | None, int | None, int | None], early: bool) -> st.Kernel:
+    """``kernel`` with ``config``'s hints, started early or not."""
+    _, _, latency, occupancy, warps = config
+    hk = hinted(kernel, latency, warps, occupancy)
+    return hk if early else hk.with_options(dependent_launch=False)
 
 
 SPLITS: list[tuple[int, int, int]] = [(16, 256, 2), (16, 256, 4), (8, 512, 2), (32, 256, 4), (16, 256, 5), (16, 256, 19)]
@@ -124,12 +146,12 @@ def buffers(n: int, k: int) -> dict[str, Any]:
 def build(arch: str) -> None:
     os.environ["SAFETILE_AOT_ARCHS"] = arch
     for name, (kernel, _, k) in SHAPES.items():
-        for rows, cols, latency, occupancy, warps in CONFIGS[name]:
+        for config, early in timed_configs(name):
             b = buffers(64, k)
             w = st.shared(st.from_numpy(np.ones((64, k), np.float32), dtype=st.bf16).sync())
             w = (w, w) if name == "gate_up" else w
-            launch(lambda op: op.sync(), name, hinted(kernel, latency, warps, occupancy), b, w, rows, cols)
-            print(f"{name} {rows}x{cols} latency {latency} occupancy {occupancy} warps {warps}: built for {arch}", flush=True)
+            launch(lambda op: op.sync(), name, variant(kernel, config, early), b, w, config[0], config[1])
+            print(f"{name} {config} early start {early}: built for {arch}", flush=True)
         if name == "gate_up":
             continue
         for rows, cols, chunks in splits_of(k):  # checked against numpy on the way (the interpreter runs it)
@@ -158,20 +180,22 @@ def run(out: Path) -> None:
         shared = [st.shared(st.from_dlpack(w)) for w in torch_weights]
         weights = list(zip(shared[::2], shared[1::2])) if matrices == 2 else shared
         nbytes = n * k * 2 * matrices
-        for rows, cols, latency, occupancy, warps in CONFIGS[name]:
+        for config, early in timed_configs(name):
+            rows, cols, latency, occupancy, warps = config
             b = buffers(n, k)
-            hk = hinted(kernel, latency, warps, occupancy)
+            hk = variant(kernel, config, early)
             with st.Graph.scope() as scope:
                 for w in weights:
                     launch(scope.record, name, hk, b, w, rows, cols)
             in_kernel = sum(kernel_times(scope.graph.replay, torch).values()) / LAYERS / 1e6
             best = seconds_per_launch(scope.graph, LAYERS)
             row = {"gemv": name, "rows": rows, "cols": cols, "latency": latency, "occupancy": occupancy, "warps": warps,
-                   "us": best * 1e6, "of_copy": nbytes / best / bandwidth,
+                   "dependent_launch": early, "us": best * 1e6, "of_copy": nbytes / best / bandwidth,
                    "us_in_kernel": in_kernel * 1e6, "of_copy_in_kernel": nbytes / in_kernel / bandwidth,
                    "of_read_in_kernel": nbytes / in_kernel / reading}
             results["configs"].append(row)
-            print(f"{name} {rows}x{cols} latency {latency} occupancy {occupancy} warps {warps}: {row['us']:.2f} us "
+            print(f"{name} {rows}x{cols} latency {latency} occupancy {occupancy} warps {warps} early {early}: "
+                  f"{row['us']:.2f} us "
                   f"({row['of_copy']:.3f} of copy), in the kernel {row['us_in_kernel']:.2f} us "
                   f"({row['of_copy_in_kernel']:.3f}, {row['of_read_in_kernel']:.3f} of read)", flush=True)
         if name == "o_proj":

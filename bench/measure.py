@@ -1,5 +1,5 @@
 """What the GPU benchmarks of one workload share: the copy and read bandwidths, a graph's time per launch, the
-time in each kernel, and the command line of a script that builds its cubins here and runs them on the GPU.
+time each kernel adds, and the command line of a script that builds its cubins here and runs them on the GPU.
 
 Imported by the scripts beside it (``qwen3.py``, ``attention_probe.py``, ``gemv_probe.py``).
 """
@@ -57,8 +57,12 @@ def seconds_per_launch(graph: Any, launches: int, replays: int = 10, rounds: int
 
 
 def kernel_times(replay: Callable[[], None], torch: Any, replays: int = 8) -> dict[str, float]:
-    """Microseconds per ``replay()`` of each kernel (summed over its launches; the GPU's time in the
-    kernel, no gaps), from torch.profiler, slowest first."""
+    """Microseconds per ``replay()`` that each kernel adds to the GPU's busy time (summed over its
+    launches), from torch.profiler, slowest first: from the kernel's start, or from the end of the
+    kernel before it where it started earlier (a programmatic dependent launch: its blocks wait
+    while that one drains), to its end.  Gaps between kernels count for none; for kernels that
+    run one after another this is their time in the kernel."""
+    from torch.autograd import DeviceType
     from torch.profiler import ProfilerActivity, profile
 
     replay()
@@ -67,10 +71,14 @@ def kernel_times(replay: Callable[[], None], torch: Any, replays: int = 8) -> di
         for _ in range(replays):
             replay()
         torch.cuda.synchronize()
+    kernels = sorted((e for e in prof.events() if e.device_type == DeviceType.CUDA),
+                     key=lambda e: e.time_range.start)
     totals: dict[str, float] = {}
-    for event in prof.key_averages():
-        if event.device_time_total > 0:
-            totals[event.key] = event.device_time_total / replays
+    busy_until = float("-inf")
+    for event in kernels:
+        start, end = event.time_range.start, event.time_range.end
+        totals[event.name] = totals.get(event.name, 0.0) + max(0.0, end - max(start, busy_until)) / replays
+        busy_until = max(busy_until, end)
     return dict(sorted(totals.items(), key=lambda kv: -kv[1]))
 
 

@@ -48,7 +48,9 @@ class Tiles:
     and tail of 160 blocks of 16 rows cost 7%: bench/gemv_probe.py); ``attention_occupancy``: the
     attention launch's (tileiras's choice where ``None``); ``prefetch_rows`` and
     ``prefetch_occupancy``: rows a block and occupancy of the branch that reads o_proj's
-    weights into L2 beside the attention (``None`` rows: no branch)."""
+    weights into L2 beside the attention (``None`` rows: no branch); ``dependent_launch``: every
+    launch may start while the one before drains (the kernels wait for it before touching memory:
+    passes/grid_dependency.py), off only to measure what that gains."""
 
     rows: int = 16
     cols: int = 256
@@ -67,6 +69,7 @@ class Tiles:
     attention_occupancy: int | None = None
     prefetch_rows: int | None = None
     prefetch_occupancy: int | None = 4
+    dependent_launch: bool = True
 
     def gemv(self, kernel: st.Kernel) -> st.Kernel:
         """``kernel`` (a projection) with this config's hints."""
@@ -83,6 +86,10 @@ class Tiles:
     def attention(self, kernel: st.Kernel) -> st.Kernel:
         """``kernel`` (the attention) with this config's hints."""
         return hinted(kernel, occupancy=self.attention_occupancy)
+
+    def launched(self, kernel: st.Kernel) -> st.Kernel:
+        """``kernel`` as this config launches it (with or without an early start)."""
+        return kernel if self.dependent_launch else kernel.with_options(dependent_launch=False)
 
 
 def hinted(kernel: st.Kernel, latency: int | None = None, warps: int | None = None,
@@ -188,7 +195,7 @@ class Qwen3Decoder:
                 launched.append(self.buffers.pop(arg))
             else:
                 launched.append(arg)
-        values = run(kernel(*launched, **generics))
+        values = run(self.tiles.launched(kernel)(*launched, **generics))
         for arg, value in zip(args, values):
             if isinstance(arg, tuple):
                 self.buffers[arg[0]] = value.unpartition()
