@@ -4,6 +4,7 @@ tests fill the cubin cache on a CPU machine, see conftest.py)."""
 from __future__ import annotations
 
 import asyncio
+import os
 
 import numpy as np
 import pytest
@@ -100,6 +101,35 @@ def test_a_graph_branch_runs_beside_and_its_output_is_waited_for() -> None:
     graph.release()
     np.testing.assert_array_equal(a.numpy(), np.full(N, 2000.0, np.float32))
     np.testing.assert_array_equal(b.unpartition().numpy(), np.full(N, 1961.0, np.float32))
+
+
+@st.kernel
+def next_tile_plus_one(z: st.Mut[f32, ("T",)], x: st.Ref[f32, (-1,)], *, T: int):
+    """z's tile i = x's tile i + 1 (the last reads the first) + 1: each block reads what another
+    block of the launch before wrote."""
+    i, _, _ = st.tile_block_id()
+    px = x.partition((T,))
+    z.store(px.load(((i + 1) % px.num_tiles(0),)) + 1.0)
+
+
+def test_early_starts_see_everything_the_launch_before_wrote() -> None:
+    """Every launch may start while the one before drains (grid-dependency): 4,096 blocks, more
+    than one wave, each reading another block's tile of the launch before, 100 launches a
+    graph, 5 replays.  A block that read before the launch before had finished would leave a
+    value short of 500.  (Filling a cache on the CPU: 4 blocks, one replay, the same variant.)"""
+    n, replays = (4 * TILE, 1) if os.environ.get("SAFETILE_AOT_ARCHS") else (4096 * TILE, 5)
+    spec = {"z": st.TensorSpec(dtype=f32, shape=(n,), partition=(TILE,)), "x": st.TensorSpec(dtype=f32, shape=(n,))}
+    assert next_tile_plus_one.compile_variant(T=TILE, **spec).dependent_launch
+    a, b = vec(0.0, n), vec(np.nan, n)
+    with st.Graph.scope() as scope:
+        for _ in range(50):
+            b, a = scope.record(next_tile_plus_one(b.partition((TILE,)), a))
+            a, b = scope.record(next_tile_plus_one(a.partition((TILE,)), b.unpartition()))
+            a = a.unpartition()
+    for _ in range(replays):
+        scope.graph.replay()
+    scope.graph.release()
+    np.testing.assert_array_equal(a.numpy(), np.full(n, 100.0 * replays, np.float32))
 
 
 def test_prepared_launch_enqueued_many_times() -> None:
