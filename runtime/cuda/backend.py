@@ -77,7 +77,7 @@ class CudaBackend(Backend):
     def prepare(self, compiled: CompiledVariant) -> CudaKernel:
         assert compiled.cubin is not None, "compiled for the device's arch (Backend.target)"
         return CudaKernel(compiled.cubin.cubin, compiled.symbol, [p.type for p in compiled.params],
-                          [p.name for p in compiled.params])
+                          [p.name for p in compiled.params], programmatic=compiled.dependent_launch)
 
     def launcher(self, runnable: CudaKernel, grid: tuple[int, int, int], params: ParamTemplate) -> CudaLauncher:
         return CudaLauncher(runnable, grid, params)
@@ -88,8 +88,9 @@ class CudaLauncher(Launcher):
 
     A buffer holds the shapes and strides, packed once; a launch writes the
     tensors' addresses and the scalars into one and calls ``cuLaunchKernel``
-    (which copies the values).  Launches take a buffer from a free list and
-    put it back after the call: ``list.pop`` is atomic, so no two launches
+    (``cuLaunchKernelEx`` for a programmatic dependent; either copies the
+    values).  Launches take a buffer from a free list and put it back after
+    the call: ``list.pop`` is atomic, so no two launches
     (in other threads, or one re-entered from a finalizer) write the same
     buffer at once; a launch finding the list empty makes another buffer.
 
@@ -142,7 +143,7 @@ class CudaLauncher(Launcher):
         finally:
             free.append(buffer)
         if err:
-            raise error("cuLaunchKernel", err)
+            raise error(self.kernel.launch_call, err)
 
     def bind(self, args: Sequence[Any], options: dict[str, Any]) -> Callable[[Stream], None]:
         kernel, grid = self.kernel, self.grid

@@ -114,26 +114,34 @@ def call(function: Callable[..., tuple[Any, ...]], *args: Any) -> Any:
 
 
 KernelLaunch = Callable[[int, int, int, int, int], int]
-"""``launch(grid_x, grid_y, grid_z, stream, params) -> CUresult``: one ``cuLaunchKernel`` of one
-function with block (1, 1, 1) and no dynamic shared memory (the cubin carries its thread count);
-``stream`` is a stream's handle as an integer, ``params`` the address of the ``void**`` array."""
+"""``launch(grid_x, grid_y, grid_z, stream, params) -> CUresult``: one ``cuLaunchKernel`` (or
+``cuLaunchKernelEx``) of one function with block (1, 1, 1) and no dynamic shared memory (the cubin
+carries its thread count); ``stream`` is a stream's handle as an integer, ``params`` the address of
+the ``void**`` array."""
 
 
-def kernel_launch(function: Any) -> KernelLaunch:
+def kernel_launch(function: Any, programmatic: bool = False) -> KernelLaunch:
     """The fastest way this process has to launch ``function`` (a ``CUfunction``).
 
     ``runtime/cuda/_launch.c`` where it was built and libcuda's ``cuLaunchKernel`` is found: one C
     call with integers (cuda-python's wrapper converts eleven Python objects, about as costly as
     the driver call); else ``cuda.bindings.driver.cuLaunchKernel``.
+
+    ``programmatic``: ``cuLaunchKernelEx`` with the launch attribute
+    ``PROGRAMMATIC_STREAM_SERIALIZATION`` (a programmatic dependent launch: the kernel may start
+    while the one before it on the stream drains; only for kernels that wait for it before any
+    memory access, ``CompiledVariant.dependent_launch``), by the same two routes.
     """
     driver = load()
-    address = cu_launch_kernel_address()
+    address = cu_launch_kernel_ex_address() if programmatic else cu_launch_kernel_address()
     try:
-        from ._launch import launch_kernel
+        from ._launch import launch_kernel, launch_kernel_ex
     except ImportError:  # installed without a C compiler
         address = None
     if address is not None:
-        return functools.partial(launch_kernel, address, int(function))
+        return functools.partial(launch_kernel_ex if programmatic else launch_kernel, address, int(function))
+    if programmatic:
+        return _bindings_launch_ex(driver, function)
     bindings = driver.cuLaunchKernel
 
     def launch(grid_x: int, grid_y: int, grid_z: int, stream: int, params: int) -> int:
@@ -142,10 +150,41 @@ def kernel_launch(function: Any) -> KernelLaunch:
     return launch
 
 
+def _bindings_launch_ex(driver: ModuleType, function: Any) -> KernelLaunch:
+    """``cuda.bindings.driver.cuLaunchKernelEx`` of ``function`` as a programmatic dependent."""
+    attribute = driver.CUlaunchAttribute()
+    attribute.id = driver.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION
+    attribute.value.programmaticStreamSerializationAllowed = 1
+    bindings = driver.cuLaunchKernelEx
+
+    def launch(grid_x: int, grid_y: int, grid_z: int, stream: int, params: int) -> int:
+        config = driver.CUlaunchConfig()  # one per call: another thread may launch this kernel meanwhile
+        config.gridDimX, config.gridDimY, config.gridDimZ = grid_x, grid_y, grid_z
+        config.blockDimX = config.blockDimY = config.blockDimZ = 1
+        config.sharedMemBytes = 0
+        config.hStream = stream
+        config.attrs = [attribute]
+        config.numAttrs = 1
+        return bindings(config, function, params, 0)[0]
+
+    return launch
+
+
+def _libcuda_address(name: str) -> int | None:
+    try:
+        return ctypes.cast(getattr(ctypes.CDLL("libcuda.so.1"), name), ctypes.c_void_p).value
+    except (OSError, AttributeError):
+        return None
+
+
 @functools.cache
 def cu_launch_kernel_address() -> int | None:
     """The address of ``cuLaunchKernel`` in the loaded libcuda (``None``: not found)."""
-    try:
-        return ctypes.cast(ctypes.CDLL("libcuda.so.1").cuLaunchKernel, ctypes.c_void_p).value
-    except (OSError, AttributeError):
-        return None
+    return _libcuda_address("cuLaunchKernel")
+
+
+@functools.cache
+def cu_launch_kernel_ex_address() -> int | None:
+    """The address of ``cuLaunchKernelEx`` in the loaded libcuda (``None``: not found, a driver
+    older than CUDA 11.8)."""
+    return _libcuda_address("cuLaunchKernelEx")

@@ -6,9 +6,13 @@ scalars their own type, at C alignment in one buffer, with the ``void**``
 array ``cuLaunchKernel`` takes pointing into it.  The driver copies the
 parameter values at the call, so a buffer may be rewritten as soon as the
 call returns.  Launches are ``cuLaunchKernel`` with grid = tile blocks and
-block = (1, 1, 1) (the cubin carries its thread count).  A value that does
-not fit its type (an extent of 2^31 or more) is an ``OverflowError`` naming
-the kernel.
+block = (1, 1, 1) (the cubin carries its thread count).  A kernel compiled
+as a programmatic dependent (``CompiledVariant.dependent_launch``) is
+launched by ``cuLaunchKernelEx`` with ``PROGRAMMATIC_STREAM_SERIALIZATION``:
+its launch may overlap the end of the kernel before it on the stream, which
+is safe because the kernel waits for that kernel (``griddepcontrol.wait``)
+before any memory access.  A value that does not fit its type (an extent of
+2^31 or more) is an ``OverflowError`` naming the kernel.
 """
 
 from __future__ import annotations
@@ -107,15 +111,20 @@ def _bf16_bits(value: Any, element: Any) -> int:
 class CudaKernel:
     """A kernel loaded on the device, ready to launch."""
 
-    def __init__(self, cubin: bytes, symbol: str, param_types: Sequence[Any], param_names: Sequence[str]):
+    def __init__(self, cubin: bytes, symbol: str, param_types: Sequence[Any], param_names: Sequence[str],
+                 programmatic: bool = False):
         driver = load()
         self.symbol = symbol
+        self.programmatic = programmatic
+        """Launched as a programmatic dependent (``cuLaunchKernelEx``; see the module doc)."""
+        self.launch_call = "cuLaunchKernelEx" if programmatic else "cuLaunchKernel"
+        """The driver call of its launches, as errors name it."""
         self.param_names = tuple(param_names)
         self._image = np.frombuffer(cubin, dtype=np.uint8)
         self.module = call(driver.cuModuleLoadData, self._image.ctypes.data)
         self.function = call(driver.cuModuleGetFunction, self.module, symbol.encode())
         self.layout = ParameterLayout(symbol, param_types)
-        self.enqueue = kernel_launch(self.function)
+        self.enqueue = kernel_launch(self.function, programmatic)
         """``enqueue(grid_x, grid_y, grid_z, stream.address, params.address) -> CUresult``."""
 
     def packed(self, args: Sequence[Any]) -> Parameters:
@@ -125,10 +134,10 @@ class CudaKernel:
         return params
 
     def launch_packed(self, grid: tuple[int, int, int], params: Parameters, stream: CudaStream) -> None:
-        """One ``cuLaunchKernel`` of the values in ``params``."""
+        """One ``cuLaunchKernel`` (``cuLaunchKernelEx`` if programmatic) of the values in ``params``."""
         err = self.enqueue(grid[0], grid[1], grid[2], stream.address, params.address)
         if err:
-            raise error("cuLaunchKernel", err)
+            raise error(self.launch_call, err)
 
 
 def _offsets(codes: Sequence[str]) -> list[int]:

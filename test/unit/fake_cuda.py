@@ -4,7 +4,7 @@
         z = st.zeros((8,)).sync()      # device memory is host memory behind fake addresses
         ...
         fake.record(symbol, codes)     # from now on, launches of that kernel are recorded:
-        fake.launches                  # what cuLaunchKernel was given
+        fake.launches                  # what cuLaunchKernel (or cuLaunchKernelEx) was given
 
 Every driver call the runtime makes (``runtime/cuda``) answers as cuda-python
 does (a tuple: the ``CUresult``, then the values), so ``CudaBackend``,
@@ -15,7 +15,11 @@ and memsets are ``ctypes.memmove``/``memset`` on those addresses), so
 ``cuLaunchKernel`` does nothing until ``record`` is called; then it records
 the grid, stream and parameter *values* of each launch (decoded from
 ``kernelParams`` at the call, by the ``struct`` codes given for the
-kernel), and stream waits are recorded too.  Cubins are real
+kernel), and stream waits are recorded too.  ``cuLaunchKernelEx`` takes
+programmatic dependent launches (Hopper PDL) only: it refuses
+(``CUDA_ERROR_INVALID_VALUE``) any config but block (1, 1, 1), no shared
+memory and the one attribute ``PROGRAMMATIC_STREAM_SERIALIZATION`` = 1, and
+records its launches and graph nodes as ``programmatic``.  Cubins are real
 (``compile_variant`` for sm_90 through the cache: tileiras or a cache folder).
 
 Stream capture builds a graph as the driver does: a launch on a capturing
@@ -29,9 +33,12 @@ in ``fake.graphs[handle]``, and ``cuGraphInstantiate``'s flags in
 
 Launches take the route the runtime takes on a GPU: through the C call of
 ``runtime/cuda/_launch.c``, which here calls a ctypes callback into
-``cuLaunchKernel`` below (``fake_cuda(launch="bindings")``: the cuda-python
-route, as where the extension is not built; ``launch=ADDRESS``: a C function
-standing in for the driver's, as bench/launch_path.py's no-op).
+``cuLaunchKernel`` or ``cuLaunchKernelEx`` below (the latter reads the C
+``CUlaunchConfig`` through ctypes structures laid out as cuda.h's).
+``fake_cuda(launch="bindings")``: the cuda-python route, as where the
+extension is not built (the bindings' config objects modelled by classes
+below); ``launch=ADDRESS``: a C function standing in for the driver's
+``cuLaunchKernel``, as bench/launch_path.py's no-op.
 
 Used by the launch-path tests and by ``bench/launch_path.py`` (the Python
 cost of a launch, measured without the driver).
@@ -85,6 +92,65 @@ class CUgraphInstantiate_flags(enum.IntEnum):  # noqa: N801
     CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY = 8
 
 
+class CUlaunchAttributeID(enum.IntEnum):  # noqa: N801
+    CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6
+
+
+# cuda-python's config objects of cuLaunchKernelEx, with the fields the runtime sets (slots: a
+# misspelt field fails, as on the bindings' own classes).
+
+class CUlaunchAttributeValue:  # noqa: N801
+    __slots__ = ("programmaticStreamSerializationAllowed",)
+
+    def __init__(self) -> None:
+        self.programmaticStreamSerializationAllowed = 0
+
+
+class CUlaunchAttribute:  # noqa: N801
+    __slots__ = ("id", "value")
+
+    def __init__(self) -> None:
+        self.id: int = 0
+        self.value = CUlaunchAttributeValue()
+
+
+class CUlaunchConfig:  # noqa: N801
+    __slots__ = ("gridDimX", "gridDimY", "gridDimZ", "blockDimX", "blockDimY", "blockDimZ", "sharedMemBytes",
+                 "hStream", "attrs", "numAttrs")
+
+    def __init__(self) -> None:
+        self.gridDimX = self.gridDimY = self.gridDimZ = 0
+        self.blockDimX = self.blockDimY = self.blockDimZ = 0
+        self.sharedMemBytes = 0
+        self.hStream: Any = 0
+        self.attrs: list[CUlaunchAttribute] = []
+        self.numAttrs = 0
+
+
+# The same in C, as cuda.h lays them out (what runtime/cuda/_launch.c passes; its static asserts
+# pin the same sizes and offsets).
+
+class CLaunchAttributeValue(ctypes.Union):
+    _fields_ = [("pad", ctypes.c_char * 64), ("programmaticStreamSerializationAllowed", ctypes.c_int),
+                ("align", ctypes.c_void_p)]  # cuda.h's union holds pointers: 8-byte aligned
+
+
+class CLaunchAttribute(ctypes.Structure):
+    _fields_ = [("id", ctypes.c_int), ("pad", ctypes.c_char * 4), ("value", CLaunchAttributeValue)]
+
+
+class CLaunchConfig(ctypes.Structure):
+    _fields_ = [("gridDimX", ctypes.c_uint), ("gridDimY", ctypes.c_uint), ("gridDimZ", ctypes.c_uint),
+                ("blockDimX", ctypes.c_uint), ("blockDimY", ctypes.c_uint), ("blockDimZ", ctypes.c_uint),
+                ("sharedMemBytes", ctypes.c_uint), ("hStream", ctypes.c_void_p),
+                ("attrs", ctypes.POINTER(CLaunchAttribute)), ("numAttrs", ctypes.c_uint)]
+
+
+assert (ctypes.sizeof(CLaunchAttributeValue), ctypes.sizeof(CLaunchAttribute), CLaunchAttribute.value.offset,
+        ctypes.sizeof(CLaunchConfig), CLaunchConfig.hStream.offset, CLaunchConfig.attrs.offset,
+        CLaunchConfig.numAttrs.offset) == (64, 72, 8, 56, 32, 40, 48), "cuda.h's layout"
+
+
 LEAST_PRIORITY, GREATEST_PRIORITY = 0, -5
 """The stream priority range (an H100's)."""
 
@@ -101,11 +167,15 @@ _OK = (CUresult.CUDA_SUCCESS,)
 CU_LAUNCH_KERNEL = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, *[ctypes.c_uint] * 7, ctypes.c_void_p,
                                     ctypes.c_void_p, ctypes.c_void_p)
 """The C type of ``cuLaunchKernel``."""
+CU_LAUNCH_KERNEL_EX = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(CLaunchConfig), ctypes.c_void_p, ctypes.c_void_p,
+                                       ctypes.c_void_p)
+"""The C type of ``cuLaunchKernelEx``."""
 
 
 @dataclass(frozen=True)
 class Launch:
-    """One recorded ``cuLaunchKernel``: the kernel's symbol, grid, stream handle and parameter values."""
+    """One recorded ``cuLaunchKernel`` or ``cuLaunchKernelEx``: the kernel's symbol, grid, stream
+    handle and parameter values."""
 
     symbol: str
     grid: tuple[int, int, int]
@@ -113,6 +183,8 @@ class Launch:
     params: tuple[Any, ...]
     thread: int
     """The calling thread (``threading.get_ident()``)."""
+    programmatic: bool
+    """Launched as a programmatic dependent (``cuLaunchKernelEx``)."""
 
 
 @dataclass(frozen=True)
@@ -124,6 +196,9 @@ class Node:
     stream: int
     after: frozenset[int]
     priority: int
+    programmatic: bool
+    """Launched as a programmatic dependent: in a real graph its edge from the kernel before it on
+    its stream is a programmatic edge (it may start while that kernel drains)."""
 
 
 class Capture:
@@ -161,6 +236,9 @@ class FakeDriver:
     CUevent_flags = CUevent_flags
     CUstreamCaptureMode = CUstreamCaptureMode
     CUgraphInstantiate_flags = CUgraphInstantiate_flags
+    CUlaunchAttributeID = CUlaunchAttributeID
+    CUlaunchAttribute = CUlaunchAttribute
+    CUlaunchConfig = CUlaunchConfig
 
     def __init__(self) -> None:
         self._handles = itertools.count(0x1000)
@@ -189,12 +267,15 @@ class FakeDriver:
         self.priorities: dict[int, int] = {}
         """Stream handle -> its priority, for streams made with one."""
         self.launch_error = CUresult.CUDA_SUCCESS
-        """What ``cuLaunchKernel`` returns (set it to make launches fail)."""
+        """What ``cuLaunchKernel`` and ``cuLaunchKernelEx`` return (set it to make launches fail)."""
         self.c_launches = 0
-        """Launches that came through the C route (``launch_kernel_address``)."""
+        """Launches that came through the C route (``launch_kernel_address``, ``launch_kernel_ex_address``)."""
         self._callback = CU_LAUNCH_KERNEL(self._c_launch_kernel)
         self.launch_kernel_address: int = ctypes.cast(self._callback, ctypes.c_void_p).value or 0
         """A C function pointer to this driver's ``cuLaunchKernel`` (what libcuda's address is on a GPU)."""
+        self._ex_callback = CU_LAUNCH_KERNEL_EX(self._c_launch_kernel_ex)
+        self.launch_kernel_ex_address: int = ctypes.cast(self._ex_callback, ctypes.c_void_p).value or 0
+        """The same for ``cuLaunchKernelEx``."""
 
     @staticmethod
     def cuuint64_t(value: int) -> int:  # noqa: N802
@@ -361,30 +442,63 @@ class FakeDriver:
         self.layouts[symbol] = tuple(codes)
         self.recording = True
 
-    def _node(self, f: Any, stream: Any) -> None:
+    def _node(self, f: Any, stream: Any, programmatic: bool) -> None:
         """A launch on a capturing stream is a node after the stream's last ones."""
         capture = self.captures.get(int(stream))
         if capture is not None:
             priority = self.priorities.get(int(stream), LEAST_PRIORITY)
-            capture.nodes.append(Node(self.functions[int(f)], int(stream), capture.ends[int(stream)], priority))
+            capture.nodes.append(Node(self.functions[int(f)], int(stream), capture.ends[int(stream)], priority,
+                                      programmatic))
             capture.ends[int(stream)] = frozenset({len(capture.nodes) - 1})
 
     def cuLaunchKernel(self, f: Any, gx: int, gy: int, gz: int, bx: int, by: int, bz: int,  # noqa: N802
                        shared: int, stream: Any, params: Any, extra: Any) -> tuple[Any, ...]:
-        self._node(f, stream)
+        self._node(f, stream, False)
         if self.recording:
-            self._record(f, (gx, gy, gz), (bx, by, bz, shared, extra), stream, params)
+            self._record(f, (gx, gy, gz), (bx, by, bz, shared, extra), stream, params, False)
         return (self.launch_error,)
 
     def _c_launch_kernel(self, f: int | None, gx: int, gy: int, gz: int, bx: int, by: int, bz: int,
                          shared: int, stream: int | None, params: int | None, extra: int | None) -> int:
         self.c_launches += 1
-        self._node(f or 0, stream or 0)
+        self._node(f or 0, stream or 0, False)
         if self.recording:  # a C NULL arrives as None
-            self._record(f or 0, (gx, gy, gz), (bx, by, bz, shared, extra or 0), stream or 0, params or 0)
+            self._record(f or 0, (gx, gy, gz), (bx, by, bz, shared, extra or 0), stream or 0, params or 0, False)
         return int(self.launch_error)
 
-    def _record(self, f: Any, grid: tuple[int, int, int], rest: tuple[Any, ...], stream: Any, params: Any) -> None:
+    def cuLaunchKernelEx(self, config: CUlaunchConfig, f: Any, params: Any,  # noqa: N802
+                         extra: Any) -> tuple[Any, ...]:
+        given = config.attrs[:config.numAttrs]
+        attributes = ([(int(a.id), a.value.programmaticStreamSerializationAllowed) for a in given]
+                      if len(given) == config.numAttrs else None)
+        return (self._launch_ex(f, (config.gridDimX, config.gridDimY, config.gridDimZ),
+                                (config.blockDimX, config.blockDimY, config.blockDimZ, config.sharedMemBytes),
+                                attributes, int(config.hStream), params, extra),)
+
+    def _c_launch_kernel_ex(self, config: Any, f: int | None, params: int | None, extra: int | None) -> int:
+        self.c_launches += 1
+        c = config.contents
+        attributes = ([(c.attrs[i].id, c.attrs[i].value.programmaticStreamSerializationAllowed)
+                       for i in range(c.numAttrs)] if c.attrs else None)  # a NULL attrs is falsy
+        return int(self._launch_ex(f or 0, (c.gridDimX, c.gridDimY, c.gridDimZ),
+                                   (c.blockDimX, c.blockDimY, c.blockDimZ, c.sharedMemBytes),
+                                   attributes, c.hStream or 0, params or 0, extra or 0))
+
+    def _launch_ex(self, f: Any, grid: tuple[int, int, int], block_shared: tuple[int, int, int, int],
+                   attributes: list[tuple[int, int]] | None, stream: Any, params: Any, extra: Any) -> CUresult:
+        """``cuLaunchKernelEx`` of the runtime's one kind: a programmatic dependent with block
+        (1, 1, 1) and no shared memory; any other config is refused (``attributes``: (id, value)
+        of each, ``None`` where they cannot be read)."""
+        programmatic = [(CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION, 1)]
+        if block_shared != (1, 1, 1, 0) or attributes != programmatic:
+            return CUresult.CUDA_ERROR_INVALID_VALUE
+        self._node(f, stream, True)
+        if self.recording:
+            self._record(f, grid, (*block_shared, extra), stream, params, True)
+        return self.launch_error
+
+    def _record(self, f: Any, grid: tuple[int, int, int], rest: tuple[Any, ...], stream: Any, params: Any,
+                programmatic: bool) -> None:
         assert rest == (1, 1, 1, 0, 0), "block (1, 1, 1), no shared memory, no extra"
         if self.during_launch is not None:
             self.during_launch()
@@ -394,15 +508,17 @@ class FakeDriver:
         pointers = ctypes.cast(int(params), ctypes.POINTER(ctypes.c_void_p))
         values = tuple(struct.unpack(code, ctypes.string_at(pointers[i], struct.calcsize(code)))[0]
                        for i, code in enumerate(codes))
-        self.launches.append(Launch(symbol, grid, stream, values, threading.get_ident()))
+        self.launches.append(Launch(symbol, grid, stream, values, threading.get_ident(), programmatic))
 
 
 @contextmanager
 def fake_cuda(launch: str | int = "c") -> Iterator[FakeDriver]:
     """Run the runtime on a ``CudaBackend`` over a ``FakeDriver`` (restored on exit).
 
-    ``launch``: ``"c"`` (the C call into the stand-in), ``"bindings"`` (the stand-in's
-    ``cuLaunchKernel`` called as cuda-python's) or the address of a C ``cuLaunchKernel``.
+    ``launch``: ``"c"`` (the C calls into the stand-in), ``"bindings"`` (the stand-in's
+    ``cuLaunchKernel`` and ``cuLaunchKernelEx`` called as cuda-python's) or the address of a C
+    ``cuLaunchKernel`` (programmatic launches then take the C call into the stand-in's
+    ``cuLaunchKernelEx``).
     """
     from safetile.runtime import backend
     from safetile.runtime.cuda import driver
@@ -410,11 +526,14 @@ def fake_cuda(launch: str | int = "c") -> Iterator[FakeDriver]:
 
     fake = FakeDriver()
     address = {"c": fake.launch_kernel_address, "bindings": None}.get(launch, launch)  # type: ignore[call-overload]
-    saved = driver._driver, backend._current, driver.cu_launch_kernel_address
+    ex_address = None if launch == "bindings" else fake.launch_kernel_ex_address
+    saved = driver._driver, backend._current, driver.cu_launch_kernel_address, driver.cu_launch_kernel_ex_address
     driver._driver = fake  # type: ignore[assignment]
     driver.cu_launch_kernel_address = lambda: address  # type: ignore[assignment]
+    driver.cu_launch_kernel_ex_address = lambda: ex_address  # type: ignore[assignment]
     try:
         backend._current = CudaBackend()
         yield fake
     finally:
-        driver._driver, backend._current, driver.cu_launch_kernel_address = saved
+        (driver._driver, backend._current, driver.cu_launch_kernel_address,
+         driver.cu_launch_kernel_ex_address) = saved

@@ -285,9 +285,10 @@ def test_the_c_launch_call_is_built_and_refuses_what_the_driver_cannot_take() ->
 
 def test_a_failed_launch_is_an_error_naming_the_call_and_gives_back_the_handles(fake: FakeDriver) -> None:
     args = add(*tensors()).enqueue(st.current_backend().default_stream)
-    record(fake, add)
+    loaded = record(fake, add)
     fake.launch_error = CUresult.CUDA_ERROR_INVALID_VALUE
-    with pytest.raises(CudaError, match="cuLaunchKernel failed: CUDA_ERROR_INVALID_VALUE") as failed:
+    # cuLaunchKernelEx where add is compiled as a programmatic dependent (test_dependent_launch_path.py)
+    with pytest.raises(CudaError, match=f"{loaded.launch_call} failed: CUDA_ERROR_INVALID_VALUE") as failed:
         add(*args).sync()
     fake.launch_error = CUresult.CUDA_SUCCESS
     z, x, y = add(*failed.value.returned).sync()  # the handles came back on the error
