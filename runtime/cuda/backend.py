@@ -76,8 +76,11 @@ class CudaBackend(Backend):
 
     def prepare(self, compiled: CompiledVariant) -> CudaKernel:
         assert compiled.cubin is not None, "compiled for the device's arch (Backend.target)"
+        # Programmatic dependent launch exists from sm_90 (griddepcontrol); before, the
+        # kernel's wait is a no-op and the launch an ordinary one.
+        early = compiled.dependent_launch and int(self.target.removeprefix("sm_").rstrip("af")) >= 90
         return CudaKernel(compiled.cubin.cubin, compiled.symbol, [p.type for p in compiled.params],
-                          [p.name for p in compiled.params], programmatic=compiled.dependent_launch)
+                          [p.name for p in compiled.params], programmatic=early)
 
     def launcher(self, runnable: CudaKernel, grid: tuple[int, int, int], params: ParamTemplate) -> CudaLauncher:
         return CudaLauncher(runnable, grid, params)

@@ -102,6 +102,21 @@ def test_the_runtime_launches_each_kernel_as_compiled(fake: FakeDriver) -> None:
         assert last.params[::3] == tuple(h._array.ptr for h in (z, x, y))
 
 
+def test_before_sm_90_every_launch_is_an_ordinary_one(fake: FakeDriver, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Programmatic dependent launch needs sm_90 (the kernel's wait is a no-op before): an
+    sm_80 device launches even a waiting kernel through cuLaunchKernel."""
+    backend = st.current_backend()
+    compiled = add.compile_variant(backend.target, S=(TILE,))
+    assert compiled.dependent_launch and backend.prepare(compiled).programmatic
+    for older in ("sm_80", "sm_89"):
+        monkeypatch.setattr(backend, "target", older)
+        kernel = backend.prepare(compiled)
+        assert not kernel.programmatic
+        fake.record(kernel.symbol, kernel.layout.codes)
+        kernel.launch_packed((1, 1, 1), kernel.packed(values_for(kernel.layout.codes)), backend.default_stream)
+        assert fake.launches[-1].programmatic is False
+
+
 def test_a_failed_dependent_launch_is_an_error_naming_cuLaunchKernelEx(fake: FakeDriver) -> None:
     stream = st.current_backend().default_stream
     fake.launch_error = CUresult.CUDA_ERROR_INVALID_VALUE
