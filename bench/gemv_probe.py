@@ -66,7 +66,7 @@ CONFIGS: dict[str, list[tuple[int, int, int | None, int | None, int | None]]] = 
 }
 """(rows, cols, load latency, occupancy, worker warps) of each config, by GEMV."""
 
-MODEL_CONFIG = {"o_proj": 1, "qkv": 0, "down": 0, "gate_up": 0}
+MODEL_CONFIG = {"o_proj": 2, "qkv": 0, "down": 0, "gate_up": 0}
 """Which of ``CONFIGS`` the model uses (examples/qwen3/model.py ``Tiles``): timed also without
 an early start (``dependent_launch=False``: each launch starts once the one before has ended)."""
 

@@ -65,7 +65,7 @@ class Tiles:
     gemv_occupancy: int | None = 3
     o_rows: int = 8
     o_cols: int = 512
-    o_occupancy: int | None = 4
+    o_occupancy: int | None = 5
     attention_occupancy: int | None = None
     prefetch_rows: int | None = None
     prefetch_occupancy: int | None = 4
