@@ -5,7 +5,8 @@
 The CUDA backend runs unchanged over the stand-in driver of
 ``test/unit/fake_cuda.py`` (host memory behind fake device addresses), its
 launches through the C call of runtime/cuda/_launch.c into a no-op
-``cuLaunchKernel`` compiled here with ``cc``, so the time of a launch here is
+``cuLaunchKernelEx`` (the kernel may start early: passes/grid_dependency.py)
+compiled here with ``cc``, so the time of a launch here is
 the runtime's host path alone: what bench/gpu.py's dispatch rows add to the
 driver's own call.  The kernel is bench/gpu.py's vector add on 2^16 f32 (tile 1024); its
 cubin comes from the cache (compiled with tileiras on first use).
@@ -19,7 +20,7 @@ Rows (µs per launch, best of 7 loops of N launches):
 * fresh launch alternating two sets of tensors: every launch has other
   addresses (parameters packed, disjointness checked afresh);
 * prepared: ``p.enqueue(stream)`` of a ``.prepare()``d launch;
-* the C call into the no-op ``cuLaunchKernel`` alone (part of every row
+* the C call into the no-op ``cuLaunchKernelEx`` alone (part of every row
   above; the real call's cost is measured on the GPU).
 
 ``--profile`` also prints cProfile's top functions of the fresh launch.
@@ -134,7 +135,7 @@ def measure(launches: int, profile: bool) -> dict[str, float]:
         for _ in range(n):
             enqueue(64, 1, 1, address, params_address)
 
-    out["stand-in cuLaunchKernel alone"] = best(driver_only, launches)
+    out[f"stand-in {kernel.launch_call} alone"] = best(driver_only, launches)
     if profile:
         profiler = cProfile.Profile()
         profiler.runcall(fresh, launches)
@@ -148,6 +149,7 @@ CUresult cuInit(unsigned int flags) { return 0; }
 CUresult cuDriverGetVersion(int *version) { *version = 13000; return 0; }
 CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                         unsigned shared, void *stream, void **params, void **extra) { return 0; }
+CUresult cuLaunchKernelEx(const void *config, void *f, void **params, void **extra) { return 0; }
 """
 
 CALL_ROUTES = """
@@ -203,8 +205,10 @@ def main() -> int:
     parser.add_argument("--call-routes", action="store_true", help="also time cuda-python against ctypes")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        no_op = ctypes.cast(ctypes.CDLL(stub_libcuda(folder)).cuLaunchKernel, ctypes.c_void_p).value
-        with fake_cuda(launch=no_op or 0):
+        stub = ctypes.CDLL(stub_libcuda(folder))
+        no_op, no_op_ex = (ctypes.cast(f, ctypes.c_void_p).value or 0
+                           for f in (stub.cuLaunchKernel, stub.cuLaunchKernelEx))
+        with fake_cuda(launch=no_op, launch_ex=no_op_ex):
             rows = measure(args.launches, args.profile)
     print(f"# Python path of a launch (CUDA backend over a stand-in driver; Python {sys.version.split()[0]})\n")
     print("| launch | µs |")

@@ -512,13 +512,13 @@ class FakeDriver:
 
 
 @contextmanager
-def fake_cuda(launch: str | int = "c") -> Iterator[FakeDriver]:
+def fake_cuda(launch: str | int = "c", launch_ex: int | None = None) -> Iterator[FakeDriver]:
     """Run the runtime on a ``CudaBackend`` over a ``FakeDriver`` (restored on exit).
 
     ``launch``: ``"c"`` (the C calls into the stand-in), ``"bindings"`` (the stand-in's
     ``cuLaunchKernel`` and ``cuLaunchKernelEx`` called as cuda-python's) or the address of a C
-    ``cuLaunchKernel`` (programmatic launches then take the C call into the stand-in's
-    ``cuLaunchKernelEx``).
+    ``cuLaunchKernel``; ``launch_ex``: that of a C ``cuLaunchKernelEx`` (default: the C call into
+    the stand-in's).
     """
     from safetile.runtime import backend
     from safetile.runtime.cuda import driver
@@ -526,7 +526,7 @@ def fake_cuda(launch: str | int = "c") -> Iterator[FakeDriver]:
 
     fake = FakeDriver()
     address = {"c": fake.launch_kernel_address, "bindings": None}.get(launch, launch)  # type: ignore[call-overload]
-    ex_address = None if launch == "bindings" else fake.launch_kernel_ex_address
+    ex_address = None if launch == "bindings" else launch_ex or fake.launch_kernel_ex_address
     saved = driver._driver, backend._current, driver.cu_launch_kernel_address, driver.cu_launch_kernel_ex_address
     driver._driver = fake  # type: ignore[assignment]
     driver.cu_launch_kernel_address = lambda: address  # type: ignore[assignment]
