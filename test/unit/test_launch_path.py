@@ -305,4 +305,4 @@ def test_the_launch_path_benchmark_runs() -> None:
                           capture_output=True, text=True, check=True, cwd=root)
     rows = dict(line.strip("| ").split(" | ") for line in done.stdout.splitlines() if line.startswith("| ")
                 and not line.startswith("| launch |"))
-    assert float(rows["fresh launch `add(z, x, y).enqueue(stream)`"]) > float(rows["stand-in cuLaunchKernel alone"])
+    assert float(rows["fresh launch `add(z, x, y).enqueue(stream)`"]) > float(rows["stand-in cuLaunchKernelEx alone"])
