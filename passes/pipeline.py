@@ -79,17 +79,20 @@ class SafetilePipeline(ModulePass):
     ``lower-tile-safety``), every store to a mutable tensor has been proved
     disjoint across tile blocks (that of ``partition-disjointness``), the
     accesses to each mutable tensor are chained by tokens in program order
-    (that of ``token-order``), and only the bounds checks that could not be
+    (that of ``token-order``), every access is ordered after the entry's wait
+    for the kernels before it (that of ``grid-dependency``), and only the bounds checks that could not be
     discharged statically are left, as asserts.  ``launch_checks`` lets
     bounds-check-elision hoist checks to the host; only for callers that
     evaluate them (the lowering strips the ``tile_safety.launch_checks``
-    record).
+    record).  ``dependent_launch=false`` leaves out ``grid-dependency`` (its
+    ops need bytecode 13.4: for an older target).
     """
 
     name = "safetile-pipeline"
 
     launch_checks: bool = False
+    dependent_launch: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for step in safety_passes(self.launch_checks) + clean_up_passes():
+        for step in safety_passes(self.launch_checks, self.dependent_launch) + clean_up_passes():
             step.apply(ctx, op)

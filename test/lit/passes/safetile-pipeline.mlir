@@ -1,4 +1,6 @@
 // RUN: %opt %s --split-input-file --verify-diagnostics -p safetile-pipeline | filecheck %s
+// Without grid-dependency (for a bytecode target before 13.4): the chains start at a make_token.
+// RUN: %opt %s --split-input-file --verify-diagnostics -p 'safetile-pipeline{dependent_launch=false}' | filecheck %s --check-prefix=NOWAIT
 
 // The block's own tile: proved disjoint and in range; nothing of tile_safety
 // is left; the store takes the token its chain starts from: the wait for the
@@ -6,6 +8,10 @@
 // CHECK-LABEL: entry @own_tile
 // CHECK-NEXT: %[[T0:.+]] = gdc_wait_tko -> token
 // CHECK-NEXT: gdc_launch_dependents_tko token = %[[T0]] -> token
+// NOWAIT-LABEL: entry @own_tile
+// NOWAIT-NEXT: %[[T0:.+]] = make_token : token
+// NOWAIT-NOT: gdc_
+// NOWAIT: store_view_tko weak %t, %pz[%b#0] token = %[[T0]] :
 // CHECK-NOT: tile_safety
 // CHECK-NOT: assert
 // CHECK: store_view_tko weak %t, %pz[%b#0] token = %[[T0]] :
