@@ -23,6 +23,7 @@ matrix; with tied embeddings the table is also the LM head.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -89,12 +90,21 @@ class Tiles:
 
     def launched(self, kernel: st.Kernel) -> st.Kernel:
         """``kernel`` as this config launches it (with or without an early start)."""
-        return kernel if self.dependent_launch else kernel.with_options(dependent_launch=False)
+        return kernel if self.dependent_launch else _ordinary(kernel)
 
 
+@functools.cache
+def _ordinary(kernel: st.Kernel) -> st.Kernel:
+    """``kernel`` launched only once the one before has ended (one per kernel: a kernel compiles
+    each variant once)."""
+    return kernel.with_options(dependent_launch=False)
+
+
+@functools.cache
 def hinted(kernel: st.Kernel, latency: int | None = None, warps: int | None = None,
            occupancy: int | None = None) -> st.Kernel:
-    """``kernel`` with the sm_90 hints given (those not ``None``)."""
+    """``kernel`` with the sm_90 hints given (those not ``None``); the same kernel for the same
+    hints, so that a step's 36 layers compile each variant once."""
     options: dict[str, Any] = {}
     if latency is not None:
         options["load_hints"] = {"sm_90": {"latency": latency}}
