@@ -68,6 +68,9 @@ PARTITION = PREFIX + "partition"
 UNSAFE = PREFIX + "unsafe"
 UNCHECKED_ACCESSES = PREFIX + "unchecked_accesses"
 DENY_IN_KERNEL_CHECKS = PREFIX + "deny_in_kernel_checks"
+EARLY_READS = PREFIX + "early_reads"
+"""On an entry: the argument numbers of the base pointers of the read-only tensors
+whose top-level loads ``grid-dependency`` may put before the wait."""
 LAUNCH_CHECKS = PREFIX + "launch_checks"
 
 
@@ -303,6 +306,7 @@ __all__ = [
     "ACCESS",
     "ARG",
     "DENY_IN_KERNEL_CHECKS",
+    "EARLY_READS",
     "LAUNCH_CHECKS",
     "PARTITION",
     "UNCHECKED_ACCESSES",

@@ -43,7 +43,7 @@ from safetile.frontend.errors import CompileError
 from safetile.frontend.kernel import KernelDefinition, Variant, context
 from safetile.passes.analyses.grid_reads import UnreadGridDim, unread_grid_dims
 from safetile.passes.analyses.locations import OpDiagnostic
-from safetile.passes.grid_dependency import waits_first
+from safetile.passes.grid_dependency import early_arguments, waits_first
 from safetile.passes.pipeline import clean_up_passes, safety_passes
 from safetile.passes.registry import PassRegistryError
 
@@ -98,6 +98,11 @@ class CompiledVariant:
     (``grid-dependency``'s invariant holds on the final IR): a launch may start it
     while the kernel before it on its stream still runs (a programmatic dependent
     launch)."""
+    early_reads: tuple[str, ...] = ()
+    """The tensor parameters (by name) the entry reads *before* that wait
+    (``grid-dependency``'s early reads; only with ``dependent_launch``): a launch
+    may start it early only if the work just before it on its stream writes none
+    of their memory (the runtime checks, launch by launch)."""
     target: str | None = None
     """The arch of ``cubin`` (``"sm_90"``), or None for IR only."""
     cubin: cache.CacheEntry | None = field(default=None, repr=False)
@@ -213,6 +218,9 @@ def _lower(
         raise kernel.error(f"the IR after stage '{after}' does not verify: {_first_line(err)}",
                            "a user pass at that point produced invalid IR" if user[after] else
                            "this is a bug in safetile; please report it with the kernel") from None
+    final = _entry(module, symbol)
+    dependent = waits_first(final)
+    early = tuple(variant.params[i].name for i in early_arguments(final)) if dependent else ()
     digest = hashlib.sha256(print_tile_ir(module).encode())
     digest.update(repr(tuple(r.spec for r in requests)).encode())
     return CompiledVariant(
@@ -225,7 +233,8 @@ def _lower(
         unread,
         tuple(stages),
         digest.hexdigest(),
-        dependent_launch=waits_first(_entry(module, symbol)),
+        dependent_launch=dependent,
+        early_reads=early,
     )
 
 

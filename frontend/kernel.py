@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import Builtin, UnitAttr
+from xdsl.dialects.builtin import ArrayAttr, Builtin, IntegerAttr, UnitAttr
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException
 
@@ -76,7 +76,10 @@ class KernelOptions:
     assert a compile error; ``arg_facts=False`` drops the argument facts
     (alignment, divisibility, unit strides) for debugging; ``dependent_launch``
     (default on) lets a launch start while the kernel before it drains: the
-    kernel waits for it before touching memory (``passes/grid_dependency.py``).
+    kernel waits for it before touching memory (``passes/grid_dependency.py``);
+    ``early_reads`` names ``st.Ref`` tensors the kernel may read before that
+    wait, while the kernel before it drains (its weights: the runtime starts
+    a launch early only if the work before it writes none of their memory).
     """
 
     print_ir: bool = False
@@ -93,6 +96,9 @@ class KernelOptions:
     """Per-arch hints of every store."""
     dependent_launch: bool = True
     """Compile with ``grid-dependency`` and launch as a programmatic dependent (sm_90 and later)."""
+    early_reads: tuple[str, ...] = ()
+    """``st.Ref`` tensor parameters whose loads at the top of the body (not in a loop or branch)
+    ``grid-dependency`` puts before the wait."""
 
     def key(self) -> tuple[Any, ...]:
         """What makes variants differ (``passes`` count in the driver's key)."""
@@ -101,6 +107,7 @@ class KernelOptions:
             self.deny_in_kernel_checks,
             self.arg_facts,
             self.dependent_launch,
+            self.early_reads,
             *(_frozen(h) for h in (self.optimization_hints, self.load_hints, self.store_hints)),
         )
 
@@ -183,6 +190,11 @@ def _annotation(parsed: ParsedFunction, name: str, value: Any, generics: set[str
             "annotations name st types, dtypes, or generics declared after '*'",
         ) from None
     return evaluated
+
+
+_DECLARED = {"mut": "st.Mut (written)", "mapped": "st.MutMapped (written)", "ptr": "a raw pointer",
+             "scalar": "a scalar", "generic": "a generic"}
+"""How an ``early_reads`` error describes a parameter that is not an ``st.Ref`` tensor."""
 
 
 def _arg_node(tree: ast.FunctionDef, name: str) -> ast.AST:
@@ -473,6 +485,23 @@ class KernelDefinition:
 
     # -- lowering --------------------------------------------------------------
 
+    def _early_reads(self, params: list[EntryParam]) -> ArrayAttr[IntegerAttr]:
+        """The entry arguments (base pointers) of the ``early_reads`` tensors, checked to be ``st.Ref``."""
+        kinds = {p.name: p for p in self.params}
+        for name in self.options.early_reads:
+            p = kinds.get(name)
+            if p is None or p.kind != "tensor" or p.annotation.mode != "shared":
+                got = ("it has no such parameter" if p is None else
+                       f"'{name}' is {_DECLARED.get(getattr(p.annotation, 'mode', p.kind), 'a ' + p.kind)}")
+                raise self.error(
+                    f"early_reads names '{name}', but {got}",
+                    "name st.Ref tensor parameters the kernel only reads (its weights): a kernel "
+                    "cannot read early what it writes",
+                    param=name if p is not None else None,
+                )
+        names = [p.name for p in params]
+        return ArrayAttr([IntegerAttr(names.index(name), 64) for name in self.options.early_reads])
+
     def _lower(self, key: tuple[Any, ...], generics: dict[str, Any], layouts: list[TensorLayout]) -> Variant:
         parsed = self.parsed
         by_name = {t.name: t for t in layouts}
@@ -513,6 +542,8 @@ class KernelDefinition:
             entry.attributes[tile_safety.UNCHECKED_ACCESSES] = UnitAttr()
         if self.options.deny_in_kernel_checks:
             entry.attributes[tile_safety.DENY_IN_KERNEL_CHECKS] = UnitAttr()
+        if self.options.early_reads:
+            entry.attributes[tile_safety.EARLY_READS] = self._early_reads(params)
         if entry_hints := self._hints(self.options.optimization_hints, generics):
             entry.properties["optimization_hints"] = hints_attr(entry_hints)
         variant = Variant(key, entry.sym_name.data, entry, generics, layouts, params)

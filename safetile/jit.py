@@ -84,6 +84,7 @@ def kernel(
     load_hints: Mapping[str, Mapping[str, Any]] | None = None,
     store_hints: Mapping[str, Mapping[str, Any]] | None = None,
     dependent_launch: bool = True,
+    early_reads: Sequence[str] = (),
 ) -> Any:
     """``@st.kernel`` or ``@st.kernel(option=...)``: declare a kernel entry point.
 
@@ -107,6 +108,7 @@ def kernel(
         load_hints,
         store_hints,
         dependent_launch,
+        tuple(early_reads),
     )
 
     def wrap(f: Callable[..., Any]) -> Kernel:
