@@ -55,28 +55,46 @@ def load_scalar(t):
 
 
 @st.function
-def matvec(w, x, bn, BN, BK):
-    """Rows ``bn * BN ...`` of ``w @ x``."""
+def matvec(w, x, bn, BN, BK, early, early_tma):
+    """Rows ``bn * BN ...`` of ``w @ x``.  The first ``early`` column tiles of ``w`` are loaded
+    outside the loop: a kernel with ``early_reads=("w",)`` reads them before its wait for the
+    kernel before it (``allow_tma=early_tma``)."""
     K = x.shape[0]
     assert K % BK == 0, "the column tile BK divides the length of x"
+    assert early <= K // BK, "EARLY column tiles fit in the row"
     pw, px = w.partition((BN, BK), padding="zero"), x.partition((BK,))
     acc = st.zeros((BN, BK), f32)
-    for k in range(K // BK):
+    for k in st.static_range(early):
+        acc = acc + pw.load((bn, k), allow_tma=early_tma).astype(f32) * px.load((k,)).reshape((1, BK))
+    for k in range(early, K // BK):
         acc = acc + pw.load((bn, k)).astype(f32) * px.load((k,)).reshape((1, BK))
     return st.sum(acc, 1)
 
 
 @st.function
-def norm_matvec(w, x, bn, BN, BK, norm_w, eps, w2=None):
+def norm_matvec(w, x, bn, BN, BK, norm_w, eps, early, early_tma, w2=None):
     """Rows ``bn * BN ...`` of ``w @ (rms_norm(x) * norm_w)`` (and of ``w2 @ ...``: both in one
     loop, both weights' loads in flight).  The norm is a scalar factor, so it scales the sums,
-    and the squares of ``x`` are summed in the same loop: the weight loads wait for nothing."""
+    and the squares of ``x`` are summed in the same loop: the weight loads wait for nothing.
+    The first ``early`` column tiles of the weights are loaded outside the loop (``matvec``)."""
     K = x.shape[0]
     assert K % BK == 0, "the column tile BK divides the length of x"
+    assert early <= K // BK, "EARLY column tiles fit in the row"
     px, pn, pw = x.partition((BK,)), norm_w.partition((BK,)), w.partition((BN, BK), padding="zero")
     acc = acc2 = st.zeros((BN, BK), f32)
     squares = st.zeros((BK,), f32)
-    for k in range(K // BK):
+    for k in st.static_range(early):
+        w_k = pw.load((bn, k), allow_tma=early_tma).astype(f32)
+        w2_k = w_k
+        if w2 is not None:
+            w2_k = w2.partition((BN, BK), padding="zero").load((bn, k), allow_tma=early_tma).astype(f32)
+        t = px.load((k,))
+        squares = squares + t * t
+        xn = (t * pn.load((k,)).astype(f32)).reshape((1, BK))
+        acc = acc + w_k * xn
+        if w2 is not None:
+            acc2 = acc2 + w2_k * xn
+    for k in range(early, K // BK):
         t = px.load((k,))
         squares = squares + t * t
         xn = (t * pn.load((k,)).astype(f32)).reshape((1, BK))
@@ -123,7 +141,7 @@ def embed(
     z.store(table.partition((1, BH)).load((token, bh)).reshape((BH,)).astype(f32))
 
 
-@st.kernel
+@st.kernel(early_reads=("w",))
 def norm_gemv(
     z: st.Mut[f32, ("BN",)],
     x: st.Ref[f32, ("K",)],
@@ -135,13 +153,15 @@ def norm_gemv(
     BN: int,
     BK: int,
     K: int,
+    EARLY: int = 0,
+    EARLY_TMA: bool = False,
 ):
     """``z = w @ (rms_norm(x) * norm_w)``: every block normalizes the whole ``x`` (it is small)."""
     bn, _, _ = st.tile_block_id()
-    z.store(norm_matvec(w, x, bn, BN, BK, norm_w, eps)[0])
+    z.store(norm_matvec(w, x, bn, BN, BK, norm_w, eps, EARLY, EARLY_TMA)[0])
 
 
-@st.kernel
+@st.kernel(early_reads=("w",))
 def gemv_residual(
     z: st.Mut[f32, ("BN",)],
     residual: st.Ref[f32, (-1,)],
@@ -152,11 +172,13 @@ def gemv_residual(
     BN: int,
     BK: int,
     K: int,
+    EARLY: int = 0,
+    EARLY_TMA: bool = False,
 ):
     """``z = residual + w @ x``."""
     bn, _, _ = st.tile_block_id()
     r = residual.partition((BN,)).load((bn,))
-    z.store(r + matvec(w, x, bn, BN, BK))
+    z.store(r + matvec(w, x, bn, BN, BK, EARLY, EARLY_TMA))
 
 
 @st.kernel
@@ -180,7 +202,7 @@ def read_rows(
     z.store(st.sum(acc, 0).reshape((1,)))
 
 
-@st.kernel
+@st.kernel(early_reads=("w_gate", "w_up"))
 def norm_gate_up(
     z: st.Mut[f32, ("BN",)],
     x: st.Ref[f32, ("K",)],
@@ -193,14 +215,16 @@ def norm_gate_up(
     BN: int,
     BK: int,
     K: int,
+    EARLY: int = 0,
+    EARLY_TMA: bool = False,
 ):
     """The gated MLP's first half: ``silu(w_gate @ xn) * (w_up @ xn)``, ``xn = rms_norm(x) * norm_w``."""
     bn, _, _ = st.tile_block_id()
-    gate, up = norm_matvec(w_gate, x, bn, BN, BK, norm_w, eps, w_up)
+    gate, up = norm_matvec(w_gate, x, bn, BN, BK, norm_w, eps, EARLY, EARLY_TMA, w_up)
     z.store(gate / (1.0 + st.exp2(gate * -LOG2E)) * up)
 
 
-@st.kernel
+@st.kernel(early_reads=("w",))
 def norm_gemv_argmax(
     logits: st.Mut[f32, ("BN",)],
     best: st.Mut[f32, (1,)],
@@ -214,11 +238,13 @@ def norm_gemv_argmax(
     BN: int,
     BK: int,
     K: int,
+    EARLY: int = 0,
+    EARLY_TMA: bool = False,
 ):
     """The LM head: ``logits = w @ (rms_norm(x) * norm_w)``, and per tile its largest logit and
     the first row holding it (``best``/``best_at`` have one element per tile)."""
     bn, _, _ = st.tile_block_id()
-    row_logits = norm_matvec(w, x, bn, BN, BK, norm_w, eps)[0]
+    row_logits = norm_matvec(w, x, bn, BN, BK, norm_w, eps, EARLY, EARLY_TMA)[0]
     logits.store(row_logits)
     top = st.max(row_logits, 0)
     rows = st.iota((BN,)) + bn * BN

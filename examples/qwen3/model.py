@@ -51,7 +51,9 @@ class Tiles:
     ``prefetch_occupancy``: rows a block and occupancy of the branch that reads o_proj's
     weights into L2 beside the attention (``None`` rows: no branch); ``dependent_launch``: every
     launch may start while the one before drains (the kernels wait for it before touching memory:
-    passes/grid_dependency.py), off only to measure what that gains."""
+    passes/grid_dependency.py), off only to measure what that gains; ``early``: column tiles of
+    each projection's weights every block loads before that wait, while the kernel before drains
+    (the kernels' ``early_reads``), ``early_tma``: those loads through TMA."""
 
     rows: int = 16
     cols: int = 256
@@ -71,6 +73,13 @@ class Tiles:
     prefetch_rows: int | None = None
     prefetch_occupancy: int | None = 4
     dependent_launch: bool = True
+    early: int = 0
+    early_tma: bool = False
+
+    @property
+    def reads(self) -> dict[str, Any]:
+        """The projections' generics for their early reads."""
+        return {"EARLY": self.early, "EARLY_TMA": self.early_tma}
 
     def gemv(self, kernel: st.Kernel) -> st.Kernel:
         """``kernel`` (a projection) with this config's hints."""
@@ -220,7 +229,8 @@ class Qwen3Decoder:
         launch(run, K.embed, ("x", (t.embed,)), self.embedding, "tokens", "pos")
         for i, layer in enumerate(self.layers):
             k, v = f"k{i}", f"v{i}"
-            launch(run, t.gemv(K.norm_gemv), ("qkv", (t.rows,)), "x", layer["ln1"], layer["qkv"], eps, BK=t.cols)
+            launch(run, t.gemv(K.norm_gemv), ("qkv", (t.rows,)), "x", layer["ln1"], layer["qkv"], eps, BK=t.cols,
+                   **t.reads)
             if t.prefetch_rows is not None:
                 with scope.branch() as branch:
                     launch(branch.record, t.prefetch(K.read_rows), ("prefetched", (1,)), layer["o"],
@@ -237,12 +247,13 @@ class Qwen3Decoder:
                        d ** -0.5, BN=t.keys, PRODUCTS=t.products)
             launch(run, K.attention_merge, ("attn", (g * d,)), "o_part", "lse", "pos", G=g,
                    TILES=self.max_positions // t.keys, BN=t.keys)
-            launch(run, t.o_proj(K.gemv_residual), ("x2", (t.o_rows,)), "x", "attn", layer["o"], BK=t.o_cols)
+            launch(run, t.o_proj(K.gemv_residual), ("x2", (t.o_rows,)), "x", "attn", layer["o"], BK=t.o_cols,
+                   **t.reads)
             launch(run, t.gemv(K.norm_gate_up), ("mlp", (t.rows,)), "x2", layer["ln2"], layer["gate"], layer["up"], eps,
-                   BK=t.cols)
-            launch(run, t.gemv(K.gemv_residual), ("x", (t.rows,)), "x2", "mlp", layer["down"], BK=t.cols)
+                   BK=t.cols, **t.reads)
+            launch(run, t.gemv(K.gemv_residual), ("x", (t.rows,)), "x2", "mlp", layer["down"], BK=t.cols, **t.reads)
         launch(run, K.norm_gemv_argmax, ("logits", (t.head_rows,)), ("best", (1,)), ("best_at", (1,)), "x",
-               self.final_norm, self.head, eps, BK=t.cols)
+               self.final_norm, self.head, eps, BK=t.cols, **t.reads)
         launch(run, K.sample, ("tokens", (1,)), "best", "best_at", "pos", prompt_len, BT=t.sample)
         launch(run, K.advance, ("pos_next", (1,)), "pos", 1)
         launch(run, K.advance, ("pos", (1,)), "pos_next", 0)

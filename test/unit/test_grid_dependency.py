@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pytest
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
@@ -28,7 +29,7 @@ from safetile.dialects.cuda_tile.ops.misc import GdcLaunchDependentsTkoOp, GdcWa
 from safetile.dialects.cuda_tile.ops.structure import EntryOp
 from safetile.dialects.cuda_tile.syntax import parse_tile_ir
 from safetile.dialects.cuda_tile.types import TokenType
-from safetile.passes.grid_dependency import waits_first
+from safetile.passes.grid_dependency import early_arguments, waits_first
 
 
 @st.kernel
@@ -133,3 +134,62 @@ def test_the_interpreter_runs_the_waiting_kernel_unchanged() -> None:
     z, _, _ = scale(st.zeros((64,)).sync().partition((16,)), st.from_numpy(x).sync(), 3.0).sync()
     out = z.unpartition().numpy()
     np.testing.assert_array_equal(out, 3.0 * x)
+
+
+EARLY = """
+    %tp = make_tensor_view %p, shape = [%n], strides = [1] : tile<i32> -> tensor_view<?xf32, strides=[1]>
+    %pp = make_partition_view %tp : partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
+    %c0 = constant <i32: 0> : tile<i32>
+    %e:2 = load_view_tko weak %pp[%c0] : partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>, tile<i32> -> tile<16xf32>, token
+    %w = gdc_wait_tko token = %e#1 -> token
+    {after}"""
+STORE = ("%s = store_view_tko weak %e#0, %pp[%c0] token = {token} : tile<16xf32>, "
+         "partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>, tile<i32> -> token")
+
+
+def test_early_loads_chained_into_the_wait_keep_the_invariant() -> None:
+    """A load before the wait is allowed only as a link of the chain ending at the wait's token."""
+    entry = _entry(EARLY.replace("{after}", STORE.format(token="%w")))
+    assert waits_first(entry) and early_arguments(entry) == (0,)
+    # The early load's token also ordering the store: the store is no longer after the wait.
+    assert not waits_first(_entry(EARLY.replace("{after}", STORE.format(token="%e#1"))))
+    # A store (not a load) chained into the wait.
+    stored_first = EARLY.replace("%w = gdc_wait_tko token = %e#1", STORE.format(token="%e#1") + "\n    %w = gdc_wait_tko token = %s")
+    assert not waits_first(_entry(stored_first.replace("{after}", "")))
+
+
+@st.kernel(early_reads=("w",))
+def early_gemv(z: st.Mut[f32, (16,)], x: st.Ref[f32, (64,)], w: st.Ref[f32, (-1, 64)]):
+    """``z = w @ x``, the first column tile of ``w`` read before the wait."""
+    b, _, _ = st.tile_block_id()
+    pw, px = w.partition((16, 16), padding="zero"), x.partition((16,))
+    acc = pw.load((b, 0)) * px.load((0,)).reshape((1, 16))
+    for k in range(1, 4):
+        acc = acc + pw.load((b, k)) * px.load((k,)).reshape((1, 16))
+    z.store(st.sum(acc, 1))
+
+
+GEMV_SPEC = {"z": st.TensorSpec(dtype=f32, shape=(32,), partition=(16,)), "x": st.TensorSpec(dtype=f32, shape=(64,)),
+             "w": st.TensorSpec(dtype=f32, shape=(32, 64))}
+
+
+def test_a_named_tensors_top_level_load_is_read_before_the_wait() -> None:
+    compiled = early_gemv.compile_variant(**GEMV_SPEC)
+    assert compiled.dependent_launch and compiled.early_reads == ("w",)
+    ops = list(compiled.entry.body.block.ops)
+    wait = next(o for o in ops if isinstance(o, GdcWaitTkoOp))
+    before = [o for o in ops[: ops.index(wait)] if isinstance(o, LoadViewTkoOp)]
+    assert len(before) == 1 and wait.token == before[0].result_token
+    assert early_gemv.with_options(early_reads=()).compile_variant(**GEMV_SPEC).early_reads == ()
+    assert early_gemv.with_options(dependent_launch=False).compile_variant(**GEMV_SPEC).early_reads == ()
+    x, w = np.arange(64, dtype=np.float32), np.ones((32, 64), np.float32)
+    z, *_ = early_gemv(st.zeros((32,)).sync().partition((16,)), st.from_numpy(x).sync(),
+                       st.from_numpy(w).sync()).sync()
+    np.testing.assert_array_equal(z.unpartition().numpy(), w @ x)
+
+
+def test_early_reads_of_a_written_or_unknown_parameter_are_refused() -> None:
+    for names, message in ((("z",), "'z' is st.Mut"), (("nope",), "it has no such parameter")):
+        with pytest.raises(st.CompileError, match=message) as refused:
+            early_gemv.with_options(early_reads=names).compile_variant(**GEMV_SPEC)
+        assert "st.Ref tensor parameters" in str(refused.value)

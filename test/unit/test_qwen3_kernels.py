@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import safetile as st
+from safetile.driver.compile import compile_variant
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
 
@@ -52,18 +53,33 @@ def test_embed_gathers_the_row_of_the_token_at_pos() -> None:
 
 
 @pytest.mark.parametrize("dtype", [st.f32, st.f16])
-def test_norm_gemv(dtype: st.DType) -> None:
+@pytest.mark.parametrize(("early", "tma"), [(0, False), (2, False), (4, True)])
+def test_norm_gemv(dtype: st.DType, early: int, tma: bool) -> None:
     x, norm_w, w = normal(64), normal(64), normal(48, 64)
     z, *_ = K.norm_gemv(poisoned((48,)).partition((16,)), tensor(x), tensor(norm_w, dtype), tensor(w, dtype),
-                        EPS, BK=16).sync()
+                        EPS, BK=16, EARLY=early, EARLY_TMA=tma).sync()
     as_stored = [tensor(a, dtype).numpy() for a in (norm_w, w)]
     close(z, as_stored[1] @ rms_norm(x, as_stored[0], EPS), 1e-3 if dtype == st.f16 else 2e-5)
+    assert read_early(K.norm_gemv, early) == (("w",) if early else ())
 
 
-def test_gemv_residual() -> None:
+EARLY = [(0, False), (1, False), (3, True)]
+"""(column tiles of the weights read before the wait, through TMA): none, one, all three of 48."""
+
+
+def read_early(kernel: st.Kernel, early: int) -> tuple[str, ...]:
+    """The tensors the last compiled variant of ``kernel`` with ``EARLY=early`` reads before its wait."""
+    variant = next(v for v in reversed(kernel.variants.values()) if v.generics.get("EARLY") == early)
+    return compile_variant(kernel, variant).early_reads
+
+
+@pytest.mark.parametrize(("early", "tma"), EARLY)
+def test_gemv_residual(early: int, tma: bool) -> None:
     r, x, w = normal(32), normal(48), normal(32, 48)
-    z, *_ = K.gemv_residual(poisoned((32,)).partition((8,)), tensor(r), tensor(x), tensor(w), BK=16).sync()
+    z, *_ = K.gemv_residual(poisoned((32,)).partition((8,)), tensor(r), tensor(x), st.shared(tensor(w)), BK=16,
+                            EARLY=early, EARLY_TMA=tma).sync()
     close(z, r + w @ x)
+    assert read_early(K.gemv_residual, early) == (("w",) if early else ())
 
 
 def test_read_rows_stores_each_row_tiles_sum() -> None:
@@ -81,12 +97,21 @@ def test_a_column_tile_not_dividing_the_reduction_is_refused() -> None:
     assert "Traceback" not in str(refused.value)
 
 
-def test_norm_gate_up_is_the_silu_gated_mlp_input() -> None:
+@pytest.mark.parametrize(("early", "tma"), [(0, False), (1, True), (2, False)])
+def test_norm_gate_up_is_the_silu_gated_mlp_input(early: int, tma: bool) -> None:
     x, norm_w, gate, up = normal(32), normal(32), normal(64, 32), normal(64, 32)
     z, *_ = K.norm_gate_up(poisoned((64,)).partition((16,)), tensor(x), tensor(norm_w), tensor(gate), tensor(up),
-                           EPS, BK=16).sync()
+                           EPS, BK=16, EARLY=early, EARLY_TMA=tma).sync()
     xn = rms_norm(x, norm_w, EPS)
     close(z, silu(gate @ xn) * (up @ xn))
+    assert read_early(K.norm_gate_up, early) == (("w_gate", "w_up") if early else ())
+
+
+def test_more_early_column_tiles_than_the_row_has_are_refused() -> None:
+    r, x, w = normal(32), normal(48), normal(32, 48)
+    with pytest.raises(Exception, match="EARLY column tiles fit in the row") as refused:
+        K.gemv_residual(poisoned((32,)).partition((8,)), tensor(r), tensor(x), tensor(w), BK=16, EARLY=4).sync()
+    assert "Traceback" not in str(refused.value)
 
 
 def test_norm_gemv_argmax_gives_each_tiles_max_and_its_first_row() -> None:

@@ -28,7 +28,8 @@ def weights() -> dict[str, np.ndarray]:
 
 
 TILES = {"default": TINY_TILES, "kv_append, reduce": replace(TINY_TILES, fused_append=False, products=K.REDUCE),
-         "rows": replace(TINY_TILES, products=K.ROWS), "prefetch branch": replace(TINY_TILES, prefetch_rows=16)}
+         "rows": replace(TINY_TILES, products=K.ROWS), "prefetch branch": replace(TINY_TILES, prefetch_rows=16),
+         "early reads": replace(TINY_TILES, early=2, early_tma=True)}
 
 
 @pytest.mark.parametrize("tiles", TILES.values(), ids=TILES.keys())
