@@ -75,9 +75,21 @@ MODEL_CONFIG = {"o_proj": 2, "qkv": 0, "down": 0, "gate_up": 0}
 an early start (``dependent_launch=False``: each launch starts once the one before has ended)."""
 
 
-def timed_configs(name: str) -> list[tuple[tuple[int, int, int | None, int | None, int | None], bool]]:
-    """Each config of ``name`` with an early start (the default), then the model's without."""
-    return [(config, True) for config in CONFIGS[name]] + [(CONFIGS[name][MODEL_CONFIG[name]], False)]
+EARLY_READS = [(1, False), (2, False), (4, False), (1, True), (2, True)]
+"""(column tiles of the weights read before the wait, through TMA) timed on the model's config:
+the first tiles stream while the launch before drains (the kernels' ``early_reads``)."""
+
+Timed = tuple[tuple[int, int, int | None, int | None, int | None], bool, tuple[int, bool]]
+"""A config, whether it starts early, and its early reads."""
+
+
+def timed_configs(name: str, model_only: bool = False) -> list[Timed]:
+    """Each config of ``name`` with an early start (the default), then the model's without and
+    with each ``EARLY_READS``; ``model_only``: the model's config alone, without, and with those."""
+    model = CONFIGS[name][MODEL_CONFIG[name]]
+    swept = [model] if model_only else CONFIGS[name]
+    return ([(config, True, (0, False)) for config in swept] + [(model, False, (0, False))]
+            + [(model, True, reads) for reads in EARLY_READS])
 
 
 def variant(kernel: st.Kernel, config: tuple[int, int, int | None, int | None, int | None], early: bool) -> st.Kernel:
@@ -126,17 +138,19 @@ def split_launch(run: Any, b: dict[str, Any], w: Any, rows: int, cols: int, chun
     b["parts"], b["x"] = out[0].unpartition(), out[1]
 
 
-def launch(run: Any, name: str, kernel: st.Kernel, b: dict[str, Any], w: Any, rows: int, cols: int) -> None:
-    """One launch; the handles it gives back replace the buffers in ``b``."""
+def launch(run: Any, name: str, kernel: st.Kernel, b: dict[str, Any], w: Any, rows: int, cols: int,
+           reads: tuple[int, bool] = (0, False)) -> None:
+    """One launch (``reads``: its early reads); the handles it gives back replace the buffers in ``b``."""
     z = b.pop("z").partition((rows,))
+    early = {"EARLY": reads[0], "EARLY_TMA": reads[1]}
     if name in ("o_proj", "down"):
-        out = run(kernel(z, b.pop("r"), b.pop("x"), w, BK=cols))
+        out = run(kernel(z, b.pop("r"), b.pop("x"), w, BK=cols, **early))
         b["z"], b["r"], b["x"] = out[0].unpartition(), out[1], out[2]
     elif name == "gate_up":  # w: the gate's and the up projection's weights
-        out = run(kernel(z, b.pop("x"), b.pop("n"), *w, 1e-6, BK=cols))
+        out = run(kernel(z, b.pop("x"), b.pop("n"), *w, 1e-6, BK=cols, **early))
         b["z"], b["x"], b["n"] = out[0].unpartition(), out[1], out[2]
     else:
-        out = run(kernel(z, b.pop("x"), b.pop("n"), w, 1e-6, BK=cols))
+        out = run(kernel(z, b.pop("x"), b.pop("n"), w, 1e-6, BK=cols, **early))
         b["z"], b["x"], b["n"] = out[0].unpartition(), out[1], out[2]
 
 
@@ -150,12 +164,12 @@ def buffers(n: int, k: int) -> dict[str, Any]:
 def build(arch: str) -> None:
     os.environ["SAFETILE_AOT_ARCHS"] = arch
     for name, (kernel, _, k) in SHAPES.items():
-        for config, early in timed_configs(name):
+        for config, early, reads in timed_configs(name):
             b = buffers(64, k)
             w = st.shared(st.from_numpy(np.ones((64, k), np.float32), dtype=st.bf16).sync())
             w = (w, w) if name == "gate_up" else w
-            launch(lambda op: op.sync(), name, variant(kernel, config, early), b, w, config[0], config[1])
-            print(f"{name} {config} early start {early}: built for {arch}", flush=True)
+            launch(lambda op: op.sync(), name, variant(kernel, config, early), b, w, config[0], config[1], reads)
+            print(f"{name} {config} early start {early}, early reads {reads}: built for {arch}", flush=True)
         if name == "gate_up":
             continue
         for rows, cols, chunks in splits_of(k):  # checked against numpy on the way (the interpreter runs it)
@@ -169,7 +183,7 @@ def build(arch: str) -> None:
             print(f"{name} split {chunks} x {rows}x{cols}: built for {arch}", flush=True)
 
 
-def run(out: Path) -> None:
+def run(out: Path, model_only: bool = False) -> None:
     import torch
 
     out.mkdir(parents=True, exist_ok=True)
@@ -184,28 +198,29 @@ def run(out: Path) -> None:
         shared = [st.shared(st.from_dlpack(w)) for w in torch_weights]
         weights = list(zip(shared[::2], shared[1::2])) if matrices == 2 else shared
         nbytes = n * k * 2 * matrices
-        for config, early in timed_configs(name):
+        for config, early, reads in timed_configs(name, model_only):
             rows, cols, latency, occupancy, warps = config
             b = buffers(n, k)
             hk = variant(kernel, config, early)
             with st.Graph.scope() as scope:
                 for w in weights:
-                    launch(scope.record, name, hk, b, w, rows, cols)
+                    launch(scope.record, name, hk, b, w, rows, cols, reads)
             in_kernel = sum(kernel_times(scope.graph.replay, torch).values()) / LAYERS / 1e6
             best = seconds_per_launch(scope.graph, LAYERS)
             row = {"gemv": name, "rows": rows, "cols": cols, "latency": latency, "occupancy": occupancy, "warps": warps,
-                   "dependent_launch": early, "us": best * 1e6, "of_copy": nbytes / best / bandwidth,
+                   "dependent_launch": early, "early_reads": reads[0], "early_tma": reads[1], "us": best * 1e6, "of_copy": nbytes / best / bandwidth,
                    "us_in_kernel": in_kernel * 1e6, "of_copy_in_kernel": nbytes / in_kernel / bandwidth,
                    "of_read_in_kernel": nbytes / in_kernel / reading}
             results["configs"].append(row)
-            print(f"{name} {rows}x{cols} latency {latency} occupancy {occupancy} warps {warps} early {early}: "
+            print(f"{name} {rows}x{cols} latency {latency} occupancy {occupancy} warps {warps} early {early} "
+                  f"reads {reads}: "
                   f"{row['us']:.2f} us "
                   f"({row['of_copy']:.3f} of copy), in the kernel {row['us_in_kernel']:.2f} us "
                   f"({row['of_copy_in_kernel']:.3f}, {row['of_read_in_kernel']:.3f} of read)", flush=True)
-        if name == "o_proj":
+        if name == "o_proj" and not model_only:
             results["o_proj_after_a_read"] = after_a_read(torch, kernel, weights, n, k, nbytes, bandwidth)
             print(f"o_proj right after a read of its weights: {results['o_proj_after_a_read']}", flush=True)
-        if matrices == 1:
+        if matrices == 1 and not model_only:
             results.setdefault("splits", []).extend(splits(torch, name, weights, n, k, nbytes, reading))
             results["cublas"][name] = cublas(torch, torch_weights, nbytes, bandwidth)
             print(f"{name} cuBLAS torch.mv: {results['cublas'][name]}", flush=True)
@@ -276,5 +291,10 @@ def cublas(torch: Any, weights: list[Any], nbytes: int, bandwidth: float) -> dic
             "of_copy_in_kernel": nbytes / in_kernel / bandwidth}
 
 
+def _arguments(parser: Any) -> None:
+    parser.add_argument("--model-only", action="store_true",
+                        help="time only the model's config of each GEMV (without an early start, with early reads)")
+
+
 if __name__ == "__main__":
-    build_or_run(__doc__, build, run)
+    build_or_run(__doc__, build, run, _arguments)
