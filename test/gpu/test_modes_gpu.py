@@ -132,6 +132,48 @@ def test_early_starts_see_everything_the_launch_before_wrote() -> None:
     np.testing.assert_array_equal(a.numpy(), np.full(n, 100.0 * replays, np.float32))
 
 
+@st.kernel(early_reads=("w",))
+def next_tile_plus_w(z: st.Mut[f32, ("T",)], x: st.Ref[f32, (-1,)], w: st.Ref[f32, (-1,)], *, T: int):
+    """z's tile i = x's tile i + 1 (the last reads the first) + w's tile i, w's tile read before
+    the wait for the launch before (an early read)."""
+    i, _, _ = st.tile_block_id()
+    early = w.partition((T,)).load((i,))
+    px = x.partition((T,))
+    z.store(px.load(((i + 1) % px.num_tiles(0),)) + early)
+
+
+def test_early_reads_see_the_weights_and_wait_for_everything_else() -> None:
+    """Like the test above with w's tiles read early: 100 launches a graph, 5 replays, each
+    adding w = 1 to a tile another block of the launch before wrote.  Then w itself written by
+    the launch right before each early reader: the runtime must launch those ordinarily, or a
+    reader would see the w of the step before (the sums would fall short)."""
+    n, replays = (4 * TILE, 1) if os.environ.get("SAFETILE_AOT_ARCHS") else (4096 * TILE, 5)
+    spec = {"z": st.TensorSpec(dtype=f32, shape=(n,), partition=(TILE,)), "x": st.TensorSpec(dtype=f32, shape=(n,)),
+            "w": st.TensorSpec(dtype=f32, shape=(n,))}
+    assert next_tile_plus_w.compile_variant(T=TILE, **spec).early_reads == ("w",)
+    a, b, w = vec(0.0, n), vec(np.nan, n), st.shared(vec(1.0, n))
+    with st.Graph.scope() as scope:
+        for _ in range(50):
+            b, a, _ = scope.record(next_tile_plus_w(b.partition((TILE,)), a, w))
+            a, b, _ = scope.record(next_tile_plus_w(a.partition((TILE,)), b.unpartition(), w))
+            a = a.unpartition()
+    for _ in range(replays):
+        scope.graph.replay()
+    scope.graph.release()
+    np.testing.assert_array_equal(a.numpy(), np.full(n, 100.0 * replays, np.float32))
+    # w written right before each early reader, eagerly: per round u = a + 1, c = a + u, a = c + 1,
+    # so a = 2 ** (round + 1) - 2 (every value exact in f32).
+    a, u, c = vec(0.0, n), vec(0.0, n), vec(np.nan, n)
+    rounds, stream = 10, st.Stream("early reads")
+    for _ in range(rounds):
+        u, a = next_tile_plus_one(u.partition((TILE,)), a).enqueue(stream)
+        c, a, u = next_tile_plus_w(c.partition((TILE,)), a, u.unpartition()).enqueue(stream)
+        a, c = next_tile_plus_one(a.partition((TILE,)), c.unpartition()).enqueue(stream)
+        a = a.unpartition()
+    stream.synchronize()
+    np.testing.assert_array_equal(a.numpy(), np.full(n, 2.0 ** (rounds + 1) - 2, np.float32))
+
+
 def test_prepared_launch_enqueued_many_times() -> None:
     z, x = vec(np.nan).partition((TILE,)), vec(3.0)
     p = axpb(z, x, 2.0, 1.0).prepare()
