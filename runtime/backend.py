@@ -118,6 +118,13 @@ class ParamTemplate:
     """(parameter position, argument position) of each tensor's memory."""
     scalar_slots: tuple[tuple[int, int], ...]
     """(parameter position, argument position) of each scalar."""
+    written: tuple[int, ...]
+    """The storages a launch may write, as indices into the order of ``storage_slots``: the
+    ``st.Mut``/``st.MutMapped`` partitions and the raw pointers (``st.Ref`` tensors are read only)."""
+    read_early: tuple[int, ...]
+    """The storages the kernel reads before its grid-dependency wait (``CompiledVariant.early_reads``),
+    as indices into the order of ``storage_slots``: a launch may start early, while the kernel before
+    it drains, only where that kernel writes none of their memory (``runtime/cuda/stream.py``)."""
 
     def storages(self, args: Sequence[Any]) -> list[Any]:
         """The memory of a launch's tensor arguments, in the order of ``storage_slots``."""

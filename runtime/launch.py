@@ -25,11 +25,13 @@ and for the CPU interpreter ``shuffle=``, ``seed=``, ``detect_races=``.
 Warm launches are cheap: everything the argument *signature* fixes (types,
 dtypes, shapes, strides, partitions, alignment, generics) — the variant, the
 loaded kernel, the grid, the launch checks' verdict, the parameter layout
-(``Backend.launcher``) — is kept in a ``_Plan`` (in the kernel's
-``LaunchCache``), and the launches found free of overlaps are remembered by
-signature and addresses.  A launch seen before checks liveness and
-duplicates, moves the arguments, and hands the tensors' memory and the
-scalars to the plan's launcher.
+(``Backend.launcher``; with it the storages a launch may write and those the
+kernel reads before its grid-dependency wait, which the CUDA backend's rule
+for early starts compares: ``runtime/cuda/stream.py``) — is kept in a
+``_Plan`` (in the kernel's ``LaunchCache``), and the launches found free of
+overlaps are remembered by signature and addresses.  A launch seen before
+checks liveness and duplicates, moves the arguments, and hands the tensors'
+memory and the scalars to the plan's launcher.
 """
 
 from __future__ import annotations
@@ -420,6 +422,8 @@ def _plan(kernel: Kernel, cache: LaunchCache, backend: Backend, args: Sequence[A
     template: list[Any] = []
     storage_slots: list[tuple[int, int]] = []
     scalar_slots: list[tuple[int, int]] = []
+    written: list[int] = []
+    storage_index: dict[str, int] = {}  # a tensor or pointer parameter's name -> its index in the storage order
     for i, (p, arg) in enumerate(zip(params, args)):
         if p.kind == "tensor":
             mode = p.annotation.mode
@@ -434,6 +438,7 @@ def _plan(kernel: Kernel, cache: LaunchCache, backend: Backend, args: Sequence[A
                 storage = _storage_of(arg)
                 specs[p.name] = tensor_spec(arg)
                 mutable.append(len(tensors))
+                written.append(len(tensors))
             else:
                 if not isinstance(arg, Tensor | Shared):
                     raise _refuse(
@@ -448,7 +453,8 @@ def _plan(kernel: Kernel, cache: LaunchCache, backend: Backend, args: Sequence[A
                     f"'{p.name}' is in {where} memory but kernels run on the {backend.name} backend: "
                     "make tensors with the runtime (st.zeros, st.from_numpy, st.from_dlpack) in this process",
                 )
-            storage_slots.append((len(template), len(tensors)))
+            storage_index[p.name] = len(tensors)
+            storage_slots.append((len(template), i))
             template += [None, *storage.shape, *_strides(storage)]
             tensors.append(i)
         elif p.kind == "scalar":
@@ -458,7 +464,9 @@ def _plan(kernel: Kernel, cache: LaunchCache, backend: Backend, args: Sequence[A
             template.append(None)
         else:
             storage = _pointer_storage(kernel, backend, p, arg, generics)
-            storage_slots.append((len(template), len(tensors)))
+            written.append(len(tensors))  # wherever its pointer arithmetic goes
+            storage_index[p.name] = len(tensors)
+            storage_slots.append((len(template), i))
             template.append(None)
             tensors.append(i)
 
@@ -472,9 +480,21 @@ def _plan(kernel: Kernel, cache: LaunchCache, backend: Backend, args: Sequence[A
     moved = tuple(i for i in tensors if not isinstance(args[i], Shared))
     shared = tuple(i for i in tensors if isinstance(args[i], Shared))
     overlap_pairs = tuple((out, j) for out in mutable for j in range(len(tensors)) if j != out)
-    layout = ParamTemplate(tuple(template), tuple(storage_slots), tuple(scalar_slots))
+    layout = ParamTemplate(tuple(template), tuple(storage_slots), tuple(scalar_slots), tuple(written),
+                           _read_early(kernel, compiled, storage_index))
     return _Plan(f"{kernel.name}{list(grid)}", backend, backend.launcher(runnable, grid, layout), grid, tuple(tensors),
                  moved, shared, overlap_pairs)
+
+
+def _read_early(kernel: Kernel, compiled: CompiledVariant, storage_index: Mapping[str, int]) -> tuple[int, ...]:
+    """The storages of ``compiled.early_reads`` (indices into the storage order).  A name that is
+    no tensor parameter is the compiler's error, raised here: launching as if it read nothing
+    early could start it while the kernel before it still writes what it reads."""
+    missing = [name for name in compiled.early_reads if name not in storage_index]
+    if missing:
+        raise RuntimeError(f"'{kernel.name}' was compiled to read {missing} before its grid-dependency wait, "
+                           f"but its tensor parameters are {list(storage_index)}")
+    return tuple(storage_index[name] for name in compiled.early_reads)
 
 
 def _pointer_storage(kernel: Kernel, backend: Backend, p: Any, arg: Any, generics: dict[str, Any]) -> Any:

@@ -22,7 +22,6 @@ from ..backend import Backend, Launcher, ParamTemplate
 from ..stream import Stream
 from . import memory
 from .device import Device
-from .driver import error
 from .kernels import CudaKernel, Parameters
 from .memory import DeviceArray
 from .stream import CudaStream
@@ -80,7 +79,8 @@ class CudaBackend(Backend):
         # kernel's wait is a no-op and the launch an ordinary one.
         early = compiled.dependent_launch and int(self.target.removeprefix("sm_").rstrip("af")) >= 90
         return CudaKernel(compiled.cubin.cubin, compiled.symbol, [p.type for p in compiled.params],
-                          [p.name for p in compiled.params], programmatic=early)
+                          [p.name for p in compiled.params], programmatic=early,
+                          reads_early=bool(compiled.early_reads))
 
     def launcher(self, runnable: CudaKernel, grid: tuple[int, int, int], params: ParamTemplate) -> CudaLauncher:
         return CudaLauncher(runnable, grid, params)
@@ -92,10 +92,12 @@ class CudaLauncher(Launcher):
     A buffer holds the shapes and strides, packed once; a launch writes the
     tensors' addresses and the scalars into one and calls ``cuLaunchKernel``
     (``cuLaunchKernelEx`` for a programmatic dependent; either copies the
-    values).  Launches take a buffer from a free list and put it back after
-    the call: ``list.pop`` is atomic, so no two launches
-    (in other threads, or one re-entered from a finalizer) write the same
-    buffer at once; a launch finding the list empty makes another buffer.
+    values) as ``CudaKernel.launch_packed`` does, with the memory of the tensors
+    it may write and of those the kernel reads before its wait: the rule of
+    early starts (``runtime/cuda/stream.py``).  Launches take a buffer from a free
+    list and put it back after the call: ``list.pop`` is atomic, so no two
+    launches (in other threads, or one re-entered from a finalizer) write the
+    same buffer at once; a launch finding the list empty makes another buffer.
 
     Stream order (the safety contract of ``runtime/cuda``): work on the
     tensors enqueued on other streams comes first, and later work and host
@@ -106,7 +108,13 @@ class CudaLauncher(Launcher):
 
     def __init__(self, kernel: CudaKernel, grid: tuple[int, int, int], params: ParamTemplate):
         self.kernel, self.grid, self.template = kernel, grid, params
-        self._call = (kernel.enqueue, *grid)
+        self._call = (kernel, kernel.enqueue, *grid)
+        positions = [i for _, i in params.storage_slots]
+        self._written = tuple(positions[k] for k in params.written)
+        """Argument positions of the tensors a launch may write."""
+        self._early = tuple(positions[k] for k in params.read_early) if kernel.plain is not None else None
+        """Argument positions of the tensors the kernel reads before its wait, where it chooses its
+        launch by them (``CudaKernel.plain``); ``None`` where it launches one way always."""
         self._free = [self._buffer()]
 
     def _buffer(self) -> _Buffer:
@@ -118,7 +126,7 @@ class CudaLauncher(Launcher):
         return params.address, pointers, scalars, params
 
     def launch(self, args: Sequence[Any], stream: Stream, options: dict[str, Any]) -> None:
-        enqueue, x, y, z = self._call
+        kernel, enqueue, x, y, z = self._call
         free = self._free
         try:
             buffer = free.pop()
@@ -142,28 +150,43 @@ class CudaLauncher(Launcher):
                             each.stream = stream
             for write, i in scalars:
                 write(args[i])
-            err = enqueue(x, y, z, stream.address, address)  # type: ignore[attr-defined]
+            written, early = self._written, self._early
+            writes = ((args[written[0]]._array.span,) if len(written) == 1 else
+                      tuple([args[i]._array.span for i in written]))
+            # CudaKernel.launch_packed, inline (the hot path)
+            lock = stream.lock  # type: ignore[attr-defined]
+            lock.acquire()
+            try:
+                if early is not None:
+                    reads = tuple([args[i]._array.span for i in early])
+                    enqueue = kernel.choose(stream, reads)  # type: ignore[arg-type]
+                stream.last_writes = None  # type: ignore[attr-defined]  # unknown, should the call fail
+                err = enqueue(x, y, z, stream.address, address)  # type: ignore[attr-defined]
+                if not err:
+                    stream.last_writes = writes  # type: ignore[attr-defined]
+            finally:
+                lock.release()
         finally:
             free.append(buffer)
         if err:
-            raise error(self.kernel.launch_call, err)
+            raise kernel.failed(enqueue, err)
 
     def bind(self, args: Sequence[Any], options: dict[str, Any]) -> Callable[[Stream], None]:
         kernel, grid = self.kernel, self.grid
         storages = self.template.storages(args)
         params = kernel.packed(self.template.flat(_address, args))  # packed once, a buffer of its own
+        writes = tuple(storages[k].span for k in self.template.written)
+        reads = tuple(storages[k].span for k in self.template.read_early)
 
         def enqueue(stream: Stream) -> None:
-            if stream.capturing:
-                kernel.launch_packed(grid, params, stream)  # type: ignore[arg-type]
-                return
-            for storage in storages:
-                if storage.stream is not stream:
-                    _wait_for_other_streams(stream, storages)  # type: ignore[arg-type]
-                    for each in storages:
-                        each.stream = stream
-                    break
-            kernel.launch_packed(grid, params, stream)  # type: ignore[arg-type]
+            if not stream.capturing:
+                for storage in storages:
+                    if storage.stream is not stream:
+                        _wait_for_other_streams(stream, storages)  # type: ignore[arg-type]
+                        for each in storages:
+                            each.stream = stream
+                        break
+            kernel.launch_packed(grid, params, stream, writes, reads)  # type: ignore[arg-type]
 
         return enqueue
 

@@ -11,8 +11,14 @@ as a programmatic dependent (``CompiledVariant.dependent_launch``) is
 launched by ``cuLaunchKernelEx`` with ``PROGRAMMATIC_STREAM_SERIALIZATION``:
 its launch may overlap the end of the kernel before it on the stream, which
 is safe because the kernel waits for that kernel (``griddepcontrol.wait``)
-before any memory access.  A value that does not fit its type (an extent of
-2^31 or more) is an ``OverflowError`` naming the kernel.
+before any memory access.  A kernel that also reads some tensors before that
+wait (``CompiledVariant.early_reads``) holds both launches and chooses one
+per launch: the programmatic one only where the work just before it on the
+stream is a kernel launch of ours writing none of what it reads early, the
+ordinary one otherwise (the rule and why it is safe: ``runtime/cuda/stream.py``).
+Every launch records on its stream what it may write.  A value that does not
+fit its type (an extent of 2^31 or more) is an ``OverflowError`` naming the
+kernel.
 """
 
 from __future__ import annotations
@@ -27,8 +33,8 @@ import numpy as np
 from safetile.backend.elements import to_storage
 from safetile.dialects.cuda_tile.types import PointerType, TileType
 
-from .driver import call, error, kernel_launch, load
-from .stream import CudaStream
+from .driver import CudaError, KernelLaunch, call, error, kernel_launch, load
+from .stream import CudaStream, Spans
 
 _FORMATS = {"i1": "?", "i8": "b", "i16": "h", "i32": "i", "i64": "q", "f16": "e", "f32": "f", "f64": "d",
             "bf16": "H"}
@@ -112,13 +118,14 @@ class CudaKernel:
     """A kernel loaded on the device, ready to launch."""
 
     def __init__(self, cubin: bytes, symbol: str, param_types: Sequence[Any], param_names: Sequence[str],
-                 programmatic: bool = False):
+                 programmatic: bool = False, reads_early: bool = False):
         driver = load()
         self.symbol = symbol
         self.programmatic = programmatic
-        """Launched as a programmatic dependent (``cuLaunchKernelEx``; see the module doc)."""
+        """Launched as a programmatic dependent (``cuLaunchKernelEx``; see the module doc), where
+        ``plain`` does not choose otherwise."""
         self.launch_call = "cuLaunchKernelEx" if programmatic else "cuLaunchKernel"
-        """The driver call of its launches, as errors name it."""
+        """The driver call of ``enqueue``, as errors name it."""
         self.param_names = tuple(param_names)
         self._image = np.frombuffer(cubin, dtype=np.uint8)
         self.module = call(driver.cuModuleLoadData, self._image.ctypes.data)
@@ -126,6 +133,10 @@ class CudaKernel:
         self.layout = ParameterLayout(symbol, param_types)
         self.enqueue = kernel_launch(self.function, programmatic)
         """``enqueue(grid_x, grid_y, grid_z, stream.address, params.address) -> CUresult``."""
+        self.plain: KernelLaunch | None = kernel_launch(self.function) if programmatic and reads_early else None
+        """The ordinary launch of a programmatic kernel that reads memory before its wait (its early
+        reads), taken wherever the work before it on the stream may write that memory; ``None``
+        for a kernel launched one way always."""
 
     def packed(self, args: Sequence[Any]) -> Parameters:
         """A buffer of its own holding ``args``."""
@@ -133,11 +144,37 @@ class CudaKernel:
         self.layout.pack(args, params)
         return params
 
-    def launch_packed(self, grid: tuple[int, int, int], params: Parameters, stream: CudaStream) -> None:
-        """One ``cuLaunchKernel`` (``cuLaunchKernelEx`` if programmatic) of the values in ``params``."""
-        err = self.enqueue(grid[0], grid[1], grid[2], stream.address, params.address)
+    def choose(self, stream: CudaStream, reads: Spans | None) -> KernelLaunch:
+        """How a kernel with early reads (``plain`` set) launches on ``stream`` now: programmatic
+        where the work enqueued last is a launch of ours writing none of ``reads`` (the address
+        ranges it reads before its wait; ``None``: unknown), ordinarily otherwise.  The caller
+        holds ``stream.lock`` until it has enqueued the launch and recorded its writes."""
+        early = reads is not None and stream.last_work_spares(reads)
+        return self.enqueue if early else self.plain  # type: ignore[return-value]
+
+    def launch_packed(self, grid: tuple[int, int, int], params: Parameters, stream: CudaStream,
+                      writes: Spans | None = None, reads: Spans | None = None) -> None:
+        """One launch of the values in ``params``: ``cuLaunchKernel``, or ``cuLaunchKernelEx`` for a
+        programmatic dependent (with early reads, as ``choose`` says).  ``writes``: the address
+        ranges it may write, recorded on the stream; ``reads``: those it reads before its wait
+        (``None``, the default: unknown, as if after any other work and reading anything)."""
+        lock = stream.lock
+        lock.acquire()
+        try:
+            enqueue = self.enqueue if self.plain is None else self.choose(stream, reads)
+            stream.last_writes = None  # unknown, should the call fail
+            err = enqueue(grid[0], grid[1], grid[2], stream.address, params.address)
+            if not err:
+                stream.last_writes = writes
+        finally:
+            lock.release()
         if err:
-            raise error(self.launch_call, err)
+            raise self.failed(enqueue, err)
+
+    def failed(self, enqueue: KernelLaunch, err: int) -> CudaError:
+        """The error of a launch through ``enqueue`` (one of this kernel's) that returned ``err``,
+        naming the driver call made."""
+        return error("cuLaunchKernel" if enqueue is self.plain else self.launch_call, err)
 
 
 def _offsets(codes: Sequence[str]) -> list[int]:

@@ -24,7 +24,7 @@ from .stream import CudaStream
 class DeviceArray:
     """A strided array in GPU memory."""
 
-    __slots__ = ("ptr", "shape", "strides", "dtype", "stream", "owner", "_owned", "_span", "__weakref__")
+    __slots__ = ("ptr", "shape", "strides", "dtype", "stream", "owner", "_owned", "span", "__weakref__")
 
     def __init__(self, ptr: int, shape: Sequence[int], strides: Sequence[int], dtype: np.dtype,
                  stream: CudaStream, owner: Any = None, owned: bool = False):
@@ -36,7 +36,9 @@ class DeviceArray:
         self.stream = stream
         self.owner = owner
         self._owned = owned
-        self._span = self._compute_span()
+        self.span = self._compute_span()
+        """The half-open address range ``(start, end)`` its elements lie in (with any gaps
+        between them): what overlap checks compare, and what a launch records it may write."""
 
     @classmethod
     def allocate(cls, shape: Sequence[int], dtype: np.dtype, stream: CudaStream) -> DeviceArray:
@@ -73,7 +75,7 @@ class DeviceArray:
 
     def overlaps(self, other: DeviceArray) -> bool:
         """Whether the two arrays' address ranges meet (conservative for interleaved views)."""
-        (a, b), (c, d) = self._span, other._span
+        (a, b), (c, d) = self.span, other.span
         return a < d and c < b
 
     def is_contiguous(self) -> bool:
@@ -137,7 +139,7 @@ def upload(array: np.ndarray, stream: CudaStream) -> DeviceArray:
 def snapshot(array: DeviceArray) -> DeviceArray:
     """A copy of the bytes ``array`` spans (its elements and any gaps between them),
     after the work on its stream: what ``restore`` puts back, whatever the strides."""
-    low, high = array._span
+    low, high = array.span
     copy = DeviceArray.allocate((high - low,), np.dtype(np.uint8), array.stream)
     if high > low:
         call(load().cuMemcpyDtoDAsync, copy.ptr, low, high - low, array.stream.handle)
@@ -146,7 +148,7 @@ def snapshot(array: DeviceArray) -> DeviceArray:
 
 def restore(array: DeviceArray, copy: DeviceArray) -> None:
     """Put ``snapshot(array)``'s bytes back, after the work on the array's stream."""
-    low, high = array._span
+    low, high = array.span
     if high > low:
         call(load().cuMemcpyDtoDAsync, low, copy.ptr, high - low, array.stream.handle)
     copy.stream = array.stream  # freed after this copy has read it

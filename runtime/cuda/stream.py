@@ -1,12 +1,41 @@
-"""CUDA streams, events and graphs (captured recordings)."""
+"""CUDA streams, events and graphs (captured recordings).
+
+Early starts.  A kernel compiled with early reads (``CompiledVariant.early_reads``:
+tensors it reads before its grid-dependency wait, its weights) is launched as a
+programmatic dependent, which may start while the kernel before it on the stream
+drains, only if the work enqueued just before it on the stream is one of our
+kernel launches and writes none of the memory it reads early.  That suffices: an
+early start overlaps only the kernel just before it, and that kernel let it start
+only after its own wait had returned, when all work before that kernel was done.
+Any other work just before (none, a copy, a memset, an allocation or a free, an
+event recorded or waited for, a graph replay, whatever another library enqueued
+on the stream) is unknown, and the launch is then an ordinary ``cuLaunchKernel``,
+for which the kernel's wait is a no-op and its early reads come after all the
+work before it.  A kernel without early reads touches no memory before its wait
+and is a programmatic dependent whatever came before (``runtime/cuda/kernels.py``).
+
+``CudaStream.last_writes`` is what the rule reads: the address ranges the last
+work enqueued may write, or ``None`` where that work is unknown.  Every kernel
+launch passes the stream as ``address``, and chooses its launch, enqueues it and
+records its writes while holding the stream's ``lock`` (one step, whatever the
+threads); every other use of the stream takes ``handle``, and reading ``handle``
+sets ``last_writes`` to ``None``: the reader may enqueue anything.  A handle read
+once and kept (``torch.cuda.ExternalStream(int(stream.handle))``) is the FFI
+edge: work enqueued through it later is not seen, and must not write what a later
+launch reads early without the stream's handle being read again in between.
+"""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from ..stream import Event, Recording, Stream
 from .device import Device
 from .driver import call, error, load
+
+Spans = tuple[tuple[int, int], ...]
+"""Address ranges ``(start, end)``, half-open: what a launch may write, or what it reads before its wait."""
 
 
 class CudaEvent(Event):
@@ -84,13 +113,37 @@ class CudaStream(Stream):
         self.capturing = False
         if ahead:
             _, greatest = call(driver.cuCtxGetStreamPriorityRange)
-            self.handle = call(driver.cuStreamCreateWithPriority, 0, greatest)
+            self._handle = call(driver.cuStreamCreateWithPriority, 0, greatest)
         else:
-            self.handle = call(driver.cuStreamCreate, 0)
-        self.address = int(self.handle)
-        """The handle as an integer, as launches pass it."""
+            self._handle = call(driver.cuStreamCreate, 0)
+        self.address = int(self._handle)
+        """The handle as an integer, as kernel launches pass it (and only they: they record
+        ``last_writes``)."""
+        self.last_writes: Spans | None = None
+        """The address ranges ``(start, end)`` the work enqueued last may write where it is one
+        of our kernel launches; ``None`` where it is anything else or nothing (the module doc)."""
+        self.lock = threading.RLock()
+        """Held by a kernel launch from choosing how to launch to recording ``last_writes``.
+        Re-entrant: a launch made on this thread inside a launch (by a finalizer) goes first;
+        it cannot write what the outer launch reads early, since that launch holds those tensors."""
         self.deferred_frees: list[int] = []
         """Memory released during a capture, freed once the capture ends."""
+
+    @property
+    def handle(self) -> Any:
+        """The ``CUstream``, for all work but our kernel launches: reading it makes the last
+        work unknown (``last_writes = None``), as the reader may enqueue anything."""
+        self.last_writes = None
+        return self._handle
+
+    def last_work_spares(self, reads: Spans) -> bool:
+        """Whether the work enqueued last is one of our kernel launches writing none of the
+        address ranges ``reads``: then a kernel reading them before its wait may start early
+        (the caller holds ``lock``)."""
+        writes = self.last_writes
+        if writes is None:
+            return False
+        return not any(start < high and low < end for start, end in writes for low, high in reads)
 
     def synchronize(self) -> None:
         call(load().cuStreamSynchronize, self.handle)
