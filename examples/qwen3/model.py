@@ -52,8 +52,9 @@ class Tiles:
     weights into L2 beside the attention (``None`` rows: no branch); ``dependent_launch``: every
     launch may start while the one before drains (the kernels wait for it before touching memory:
     passes/grid_dependency.py), off only to measure what that gains; ``early``: column tiles of
-    each projection's weights every block loads before that wait, while the kernel before drains
-    (the kernels' ``early_reads``), ``early_tma``: those loads through TMA."""
+    the weights every block of QKV, gate/up, down and the LM head loads before that wait, while
+    the kernel before drains (the kernels' ``early_reads``), ``early_tma``: those loads through
+    TMA; ``o_early`` and ``o_early_tma``: o_proj's (bench/gemv_probe.py, docs/model.md)."""
 
     rows: int = 16
     cols: int = 256
@@ -73,13 +74,20 @@ class Tiles:
     prefetch_rows: int | None = None
     prefetch_occupancy: int | None = 4
     dependent_launch: bool = True
-    early: int = 0
+    early: int = 1
     early_tma: bool = False
+    o_early: int = 0
+    o_early_tma: bool = False
 
     @property
     def reads(self) -> dict[str, Any]:
-        """The projections' generics for their early reads."""
+        """The projections' generics for their early reads (o_proj's: ``o_reads``)."""
         return {"EARLY": self.early, "EARLY_TMA": self.early_tma}
+
+    @property
+    def o_reads(self) -> dict[str, Any]:
+        """o_proj's generics for its early reads."""
+        return {"EARLY": self.o_early, "EARLY_TMA": self.o_early_tma}
 
     def gemv(self, kernel: st.Kernel) -> st.Kernel:
         """``kernel`` (a projection) with this config's hints."""
@@ -248,7 +256,7 @@ class Qwen3Decoder:
             launch(run, K.attention_merge, ("attn", (g * d,)), "o_part", "lse", "pos", G=g,
                    TILES=self.max_positions // t.keys, BN=t.keys)
             launch(run, t.o_proj(K.gemv_residual), ("x2", (t.o_rows,)), "x", "attn", layer["o"], BK=t.o_cols,
-                   **t.reads)
+                   **t.o_reads)
             launch(run, t.gemv(K.norm_gate_up), ("mlp", (t.rows,)), "x2", layer["ln2"], layer["gate"], layer["up"], eps,
                    BK=t.cols, **t.reads)
             launch(run, t.gemv(K.gemv_residual), ("x", (t.rows,)), "x2", "mlp", layer["down"], BK=t.cols, **t.reads)
