@@ -76,8 +76,8 @@ class Tiles:
     dependent_launch: bool = True
     early: int = 1
     early_tma: bool = False
-    o_early: int = 0
-    o_early_tma: bool = False
+    o_early: int = 2
+    o_early_tma: bool = True
 
     @property
     def reads(self) -> dict[str, Any]:
