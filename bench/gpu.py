@@ -227,8 +227,9 @@ def dispatch(launches: int) -> dict[str, float]:
         return run
 
     def c_call_only() -> None:
-        # The same call as the runtime makes it (runtime/cuda/_launch.c where built).
-        enqueue, handle, address = kernel.enqueue, stream.address, params.address
+        # The same call as the runtime makes it (runtime/cuda/_launch.c where built); through
+        # ``handle``: launches that do not record their writes leave the stream's last work unknown.
+        enqueue, handle, address = kernel.enqueue, int(stream.handle), params.address
         for _ in range(launches):
             enqueue(DISPATCH_SIZE // 1024, 1, 1, handle, address)
 
