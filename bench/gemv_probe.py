@@ -79,17 +79,27 @@ EARLY_READS = [(1, False), (2, False), (4, False), (1, True), (2, True)]
 """(column tiles of the weights read before the wait, through TMA) timed on the model's config:
 the first tiles stream while the launch before drains (the kernels' ``early_reads``)."""
 
+OTHER_EARLY: dict[str, list[tuple[tuple[int, int, int | None, int | None, int | None], tuple[int, bool]]]] = {
+    "down": [((8, 512, 4, 5, None), (2, True)), ((8, 512, 4, 5, None), (1, False)), ((8, 256, 4, 6, None), (2, True)),
+             ((8, 256, 4, 6, None), (1, False)), ((16, 512, 4, 3, None), (1, True))],
+    "o_proj": [((16, 256, 4, 3, None), (2, True)), ((8, 256, 4, 6, None), (2, True))],
+}
+"""Other configs timed with early reads: more, smaller blocks, whose early tiles are a larger part
+of what each streams."""
+
 Timed = tuple[tuple[int, int, int | None, int | None, int | None], bool, tuple[int, bool]]
 """A config, whether it starts early, and its early reads."""
 
 
 def timed_configs(name: str, model_only: bool = False) -> list[Timed]:
     """Each config of ``name`` with an early start (the default), then the model's without and
-    with each ``EARLY_READS``; ``model_only``: the model's config alone, without, and with those."""
+    with each ``EARLY_READS``, then ``OTHER_EARLY``; ``model_only``: the model's config alone,
+    without, and with those."""
     model = CONFIGS[name][MODEL_CONFIG[name]]
     swept = [model] if model_only else CONFIGS[name]
     return ([(config, True, (0, False)) for config in swept] + [(model, False, (0, False))]
-            + [(model, True, reads) for reads in EARLY_READS])
+            + [(model, True, reads) for reads in EARLY_READS]
+            + [(config, True, reads) for config, reads in OTHER_EARLY.get(name, [])])
 
 
 def variant(kernel: st.Kernel, config: tuple[int, int, int | None, int | None, int | None], early: bool) -> st.Kernel:
