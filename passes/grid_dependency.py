@@ -28,8 +28,8 @@ kernel's first loads: the wait returns, then the first weights are fetched.
 A kernel may name read-only (``st.Ref``) tensors whose loads may come before
 the wait (``@st.kernel(early_reads=("w",))``, the entry's
 ``tile_safety.early_reads``): each load of one at the top of the body (not in
-a loop or branch), with the pure ops computing its view and indices, moves
-before the wait, and the loads are chained by tokens into the wait's input
+a loop or branch), with the pure ops computing its view and indices and its
+index checks, moves before the wait, and the loads are chained by tokens into the wait's input
 token, so tileiras issues them first (a load merely placed first, its token
 unrelated to the wait, is free to sink past it, and tileiras sinks it).
 That is safe only if the kernel before does not write those tensors: the
@@ -238,6 +238,7 @@ def _index_checks(load: LoadViewTkoOp) -> list[Operation]:
 
 
 def _before(op: Operation, anchor: Operation) -> bool:
-    """Whether ``op`` comes before ``anchor`` in their block."""
-    return op.parent_block() is anchor.parent_block() and op.parent_block().get_operation_index(op) < \
-        anchor.parent_block().get_operation_index(anchor)
+    """Whether ``op`` comes before ``anchor`` in ``anchor``'s block."""
+    block = anchor.parent_block()
+    assert block is not None
+    return op.parent_block() is block and block.get_operation_index(op) < block.get_operation_index(anchor)
