@@ -53,7 +53,8 @@ BENCH_TILES = [Tiles(), Tiles(dependent_launch=False, o_occupancy=4), Tiles(o_oc
                Tiles(prefetch_rows=16, prefetch_occupancy=1), Tiles(prefetch_rows=16, prefetch_occupancy=8), Tiles(prefetch_rows=32), Tiles(keys=256),
                Tiles(attention_occupancy=2), Tiles(gemv_occupancy=2), Tiles(keys=64, products=ROWS),
                Tiles(gemv_occupancy=None, gemv_latency=8), Tiles(early=0), Tiles(early=2), Tiles(early=1, early_tma=True),
-               Tiles(early=2, early_tma=True), Tiles(o_early=1, o_early_tma=False), Tiles(o_early=0)]
+               Tiles(early=2, early_tma=True), Tiles(o_early=1, o_early_tma=False), Tiles(o_early=0),
+               Tiles(o_early=3), Tiles(o_early=4)]
 """The tile configs timed on Qwen3-4B (the first is the one the correctness checks use)."""
 
 
