@@ -105,27 +105,27 @@ def waits_first(entry: EntryOp) -> bool:
             return False
         if isinstance(op, GdcWaitTkoOp | GdcLaunchDependentsTkoOp | TokenOrderedOp) and op.token is None:
             sources.append(op)
-    return len(sources) == 1 and _first_wait(sources[0]) is not None
+    return len(sources) == 1 and _chain_from(sources[0]) is not None
 
 
-def _first_wait(source: Operation) -> GdcWaitTkoOp | None:
-    """The wait in the entry's body that ``source`` (the entry's one token source) leads to:
-    itself, or the end of the chain of early loads it starts (``early_loads``)."""
+def _chain_from(source: Operation) -> list[LoadViewTkoOp] | None:
+    """The early loads before the wait in the entry's body that ``source`` (the entry's one token
+    source) leads to: none if ``source`` is that wait, else the chain it starts
+    (``early_loads``); None if it leads to no such wait, or not through such a chain."""
     op: Operation = source
     while isinstance(op, LoadViewTkoOp) and len(uses := list(op.result_token.uses)) == 1:
         op = uses[0].operation
     if not isinstance(op, GdcWaitTkoOp) or not isinstance(op.parent_op(), EntryOp):
         return None
     chain = early_loads(op)
-    return op if chain is not None and (chain[0] if chain else op) is source else None
+    return chain if chain is not None and (chain[0] if chain else op) is source else None
 
 
 def early_arguments(entry: EntryOp) -> tuple[int, ...]:
     """The numbers of the entry arguments (base pointers) read before its wait, in argument
     order; for an entry keeping the invariant (``waits_first``)."""
     loads = [op for op in entry.body.block.ops if isinstance(op, LoadViewTkoOp) and op.token is None]
-    wait = _first_wait(loads[0]) if len(loads) == 1 else None
-    chain = early_loads(wait) if wait is not None else None
+    chain = _chain_from(loads[0]) if len(loads) == 1 else None
     return tuple(sorted({a.index for load in chain or [] if (a := view_argument(load.view)) is not None}))
 
 
