@@ -7,7 +7,9 @@
 4,096 bf16) and the down projection's (2,560 x 9,728), ``norm_gemv`` at the
 QKV projection's (6,144 x 2,560) and ``norm_gate_up`` at the MLP's (two of
 9,728 x 2,560), each config a graph of 36 launches on 36 weight matrices (one
-a layer, more than L2 holds), replayed: the time per launch with the gaps
+a layer, more than L2 holds; packed in the config's tiles as the model has
+them, ``kernels.pack_weight``, and the model's config also on plain
+matrices), replayed: the time per launch with the gaps
 between launches, the time in the kernel (torch.profiler), and their
 fractions of the copy bandwidth measured in the same run (a 1 GiB
 device-to-device copy, bytes read plus written) and of the read bandwidth
@@ -80,26 +82,32 @@ EARLY_READS = [(1, False), (2, False), (4, False), (1, True), (2, True)]
 the first tiles stream while the launch before drains (the kernels' ``early_reads``)."""
 
 OTHER_EARLY: dict[str, list[tuple[tuple[int, int, int | None, int | None, int | None], tuple[int, bool]]]] = {
-    "down": [((8, 512, 4, 5, None), (2, True)), ((8, 512, 4, 5, None), (1, False)), ((8, 256, 4, 6, None), (2, True)),
-             ((8, 256, 4, 6, None), (1, False)), ((16, 512, 4, 3, None), (1, True))],
-    "o_proj": [((16, 256, 4, 3, None), (2, True)), ((8, 256, 4, 6, None), (2, True))],
+    "down": [((16, 256, 4, 3, None), (3, False)), ((16, 256, 4, 3, None), (4, True))],
+    "o_proj": [((8, 512, 4, 4, None), (4, False)), ((8, 512, 4, 3, None), (4, False)), ((8, 512, 4, 3, None), (4, True)),
+               ((8, 512, 4, 4, None), (4, True))],
 }
-"""Other configs timed with early reads: more, smaller blocks, whose early tiles are a larger part
-of what each streams."""
+"""Other configs timed with early reads: more early tiles at an occupancy that leaves them room in
+registers or shared memory (at o_proj's occupancy 5, 4 early tiles spill; 2-3 smaller blocks
+were slower: docs/model.md, session 7)."""
 
-Timed = tuple[tuple[int, int, int | None, int | None, int | None], bool, tuple[int, bool]]
-"""A config, whether it starts early, and its early reads."""
+MODEL_READS = {"o_proj": (2, True), "qkv": (1, False), "down": (1, False), "gate_up": (1, False)}
+"""The model's early reads of each GEMV: with its config, also timed on the weights as plain
+matrices (the model packs them in its tiles: ``kernels.pack_weight``; every other row packed)."""
+
+Timed = tuple[tuple[int, int, int | None, int | None, int | None], bool, tuple[int, bool], bool]
+"""A config, whether it starts early, its early reads, and whether its weights are packed."""
 
 
 def timed_configs(name: str, model_only: bool = False) -> list[Timed]:
     """Each config of ``name`` with an early start (the default), then the model's without and
-    with each ``EARLY_READS``, then ``OTHER_EARLY``; ``model_only``: the model's config alone,
-    without, and with those."""
+    with each ``EARLY_READS``, then ``OTHER_EARLY``, then the model's on plain weights;
+    ``model_only``: the model's config alone, without, and with those."""
     model = CONFIGS[name][MODEL_CONFIG[name]]
     swept = [model] if model_only else CONFIGS[name]
-    return ([(config, True, (0, False)) for config in swept] + [(model, False, (0, False))]
-            + [(model, True, reads) for reads in EARLY_READS]
-            + [(config, True, reads) for config, reads in OTHER_EARLY.get(name, [])])
+    return ([(config, True, (0, False), True) for config in swept] + [(model, False, (0, False), True)]
+            + [(model, True, reads, True) for reads in EARLY_READS]
+            + [(config, True, reads, True) for config, reads in OTHER_EARLY.get(name, [])]
+            + [(model, True, MODEL_READS[name], False)])
 
 
 def variant(kernel: st.Kernel, config: tuple[int, int, int | None, int | None, int | None], early: bool) -> st.Kernel:
@@ -171,15 +179,23 @@ def buffers(n: int, k: int) -> dict[str, Any]:
             "n": st.from_numpy(np.ones(k, np.float32), dtype=st.bf16).sync()}
 
 
+def laid_out(w: Any, rows: int, cols: int, packed: bool) -> Any:
+    """``w`` (an ``(n, k)`` array or tensor) packed in ``(rows, cols)`` tiles, or as it is."""
+    return K.pack_weight(w, rows, cols) if packed else w
+
+
 def build(arch: str) -> None:
     os.environ["SAFETILE_AOT_ARCHS"] = arch
-    for name, (kernel, _, k) in SHAPES.items():
-        for config, early, reads in timed_configs(name):
-            b = buffers(64, k)
-            w = st.shared(st.from_numpy(np.ones((64, k), np.float32), dtype=st.bf16).sync())
+    for name, (kernel, n, k) in SHAPES.items():
+        for config, early, reads, packed in timed_configs(name):
+            rows, cols = config[:2]
+            b = buffers(n, k)  # the GPU's sizes: the weight's shape is part of the variant
+            a = laid_out(np.ones((n, k), np.float32), rows, cols, packed)
+            w = st.shared(st.from_numpy(a, dtype=st.bf16).sync())
             w = (w, w) if name == "gate_up" else w
-            launch(lambda op: op.sync(), name, variant(kernel, config, early), b, w, config[0], config[1], reads)
-            print(f"{name} {config} early start {early}, early reads {reads}: built for {arch}", flush=True)
+            launch(lambda op: op.sync(), name, variant(kernel, config, early), b, w, rows, cols, reads)
+            print(f"{name} {config} early start {early}, early reads {reads}, packed {packed}: built for {arch}",
+                  flush=True)
         if name == "gate_up":
             continue
         for rows, cols, chunks in splits_of(k):  # checked against numpy on the way (the interpreter runs it)
@@ -206,10 +222,11 @@ def run(out: Path, model_only: bool = False) -> None:
         torch_weights = [torch.randn(n, k, device="cuda", dtype=torch.bfloat16) / k ** 0.5
                          for _ in range(LAYERS * matrices)]
         shared = [st.shared(st.from_dlpack(w)) for w in torch_weights]
-        weights = list(zip(shared[::2], shared[1::2])) if matrices == 2 else shared
         nbytes = n * k * 2 * matrices
-        for config, early, reads in timed_configs(name, model_only):
+        for config, early, reads, packed in timed_configs(name, model_only):
             rows, cols, latency, occupancy, warps = config
+            held = [st.shared(st.from_dlpack(laid_out(w, rows, cols, True))) for w in torch_weights] if packed else shared
+            weights = list(zip(held[::2], held[1::2])) if matrices == 2 else held
             b = buffers(n, k)
             hk = variant(kernel, config, early)
             with st.Graph.scope() as scope:
@@ -218,23 +235,24 @@ def run(out: Path, model_only: bool = False) -> None:
             in_kernel = sum(kernel_times(scope.graph.replay, torch).values()) / LAYERS / 1e6
             best = seconds_per_launch(scope.graph, LAYERS)
             row = {"gemv": name, "rows": rows, "cols": cols, "latency": latency, "occupancy": occupancy, "warps": warps,
-                   "dependent_launch": early, "early_reads": reads[0], "early_tma": reads[1], "us": best * 1e6, "of_copy": nbytes / best / bandwidth,
+                   "dependent_launch": early, "early_reads": reads[0], "early_tma": reads[1], "packed": packed,
+                   "us": best * 1e6, "of_copy": nbytes / best / bandwidth,
                    "us_in_kernel": in_kernel * 1e6, "of_copy_in_kernel": nbytes / in_kernel / bandwidth,
                    "of_read_in_kernel": nbytes / in_kernel / reading}
             results["configs"].append(row)
             print(f"{name} {rows}x{cols} latency {latency} occupancy {occupancy} warps {warps} early {early} "
-                  f"reads {reads}: "
+                  f"reads {reads} packed {packed}: "
                   f"{row['us']:.2f} us "
                   f"({row['of_copy']:.3f} of copy), in the kernel {row['us_in_kernel']:.2f} us "
                   f"({row['of_copy_in_kernel']:.3f}, {row['of_read_in_kernel']:.3f} of read)", flush=True)
         if name == "o_proj" and not model_only:
-            results["o_proj_after_a_read"] = after_a_read(torch, kernel, weights, n, k, nbytes, bandwidth)
+            results["o_proj_after_a_read"] = after_a_read(torch, kernel, shared, n, k, nbytes, bandwidth)
             print(f"o_proj right after a read of its weights: {results['o_proj_after_a_read']}", flush=True)
         if matrices == 1 and not model_only:
-            results.setdefault("splits", []).extend(splits(torch, name, weights, n, k, nbytes, reading))
+            results.setdefault("splits", []).extend(splits(torch, name, shared, n, k, nbytes, reading))
             results["cublas"][name] = cublas(torch, torch_weights, nbytes, bandwidth)
             print(f"{name} cuBLAS torch.mv: {results['cublas'][name]}", flush=True)
-        del weights, shared, torch_weights
+        del weights, held, shared, torch_weights
         (out / "gemv_probe.json").write_text(json.dumps(results, indent=1))
     (out / "gemv_probe.json").write_text(json.dumps(results, indent=1))
 

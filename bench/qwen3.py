@@ -54,7 +54,8 @@ BENCH_TILES = [Tiles(), Tiles(dependent_launch=False, o_occupancy=4), Tiles(o_oc
                Tiles(attention_occupancy=2), Tiles(gemv_occupancy=2), Tiles(keys=64, products=ROWS),
                Tiles(gemv_occupancy=None, gemv_latency=8), Tiles(early=0), Tiles(early=2), Tiles(early=1, early_tma=True),
                Tiles(early=2, early_tma=True), Tiles(o_early=1, o_early_tma=False), Tiles(o_early=0),
-               Tiles(o_early=3), Tiles(o_early=4)]
+               Tiles(o_early=3), Tiles(o_early=4), Tiles(packed=False), Tiles(o_occupancy=4, o_early=4, o_early_tma=False),
+               Tiles(o_occupancy=3, o_early=4), Tiles(o_occupancy=4, o_early=4)]
 """The tile configs timed on Qwen3-4B (the first is the one the correctness checks use)."""
 
 

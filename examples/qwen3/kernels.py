@@ -41,6 +41,9 @@ lists every check: static, at the launch, or in the kernel).
 from __future__ import annotations
 
 import math
+from typing import Any
+
+import numpy as np
 
 import safetile as st
 from safetile import f32, i32
@@ -54,20 +57,55 @@ def load_scalar(t):
     return t.load_tile((1,), (0,)).reshape(())
 
 
+def pack_weight(w: Any, rows: int, cols: int) -> Any:
+    """``w`` (a ``(n, k)`` numpy array or torch tensor) packed for ``weight_tile``: ``(n / rows,
+    k / cols, rows, cols)``, each ``(rows, cols)`` tile of ``w`` contiguous, a block's tiles one
+    after another.  A GEMV block then streams one contiguous stretch of memory rather than
+    ``rows`` short pieces a tile (on an H100, 2-3% faster: docs/model.md)."""
+    n, k = w.shape
+    if n % rows or k % cols:
+        raise ValueError(f"a ({n}, {k}) weight does not cut into ({rows}, {cols}) tiles: pick tiles dividing it")
+    packed = w.reshape(n // rows, rows, k // cols, cols).swapaxes(1, 2)
+    return np.ascontiguousarray(packed) if isinstance(packed, np.ndarray) else packed.contiguous()
+
+
+@st.function
+def covers(w, BN, BK, K):
+    """Static checks that ``w`` (as ``weight_tile`` takes it) has ``K`` columns and, packed, is
+    packed in ``(BN, BK)`` tiles."""
+    if len(w.shape) == 4:
+        assert w.shape[2] == BN and w.shape[3] == BK, "w is packed in the kernel's tiles: pack_weight(w, BN, BK)"
+        assert w.shape[1] * BK == K, "w's packed column tiles cover x: pack_weight(w, BN, BK) of a weight with len(x) columns"
+    else:
+        assert len(w.shape) == 2, "w is a (rows, len(x)) matrix, or one packed by pack_weight(w, BN, BK)"
+        assert w.shape[1] == K, "w has a column per element of x"
+
+
+@st.function
+def weight_tile(w, bn, k, BN, BK, allow_tma=None):
+    """Tile ``(bn, k)`` of a ``(rows, K)`` weight matrix cut in ``(BN, BK)`` tiles, in f32.  ``w``
+    is the matrix (2-d) or the same packed by ``pack_weight`` (4-d: the tile is ``w[bn, k]``,
+    ``BN * BK`` consecutive elements, which memory streams faster than ``BN`` rows' pieces)."""
+    if len(w.shape) == 4:
+        return w.partition((1, 1, BN, BK)).load((bn, k, 0, 0), allow_tma=allow_tma).reshape((BN, BK)).astype(f32)
+    return w.partition((BN, BK), padding="zero").load((bn, k), allow_tma=allow_tma).astype(f32)
+
+
 @st.function
 def matvec(w, x, bn, BN, BK, early, early_tma):
-    """Rows ``bn * BN ...`` of ``w @ x``.  The first ``early`` column tiles of ``w`` are loaded
-    outside the loop: a kernel with ``early_reads=("w",)`` reads them before its wait for the
-    kernel before it (``allow_tma=early_tma``)."""
+    """Rows ``bn * BN ...`` of ``w @ x`` (``w`` as ``weight_tile`` takes it).  The first ``early``
+    column tiles of ``w`` are loaded outside the loop: a kernel with ``early_reads=("w",)`` reads
+    them before its wait for the kernel before it (``allow_tma=early_tma``)."""
     K = x.shape[0]
     assert K % BK == 0, "the column tile BK divides the length of x"
     assert early <= K // BK, "EARLY column tiles fit in the row"
-    pw, px = w.partition((BN, BK), padding="zero"), x.partition((BK,))
+    covers(w, BN, BK, K)
+    px = x.partition((BK,))
     acc = st.zeros((BN, BK), f32)
     for k in st.static_range(early):
-        acc = acc + pw.load((bn, k), allow_tma=early_tma).astype(f32) * px.load((k,)).reshape((1, BK))
+        acc = acc + weight_tile(w, bn, k, BN, BK, early_tma) * px.load((k,)).reshape((1, BK))
     for k in range(early, K // BK):
-        acc = acc + pw.load((bn, k)).astype(f32) * px.load((k,)).reshape((1, BK))
+        acc = acc + weight_tile(w, bn, k, BN, BK) * px.load((k,)).reshape((1, BK))
     return st.sum(acc, 1)
 
 
@@ -80,14 +118,15 @@ def norm_matvec(w, x, bn, BN, BK, norm_w, eps, early, early_tma, w2=None):
     K = x.shape[0]
     assert K % BK == 0, "the column tile BK divides the length of x"
     assert early <= K // BK, "EARLY column tiles fit in the row"
-    px, pn, pw = x.partition((BK,)), norm_w.partition((BK,)), w.partition((BN, BK), padding="zero")
+    covers(w, BN, BK, K)
+    px, pn = x.partition((BK,)), norm_w.partition((BK,))
     acc = acc2 = st.zeros((BN, BK), f32)
     squares = st.zeros((BK,), f32)
     for k in st.static_range(early):
-        w_k = pw.load((bn, k), allow_tma=early_tma).astype(f32)
+        w_k = weight_tile(w, bn, k, BN, BK, early_tma)
         w2_k = w_k
         if w2 is not None:
-            w2_k = w2.partition((BN, BK), padding="zero").load((bn, k), allow_tma=early_tma).astype(f32)
+            w2_k = weight_tile(w2, bn, k, BN, BK, early_tma)
         t = px.load((k,))
         squares = squares + t * t
         xn = (t * pn.load((k,)).astype(f32)).reshape((1, BK))
@@ -98,9 +137,9 @@ def norm_matvec(w, x, bn, BN, BK, norm_w, eps, early, early_tma, w2=None):
         t = px.load((k,))
         squares = squares + t * t
         xn = (t * pn.load((k,)).astype(f32)).reshape((1, BK))
-        acc = acc + pw.load((bn, k)).astype(f32) * xn
+        acc = acc + weight_tile(w, bn, k, BN, BK) * xn
         if w2 is not None:
-            acc2 = acc2 + w2.partition((BN, BK), padding="zero").load((bn, k)).astype(f32) * xn
+            acc2 = acc2 + weight_tile(w2, bn, k, BN, BK) * xn
     inv = st.rsqrt(st.sum(squares, 0) * (1.0 / K) + eps)
     return st.sum(acc, 1) * inv, st.sum(acc2, 1) * inv
 
@@ -146,13 +185,14 @@ def norm_gemv(
     z: st.Mut[f32, ("BN",)],
     x: st.Ref[f32, ("K",)],
     norm_w: st.Ref["E", ("K",)],
-    w: st.Ref["E", (-1, "K")],
+    w: st.Ref["E", "WS"],
     eps: f32,
     *,
     E: st.DType,
     BN: int,
     BK: int,
     K: int,
+    WS: st.Shape,
     EARLY: int = 0,
     EARLY_TMA: bool = False,
 ):
@@ -166,12 +206,13 @@ def gemv_residual(
     z: st.Mut[f32, ("BN",)],
     residual: st.Ref[f32, (-1,)],
     x: st.Ref[f32, ("K",)],
-    w: st.Ref["E", (-1, "K")],
+    w: st.Ref["E", "WS"],
     *,
     E: st.DType,
     BN: int,
     BK: int,
     K: int,
+    WS: st.Shape,
     EARLY: int = 0,
     EARLY_TMA: bool = False,
 ):
@@ -184,21 +225,23 @@ def gemv_residual(
 @st.kernel
 def read_rows(
     z: st.Mut[f32, (1,)],
-    w: st.Ref["E", (-1, "K")],
+    w: st.Ref["E", (-1, "KT", "P", "BK")],
     *,
     E: st.DType,
     BN: int,
+    P: int,
     BK: int,
-    K: int,
+    KT: int,
 ):
-    """Read rows ``bn * BN ...`` of ``w`` and store their sum: the loads bring ``w`` into the L2
-    cache for a later launch (the store keeps the compiler from dropping them)."""
-    assert K % BK == 0, "the column tile BK divides the rows"
+    """Read rows ``bn * BN ...`` of ``w`` (packed in tiles of ``P`` rows) and store their sum:
+    the loads bring ``w`` into the L2 cache for a later launch (the store keeps the compiler
+    from dropping them)."""
+    assert BN % P == 0, "a block reads whole packed tiles: P divides BN"
     bn, _, _ = st.tile_block_id()
-    pw = w.partition((BN, BK), padding="zero")
+    pw = w.partition((BN // P, 1, P, BK), padding="zero")
     acc = st.zeros((BK,), f32)
-    for k in range(K // BK):
-        acc = acc + st.sum(pw.load((bn, k)).astype(f32), 0)
+    for k in range(KT):
+        acc = acc + st.sum(pw.load((bn, k, 0, 0)).reshape((BN, BK)).astype(f32), 0)
     z.store(st.sum(acc, 0).reshape((1,)))
 
 
@@ -207,14 +250,15 @@ def norm_gate_up(
     z: st.Mut[f32, ("BN",)],
     x: st.Ref[f32, ("K",)],
     norm_w: st.Ref["E", ("K",)],
-    w_gate: st.Ref["E", (-1, "K")],
-    w_up: st.Ref["E", (-1, "K")],
+    w_gate: st.Ref["E", "WS"],
+    w_up: st.Ref["E", "WS"],
     eps: f32,
     *,
     E: st.DType,
     BN: int,
     BK: int,
     K: int,
+    WS: st.Shape,
     EARLY: int = 0,
     EARLY_TMA: bool = False,
 ):

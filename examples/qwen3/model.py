@@ -18,7 +18,10 @@ the greedy ``tokens[p + 1]``), then the generated tokens feed themselves.
 
 Weights are read-only ``st.shared`` handles held by every launch: Hugging
 Face's state dict (reference.random_weights) with q/k/v fused into one
-matrix; with tied embeddings the table is also the LM head.
+matrix; with tied embeddings the table is also the LM head.  The projections'
+weights are uploaded packed in their GEMV's tiles (``kernels.pack_weight``:
+each tile contiguous), the embedding table (the LM head) as it is, since the
+embedding reads its rows.
 """
 
 from __future__ import annotations
@@ -47,14 +50,16 @@ class Tiles:
     hint, ``num_worker_warps_per_cta`` and ``occupancy``; ``o_rows``, ``o_cols`` and
     ``o_occupancy``: o_proj's own (its 21 MB read on Qwen3-4B is short enough that the ramp
     and tail of 160 blocks of 16 rows cost 7%: bench/gemv_probe.py); ``attention_occupancy``: the
-    attention launch's (tileiras's choice where ``None``); ``prefetch_rows`` and
+    attention launch's (tileiras's choice where ``None``); ``prefetch_rows`` (a multiple of ``o_rows``) and
     ``prefetch_occupancy``: rows a block and occupancy of the branch that reads o_proj's
     weights into L2 beside the attention (``None`` rows: no branch); ``dependent_launch``: every
     launch may start while the one before drains (the kernels wait for it before touching memory:
     passes/grid_dependency.py), off only to measure what that gains; ``early``: column tiles of
     the weights every block of QKV, gate/up, down and the LM head loads before that wait, while
     the kernel before drains (the kernels' ``early_reads``), ``early_tma``: those loads through
-    TMA; ``o_early`` and ``o_early_tma``: o_proj's (bench/gemv_probe.py, docs/model.md)."""
+    TMA; ``o_early`` and ``o_early_tma``: o_proj's (bench/gemv_probe.py, docs/model.md);
+    ``packed``: the projections' weights packed in their tiles (``kernels.pack_weight``), off
+    only to measure what that gains (the prefetch branch needs them packed)."""
 
     rows: int = 16
     cols: int = 256
@@ -78,6 +83,7 @@ class Tiles:
     early_tma: bool = False
     o_early: int = 2
     o_early_tma: bool = True
+    packed: bool = True
 
     @property
     def reads(self) -> dict[str, Any]:
@@ -172,16 +178,23 @@ class Qwen3Decoder:
         self.final_norm = shared(w["model.norm.weight"])
         self.inv_freq = st.shared(st.from_numpy(inv_freq(c)).sync())
         self.layers = []
+        if tiles.prefetch_rows is not None and not tiles.packed:
+            raise ValueError("the prefetch branch reads o_proj's weights packed: Tiles(packed=True)")
+
+        def packed(array: Any, rows: int = tiles.rows, cols: int = tiles.cols) -> Any:
+            return K.pack_weight(array, rows, cols) if tiles.packed else array
+
         for i in range(c.layers):
             p = f"model.layers.{i}."
             qkv = _stack_rows([w[p + f"self_attn.{n}_proj.weight"] for n in "qkv"])
             self.layers.append({
                 name: shared(array) for name, array in {
-                    "ln1": w[p + "input_layernorm.weight"], "qkv": qkv,
+                    "ln1": w[p + "input_layernorm.weight"], "qkv": packed(qkv),
                     "q_norm": w[p + "self_attn.q_norm.weight"], "k_norm": w[p + "self_attn.k_norm.weight"],
-                    "o": w[p + "self_attn.o_proj.weight"], "ln2": w[p + "post_attention_layernorm.weight"],
-                    "gate": w[p + "mlp.gate_proj.weight"], "up": w[p + "mlp.up_proj.weight"],
-                    "down": w[p + "mlp.down_proj.weight"],
+                    "o": packed(w[p + "self_attn.o_proj.weight"], tiles.o_rows, tiles.o_cols),
+                    "ln2": w[p + "post_attention_layernorm.weight"],
+                    "gate": packed(w[p + "mlp.gate_proj.weight"]), "up": packed(w[p + "mlp.up_proj.weight"]),
+                    "down": packed(w[p + "mlp.down_proj.weight"]),
                 }.items()
             })
         self.buffers: dict[str, st.Tensor] = {}
@@ -242,7 +255,7 @@ class Qwen3Decoder:
             if t.prefetch_rows is not None:
                 with scope.branch() as branch:
                     launch(branch.record, t.prefetch(K.read_rows), ("prefetched", (1,)), layer["o"],
-                           BN=t.prefetch_rows, BK=t.o_cols)
+                           BN=t.prefetch_rows)
             heads = ("o_part", (1, g, d)), ("lse", (1, g))
             if t.fused_append:
                 launch(run, t.attention(K.attention_append), *heads, (k, (1, t.keys, d)), (v, (1, t.keys, d)), "qkv",

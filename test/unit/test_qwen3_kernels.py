@@ -56,8 +56,8 @@ def test_embed_gathers_the_row_of_the_token_at_pos() -> None:
 @pytest.mark.parametrize(("early", "tma"), [(0, False), (2, False), (4, True)])
 def test_norm_gemv(dtype: st.DType, early: int, tma: bool) -> None:
     x, norm_w, w = normal(64), normal(64), normal(48, 64)
-    z, *_ = K.norm_gemv(poisoned((48,)).partition((16,)), tensor(x), tensor(norm_w, dtype), tensor(w, dtype),
-                        EPS, BK=16, EARLY=early, EARLY_TMA=tma).sync()
+    z, *_ = K.norm_gemv(poisoned((48,)).partition((16,)), tensor(x), tensor(norm_w, dtype),
+                        tensor(K.pack_weight(w, 16, 16), dtype), EPS, BK=16, EARLY=early, EARLY_TMA=tma).sync()
     as_stored = [tensor(a, dtype).numpy() for a in (norm_w, w)]
     close(z, as_stored[1] @ rms_norm(x, as_stored[0], EPS), 1e-3 if dtype == st.f16 else 2e-5)
     assert read_early(K.norm_gemv, early) == (("w",) if early else ())
@@ -73,42 +73,71 @@ def read_early(kernel: st.Kernel, early: int) -> tuple[str, ...]:
     return compile_variant(kernel, variant).early_reads
 
 
+@pytest.mark.parametrize("packed", [True, False])
 @pytest.mark.parametrize(("early", "tma"), EARLY)
-def test_gemv_residual(early: int, tma: bool) -> None:
+def test_gemv_residual(early: int, tma: bool, packed: bool) -> None:
+    """With the weight packed (as the model has it) and as the plain matrix."""
     r, x, w = normal(32), normal(48), normal(32, 48)
-    z, *_ = K.gemv_residual(poisoned((32,)).partition((8,)), tensor(r), tensor(x), st.shared(tensor(w)), BK=16,
-                            EARLY=early, EARLY_TMA=tma).sync()
+    z, *_ = K.gemv_residual(poisoned((32,)).partition((8,)), tensor(r), tensor(x),
+                            st.shared(tensor(K.pack_weight(w, 8, 16) if packed else w)), BK=16, EARLY=early,
+                            EARLY_TMA=tma).sync()
     close(z, r + w @ x)
     assert read_early(K.gemv_residual, early) == (("w",) if early else ())
 
 
 def test_read_rows_stores_each_row_tiles_sum() -> None:
-    """Rows past the last whole tile are read as zeros (40 rows, tiles of 16: 3 blocks)."""
+    """Rows past the last packed tile are read as zeros (40 rows packed in tiles of 8, blocks of 16:
+    3 blocks, the last reading one tile)."""
     w = normal(40, 48)
-    z, _ = K.read_rows(poisoned((3,)).partition((1,)), tensor(w), BN=16, BK=16).sync()
+    z, _ = K.read_rows(poisoned((3,)).partition((1,)), tensor(K.pack_weight(w, 8, 16)), BN=16).sync()
     close(z, np.array([w[:16].sum(), w[16:32].sum(), w[32:].sum()], np.float32), 1e-4)
 
 
 def test_a_column_tile_not_dividing_the_reduction_is_refused() -> None:
     """K // BK steps would drop the last K % BK columns: the kernel refuses the launch instead."""
-    r, x, w = normal(32), normal(40), normal(32, 40)
+    r, x, w = normal(32), normal(40), K.pack_weight(normal(32, 48), 8, 16)
     with pytest.raises(Exception, match="the column tile BK divides the length of x") as refused:
         K.gemv_residual(poisoned((32,)).partition((8,)), tensor(r), tensor(x), tensor(w), BK=16).sync()
+    assert "Traceback" not in str(refused.value)
+
+
+def test_pack_weight_puts_each_tile_in_a_row_of_its_own() -> None:
+    w = np.arange(8 * 12, dtype=np.float32).reshape(8, 12)
+    packed = K.pack_weight(w, 4, 3)
+    assert packed.shape == (2, 4, 4, 3) and packed.flags.c_contiguous
+    np.testing.assert_array_equal(packed[1, 2], w[4:8, 6:9])
+    with pytest.raises(ValueError, match=r"does not cut into \(5, 3\) tiles"):
+        K.pack_weight(w, 5, 3)
+
+
+def test_a_weight_of_another_shape_is_refused() -> None:
+    """A packed weight's tiles are the kernel's and cover ``x``, a plain one is a matrix: else the
+    launch names the mismatch and the fix (static checks of the variant), before anything runs."""
+    r, x, w = normal(32), normal(48), normal(32, 48)
+    with pytest.raises(Exception, match=r"w is packed in the kernel's tiles: pack_weight\(w, BN, BK\)"):
+        K.gemv_residual(poisoned((32,)).partition((8,)), tensor(r), tensor(x), tensor(K.pack_weight(w, 8, 8)),
+                        BK=16).sync()
+    with pytest.raises(Exception, match="a \\(rows, len\\(x\\)\\) matrix, or one packed"):
+        K.gemv_residual(poisoned((32,)).partition((8,)), tensor(r), tensor(x), tensor(normal(4, 8, 48)), BK=16).sync()
+    with pytest.raises(Exception, match="w's packed column tiles cover x") as refused:
+        K.gemv_residual(poisoned((32,)).partition((8,)), tensor(r), tensor(x[:32]),
+                        tensor(K.pack_weight(w, 8, 16)), BK=16).sync()
     assert "Traceback" not in str(refused.value)
 
 
 @pytest.mark.parametrize(("early", "tma"), [(0, False), (1, True), (2, False)])
 def test_norm_gate_up_is_the_silu_gated_mlp_input(early: int, tma: bool) -> None:
     x, norm_w, gate, up = normal(32), normal(32), normal(64, 32), normal(64, 32)
-    z, *_ = K.norm_gate_up(poisoned((64,)).partition((16,)), tensor(x), tensor(norm_w), tensor(gate), tensor(up),
-                           EPS, BK=16, EARLY=early, EARLY_TMA=tma).sync()
+    z, *_ = K.norm_gate_up(poisoned((64,)).partition((16,)), tensor(x), tensor(norm_w),
+                           tensor(K.pack_weight(gate, 16, 16)), tensor(K.pack_weight(up, 16, 16)), EPS, BK=16,
+                           EARLY=early, EARLY_TMA=tma).sync()
     xn = rms_norm(x, norm_w, EPS)
     close(z, silu(gate @ xn) * (up @ xn))
     assert read_early(K.norm_gate_up, early) == (("w_gate", "w_up") if early else ())
 
 
 def test_more_early_column_tiles_than_the_row_has_are_refused() -> None:
-    r, x, w = normal(32), normal(48), normal(32, 48)
+    r, x, w = normal(32), normal(48), K.pack_weight(normal(32, 48), 8, 16)
     with pytest.raises(Exception, match="EARLY column tiles fit in the row") as refused:
         K.gemv_residual(poisoned((32,)).partition((8,)), tensor(r), tensor(x), tensor(w), BK=16, EARLY=4).sync()
     assert "Traceback" not in str(refused.value)
@@ -235,10 +264,10 @@ def test_attention_append_appends_row_pos_and_attends(pos: int, g: int, products
 
 LAUNCHED = {
     K.embed: dict(E=st.f32, BH=8),
-    K.norm_gemv: dict(E=st.bf16, BN=16, BK=16, K=64),
-    K.gemv_residual: dict(E=st.bf16, BN=16, BK=16, K=64),
-    K.read_rows: dict(E=st.bf16, BN=16, BK=16, K=64),
-    K.norm_gate_up: dict(E=st.bf16, BN=16, BK=16, K=64),
+    K.norm_gemv: dict(E=st.bf16, BN=16, BK=16, K=64, WS=(4, 4, 16, 16)),
+    K.gemv_residual: dict(E=st.bf16, BN=16, BK=16, K=64, WS=(64, 64)),
+    K.read_rows: dict(E=st.bf16, BN=16, P=8, BK=16, KT=4),
+    K.norm_gate_up: dict(E=st.bf16, BN=16, BK=16, K=64, WS=(4, 4, 16, 16)),
     K.norm_gemv_argmax: dict(E=st.bf16, BN=16, BK=16, K=64),
     K.sample: dict(BT=64),
     K.advance: dict(),

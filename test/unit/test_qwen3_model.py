@@ -30,7 +30,7 @@ def weights() -> dict[str, np.ndarray]:
 TILES = {"default": TINY_TILES, "kv_append, reduce": replace(TINY_TILES, fused_append=False, products=K.REDUCE),
          "rows": replace(TINY_TILES, products=K.ROWS), "prefetch branch": replace(TINY_TILES, prefetch_rows=16),
          "early reads through TMA": replace(TINY_TILES, early=2, early_tma=True, o_early=1, o_early_tma=True),
-         "no early reads": replace(TINY_TILES, early=0)}
+         "no early reads": replace(TINY_TILES, early=0), "plain weights": replace(TINY_TILES, packed=False)}
 
 
 @pytest.mark.parametrize("tiles", TILES.values(), ids=TILES.keys())
@@ -62,6 +62,12 @@ def test_the_prefetch_branch_reads_each_layers_o_proj_weights(weights: dict[str,
     o = weights[f"model.layers.{TINY.layers - 1}.self_attn.o_proj.weight"]
     np.testing.assert_allclose(decoder.read("prefetched"), o.reshape(-1, 16, o.shape[1]).sum((1, 2)), rtol=1e-4,
                                atol=1e-4)
+
+
+def test_the_prefetch_branch_without_packed_weights_is_refused(weights: dict[str, np.ndarray]) -> None:
+    with pytest.raises(ValueError, match=r"reads o_proj's weights packed: Tiles\(packed=True\)"):
+        Qwen3Decoder(TINY, weights, dtype=st.f32, max_positions=16,
+                     tiles=replace(TINY_TILES, prefetch_rows=16, packed=False))
 
 
 def test_a_generation_past_max_positions_is_refused(weights: dict[str, np.ndarray]) -> None:
