@@ -33,6 +33,11 @@ read from the QKV vector as tiles of ``G * D`` (a kv head's queries), ``D``
 (one head) or ``KVH * D`` (all keys, all values), so those indices are
 static.
 
+The projections take their weights packed in their GEMV's tiles (``pack_weight``: tile
+``(i, j)`` of ``(BN, BK)`` at ``w[i, j]``, contiguous; ``weight_tile``), which the memory
+streams faster than ``BN`` rows' pieces of a plain matrix; a plain matrix works too (the LM
+head's, which is also the embedding table).
+
 The only index checks left in the kernels are ``embed``'s two: the token and
 the position are data (``tile-opt -p 'bounds-check-elision{report=true}'``
 lists every check: static, at the launch, or in the kernel).
