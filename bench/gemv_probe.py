@@ -82,13 +82,12 @@ EARLY_READS = [(1, False), (2, False), (4, False), (1, True), (2, True)]
 the first tiles stream while the launch before drains (the kernels' ``early_reads``)."""
 
 OTHER_EARLY: dict[str, list[tuple[tuple[int, int, int | None, int | None, int | None], tuple[int, bool]]]] = {
-    "down": [((16, 256, 4, 3, None), (3, False)), ((16, 256, 4, 3, None), (4, True))],
-    "o_proj": [((8, 512, 4, 4, None), (4, False)), ((8, 512, 4, 3, None), (4, False)), ((8, 512, 4, 3, None), (4, True)),
-               ((8, 512, 4, 4, None), (4, True))],
+    "down": [((8, 512, 4, 3, None), (4, False)), ((8, 512, 4, 3, None), (1, False)), ((16, 256, 4, 2, None), (4, False))],
+    "o_proj": [((8, 512, 4, 3, None), (4, False)), ((8, 512, 4, 3, None), (3, False)), ((8, 512, 4, 4, None), (4, False))],
 }
 """Other configs timed with early reads: more early tiles at an occupancy that leaves them room in
-registers or shared memory (at o_proj's occupancy 5, 4 early tiles spill; 2-3 smaller blocks
-were slower: docs/model.md, session 7)."""
+registers (at o_proj's occupancy 5, 4 early tiles spill; smaller blocks of down were slower:
+docs/model.md, sessions 7 and 8)."""
 
 MODEL_READS = {"o_proj": (2, True), "qkv": (1, False), "down": (1, False), "gate_up": (1, False)}
 """The model's early reads of each GEMV: with its config, also timed on the weights as plain

@@ -55,9 +55,10 @@ class Tiles:
     weights into L2 beside the attention (``None`` rows: no branch); ``dependent_launch``: every
     launch may start while the one before drains (the kernels wait for it before touching memory:
     passes/grid_dependency.py), off only to measure what that gains; ``early``: column tiles of
-    the weights every block of QKV, gate/up, down and the LM head loads before that wait, while
+    the weights every block of QKV, down and the LM head loads before that wait, while
     the kernel before drains (the kernels' ``early_reads``), ``early_tma``: those loads through
-    TMA; ``o_early`` and ``o_early_tma``: o_proj's (bench/gemv_probe.py, docs/model.md);
+    TMA; ``up_early``, ``up_early_tma``: gate/up's; ``o_early`` and ``o_early_tma``: o_proj's
+    (bench/gemv_probe.py, docs/model.md);
     ``packed``: the projections' weights packed in their tiles (``kernels.pack_weight``), off
     only to measure what that gains (the prefetch branch needs them packed)."""
 
@@ -81,14 +82,22 @@ class Tiles:
     dependent_launch: bool = True
     early: int = 1
     early_tma: bool = False
+    up_early: int = 1
+    up_early_tma: bool = False
     o_early: int = 2
     o_early_tma: bool = True
     packed: bool = True
 
     @property
     def reads(self) -> dict[str, Any]:
-        """The projections' generics for their early reads (o_proj's: ``o_reads``)."""
+        """The projections' generics for their early reads (gate/up's: ``up_reads``, o_proj's:
+        ``o_reads``)."""
         return {"EARLY": self.early, "EARLY_TMA": self.early_tma}
+
+    @property
+    def up_reads(self) -> dict[str, Any]:
+        """gate/up's generics for its early reads."""
+        return {"EARLY": self.up_early, "EARLY_TMA": self.up_early_tma}
 
     @property
     def o_reads(self) -> dict[str, Any]:
@@ -271,7 +280,7 @@ class Qwen3Decoder:
             launch(run, t.o_proj(K.gemv_residual), ("x2", (t.o_rows,)), "x", "attn", layer["o"], BK=t.o_cols,
                    **t.o_reads)
             launch(run, t.gemv(K.norm_gate_up), ("mlp", (t.rows,)), "x2", layer["ln2"], layer["gate"], layer["up"], eps,
-                   BK=t.cols, **t.reads)
+                   BK=t.cols, **t.up_reads)
             launch(run, t.gemv(K.gemv_residual), ("x", (t.rows,)), "x2", "mlp", layer["down"], BK=t.cols, **t.reads)
         launch(run, K.norm_gemv_argmax, ("logits", (t.head_rows,)), ("best", (1,)), ("best_at", (1,)), "x",
                self.final_norm, self.head, eps, BK=t.cols, **t.reads)
