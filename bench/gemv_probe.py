@@ -58,7 +58,7 @@ SHAPES = {"o_proj": (K.gemv_residual, 2560, 4096), "qkv": (K.norm_gemv, 6144, 25
 CONFIGS: dict[str, list[tuple[int, int, int | None, int | None, int | None]]] = {
     "o_proj": [(16, 256, 4, 3, None), (8, 512, 4, 4, None), (8, 512, 4, 5, None), (4, 1024, 4, 8, None),
                (8, 512, 4, 4, 2), (8, 512, 4, 2, 8), (8, 512, 4, 6, None), (8, 512, 4, 8, None),
-               (16, 256, 4, 5, None), (16, 256, 4, 6, None), (8, 256, 4, 8, None)],
+               (16, 256, 4, 5, None), (16, 256, 4, 6, None), (8, 256, 4, 8, None), (8, 512, 4, 3, None)],
     "qkv": [(16, 256, 4, 3, None), (8, 512, 4, 4, None), (16, 512, 4, 3, None), (32, 256, 4, 2, None),
             (8, 256, 4, 6, None), (16, 256, 8, 3, None), (16, 256, 4, 4, None), (16, 256, 4, 3, 2),
             (16, 256, 4, 2, 8), (16, 256, 4, 6, None), (16, 256, 4, 8, None), (8, 512, 4, 5, None),
@@ -72,7 +72,7 @@ CONFIGS: dict[str, list[tuple[int, int, int | None, int | None, int | None]]] = 
 }
 """(rows, cols, load latency, occupancy, worker warps) of each config, by GEMV."""
 
-MODEL_CONFIG = {"o_proj": 2, "qkv": 0, "down": 0, "gate_up": 0}
+MODEL_CONFIG = {"o_proj": 11, "qkv": 0, "down": 0, "gate_up": 0}
 """Which of ``CONFIGS`` the model uses (examples/qwen3/model.py ``Tiles``): timed also without
 an early start (``dependent_launch=False``: each launch starts once the one before has ended)."""
 
@@ -83,13 +83,13 @@ the first tiles stream while the launch before drains (the kernels' ``early_read
 
 OTHER_EARLY: dict[str, list[tuple[tuple[int, int, int | None, int | None, int | None], tuple[int, bool]]]] = {
     "down": [((8, 512, 4, 3, None), (4, False)), ((8, 512, 4, 3, None), (1, False)), ((16, 256, 4, 2, None), (4, False))],
-    "o_proj": [((8, 512, 4, 3, None), (4, False)), ((8, 512, 4, 3, None), (3, False)), ((8, 512, 4, 4, None), (4, False))],
+    "o_proj": [((8, 512, 4, 3, None), (3, False)), ((8, 512, 4, 4, None), (4, False)), ((8, 512, 4, 5, None), (2, True))],
 }
 """Other configs timed with early reads: more early tiles at an occupancy that leaves them room in
 registers (at o_proj's occupancy 5, 4 early tiles spill; smaller blocks of down were slower:
 docs/model.md, sessions 7 and 8)."""
 
-MODEL_READS = {"o_proj": (2, True), "qkv": (1, False), "down": (1, False), "gate_up": (1, False)}
+MODEL_READS = {"o_proj": (4, False), "qkv": (1, False), "down": (1, False), "gate_up": (1, False)}
 """The model's early reads of each GEMV: with its config, also timed on the weights as plain
 matrices (the model packs them in its tiles: ``kernels.pack_weight``; every other row packed)."""
 

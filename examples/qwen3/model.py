@@ -58,7 +58,8 @@ class Tiles:
     the weights every block of QKV, down and the LM head loads before that wait, while
     the kernel before drains (the kernels' ``early_reads``), ``early_tma``: those loads through
     TMA; ``up_early``, ``up_early_tma``: gate/up's; ``o_early`` and ``o_early_tma``: o_proj's
-    (bench/gemv_probe.py, docs/model.md);
+    (half its weights: it reads them while the attention merge runs; its occupancy 3 leaves
+    registers for them) (bench/gemv_probe.py, docs/model.md);
     ``packed``: the projections' weights packed in their tiles (``kernels.pack_weight``), off
     only to measure what that gains (the prefetch branch needs them packed)."""
 
@@ -75,7 +76,7 @@ class Tiles:
     gemv_occupancy: int | None = 3
     o_rows: int = 8
     o_cols: int = 512
-    o_occupancy: int | None = 5
+    o_occupancy: int | None = 3
     attention_occupancy: int | None = None
     prefetch_rows: int | None = None
     prefetch_occupancy: int | None = 4
@@ -84,8 +85,8 @@ class Tiles:
     early_tma: bool = False
     up_early: int = 1
     up_early_tma: bool = False
-    o_early: int = 2
-    o_early_tma: bool = True
+    o_early: int = 4
+    o_early_tma: bool = False
     packed: bool = True
 
     @property
@@ -147,7 +148,7 @@ def hinted(kernel: st.Kernel, latency: int | None = None, warps: int | None = No
     return kernel.with_options(**options) if options else kernel
 
 
-TINY_TILES = Tiles(rows=16, cols=16, head_rows=16, keys=8, embed=16, sample=8, o_rows=8, o_cols=32)
+TINY_TILES = Tiles(rows=16, cols=16, head_rows=16, keys=8, embed=16, sample=8, o_rows=8, o_cols=32, o_early=2)
 
 
 def _stack_rows(parts: list[Any]) -> Any:
@@ -175,6 +176,13 @@ class Qwen3Decoder:
             if length % cols:
                 raise ValueError(f"the GEMV column tile ({cols}) must divide the {what} size ({length}): "
                                  "pick Tiles(cols=..., o_cols=...) dividing it")
+        for what, length, cols, early in (("QKV, the LM head", config.hidden, tiles.cols, "early"),
+                                          ("gate/up", config.hidden, tiles.cols, "up_early"),
+                                          ("down", config.intermediate, tiles.cols, "early"),
+                                          ("o_proj", config.heads * config.head_dim, tiles.o_cols, "o_early")):
+            if getattr(tiles, early) > length // cols:
+                raise ValueError(f"Tiles({early}={getattr(tiles, early)}) reads more column tiles early than "
+                                 f"{what} has ({length} / {cols}): pick at most {length // cols}")
         self.config, self.dtype, self.tiles, self.max_positions = config, dtype, tiles, max_positions
         put = upload or (lambda a: st.from_numpy(a, dtype=dtype).sync())
 
