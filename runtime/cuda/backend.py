@@ -108,7 +108,7 @@ class CudaLauncher(Launcher):
 
     def __init__(self, kernel: CudaKernel, grid: tuple[int, int, int], params: ParamTemplate):
         self.kernel, self.grid, self.template = kernel, grid, params
-        self._call = (kernel, kernel.enqueue, *grid)
+        self._call = (kernel, *grid)
         positions = [i for _, i in params.storage_slots]
         self._written = tuple(positions[k] for k in params.written)
         """Argument positions of the tensors a launch may write."""
@@ -126,7 +126,7 @@ class CudaLauncher(Launcher):
         return params.address, pointers, scalars, params
 
     def launch(self, args: Sequence[Any], stream: Stream, options: dict[str, Any]) -> None:
-        kernel, enqueue, x, y, z = self._call
+        kernel, x, y, z = self._call
         free = self._free
         try:
             buffer = free.pop()
@@ -153,19 +153,8 @@ class CudaLauncher(Launcher):
             written, early = self._written, self._early
             writes = ((args[written[0]]._array.span,) if len(written) == 1 else
                       tuple([args[i]._array.span for i in written]))
-            # CudaKernel.launch_packed, inline (the hot path)
-            lock = stream.lock  # type: ignore[attr-defined]
-            lock.acquire()
-            try:
-                if early is not None:
-                    reads = tuple([args[i]._array.span for i in early])
-                    enqueue = kernel.choose(stream, reads)  # type: ignore[arg-type]
-                stream.last_writes = None  # type: ignore[attr-defined]  # unknown, should the call fail
-                err = enqueue(x, y, z, stream.address, address)  # type: ignore[attr-defined]
-                if not err:
-                    stream.last_writes = writes  # type: ignore[attr-defined]
-            finally:
-                lock.release()
+            reads = None if early is None else tuple([args[i]._array.span for i in early])
+            enqueue, err = kernel.enqueue_recorded(x, y, z, stream, address, writes, reads)  # type: ignore[arg-type]
         finally:
             free.append(buffer)
         if err:

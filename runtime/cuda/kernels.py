@@ -158,18 +158,26 @@ class CudaKernel:
         programmatic dependent (with early reads, as ``choose`` says).  ``writes``: the address
         ranges it may write, recorded on the stream; ``reads``: those it reads before its wait
         (``None``, the default: unknown, as if after any other work and reading anything)."""
+        enqueue, err = self.enqueue_recorded(grid[0], grid[1], grid[2], stream, params.address, writes, reads)
+        if err:
+            raise self.failed(enqueue, err)
+
+    def enqueue_recorded(self, x: int, y: int, z: int, stream: CudaStream, address: int, writes: Spans | None,
+                         reads: Spans | None) -> tuple[KernelLaunch, int]:
+        """Enqueue one launch of the parameters at ``address`` and record ``writes`` on the stream, under
+        its lock (``launch_packed``'s arguments; ``CudaLauncher.launch`` calls it directly): the
+        launch call made and the ``CUresult`` it returned."""
         lock = stream.lock
         lock.acquire()
         try:
             enqueue = self.enqueue if self.plain is None else self.choose(stream, reads)
             stream.last_writes = None  # unknown, should the call fail
-            err = enqueue(grid[0], grid[1], grid[2], stream.address, params.address)
+            err = enqueue(x, y, z, stream.address, address)
             if not err:
                 stream.last_writes = writes
         finally:
             lock.release()
-        if err:
-            raise self.failed(enqueue, err)
+        return enqueue, err
 
     def failed(self, enqueue: KernelLaunch, err: int) -> CudaError:
         """The error of a launch through ``enqueue`` (one of this kernel's) that returned ``err``,
