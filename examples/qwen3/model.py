@@ -171,18 +171,17 @@ class Qwen3Decoder:
                  upload: Callable[[Any], st.Tensor] | None = None):
         if max_positions % tiles.keys:
             raise ValueError(f"max_positions ({max_positions}) must be a multiple of the key tile ({tiles.keys})")
-        for what, length, cols in (("hidden", config.hidden, tiles.cols), ("intermediate", config.intermediate, tiles.cols),
-                                   ("heads x head_dim", config.heads * config.head_dim, tiles.o_cols)):
+        hidden, intermediate, attended = config.hidden, config.intermediate, config.heads * config.head_dim
+        for projection, size, length, cols, early in (
+                ("QKV, the LM head", "hidden", hidden, tiles.cols, "early"), ("gate/up", "hidden", hidden, tiles.cols, "up_early"),
+                ("down", "intermediate", intermediate, tiles.cols, "early"),
+                ("o_proj", "heads x head_dim", attended, tiles.o_cols, "o_early")):
             if length % cols:
-                raise ValueError(f"the GEMV column tile ({cols}) must divide the {what} size ({length}): "
+                raise ValueError(f"the GEMV column tile ({cols}) must divide the {size} size ({length}): "
                                  "pick Tiles(cols=..., o_cols=...) dividing it")
-        for what, length, cols, early in (("QKV, the LM head", config.hidden, tiles.cols, "early"),
-                                          ("gate/up", config.hidden, tiles.cols, "up_early"),
-                                          ("down", config.intermediate, tiles.cols, "early"),
-                                          ("o_proj", config.heads * config.head_dim, tiles.o_cols, "o_early")):
             if getattr(tiles, early) > length // cols:
                 raise ValueError(f"Tiles({early}={getattr(tiles, early)}) reads more column tiles early than "
-                                 f"{what} has ({length} / {cols}): pick at most {length // cols}")
+                                 f"{projection} has ({length} / {cols}): pick at most {length // cols}")
         self.config, self.dtype, self.tiles, self.max_positions = config, dtype, tiles, max_positions
         put = upload or (lambda a: st.from_numpy(a, dtype=dtype).sync())
 

@@ -93,6 +93,18 @@ def test_read_rows_stores_each_row_tiles_sum() -> None:
     close(z, np.array([w[:16].sum(), w[16:32].sum(), w[32:].sum()], np.float32), 1e-4)
 
 
+def test_a_plain_weight_without_a_column_per_element_of_x_is_refused() -> None:
+    r, x, w = normal(32), normal(48), normal(32, 64)
+    with pytest.raises(Exception, match="w has a column per element of x") as refused:
+        K.gemv_residual(poisoned((32,)).partition((8,)), tensor(r), tensor(x), tensor(w), BK=16).sync()
+    assert "Traceback" not in str(refused.value)
+
+
+def test_read_rows_refuses_a_block_of_part_of_a_packed_tile() -> None:
+    with pytest.raises(Exception, match="a block reads whole packed tiles: P divides BN"):
+        K.read_rows(poisoned((5,)).partition((1,)), tensor(K.pack_weight(normal(40, 48), 8, 16)), BN=12).sync()
+
+
 def test_a_column_tile_not_dividing_the_reduction_is_refused() -> None:
     """K // BK steps would drop the last K % BK columns: the kernel refuses the launch instead."""
     r, x, w = normal(32), normal(40), K.pack_weight(normal(32, 48), 8, 16)
