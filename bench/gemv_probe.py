@@ -82,12 +82,19 @@ EARLY_READS = [(1, False), (2, False), (4, False), (1, True), (2, True)]
 the first tiles stream while the launch before drains (the kernels' ``early_reads``)."""
 
 OTHER_EARLY: dict[str, list[tuple[tuple[int, int, int | None, int | None, int | None], tuple[int, bool]]]] = {
-    "down": [((8, 512, 4, 3, None), (4, False)), ((8, 512, 4, 3, None), (1, False)), ((16, 256, 4, 2, None), (4, False))],
-    "o_proj": [((8, 512, 4, 3, None), (3, False)), ((8, 512, 4, 4, None), (4, False)), ((8, 512, 4, 5, None), (2, True))],
+    "down": [((16, 256, 6, 3, None), (1, False)), ((16, 256, 8, 3, None), (1, False)),
+             ((16, 256, 8, 2, None), (1, False)), ((16, 128, 8, 3, None), (1, False)),
+             ((8, 256, 4, 3, None), (1, False)), ((8, 256, 8, 3, None), (1, False)),
+             ((16, 512, 4, 2, None), (1, False)), ((16, 256, 8, 3, None), (4, False))],
+    "qkv": [((16, 256, 6, 3, None), (1, False)), ((16, 256, 8, 2, None), (1, False)),
+            ((8, 256, 4, 3, None), (1, False)), ((16, 128, 8, 3, None), (1, False)),
+            ((16, 256, 8, 3, None), (2, True))],
 }
-"""Other configs timed with early reads: more early tiles at an occupancy that leaves them room in
-registers (at o_proj's occupancy 5, 4 early tiles spill; smaller blocks of down were slower:
-docs/model.md, sessions 7 and 8)."""
+"""Other configs timed with early reads: deeper pipelines (load ``latency`` 6-8: tileiras keeps 8
+column tiles in flight a block instead of 5, 77 KB of shared memory at occupancy 3) and smaller
+tiles at occupancy 3 for the two GEMVs furthest from the copy (down and QKV; session 8's other
+configs, slower: docs/model.md)."""
+
 
 MODEL_READS = {"o_proj": (4, False), "qkv": (1, False), "down": (1, False), "gate_up": (1, False)}
 """The model's early reads of each GEMV: with its config, also timed on the weights as plain
