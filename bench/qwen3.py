@@ -53,13 +53,17 @@ RUNS = {"0.6B": (QWEN3_0_6B, st.f32), "4B": (QWEN3_4B, st.bf16)}
 BENCH_TILES = [Tiles(), Tiles(dependent_launch=False, o_occupancy=4), Tiles(o_occupancy=4), Tiles(prefetch_rows=16),
                Tiles(prefetch_rows=16, prefetch_occupancy=1), Tiles(prefetch_rows=16, prefetch_occupancy=8), Tiles(prefetch_rows=32), Tiles(keys=256),
                Tiles(attention_occupancy=2), Tiles(gemv_occupancy=2), Tiles(keys=64, products=ROWS),
-               Tiles(gemv_occupancy=None, gemv_latency=8), Tiles(early=0, up_early=0), Tiles(early=2, up_early=2),
-               Tiles(early=1, early_tma=True, up_early_tma=True), Tiles(early=2, early_tma=True, up_early=2, up_early_tma=True),
+               Tiles(gemv_occupancy=None, gemv_latency=8), Tiles(early=0, up_early=0, down_early=0),
+               Tiles(early=2, up_early=2, down_early=2),
+               Tiles(early=1, early_tma=True, up_early_tma=True, down_early_tma=True),
+               Tiles(early=2, early_tma=True, up_early=2, up_early_tma=True, down_early=2, down_early_tma=True),
                Tiles(o_early=1, o_early_tma=False), Tiles(o_early=0),
                Tiles(o_early=3), Tiles(o_early=4), Tiles(packed=False), Tiles(o_occupancy=4, o_early=4, o_early_tma=False),
                Tiles(o_occupancy=3, o_early=4), Tiles(o_occupancy=4, o_early=4), Tiles(o_occupancy=3, o_early=4, o_early_tma=False),
-               Tiles(o_occupancy=3, o_early=4, o_early_tma=False, early=2, early_tma=True),
-               Tiles(o_occupancy=3, o_early=3, o_early_tma=False, early=2, early_tma=True), Tiles(early=2)]
+               Tiles(o_occupancy=3, o_early=4, o_early_tma=False, early=2, early_tma=True, down_early=2, down_early_tma=True),
+               Tiles(o_occupancy=3, o_early=3, o_early_tma=False, early=2, early_tma=True, down_early=2, down_early_tma=True),
+               Tiles(early=2, down_early=2), Tiles(down_early=4), Tiles(early=2, down_early=4),
+               Tiles(down_early=4, down_early_tma=True)]
 """The tile configs timed on Qwen3-4B (the first is the one the correctness checks use)."""
 
 

@@ -55,9 +55,10 @@ class Tiles:
     weights into L2 beside the attention (``None`` rows: no branch); ``dependent_launch``: every
     launch may start while the one before drains (the kernels wait for it before touching memory:
     passes/grid_dependency.py), off only to measure what that gains; ``early``: column tiles of
-    the weights every block of QKV, down and the LM head loads before that wait, while
+    the weights every block of QKV and the LM head loads before that wait, while
     the kernel before drains (the kernels' ``early_reads``), ``early_tma``: those loads through
-    TMA; ``up_early``, ``up_early_tma``: gate/up's; ``o_early`` and ``o_early_tma``: o_proj's
+    TMA; ``up_early``, ``up_early_tma``: gate/up's; ``down_early``, ``down_early_tma``: down's
+    (what it reads during gate/up's last blocks); ``o_early`` and ``o_early_tma``: o_proj's
     (half its weights: it reads them while the attention merge runs; its occupancy 3 leaves
     registers for them) (bench/gemv_probe.py, docs/model.md);
     ``packed``: the projections' weights packed in their tiles (``kernels.pack_weight``), off
@@ -85,25 +86,17 @@ class Tiles:
     early_tma: bool = False
     up_early: int = 1
     up_early_tma: bool = False
+    down_early: int = 1
+    down_early_tma: bool = False
     o_early: int = 4
     o_early_tma: bool = False
     packed: bool = True
 
-    @property
-    def reads(self) -> dict[str, Any]:
-        """The projections' generics for their early reads (gate/up's: ``up_reads``, o_proj's:
-        ``o_reads``)."""
-        return {"EARLY": self.early, "EARLY_TMA": self.early_tma}
-
-    @property
-    def up_reads(self) -> dict[str, Any]:
-        """gate/up's generics for its early reads."""
-        return {"EARLY": self.up_early, "EARLY_TMA": self.up_early_tma}
-
-    @property
-    def o_reads(self) -> dict[str, Any]:
-        """o_proj's generics for its early reads."""
-        return {"EARLY": self.o_early, "EARLY_TMA": self.o_early_tma}
+    def reads(self, projection: str = "") -> dict[str, Any]:
+        """A projection's generics for its early reads: ``""`` QKV's and the LM head's, ``"up"``
+        gate/up's, ``"down"``, ``"o"`` o_proj's (the fields ``{projection}_early``, ``_early_tma``)."""
+        prefix = f"{projection}_" if projection else ""
+        return {"EARLY": getattr(self, prefix + "early"), "EARLY_TMA": getattr(self, prefix + "early_tma")}
 
     def gemv(self, kernel: st.Kernel) -> st.Kernel:
         """``kernel`` (a projection) with this config's hints."""
@@ -174,7 +167,7 @@ class Qwen3Decoder:
         hidden, intermediate, attended = config.hidden, config.intermediate, config.heads * config.head_dim
         for projection, size, length, cols, early in (
                 ("QKV, the LM head", "hidden", hidden, tiles.cols, "early"), ("gate/up", "hidden", hidden, tiles.cols, "up_early"),
-                ("down", "intermediate", intermediate, tiles.cols, "early"),
+                ("down", "intermediate", intermediate, tiles.cols, "down_early"),
                 ("o_proj", "heads x head_dim", attended, tiles.o_cols, "o_early")):
             if length % cols:
                 raise ValueError(f"the GEMV column tile ({cols}) must divide the {size} size ({length}): "
@@ -267,7 +260,7 @@ class Qwen3Decoder:
         for i, layer in enumerate(self.layers):
             k, v = f"k{i}", f"v{i}"
             launch(run, t.gemv(K.norm_gemv), ("qkv", (t.rows,)), "x", layer["ln1"], layer["qkv"], eps, BK=t.cols,
-                   **t.reads)
+                   **t.reads())
             if t.prefetch_rows is not None:
                 with scope.branch() as branch:
                     launch(branch.record, t.prefetch(K.read_rows), ("prefetched", (1,)), layer["o"],
@@ -285,12 +278,12 @@ class Qwen3Decoder:
             launch(run, K.attention_merge, ("attn", (g * d,)), "o_part", "lse", "pos", G=g,
                    TILES=self.max_positions // t.keys, BN=t.keys)
             launch(run, t.o_proj(K.gemv_residual), ("x2", (t.o_rows,)), "x", "attn", layer["o"], BK=t.o_cols,
-                   **t.o_reads)
+                   **t.reads("o"))
             launch(run, t.gemv(K.norm_gate_up), ("mlp", (t.rows,)), "x2", layer["ln2"], layer["gate"], layer["up"], eps,
-                   BK=t.cols, **t.up_reads)
-            launch(run, t.gemv(K.gemv_residual), ("x", (t.rows,)), "x2", "mlp", layer["down"], BK=t.cols, **t.reads)
+                   BK=t.cols, **t.reads("up"))
+            launch(run, t.gemv(K.gemv_residual), ("x", (t.rows,)), "x2", "mlp", layer["down"], BK=t.cols, **t.reads("down"))
         launch(run, K.norm_gemv_argmax, ("logits", (t.head_rows,)), ("best", (1,)), ("best_at", (1,)), "x",
-               self.final_norm, self.head, eps, BK=t.cols, **t.reads)
+               self.final_norm, self.head, eps, BK=t.cols, **t.reads())
         launch(run, K.sample, ("tokens", (1,)), "best", "best_at", "pos", prompt_len, BT=t.sample)
         launch(run, K.advance, ("pos_next", (1,)), "pos", 1)
         launch(run, K.advance, ("pos", (1,)), "pos_next", 0)

@@ -67,6 +67,11 @@ EARLY = [(0, False), (1, False), (3, True)]
 """(column tiles of the weights read before the wait, through TMA): none, one, all three of 48."""
 
 
+def read_before_wait(kernel: st.Kernel) -> tuple[str, ...]:
+    """The tensors the last compiled variant of ``kernel`` reads before its wait."""
+    return compile_variant(kernel, list(kernel.variants.values())[-1]).early_reads
+
+
 def read_early(kernel: st.Kernel, early: int) -> tuple[str, ...]:
     """The tensors the last compiled variant of ``kernel`` with ``EARLY=early`` reads before its wait."""
     variant = next(v for v in reversed(kernel.variants.values()) if v.generics.get("EARLY") == early)
@@ -206,6 +211,7 @@ def test_kv_append_writes_row_pos_only() -> None:
     v_cache[:, pos] = qkv[6 * d:].reshape(kvh, d)
     close(kc, k_cache, 1e-5)
     close(vc, v_cache)
+    assert read_before_wait(K.kv_append) == ("pos",)
 
 
 def attention_inputs(kvh: int, g: int, d: int, s: int) -> tuple[np.ndarray, ...]:
@@ -251,6 +257,7 @@ def test_attention_split_and_merge_is_decode_attention(pos: int, products: int) 
         EPS, d ** -0.5, BN=bn, PRODUCTS=products).sync()
     z = merged(o_part, lse, pos, kvh, g, d, bn, chunks)
     close(z, attention_expected(qkv, q_norm, freqs, k_cache, v_cache, pos, kvh, g, d), 1e-4)
+    assert read_before_wait(K.attention_split) == ("pos",)  # the key tiles wait on it: one round trip sooner
 
 
 @pytest.mark.parametrize("products", PRODUCTS)
@@ -272,6 +279,7 @@ def test_attention_append_appends_row_pos_and_attends(pos: int, g: int, products
     close(vc, v_cache)
     z = merged(o_part, lse, pos, kvh, g, d, bn, chunks)
     close(z, attention_expected(qkv, q_norm, freqs, k_cache, v_cache, pos, kvh, g, d), 1e-4)
+    assert read_before_wait(K.attention_append) == ("pos",)
 
 
 LAUNCHED = {

@@ -30,8 +30,8 @@ def weights() -> dict[str, np.ndarray]:
 TILES = {"default": TINY_TILES, "kv_append, reduce": replace(TINY_TILES, fused_append=False, products=K.REDUCE),
          "rows": replace(TINY_TILES, products=K.ROWS), "prefetch branch": replace(TINY_TILES, prefetch_rows=16),
          "early reads through TMA": replace(TINY_TILES, early=2, early_tma=True, up_early=2, up_early_tma=True,
-                                                    o_early=1, o_early_tma=True),
-         "no early reads": replace(TINY_TILES, early=0, up_early=0, o_early=0), "plain weights": replace(TINY_TILES, packed=False)}
+                                                    down_early=3, down_early_tma=True, o_early=1, o_early_tma=True),
+         "no early reads": replace(TINY_TILES, early=0, up_early=0, down_early=0, o_early=0), "plain weights": replace(TINY_TILES, packed=False)}
 
 
 @pytest.mark.parametrize("tiles", TILES.values(), ids=TILES.keys())
