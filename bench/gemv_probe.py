@@ -96,7 +96,7 @@ tiles at occupancy 3 for the two GEMVs furthest from the copy (down and QKV; ses
 configs, slower: docs/model.md)."""
 
 
-MODEL_READS = {"o_proj": (4, False), "qkv": (1, False), "down": (1, False), "gate_up": (1, False)}
+MODEL_READS = {"o_proj": (4, False), "qkv": (2, False), "down": (1, False), "gate_up": (1, False)}
 """The model's early reads of each GEMV: with its config, also timed on the weights as plain
 matrices (the model packs them in its tiles: ``kernels.pack_weight``; every other row packed)."""
 

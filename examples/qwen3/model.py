@@ -82,7 +82,7 @@ class Tiles:
     prefetch_rows: int | None = None
     prefetch_occupancy: int | None = 4
     dependent_launch: bool = True
-    early: int = 1
+    early: int = 2
     early_tma: bool = False
     up_early: int = 1
     up_early_tma: bool = False
