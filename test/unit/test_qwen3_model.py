@@ -65,10 +65,12 @@ def test_the_prefetch_branch_reads_each_layers_o_proj_weights(weights: dict[str,
                                atol=1e-4)
 
 
-def test_more_early_column_tiles_than_a_projection_has_are_refused(weights: dict[str, np.ndarray]) -> None:
-    with pytest.raises(ValueError, match=r"Tiles\(o_early=4\) reads more column tiles early than o_proj has "
-                                         r"\(64 / 32\): pick at most 2"):
-        Qwen3Decoder(TINY, weights, dtype=st.f32, max_positions=16, tiles=replace(TINY_TILES, o_early=4))
+@pytest.mark.parametrize(("field", "tiles", "message"), [("o_early", 4, r"o_proj has \(64 / 32\): pick at most 2"),
+                                                         ("down_early", 7, r"down has \(96 / 16\): pick at most 6")])
+def test_more_early_column_tiles_than_a_projection_has_are_refused(weights: dict[str, np.ndarray], field: str,
+                                                                   tiles: int, message: str) -> None:
+    with pytest.raises(ValueError, match=rf"Tiles\({field}={tiles}\) reads more column tiles early than {message}"):
+        Qwen3Decoder(TINY, weights, dtype=st.f32, max_positions=16, tiles=replace(TINY_TILES, **{field: tiles}))
 
 
 def test_the_prefetch_branch_without_packed_weights_is_refused(weights: dict[str, np.ndarray]) -> None:
