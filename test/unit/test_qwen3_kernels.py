@@ -60,21 +60,17 @@ def test_norm_gemv(dtype: st.DType, early: int, tma: bool) -> None:
                         tensor(K.pack_weight(w, 16, 16), dtype), EPS, BK=16, EARLY=early, EARLY_TMA=tma).sync()
     as_stored = [tensor(a, dtype).numpy() for a in (norm_w, w)]
     close(z, as_stored[1] @ rms_norm(x, as_stored[0], EPS), 1e-3 if dtype == st.f16 else 2e-5)
-    assert read_early(K.norm_gemv, early) == (("w",) if early else ())
+    assert read_before_wait(K.norm_gemv, EARLY=early) == (("w",) if early else ())
 
 
 EARLY = [(0, False), (1, False), (3, True)]
 """(column tiles of the weights read before the wait, through TMA): none, one, all three of 48."""
 
 
-def read_before_wait(kernel: st.Kernel) -> tuple[str, ...]:
-    """The tensors the last compiled variant of ``kernel`` reads before its wait."""
-    return compile_variant(kernel, list(kernel.variants.values())[-1]).early_reads
-
-
-def read_early(kernel: st.Kernel, early: int) -> tuple[str, ...]:
-    """The tensors the last compiled variant of ``kernel`` with ``EARLY=early`` reads before its wait."""
-    variant = next(v for v in reversed(kernel.variants.values()) if v.generics.get("EARLY") == early)
+def read_before_wait(kernel: st.Kernel, **generics: object) -> tuple[str, ...]:
+    """The tensors the last compiled variant of ``kernel`` with ``generics`` reads before its wait."""
+    variant = next(v for v in reversed(kernel.variants.values())
+                   if all(v.generics.get(name) == value for name, value in generics.items()))
     return compile_variant(kernel, variant).early_reads
 
 
@@ -87,7 +83,7 @@ def test_gemv_residual(early: int, tma: bool, packed: bool) -> None:
                             st.shared(tensor(K.pack_weight(w, 8, 16) if packed else w)), BK=16, EARLY=early,
                             EARLY_TMA=tma).sync()
     close(z, r + w @ x)
-    assert read_early(K.gemv_residual, early) == (("w",) if early else ())
+    assert read_before_wait(K.gemv_residual, EARLY=early) == (("w",) if early else ())
 
 
 def test_read_rows_stores_each_row_tiles_sum() -> None:
@@ -150,7 +146,7 @@ def test_norm_gate_up_is_the_silu_gated_mlp_input(early: int, tma: bool) -> None
                            EARLY=early, EARLY_TMA=tma).sync()
     xn = rms_norm(x, norm_w, EPS)
     close(z, silu(gate @ xn) * (up @ xn))
-    assert read_early(K.norm_gate_up, early) == (("w_gate", "w_up") if early else ())
+    assert read_before_wait(K.norm_gate_up, EARLY=early) == (("w_gate", "w_up") if early else ())
 
 
 def test_more_early_column_tiles_than_the_row_has_are_refused() -> None:
