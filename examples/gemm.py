@@ -2,10 +2,31 @@
 
 The K loop's bound comes from the partition of ``x``; with the argument
 facts of contiguous, 16-aligned operands the inner strides are static 1.
+
+``matmul(z, x, y)`` is what a user calls: it picks the tiles for the shape
+(``gemm_tiles``) and launches ``grouped_gemm``.  Shipped defaults (the best
+of ``bench/gemm.py`` on an H100 by its method, docs/benchmarks.md §4):
+128x256x64 tiles in the grouped order (``G = 8``) with, on sm_90, 8 worker
+warps (384 threads, 168 registers: without it a 128x256 tile spills 1808
+bytes a thread) and a load pipeline 6 deep (``latency = 6``).  Tiles of
+128x128 or smaller take no hints (8 warps there is neutral or slower).
 """
 
 import safetile as st
 from safetile import f16
+
+GROUP = 8
+"""Rows of tiles a group of blocks covers in the grouped order (4, 8, 16 measured equal)."""
+
+
+def big_tile_hints(BM: int, BN: int, **_: object) -> dict[str, dict[str, int]]:
+    """8 worker warps on sm_90 for tiles of 128x256 or more; none for smaller tiles."""
+    return {"sm_90": {"num_worker_warps_per_cta": 8}} if BM * BN >= 128 * 256 else {}
+
+
+def big_tile_load_hints(BM: int, BN: int, **_: object) -> dict[str, dict[str, int]]:
+    """A load pipeline 6 deep on sm_90 for tiles of 128x256 or more (+2.4%; 8 or more slower)."""
+    return {"sm_90": {"latency": 6}} if BM * BN >= 128 * 256 else {}
 
 
 @st.kernel(
@@ -34,8 +55,10 @@ def gemm(
 
 @st.kernel(
     specialize=[
-        dict(E=f16, BM=128, BN=128, BK=64, G=8, x=st.TensorSpec(f16, (8192, 8192)), y=st.TensorSpec(f16, (8192, 8192))),
-    ]
+        dict(E=f16, BM=128, BN=256, BK=64, G=8, x=st.TensorSpec(f16, (8192, 8192)), y=st.TensorSpec(f16, (8192, 8192))),
+    ],
+    optimization_hints=big_tile_hints,
+    load_hints=big_tile_load_hints,
 )
 def grouped_gemm(
     z: st.Mut["E", ("BM", "BN")],
@@ -62,3 +85,20 @@ def grouped_gemm(
     for k in range(st.num_tiles(px, 1)):
         acc = st.mma(px.load((bm, k)), py.load((k, bn)), acc)
     z.store(acc.astype(E), idx)
+
+
+def gemm_tiles(m: int, n: int) -> tuple[int, int, int]:
+    """``(BM, BN, BK)`` for an ``m x n`` output: 128x256x64 where both sides hold a few such
+    tiles, 128x128x64 for mid-sized outputs, 64x64x64 for small ones (more blocks to fill
+    the SMs)."""
+    if m >= 1024 and n >= 1024:
+        return 128, 256, 64
+    if m >= 128 and n >= 128:
+        return 128, 128, 64
+    return 64, 64, 64
+
+
+def matmul(z: st.Tensor, x: st.Tensor, y: st.Tensor) -> st.DeviceOp:
+    """``z = x @ y`` with the shipped defaults: ``grouped_gemm`` on ``gemm_tiles``'s tiles."""
+    bm, bn, bk = gemm_tiles(z.shape[0], z.shape[1])
+    return grouped_gemm(z.partition((bm, bn)), x, y, BK=bk, G=GROUP)

@@ -24,6 +24,9 @@ MAX_ROW_TILE = 16384
 """The widest row ``layer_norm_row`` takes in one tile (elements)."""
 LOOP_TILE = 4096
 """The column tile of the looped kernel."""
+ROW_GROUP = 1 << 16
+"""The looped kernel's tile order (as softmax.py's): on a grid of one block per row block, each
+block walks its own row block's tiles left to right."""
 
 
 @st.kernel(
@@ -57,7 +60,7 @@ def layer_norm_row(
 
 @st.kernel(specialize=[dict(E=st.f16, BM=2, BN=1024), dict(E=st.f32, BM=1, BN=512)])
 def layer_norm(
-    z: st.Mut["E", ("BM", "BN")],
+    z: st.MutMapped["E", ("BM", "BN")],
     x: st.Ref["E", (-1, -1)],
     w: st.Ref["E", (-1,)],
     b: st.Ref["E", (-1,)],
@@ -67,23 +70,36 @@ def layer_norm(
     BM: int,
     BN: int,
 ):
-    bm, bn, _ = st.tile_block_id()
     n = x.shape[1]
     px = x.partition((BM, BN), padding="zero")
-    total = st.zeros((BM, 1), f32)
-    for j in range(st.num_tiles(px, 1)):
-        total = total + st.sum(px.load((bm, j)).astype(f32), 1, keepdims=True)
-    mean = total / n.astype(f32)
+    pw, pb = w.partition((BN,), padding="zero"), b.partition((BN,), padding="zero")
     columns = st.iota((BN,)).reshape((1, BN))
-    square = st.zeros((BM, 1), f32)
-    for j in range(st.num_tiles(px, 1)):
-        centered = st.where(columns + j * BN < n, px.load((bm, j)).astype(f32) - mean, 0.0)
-        square = square + st.sum(centered * centered, 1, keepdims=True)
-    inv_std = st.rsqrt(square / n.astype(f32) + eps)
-    own = px.load((bm, bn)).astype(f32)
-    weight = w.partition((BN,), padding="zero").load((bn,)).astype(f32).reshape((1, BN))
-    bias = b.partition((BN,), padding="zero").load((bn,)).astype(f32).reshape((1, BN))
-    z.store(((own - mean) * inv_std * weight + bias).astype(E))
+    row = -1  # the row block whose mean and inv_std hold
+    mean = st.zeros((BM, 1), f32)
+    inv_std = st.zeros((BM, 1), f32)
+    for idx in z.tile_indices(order=st.grouped(ROW_GROUP)):
+        bm, bn = idx
+        if bm != row:  # the first tile of a row block: one pass over its column tiles
+            # Chan's parallel update: each tile's own mean and centered squares, merged into the
+            # running ones (no cancellation of E[x^2] - E[x]^2)
+            mean = st.zeros((BM, 1), f32)
+            square = st.zeros((BM, 1), f32)
+            for j in range(st.num_tiles(px, 1)):
+                valid = st.minimum(n - j * BN, BN).astype(f32)
+                tile = px.load((bm, j)).astype(f32)
+                tile_mean = st.sum(tile, 1, keepdims=True) / valid
+                centered = st.where(columns + j * BN < n, tile - tile_mean, 0.0)
+                seen = (j * BN).astype(f32)
+                delta = tile_mean - mean
+                mean = mean + delta * (valid / (seen + valid))
+                square = square + st.sum(centered * centered, 1, keepdims=True) + \
+                    delta * delta * (seen * valid / (seen + valid))
+            inv_std = st.rsqrt(square / n.astype(f32) + eps)
+            row = bm
+        own = px.load((bm, bn)).astype(f32)
+        weight = pw.load((bn,)).astype(f32).reshape((1, BN))
+        bias = pb.load((bn,)).astype(f32).reshape((1, BN))
+        z.store(((own - mean) * inv_std * weight + bias).astype(E), idx)
 
 
 def row_tile(width: int) -> int:
@@ -98,4 +114,4 @@ def launch_layer_norm(z: st.Tensor, x: st.Tensor, w: st.Tensor, b: st.Tensor, ep
     width = x.shape[1]
     if row_tile(width) <= MAX_ROW_TILE:
         return layer_norm_row(z.partition((rows, row_tile(width))), x, w, b, eps)
-    return layer_norm(z.partition((rows, LOOP_TILE)), x, w, b, eps)
+    return layer_norm(z.partition((rows, LOOP_TILE)), x, w, b, eps, grid=(-(-x.shape[0] // rows),))

@@ -23,6 +23,9 @@ MAX_ROW_TILE = 16384
 """The widest row ``rms_norm_row`` takes in one tile (elements)."""
 LOOP_TILE = 4096
 """The column tile of the looped kernel."""
+ROW_GROUP = 1 << 16
+"""The looped kernel's tile order (as softmax.py's): on a grid of one block per row block, each
+block walks its own row block's tiles left to right."""
 
 
 @st.kernel(
@@ -51,7 +54,7 @@ def rms_norm_row(
 
 @st.kernel(specialize=[dict(E=st.f16, BM=2, BN=1024), dict(E=st.f32, BM=1, BN=256)])
 def rms_norm(
-    z: st.Mut["E", ("BM", "BN")],
+    z: st.MutMapped["E", ("BM", "BN")],
     x: st.Ref["E", (-1, -1)],
     w: st.Ref["E", (-1,)],
     eps: f32,
@@ -60,16 +63,22 @@ def rms_norm(
     BM: int,
     BN: int,
 ):
-    bm, bn, _ = st.tile_block_id()
     px = x.partition((BM, BN), padding="zero")
-    sum_square = st.zeros((BM, 1), f32)
-    for j in range(st.num_tiles(px, 1)):
-        tile = px.load((bm, j)).astype(f32)
-        sum_square = sum_square + st.sum(tile * tile, 1, keepdims=True)
-    mean_square = sum_square / x.shape[1].astype(f32)
-    own = px.load((bm, bn)).astype(f32)
-    weight = w.partition((BN,), padding="zero").load((bn,)).astype(f32).reshape((1, BN))
-    z.store((own * st.rsqrt(mean_square + eps) * weight).astype(E))
+    pw = w.partition((BN,), padding="zero")
+    row = -1  # the row block whose scale inv_rms holds
+    inv_rms = st.zeros((BM, 1), f32)
+    for idx in z.tile_indices(order=st.grouped(ROW_GROUP)):
+        bm, bn = idx
+        if bm != row:  # the first tile of a row block: one pass over its column tiles
+            sum_square = st.zeros((BM, 1), f32)
+            for j in range(st.num_tiles(px, 1)):
+                tile = px.load((bm, j)).astype(f32)
+                sum_square = sum_square + st.sum(tile * tile, 1, keepdims=True)
+            inv_rms = st.rsqrt(sum_square / x.shape[1].astype(f32) + eps)
+            row = bm
+        own = px.load((bm, bn)).astype(f32)
+        weight = pw.load((bn,)).astype(f32).reshape((1, BN))
+        z.store((own * inv_rms * weight).astype(E), idx)
 
 
 def row_tile(width: int) -> int:
@@ -82,4 +91,4 @@ def launch_rms_norm(z: st.Tensor, x: st.Tensor, w: st.Tensor, eps: float, rows: 
     width = x.shape[1]
     if row_tile(width) <= MAX_ROW_TILE:
         return rms_norm_row(z.partition((rows, row_tile(width))), x, w, eps)
-    return rms_norm(z.partition((rows, LOOP_TILE)), x, w, eps)
+    return rms_norm(z.partition((rows, LOOP_TILE)), x, w, eps, grid=(-(-x.shape[0] // rows),))

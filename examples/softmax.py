@@ -26,6 +26,10 @@ MAX_ROW_TILE = 16384
 """The widest row ``softmax_row`` takes in one tile (elements); wider rows take the online loop."""
 LOOP_TILE = 4096
 """The column tile of the online loop."""
+ROW_GROUP = 1 << 16
+"""The grouped order of the looped kernels' tiles: with at most this many row blocks, tile ``t``
+of ``n0`` row blocks is ``(t % n0, t // n0)``, so on a grid of ``n0`` blocks block ``b`` walks
+row block ``b``'s tiles left to right (one pass for its max and sum, then its tiles)."""
 
 
 @st.kernel(
@@ -42,18 +46,25 @@ def softmax_row(z: st.Mut["E", ("BM", "BN")], x: st.Ref["E", (-1, "N")], *, E: s
 
 
 @st.kernel(specialize=[dict(E=st.f32, BM=4, BN=1024), dict(E=st.f16, BM=1, BN=4096)])
-def softmax(z: st.Mut["E", ("BM", "BN")], x: st.Ref["E", (-1, -1)], *, E: st.DType, BM: int, BN: int):
-    bm, bn, _ = st.tile_block_id()
+def softmax(z: st.MutMapped["E", ("BM", "BN")], x: st.Ref["E", (-1, -1)], *, E: st.DType, BM: int, BN: int):
     px = x.partition((BM, BN), padding="neg_inf")
+    row = -1  # the row block whose max and sum row_max and row_sum hold
     row_max = st.full((BM, 1), float("-inf"), f32)
     row_sum = st.zeros((BM, 1), f32)
-    for j in range(st.num_tiles(px, 1)):
-        tile = px.load((bm, j)).astype(f32)
-        new_max = st.maximum(row_max, st.max(tile, 1, keepdims=True))
-        row_sum = row_sum * st.exp(row_max - new_max) + st.sum(st.exp(tile - new_max), 1, keepdims=True)
-        row_max = new_max
-    own = px.load((bm, bn)).astype(f32)
-    z.store((st.exp(own - row_max) / row_sum).astype(E))
+    for idx in z.tile_indices(order=st.grouped(ROW_GROUP)):
+        bm, bn = idx
+        if bm != row:  # the first tile of a row block: one pass over its column tiles
+            row_max = st.full((BM, 1), float("-inf"), f32)
+            row_sum = st.zeros((BM, 1), f32)
+            for j in range(st.num_tiles(px, 1)):
+                tile = px.load((bm, j)).astype(f32)
+                new_max = st.maximum(row_max, st.max(tile, 1, keepdims=True))
+                row_sum = row_sum * st.exp2((row_max - new_max) * LOG2E) + \
+                    st.sum(st.exp2((tile - new_max) * LOG2E), 1, keepdims=True)
+                row_max = new_max
+            row = bm
+        own = px.load((bm, bn)).astype(f32)
+        z.store((st.exp2((own - row_max) * LOG2E) * (1.0 / row_sum)).astype(E), idx)
 
 
 def row_tile(width: int) -> int:
@@ -67,4 +78,4 @@ def launch_softmax(z: st.Tensor, x: st.Tensor, rows: int = 1) -> st.DeviceOp:
     width = x.shape[1]
     if row_tile(width) <= MAX_ROW_TILE:
         return softmax_row(z.partition((rows, row_tile(width))), x)
-    return softmax(z.partition((rows, LOOP_TILE)), x)
+    return softmax(z.partition((rows, LOOP_TILE)), x, grid=(-(-x.shape[0] // rows),))
