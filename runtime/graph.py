@@ -23,7 +23,8 @@ the least, and the graph keeps them).
 Nothing runs while capturing.  ``g.replay()`` enqueues one replay (on the
 GPU: one ``cuGraphLaunch``), ``g.launch()`` is a lazy ``DeviceOp`` of one
 replay, ``g.sync()`` replays once and waits.  While the graph lives it holds
-the tensors the captured work returned: using them raises
+the tensors the captured work returned (shared handles are borrowed: they stay
+readable, and ``unshare()`` is refused until the release): using them raises
 ``OwnershipError`` naming the graph; ``g.release()`` waits for the replays,
 frees the graph and gives them back (the value of the captured op, or the
 list of the recorded values).  Allocating ops are refused inside a capture.
@@ -35,11 +36,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from . import stream as streams
 from .backend import current_backend
 from .errors import DeviceOpError, OwnershipError
 from .ops import DeviceOp
-from .stream import Recording, Stream
+from .stream import Recording, Stream, capture_handles
 from .tensor import Holder, Partition, Shared, Tensor, _Handle
 
 
@@ -64,10 +64,15 @@ class Graph(Holder):
         self.replays = 0
         # Everything the captured work gives back or the capture made (an
         # unpartition of a recorded output, say) is only valid once replayed.
+        # Shared handles are borrowed, as a prepared launch does: every replay reads
+        # them, other work may too, and unshare() waits for the graph's release.
         candidates = {id(h): h for h in _handles(value) + made}
         self._held = [h for h in candidates.values() if h.is_live]
         for handle in self._held:
-            handle._take(self, "capture")
+            if isinstance(handle, Shared):
+                handle.borrow(self, "capture")
+            else:
+                handle.take(self, "capture")
 
     def describe(self) -> str:
         state = "released" if self._recording is None else f"{self.replays} replays"
@@ -135,7 +140,10 @@ class Graph(Holder):
         recording.close()
         self._recording = None
         for handle in self._held:
-            handle._taken_by = None
+            if isinstance(handle, Shared):
+                handle.return_borrow(self)
+            else:
+                handle.give_back(self)
             storage = _storage(handle)
             if storage is not None and hasattr(storage, "stream"):
                 storage.stream = self.stream  # later host copies order after the replays
@@ -147,22 +155,13 @@ def _capturing(stream: Stream) -> Iterator[list[_Handle]]:
     """Capture on ``stream`` for the block, which gets the list of handles made meanwhile;
     the recording is left in ``stream.recording``."""
     stream.begin_capture()
-    outer = streams.made_in_capture
-    made: list[_Handle] = []
-    streams.made_in_capture = made
-    streams.open_captures += 1
-    try:
-        yield made
-    except BaseException:
-        stream.end_capture().close()  # a failed capture leaves no graph behind
-        raise
-    else:
+    with capture_handles() as made:
+        try:
+            yield made
+        except BaseException:
+            stream.end_capture().close()  # a failed capture leaves no graph behind
+            raise
         stream.recording = stream.end_capture()  # type: ignore[attr-defined]
-    finally:
-        streams.open_captures -= 1
-        if streams.open_captures:
-            outer.extend(made)  # an enclosing capture holds them too
-        streams.made_in_capture = outer
 
 
 def _storage(handle: _Handle) -> Any:

@@ -54,10 +54,9 @@ from safetile.frontend.kernel import KernelDefinition as Kernel
 
 from .backend import Backend, Launcher, ParamTemplate, current_backend
 from .errors import DeviceOpError, LaunchRefused, OwnershipError
-from . import stream as streams
-from .ops import DeviceOp, _ids
-from .stream import Stream, note_handle
-from .tensor import Holder, Partition, Shared, Tensor, UnsafePointer
+from .ops import DeviceOp, _ids, returned
+from .stream import Stream, capturing_here, note_handle
+from .tensor import Holder, Partition, Shared, Tensor, UnsafePointer, move_all
 
 AOT_ENV = "SAFETILE_AOT_ARCHS"
 SANITIZE_ENV = "SAFETILE_SANITIZE"
@@ -113,94 +112,68 @@ CHECKED_MEMO = 256
 def launch(kernel: Kernel, *args: Any, **kwargs: Any) -> DeviceOp:
     """``kernel(*args, **kwargs)``: the lazy launch of ``kernel`` on host ``args`` (see the
     module doc), through the kernel's ``launch_cache``."""
-    # The hot path of every warm launch: keep it lean.  One pass over the
-    # arguments takes each live handle at once (so a handle passed twice is
-    # found taken) and reads its launch key; a launch that raises gives back
-    # what it took.
+    # The hot path of every warm launch: keep it lean.  The plan comes first (a
+    # handle's launch key is fixed for its life, so reading it needs no lock);
+    # then every handle is checked and moved in one step (``move_all``), so of
+    # two threads moving one handle exactly one wins; a launch that raises
+    # after that gives back what it took.
     cache: LaunchCache = kernel.launch_cache  # type: ignore[attr-defined]
     backend = current_backend()
-    op = object.__new__(_Launch)
-    op._args = args
-    try:
-        parts: list[Any] = []
-        taken = False
-        for arg in args:
-            kind = type(arg)
-            if kind is Tensor or kind is Partition or kind is UnsafePointer:
-                if arg._taken_by is None:
-                    arg._taken_by = op
-                else:
-                    taken = True
-            elif kind is not Shared:
-                parts.append(kind)
-                continue
-            elif arg._taken_by is not None:
-                taken = True
-            key = arg._launch_key
-            if key is None:
-                key = arg._launch_key = _launch_key(arg)
-            parts.append(key)
-        if kwargs:
-            parts.append(_kwargs_key(kwargs))
-        if taken:
-            _give_back_taken(op)
-            raise _refusal(kernel, backend, args, kwargs, _signature(parts))
-        checked = tuple(parts)
-        plan = cache.checked.get(checked)
+    parts: list[Any] = []
+    for arg in args:
+        kind = type(arg)
+        if kind is Tensor or kind is Partition or kind is Shared or kind is UnsafePointer:
+            parts.append(arg.launch_key(_launch_key))
+        else:
+            parts.append(kind)
+    if kwargs:
+        parts.append(_kwargs_key(kwargs))
+    checked = tuple(parts)
+    plan = cache.checked.get(checked)
+    fresh = plan is None or plan.backend is not backend
+    if fresh:
+        signature = _signature(parts)
+        plan = cache.plans.get(signature)
         if plan is None or plan.backend is not backend:
-            signature = _signature(parts)
-            plan = cache.plans.get(signature)
-            if plan is None or plan.backend is not backend:
-                _give_back_taken(op)  # a new plan checks the handles afresh
-                cache.plans[signature] = _plan(kernel, cache, backend, args, kwargs)
-                return launch(kernel, *args, **kwargs)
-            _check_disjoint(kernel, plan, args)
-            if len(cache.checked) >= CHECKED_MEMO:
-                cache.checked.clear()
-            cache.checked[checked] = plan
-    except BaseException:
-        _give_back_taken(op)
-        raise
+            plan = cache.plans[signature] = _plan(kernel, cache, backend, args, kwargs)
 
-    op.id, op._plan = next(_ids), plan
+    op = object.__new__(_Launch)
+    op.id, op._plan, op._args = next(_ids), plan, args
     if kwargs:
         op._options = {k: kwargs[k] for k in RUN_OPTIONS if k in kwargs}
-    for i in plan.shared:
-        args[i]._borrow(op)
+    handles = [args[i] for i in plan.tensors]
+    move_all(op, handles, lambda k: _use(kernel, plan.tensors[k], handles[k]),
+             lambda k: _refuse(kernel, f"'{_params(kernel)[plan.tensors[k]].name}' is passed twice: "
+                                       "a tensor can be moved into a launch once"))
+    if fresh:
+        try:
+            _check_disjoint(kernel, plan, args)
+        except BaseException:
+            for handle in handles:
+                _release(handle, op)
+            raise
+        if len(cache.checked) >= CHECKED_MEMO:
+            cache.checked.clear()
+        cache.checked[checked] = plan
     return op
+
+
+def _use(kernel: Kernel, position: int, handle: Any) -> str:
+    """What a launch does with the handle at ``position`` (named in an ``OwnershipError``)."""
+    return f"launch '{kernel.name}' with the {handle._kind} passed as '{_params(kernel)[position].name}'"
+
+
+def _release(handle: Any, holder: Holder) -> None:
+    """End ``holder``'s use of a handle it took or borrowed."""
+    if type(handle) is Shared:
+        handle.return_borrow(holder)
+    else:
+        handle.give_back(holder)
 
 
 def _kwargs_key(kwargs: Mapping[str, Any]) -> tuple[Any, ...]:
     """What a plan depends on among the keyword arguments: all but the run options."""
     return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in kwargs.items() if k not in RUN_OPTIONS))
-
-
-def _give_back_taken(op: _Launch) -> None:
-    """Undo the moves of a launch that raised: the handles it took are live again."""
-    for arg in op._args:
-        if getattr(arg, "_taken_by", None) is op:
-            arg._taken_by = None
-
-
-def _refusal(kernel: Kernel, backend: Backend, args: tuple[Any, ...], kwargs: dict[str, Any],
-             signature: tuple[Any, ...]) -> Exception:
-    """Why a launch that found a handle taken is refused, checked in a launch's order: the
-    plan's refusals (the arguments' kinds and types, the launch checks, a dead handle of a
-    new signature), then each tensor argument's liveness, then a handle passed twice."""
-    cache: LaunchCache = kernel.launch_cache  # type: ignore[attr-defined]
-    plan = cache.plans.get(signature)
-    if plan is None or plan.backend is not backend:
-        plan = cache.plans[signature] = _plan(kernel, cache, backend, args, kwargs)
-    params = _params(kernel)
-    for i in plan.tensors:
-        try:
-            args[i]._check_live(f"launch '{kernel.name}' with the {args[i]._kind} passed as '{params[i].name}'")
-        except OwnershipError as err:
-            return err
-    for n, i in enumerate(plan.moved):
-        if any(args[i] is args[j] for j in plan.moved[n + 1:]):
-            return _refuse(kernel, f"'{params[i].name}' is passed twice: a tensor can be moved into a launch once")
-    raise AssertionError("a launch found a handle taken, yet every handle is live and passed once")
 
 
 def _check_disjoint(kernel: Kernel, plan: _Plan, args: Sequence[Any]) -> None:
@@ -249,22 +222,23 @@ class _Launch(DeviceOp):
 
     def _launch(self, stream: Stream) -> tuple[Any, ...]:
         plan, args = self._plan, self._args
-        order = stream.capture_order
-        if order is not None:  # a capture with branches: order this launch across its streams
-            order.order(stream, [args[i]._array for i in plan.moved], [args[i]._array for i in plan.shared])
         try:
+            order = stream.capture_order
+            if order is not None:  # a capture with branches: order this launch across its streams
+                order.order(stream, [args[i]._array for i in plan.moved], [args[i]._array for i in plan.shared])
             plan.launcher.launch(args, stream, self._options)
-        except Exception as err:
-            # The work failed part-way: the arguments come back on the error
-            # (outputs may be partly written).
-            err.returned = _give_back(args, plan.moved)  # type: ignore[attr-defined]
+            back = _give_back(args, plan.moved)
+        except BaseException as err:
+            # Whatever failed (the kernel, the driver, an interrupt), the arguments
+            # come back on the error; an output may be partly written.
+            returned(err, _give_back(args, plan.moved))
             raise
         finally:
             for i in plan.shared:
-                args[i]._release(self)
+                args[i].return_borrow(self)
             # An op runs once: let the memory go with the handles given back.
             self._args = ()
-        return _give_back(args, plan.moved)
+        return back
 
     _run = _launch  # what DeviceOp.enqueue and then() run
 
@@ -294,10 +268,10 @@ class Prepared(Holder):
         self.launches = 0
         op.state = "prepared"
         for i in self._plan.moved:
-            self._args[i]._taken_by = self
+            self._args[i].hand_over(op, self)
         for i in self._plan.shared:
-            self._args[i]._release(op)
-            self._args[i]._borrow(self)
+            self._args[i].borrow(self, "prepare the launch")
+            self._args[i].return_borrow(op)
 
     def describe(self) -> str:
         return f"Prepared({self._op_name}, {self.launches} launches)"
@@ -329,7 +303,7 @@ class Prepared(Holder):
             stream.synchronize()
         self._enqueue = None
         for i in self._plan.shared:
-            self._args[i]._release(self)
+            self._args[i].return_borrow(self)
         return _give_back(self._args, self._plan.moved)
 
 
@@ -347,7 +321,7 @@ def _give_back(args: Sequence[Any], moved: Sequence[int]) -> tuple[Any, ...]:
         for i in moved:
             out[i] = args[i].fresh()
         back = tuple(out)
-    if streams.open_captures:
+    if capturing_here():
         for i in moved:
             note_handle(back[i])
     return back

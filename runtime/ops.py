@@ -29,7 +29,7 @@ from safetile.frontend.dsl import DType, f32, i32
 from .backend import current_backend
 from .errors import DeviceOpError
 from .stream import Stream
-from .tensor import Holder, Tensor, host_values, numpy_dtype, shared
+from .tensor import OWNERSHIP, Holder, Tensor, host_values, numpy_dtype, shape_of, shared
 
 if TYPE_CHECKING:
     from .graph import Graph
@@ -76,9 +76,14 @@ class DeviceOp(Holder):
     def __repr__(self) -> str:
         return f"<{self.describe()}>"
 
-    def _claim(self, how: str) -> None:
-        if self.state != "pending":
-            raise DeviceOpError(f"cannot {how} {self.describe()}: it was already driven or composed; an op runs once")
+    def _claim(self, how: str, state: str | None = None) -> None:
+        """Refuse unless the op is pending; then (one step, whatever the threads) set ``state``."""
+        with OWNERSHIP:
+            if self.state != "pending":
+                raise DeviceOpError(
+                    f"cannot {how} {self.describe()}: it was already driven or composed; an op runs once")
+            if state is not None:
+                self.state = state
 
     def enqueue(self, stream: Stream) -> Any:
         """Enqueue the op's work on ``stream`` without waiting; its value.
@@ -87,35 +92,44 @@ class DeviceOp(Holder):
         ``stream`` (stream order), and reading them on the host waits for the
         work that writes them.
         """
-        self._claim("drive")
+        self._claim("drive", "running")
         if self.allocates and stream.capturing:
             self.state = "failed"
             raise DeviceOpError(
                 f"{self.name} allocates memory and cannot be recorded in a graph capture "
                 "(a replay must not depend on where memory was allocated): allocate before capturing"
             )
-        self.state = "running"
         run, steps = self._run, self._steps
         # An op runs once: dropping its work frees what the closures hold
         # (a launch's tensors) and breaks the op <-> closure reference cycle.
         self._run, self._steps = _spent, ()
+        value: Any = _NOTHING
         try:
             value = run(stream)
             for step in steps:
                 out = step(value)
                 value = out.enqueue(stream) if isinstance(out, DeviceOp) else out
-        except BaseException:
+        except BaseException as err:
             self.state = "failed"
+            if value is not _NOTHING:  # a step failed: what it was given comes back
+                returned(err, value)
             raise
         self.state = "enqueued"
         return value
 
-    def sync_on(self, stream: Stream) -> Any:
-        """Run on ``stream`` and wait: the op's value."""
-        value = self.enqueue(stream)
-        stream.synchronize()
+    def _wait(self, value: Any, wait: Callable[[], None]) -> Any:
+        """``wait()`` for the enqueued work; an error (an interrupt) carries ``value`` back."""
+        try:
+            wait()
+        except BaseException as err:
+            returned(err, value)
+            raise
         self.state = "done"
         return value
+
+    def sync_on(self, stream: Stream) -> Any:
+        """Run on ``stream`` and wait: the op's value."""
+        return self._wait(self.enqueue(stream), stream.synchronize)
 
     def sync(self) -> Any:
         """Run on the default stream and wait: the op's value."""
@@ -124,7 +138,11 @@ class DeviceOp(Holder):
     def __await__(self) -> Generator[Any, None, Any]:
         stream = default_stream()
         value = self.enqueue(stream)
-        yield from stream.record().wait_async().__await__()
+        try:
+            yield from stream.record().wait_async().__await__()
+        except BaseException as err:  # cancelled, interrupted: the value comes back on the error
+            returned(err, value)
+            raise
         self.state = "done"
         return value
 
@@ -133,10 +151,9 @@ class DeviceOp(Holder):
 
         This op is moved into the new one (drive the new one).
         """
-        self._claim("compose")
         op = DeviceOp(f"{self.name}.then({getattr(f, '__name__', 'f')})", self._run, allocates=self.allocates)
+        self._claim("compose", f"composed into #{op.id}")
         op._steps = self._steps + (f,)
-        self.state = f"composed into #{op.id}"
         return op
 
     def shared(self) -> DeviceOp:
@@ -154,6 +171,20 @@ def _spent(stream: Stream) -> Any:
     raise DeviceOpError("this op's work was already run")
 
 
+_NOTHING: Any = object()
+"""No value yet (the op's own work has not given one)."""
+
+
+def returned(err: BaseException, value: Any) -> None:
+    """Put ``value`` (the handles a failed op gives back) on ``err`` as ``err.returned``, unless
+    an inner op already put its own there (those are the live ones)."""
+    if not hasattr(err, "returned"):
+        try:
+            err.returned = value  # type: ignore[attr-defined]
+        except AttributeError:  # an exception type without a __dict__: nothing to carry it
+            pass
+
+
 def zip(*ops: DeviceOp) -> DeviceOp:  # noqa: A001 - the model's name
     """An op running ``ops`` in order: the tuple of their values."""
     for op in ops:
@@ -162,7 +193,19 @@ def zip(*ops: DeviceOp) -> DeviceOp:  # noqa: A001 - the model's name
         op._claim("zip")
 
     def run(stream: Stream) -> tuple[Any, ...]:
-        return tuple(op.enqueue(stream) for op in ops)
+        values: list[Any] = []
+        for k, op in enumerate(ops):
+            try:
+                values.append(op.enqueue(stream))
+            except BaseException as err:
+                # What ran gives its values back, the failed op what it gave, the rest
+                # stays in the ops (still pending: drive or drop them).
+                back = (*values, getattr(err, "returned", None), *ops[k + 1:])
+                if hasattr(err, "returned"):
+                    del err.returned
+                returned(err, back)
+                raise
+        return tuple(values)
 
     return DeviceOp("zip(" + ", ".join(op.name for op in ops) + ")", run, allocates=any(o.allocates for o in ops))
 
@@ -176,10 +219,7 @@ def value(v: Any) -> DeviceOp:
 
 
 def _shape(shape: Sequence[int] | int) -> tuple[int, ...]:
-    shape = (shape,) if isinstance(shape, int) else tuple(int(d) for d in shape)
-    if any(d < 0 for d in shape):
-        raise ValueError(f"tensor shape {shape} has a negative extent")
-    return shape
+    return shape_of(shape, "a tensor shape")
 
 
 _DTYPE_NAMES: dict[str, str] = {
@@ -215,8 +255,11 @@ def element_type(dtype: Any) -> DType:
 
 
 def _filled(name: str, shape: tuple[int, ...], fill: Any, dtype: DType) -> DeviceOp:
+    if np.ndim(fill) != 0:
+        raise TypeError(f"{name}: the fill value must be one number, got {type(fill).__name__} of shape {np.shape(fill)}")
+    storage_value = host_values(fill, dtype)[()]  # checked at the call, not when the op runs
+
     def run(stream: Stream) -> Tensor:
-        storage_value = host_values(np.asarray(fill), dtype)[()]
         return Tensor(current_backend().fill(shape, numpy_dtype(dtype), storage_value, stream), dtype)
 
     return DeviceOp(name, run, allocates=True)
@@ -250,8 +293,8 @@ def _uploaded(name: str, values: Callable[[], np.ndarray], dtype: DType) -> Devi
 def arange(start: int, stop: int | None = None, step: int = 1, dtype: Any = i32) -> DeviceOp:
     """A 1-d tensor ``start, start + step, ... < stop`` (like ``numpy.arange``)."""
     dtype = element_type(dtype)
-    values = np.arange(start) if stop is None else np.arange(start, stop, step)
-    return _uploaded(f"arange({len(values)})", lambda: host_values(values, dtype), dtype)
+    stored = host_values(np.arange(start) if stop is None else np.arange(start, stop, step), dtype)
+    return _uploaded(f"arange({len(stored)})", lambda: stored, dtype)
 
 
 def from_numpy(array: Any, dtype: Any = None, *, copy: bool = True) -> DeviceOp:
@@ -268,11 +311,13 @@ def from_numpy(array: Any, dtype: Any = None, *, copy: bool = True) -> DeviceOp:
         except TypeError:
             raise TypeError(f"no safetile element type for numpy {array.dtype}; pass dtype=") from None
     dtype = element_type(dtype)
+    wrap = not copy and array.dtype == numpy_dtype(dtype)
+    values = None if wrap else host_values(array, dtype)  # checked (and copied) at the call
 
     def run(stream: Stream) -> Tensor:
         backend = current_backend()
-        if not copy and array.dtype == numpy_dtype(dtype) and backend.owns(array):
+        if wrap and backend.owns(array):
             return Tensor(array, dtype)
-        return Tensor(backend.upload(host_values(array, dtype), stream), dtype)
+        return Tensor(backend.upload(host_values(array, dtype) if values is None else values, stream), dtype)
 
     return DeviceOp(f"from_numpy{tuple(array.shape)}", run, allocates=True)

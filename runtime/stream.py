@@ -21,8 +21,10 @@ the work on one tensor across its streams (see there).
 from __future__ import annotations
 
 import asyncio
+import threading
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from .errors import OwnershipError
@@ -32,22 +34,50 @@ POLLS_BEFORE_THREAD = 64
 """How many times ``wait_async`` polls (yielding to the event loop in between)
 before it hands the wait to a worker thread."""
 
-open_captures: int = 0
-"""How many graph captures are open in this process (host reads are refused meanwhile)."""
+class _Captures(threading.local):
+    """This thread's open graph captures: a capture belongs to the thread that opened it."""
 
-made_in_capture: list[Any] = []
-"""Tensor handles made while a capture is open: the graph holds those still live at its end."""
+    def __init__(self) -> None:
+        self.open = 0
+        """How many captures this thread has open (its host reads are refused meanwhile)."""
+        self.made: list[Any] = []
+        """Tensor handles this thread made while a capture is open: the graph holds those still
+        live at its end."""
+
+
+_captures = _Captures()
+
+
+def capturing_here() -> bool:
+    """Whether this thread has a graph capture open."""
+    return _captures.open > 0
+
+
+@contextmanager
+def capture_handles() -> Iterator[list[Any]]:
+    """For the block, a capture is open in this thread: the handles it makes meanwhile go
+    into the list yielded (and, at the end, into an enclosing capture's too)."""
+    outer, made = _captures.made, []
+    _captures.made = made
+    _captures.open += 1
+    try:
+        yield made
+    finally:
+        _captures.open -= 1
+        if _captures.open:
+            outer.extend(made)  # an enclosing capture holds them too
+        _captures.made = outer
 
 
 def note_handle(handle: Any) -> None:
-    """Record a new tensor handle if a capture is open."""
-    if open_captures:
-        made_in_capture.append(handle)
+    """Record a new tensor handle if this thread has a capture open."""
+    if _captures.open:
+        _captures.made.append(handle)
 
 
 def check_no_capture(action: str) -> None:
-    """Refuse host access while a capture is open: the recorded work has not run."""
-    if open_captures:
+    """Refuse host access while this thread captures: the recorded work has not run."""
+    if _captures.open:
         raise OwnershipError(
             f"cannot {action} while a graph is being captured: recorded work has not run; "
             "read it after the capture, once the graph has been replayed"

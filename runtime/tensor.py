@@ -9,6 +9,13 @@ afterwards raises ``OwnershipError`` naming what holds the memory.  The new
 owner gives a *new* handle back (``unpartition()``, ``DeviceOp.sync()``).
 ``st.unsafe_pointer(tensor)`` moves a tensor behind a raw pointer, for a
 kernel's ``st.Ptr[E]`` parameter (``release()`` gives it back).
+
+Threads: every check of a handle and the move that follows it are one step
+under ``OWNERSHIP`` (a process-wide lock, held for a few attribute writes):
+``take``, ``borrow``, ``unshare``, ``move_all`` (a launch's arguments).  So of
+two threads moving one handle exactly one wins and the other gets
+``OwnershipError``; an ``unshare`` and a launch borrowing the handle cannot
+both succeed.  See docs/runtime.md, "Threads and failures".
 """
 
 from __future__ import annotations
@@ -16,7 +23,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 
 import math
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -53,6 +61,10 @@ def _value_dtype(dtype: DType) -> np.dtype:
     return storage
 
 
+OWNERSHIP = threading.RLock()
+"""Held while a handle is checked and moved (or a shared handle lent): see the module doc."""
+
+
 class Holder(ABC):
     """Something that can hold moved memory; ``describe()`` names it in errors."""
 
@@ -79,9 +91,30 @@ class _Handle:
                 "use the handle it gave back"
             )
 
-    def _take(self, holder: Holder, action: str) -> None:
-        self._check_live(action)
-        self._taken_by = holder
+    def take(self, holder: Holder, action: str) -> None:
+        """Move the handle into ``holder``: ``OwnershipError`` (naming ``action``) if it is dead."""
+        with OWNERSHIP:
+            self._check_live(action)
+            self._taken_by = holder
+
+    def give_back(self, holder: Holder) -> None:
+        """Make the handle live again if ``holder`` holds it (a holder that failed, or is released)."""
+        with OWNERSHIP:
+            if self._taken_by is holder:
+                self._taken_by = None
+
+    def hand_over(self, old: Holder, new: Holder) -> None:
+        """Pass the handle from ``old``, which holds it, to ``new`` (a launch kept as a ``Prepared``)."""
+        with OWNERSHIP:
+            assert self._taken_by is old, f"{old.describe()} does not hold this {self._kind}"
+            self._taken_by = new
+
+    def launch_key(self, compute: Callable[[Any], int]) -> int:
+        """What a launch depends on about this handle (``_launch_key``), computed by ``compute`` once."""
+        key = self._launch_key
+        if key is None:
+            key = self._launch_key = compute(self)
+        return key
 
     @property
     def is_live(self) -> bool:
@@ -172,7 +205,7 @@ class Tensor(_Handle):
 
     def partition(self, shape: Sequence[int] | int) -> Partition:
         """Move this tensor into a ``Partition`` of tiles of ``shape``."""
-        shape = (int(shape),) if isinstance(shape, int) else tuple(int(s) for s in shape)
+        shape = shape_of(shape, "a partition shape")
         self._check_live(f"partition the tensor into {shape}")
         if len(shape) != self.ndim:
             raise ValueError(f"partition {shape} has rank {len(shape)}, the tensor has rank {self.ndim}")
@@ -181,7 +214,7 @@ class Tensor(_Handle):
         if any(s < 1 for s in shape):
             raise ValueError(f"partition shape {shape} must be positive")
         part = Partition(Tensor(self._array, self.dtype), shape)
-        self._take(part, "partition the tensor")
+        self.take(part, "partition the tensor")
         return part
 
 
@@ -249,7 +282,7 @@ class Partition(_Handle, Holder):
         """The whole tensor back (this partition handle dies)."""
         tensor = self.tensor("unpartition")
         fresh = Tensor(tensor._array, tensor.dtype)
-        self._take(_GaveBack("unpartition"), "unpartition")
+        self.take(_GaveBack("unpartition"), "unpartition")
         return fresh
 
 
@@ -308,22 +341,66 @@ class Shared(_OverTensor, Holder):
         """A copy of the elements (reading is allowed while launches hold it)."""
         return self.tensor("read the shared tensor").numpy()
 
-    def _borrow(self, op: Holder) -> None:
-        self._borrowers.append(op)
+    def borrow(self, holder: Holder, action: str) -> None:
+        """Lend the tensor to ``holder`` (a launch, a prepared launch): ``OwnershipError`` if dead."""
+        with OWNERSHIP:
+            self._check_live(action)
+            self._borrowers.append(holder)
 
-    def _release(self, op: Holder) -> None:
-        if op in self._borrowers:
-            self._borrowers.remove(op)
+    def return_borrow(self, holder: Holder) -> None:
+        """``holder`` no longer reads the tensor."""
+        with OWNERSHIP:  # every loan to it (a launch may pass one shared handle twice)
+            self._borrowers = [b for b in self._borrowers if b is not holder]
 
     def unshare(self) -> Tensor:
         """The tensor back, mutable again; refused while a pending op holds it."""
-        tensor = self.tensor("unshare")
-        if self._borrowers:
-            names = ", ".join(b.describe() for b in self._borrowers)
-            raise OwnershipError(f"cannot unshare: the tensor is borrowed by in-flight work: {names}")
-        fresh = Tensor(tensor._array, tensor.dtype)
-        self._take(_GaveBack("unshare"), "unshare")
-        return fresh
+        with OWNERSHIP:  # no launch may borrow it between the check and the move
+            tensor = self.tensor("unshare")
+            if self._borrowers:
+                names = ", ".join(b.describe() for b in self._borrowers)
+                raise OwnershipError(f"cannot unshare: the tensor is borrowed by in-flight work: {names}")
+            self.take(_GaveBack("unshare"), "unshare")
+        return Tensor(tensor._array, tensor.dtype)
+
+
+def move_all(holder: Holder, handles: Sequence[_Handle], action: Callable[[int], str],
+             twice: Callable[[int], Exception]) -> None:
+    """Move ``handles`` into ``holder`` (borrow the ``Shared`` ones) as one step: all or none.
+
+    A dead handle raises its ``OwnershipError`` (``action(k)`` names the use of
+    ``handles[k]``); else one moved twice raises ``twice(k)`` (``k``: its first
+    place).  Either way, and on an interrupt meanwhile, nothing stays moved.
+    """
+    with OWNERSHIP:
+        try:
+            for handle in handles:
+                if handle._taken_by is not None:
+                    break
+                if type(handle) is Shared:
+                    handle._borrowers.append(holder)
+                else:
+                    handle._taken_by = holder
+            else:
+                return
+        except BaseException:
+            _undo(holder, handles)
+            raise
+        _undo(holder, handles)
+        for k, handle in enumerate(handles):
+            handle._check_live(action(k))
+        for k, handle in enumerate(handles):
+            if type(handle) is not Shared and any(other is handle for other in handles[k + 1:]):
+                raise twice(k)
+        raise AssertionError("move_all stopped at a handle that is live and passed once")
+
+
+def _undo(holder: Holder, handles: Sequence[_Handle]) -> None:
+    """Give back whatever of ``handles`` ``holder`` holds or borrows."""
+    for handle in handles:
+        if type(handle) is Shared:
+            handle.return_borrow(holder)
+        else:
+            handle.give_back(holder)
 
 
 def shared(tensor: Tensor) -> Shared:
@@ -331,7 +408,7 @@ def shared(tensor: Tensor) -> Shared:
     if isinstance(tensor, Shared):
         return tensor
     handle = Shared(Tensor(tensor.storage("share the tensor"), tensor.dtype))
-    tensor._take(handle, "share the tensor")
+    tensor.take(handle, "share the tensor")
     return handle
 
 
@@ -363,7 +440,7 @@ class UnsafePointer(_OverTensor, Holder):
         """The tensor back (this pointer handle dies)."""
         tensor = self.tensor("release the unsafe pointer")
         fresh = Tensor(tensor._array, tensor.dtype)
-        self._take(_GaveBack("release"), "release the unsafe pointer")
+        self.take(_GaveBack("release"), "release the unsafe pointer")
         return fresh
 
 
@@ -377,15 +454,110 @@ def unsafe_pointer(tensor: Tensor) -> UnsafePointer:
         }.get(type(tensor), "make one with st.zeros, st.from_numpy or st.from_dlpack, and .sync() it")
         raise TypeError(f"st.unsafe_pointer takes a Tensor, got {type(tensor).__name__}: {hint}")
     handle = UnsafePointer(Tensor(tensor.storage("take an unsafe pointer to the tensor"), tensor.dtype))
-    tensor._take(handle, "take an unsafe pointer to the tensor")
+    tensor.take(handle, "take an unsafe pointer to the tensor")
     return handle
 
 
 def host_values(values: Any, dtype: DType) -> np.ndarray:
-    """``values`` converted to ``dtype``'s storage: a new C-contiguous host array."""
+    """``values`` converted to ``dtype``'s storage: a new C-contiguous host array.
+
+    Range-checked, never wrapped, truncated or saturated: an integer type takes
+    integral values in its range (a bool 0 or 1), a float type any number whose
+    finite values stay finite in its format (they are rounded to nearest-even).
+    Anything else is an ``OverflowError`` (out of range, NaN or infinity into an
+    integer) or a ``TypeError`` (a fraction into an integer, a non-number),
+    naming the value, its place and the type.
+    """
     storage = numpy_dtype(dtype)
     data = np.asarray(values)
-    if dtype.is_float and storage.kind != "f":
-        # np.array, not np.ascontiguousarray: that makes a 0-d value 1-d.
-        return np.array(to_storage(data, dtype.ir), dtype=storage, copy=True, order="C")
+    if data.dtype.kind == "O":
+        data = _python_numbers(data, dtype)
+    elif data.dtype.kind not in "biuf":
+        raise TypeError(f"{_show(data)} cannot be {dtype.name} elements: they are {data.dtype}, not numbers")
+    if dtype.is_float:
+        with np.errstate(over="ignore", invalid="ignore"):
+            if storage.kind != "f":
+                stored = np.array(to_storage(data, dtype.ir), dtype=storage, copy=True, order="C")
+                back = from_storage(stored, dtype.ir)
+            else:
+                stored = back = np.array(data, dtype=storage, copy=True, order="C")
+            grew = np.isfinite(data.astype(np.float64)) & ~np.isfinite(back)
+        if grew.any():
+            raise OverflowError(f"{_at(data, grew)} is too large for {dtype.name}: it would be infinite; "
+                                "scale it, or use a wider float type")
+        return stored
+    low, high = _integer_range(dtype)
+    if data.dtype.kind == "f":
+        if not np.isfinite(data).all():
+            raise OverflowError(f"{_at(data, ~np.isfinite(data))} cannot be {dtype.name}: an integer type has no "
+                                "NaN or infinity")
+        fraction = data != np.trunc(data)
+        if fraction.any():
+            raise TypeError(f"{_at(data, fraction)} is not an integer, so it cannot be {dtype.name}: "
+                            "round it first (np.round, np.floor) or use a float type")
+    if data.size:
+        outside = (data < low) | (data > high) if data.dtype.kind != "b" else np.zeros(data.shape, bool)
+        if outside.any():
+            raise OverflowError(f"{_at(data, outside)} does not fit {dtype.name} (from {low} to {high}): "
+                                "use a wider type")
     return np.array(data, dtype=storage, copy=True, order="C")
+
+
+def _integer_range(dtype: DType) -> tuple[int, int]:
+    if dtype.kind == "bool":
+        return 0, 1
+    if dtype.kind == "uint":
+        return 0, 2**dtype.bits - 1
+    return -(2 ** (dtype.bits - 1)), 2 ** (dtype.bits - 1) - 1
+
+
+def _python_numbers(data: np.ndarray, dtype: DType) -> np.ndarray:
+    """An object array of Python numbers (ints too large for int64, say) as a numeric array,
+    range-checked first where the numbers are integers (float64 would round them)."""
+    flat = data.ravel().tolist()
+    for k, v in enumerate(flat):
+        if not isinstance(v, int | float | np.number | np.bool_):
+            where = f" at {tuple(int(i) for i in np.unravel_index(k, data.shape))}" if data.ndim else ""
+            raise TypeError(f"{v!r}{where} cannot be a {dtype.name} element: it is a {type(v).__name__}, not a number")
+    if not dtype.is_float and all(isinstance(v, int) for v in flat):
+        low, high = _integer_range(dtype)
+        for k, v in enumerate(flat):
+            if not low <= v <= high:
+                where = f" at {tuple(int(i) for i in np.unravel_index(k, data.shape))}" if data.ndim else ""
+                raise OverflowError(f"{v!r}{where} does not fit {dtype.name} (from {low} to {high}): use a wider type")
+        return np.array(flat, dtype=np.int64 if low < 0 else np.uint64).reshape(data.shape)
+    try:
+        return np.array([float(v) for v in flat], dtype=np.float64).reshape(data.shape)
+    except OverflowError:
+        raise OverflowError(f"{_show(data)} holds a number too large for any float type: it cannot be "
+                            f"{dtype.name}") from None
+
+
+def _at(data: np.ndarray, bad: np.ndarray) -> str:
+    """The first value where ``bad`` holds, with its index in an array."""
+    if data.ndim == 0:
+        return repr(data.item())
+    index = tuple(int(i) for i in np.argwhere(bad)[0])
+    return f"{data[index].item()!r} at {index}"
+
+
+def _show(data: np.ndarray) -> str:
+    return repr(data.item()) if data.ndim == 0 else f"an array of {data.dtype}"
+
+
+def shape_of(shape: Any, what: str) -> tuple[int, ...]:
+    """``shape`` (an int or a sequence of ints) as a tuple of non-negative ints; anything else
+    (a string, a float, a bool, a negative extent) is a ``TypeError`` / ``ValueError`` naming ``what``."""
+    items = (shape,) if isinstance(shape, int | np.integer) else shape
+    if isinstance(shape, str | bytes) or not isinstance(items, Sequence | np.ndarray):
+        raise TypeError(f"{what} must be an int or a tuple of ints, got {type(shape).__name__} {shape!r}")
+    if isinstance(items, np.ndarray) and items.ndim != 1:
+        raise TypeError(f"{what} must be an int or a tuple of ints, got a {items.ndim}-d array")
+    dims = []
+    for d in items:
+        if isinstance(d, bool | np.bool_) or not isinstance(d, int | np.integer):
+            raise TypeError(f"{what} {tuple(items)!r} must hold ints, got {type(d).__name__} {d!r}")
+        dims.append(int(d))
+    if any(d < 0 for d in dims):
+        raise ValueError(f"{what} {tuple(dims)} has a negative extent")
+    return tuple(dims)
