@@ -13,6 +13,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from io import StringIO
+from typing import TypeVar
 
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import (
@@ -22,6 +23,8 @@ from xdsl.utils.exceptions import (
     VerifyException,
 )
 from xdsl.utils.lexer import Span
+
+from .dominance import DominanceError, verify_dominance
 
 
 @dataclass(frozen=True)
@@ -148,26 +151,71 @@ def verify(
 
     Ops are checked innermost first (as xDSL does), so the error names the
     most precise op: a misplaced ``continue`` is reported as such, not as its
-    parent's missing terminator.  ``spans`` (from ``TileIRParser``) supplies
-    the offending op's source place.
+    parent's missing terminator.  Once every op holds, every use is checked to
+    come after its value's definition (``verify_dominance``), as MLIR does.
+    ``spans`` (from ``TileIRParser``) supplies the offending op's source place.
     """
+    _verify_ops(root, spans, file)
+    try:
+        verify_dominance(root)
+    except DominanceError as err:
+        raise TileIRError(_dominance_diagnostic(err, spans, file)) from None
+
+
+def _verify_ops(
+    root: Operation, spans: Mapping[Operation, Span[str] | Span[bytes]], file: str
+) -> None:
     for region in root.regions:
         for block in region.blocks:
             for op in block.ops:
-                verify(op, spans, file)
+                _verify_ops(op, spans, file)
     try:
         root.verify(verify_nested_ops=False)
     except (DiagnosticException, ValueError) as err:
+        dominance = _cause_of_type(err, DominanceError)
+        if dominance is not None:  # an op whose verifier checks dominance (entry)
+            raise TileIRError(_dominance_diagnostic(dominance, spans, file)) from None
         cause = err.__cause__ if isinstance(err.__cause__, DiagnosticException) else err
         message = (
             _constraint_failure(root, err)
             or _all_types_match_failure(root, err)
             or f"'{root.name}' op {short_message(cause)}"
         )
-        span = spans.get(root)
-        if span is None:
-            raise TileIRError(Diagnostic(file, 0, 0, message)) from None
-        raise TileIRError(at_span(span, message)) from None
+        raise TileIRError(_at_op(root, spans, file, message)) from None
+
+
+def _at_op(
+    op: Operation | None,
+    spans: Mapping[Operation, Span[str] | Span[bytes]],
+    file: str,
+    message: str,
+    severity: str = "error",
+) -> Diagnostic:
+    """A diagnostic at ``op``'s source place (line 0 for an op that has none)."""
+    span = None if op is None else spans.get(op)
+    if span is None:
+        return Diagnostic(file, 0, 0, message, severity=severity)
+    return dataclasses.replace(at_span(span, message), severity=severity)
+
+
+def _dominance_diagnostic(
+    err: DominanceError, spans: Mapping[Operation, Span[str] | Span[bytes]], file: str
+) -> Diagnostic:
+    """MLIR's ``operand #N does not dominate this use`` at the user, with its note."""
+    note = _at_op(err.definer, spans, file, err.note, severity="note")
+    error = _at_op(err.user, spans, file, f"'{err.user.name}' op {err}")
+    return dataclasses.replace(error, notes=(note,))
+
+
+_E = TypeVar("_E", bound=BaseException)
+
+
+def _cause_of_type(err: BaseException, kind: type[_E]) -> _E | None:
+    """The first exception of type ``kind`` in ``err``'s chain of causes."""
+    error: BaseException | None = err
+    while error is not None and not isinstance(error, kind):
+        error = error.__cause__
+    return error
 
 
 _ARGUMENT = re.compile(r"(operand|result) '\w+' at positions? (\d+)(?: to (\d+))? does not verify")

@@ -158,6 +158,8 @@ class TileIRParser(Parser):
         super().__init__(ctx, input, name)
         self.op_spans: dict[Operation, Span[str] | Span[bytes]] = {}
         self._value_spans: dict[str, Span[str] | Span[bytes]] = {}
+        self._forward_spans: dict[str, Span[str] | Span[bytes]] = {}
+        """The first use of each name not (yet) defined in scope."""
         self._op_types: list[type[Operation]] = []  # of the ops being parsed, outermost first
         self._deferred_locations: dict[str, Span[str] | Span[bytes]] = {}
 
@@ -197,7 +199,15 @@ class TileIRParser(Parser):
         return cast(LocationAttr, value)
 
     def parse_module(self, *args: bool) -> ModuleOp:
-        module = super().parse_module(*args)
+        try:
+            module = super().parse_module(*args)
+        except ParseError as err:
+            if not (err.msg.startswith("values used but not defined") and self._forward_spans):
+                raise
+            # MLIR's words, at the first use of a name that no definition in
+            # scope declares (one defined in a region is not visible after it).
+            first = min(self._forward_spans.values(), key=lambda span: span.start)
+            self.raise_error("use of undeclared SSA value name", first)
         for name, span in self._deferred_locations.items():
             value = self.attribute_aliases.get(name)
             if value is None:
@@ -237,6 +247,7 @@ class TileIRParser(Parser):
         self, name: str, values: Sequence[SSAValue], span: Span[str] | Span[bytes]
     ) -> None:
         self._value_spans.setdefault(name, span)
+        self._forward_spans.pop(name, None)
         super()._register_ssa_definition(name, values, span)
 
     def resolve_operand(self, operand: UnresolvedOperand, type: AttributeInvT) -> SSAValue[AttributeInvT]:
@@ -256,8 +267,10 @@ class TileIRParser(Parser):
                 None,
                 [(self._value_spans.get(name, operand.span), "prior use here")],
             )
-        if values == () and name not in self.forward_ssa_references:
-            self._value_spans.setdefault(name, operand.span)
+        if values == ():
+            self._forward_spans.setdefault(name, operand.span)
+            if name not in self.forward_ssa_references:
+                self._value_spans.setdefault(name, operand.span)
         return super().resolve_operand(operand, type)
 
     def _decode_enum_integers(self, op: Operation, start: Span[str] | Span[bytes]) -> None:

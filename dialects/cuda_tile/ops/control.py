@@ -410,7 +410,8 @@ class ForOp(CudaTileOp):
         parser.parse_punctuation(":")
         iv_type = parser.parse_type()
         args = [iv.resolve(iv_type)]
-        inits: list[SSAValue] = []
+        init_operands: list[UnresolvedOperand] = []
+        types: list[Attribute] = []
         if parser.parse_optional_keyword("iter_values") is not None:
             pos = parser.pos
             iter_args, init_operands = _parse_iter_values(parser)
@@ -423,9 +424,11 @@ class ForOp(CudaTileOp):
                     "mismatch in number of loop-carried values and defined values", pos
                 )
             args += [a.resolve(t) for a, t in zip(iter_args, types)]
-            inits = [parser.resolve_operand(v, t) for v, t in zip(init_operands, types)]
-        operands = [parser.resolve_operand(b, iv_type) for b in bounds]
         body = parser.parse_region(args)
+        # Operands are resolved after the body, as MLIR's parser does: a name
+        # defined only inside the body is then undeclared here.
+        inits = [parser.resolve_operand(v, t) for v, t in zip(init_operands, types)]
+        operands = [parser.resolve_operand(b, iv_type) for b in bounds]
         ensure_terminator(parser, body, ContinueOp, start)
         op = cls(*operands, inits, body, unsigned)
         _add_attr_dict(parser, op)
@@ -503,7 +506,8 @@ class LoopOp(CudaTileOp):
     def parse(cls, parser: Parser) -> LoopOp:
         start = parser.pos
         args: list[Parser.Argument] = []
-        inits: list[SSAValue] = []
+        init_operands: list[UnresolvedOperand] = []
+        iter_types: list[Attribute] = []
         result_types: list[Attribute] = []
         if parser.parse_optional_keyword("iter_values") is None:
             if parser.parse_optional_punctuation(":") is not None:
@@ -517,8 +521,9 @@ class LoopOp(CudaTileOp):
             if parser.parse_optional_punctuation("->") is not None:
                 result_types = _parse_type_list(parser)
             args = [a.resolve(t) for a, t in zip(iter_args, iter_types)]
-            inits = [parser.resolve_operand(v, t) for v, t in zip(init_operands, iter_types)]
         body = parser.parse_region(args)
+        # After the body, as MLIR's parser does (see ForOp.parse).
+        inits = [parser.resolve_operand(v, t) for v, t in zip(init_operands, iter_types)]
         ensure_terminator(parser, body, ContinueOp, start)
         op = cls(inits, result_types, body)
         _add_attr_dict(parser, op)
@@ -587,7 +592,7 @@ class IfOp(CudaTileOp):
     @classmethod
     def parse(cls, parser: Parser) -> IfOp:
         start = parser.pos
-        condition = parser.resolve_operand(parser.parse_unresolved_operand(), _BOOL)
+        unresolved = parser.parse_unresolved_operand()
         result_types: list[Attribute] = []
         if parser.parse_optional_punctuation("->") is not None:
             result_types = parser.parse_comma_separated_list(
@@ -599,6 +604,8 @@ class IfOp(CudaTileOp):
         if parser.parse_optional_keyword("else") is not None:
             else_region = parser.parse_region()
             ensure_terminator(parser, else_region, YieldOp, start)
+        # After the regions, as MLIR's parser does (see ForOp.parse).
+        condition = parser.resolve_operand(unresolved, _BOOL)
         op = cls(condition, result_types, then_region, else_region)
         _add_attr_dict(parser, op)
         return op

@@ -48,6 +48,7 @@ from xdsl.utils.exceptions import VerifyException
 from ..attributes import OptimizationHintsAttr, SymbolVisibility, SymbolVisibilityAttr
 from ..debuginfo import verify_entry_debug_info, verify_global_debug_info
 from ..diagnostics import quoted
+from ..dominance import verify_dominance
 from ..literals import format_dense_values, parse_dense_literal
 from ..syntax import TileIRPrinter
 from ..types import PointerType, TileType, element_type_of
@@ -228,6 +229,9 @@ class EntryOp(CudaTileOp):
                     f"type of the corresponding argument in function signature({quoted(t)})"
                 )
         verify_entry_debug_info(self, self.sym_name.data)
+        # Last, as MLIR checks dominance once every op holds: so that
+        # ``module.verify()`` refuses a use before its definition too.
+        verify_dominance(self)
 
 
 @irdl_op_definition
