@@ -135,16 +135,24 @@ class Measured:
     orders: list[list[str]]
     clocks: dict[str, dict[str, Any]] = field(default_factory=dict)
 
+    def ratio(self, name: str, to: str, regime: str = "burst") -> float | None:
+        """``to``'s time over ``name``'s (above 1: ``name`` is faster): burst the median of the
+        per-round ratios, steady the ratio of the medians; None where there is no figure."""
+        if regime == "burst":
+            pairs = [(t, p) for t, p in zip(self.burst[name], self.burst[to]) if t > 0]
+            return statistics.median(p / t for t, p in pairs) if pairs else None
+        if not self.steady.get(name) or not self.steady.get(to):
+            return None
+        ours = statistics.median(self.steady[name])
+        return statistics.median(self.steady[to]) / ours if ours > 0 else None
+
     def summary(self, name: str) -> dict[str, Any]:
-        """Median seconds in each regime, and the ratios to the peer (peer's time over ours: above 1
-        is faster): burst the median of the per-round ratios, steady the ratio of the medians."""
-        burst, peer_burst = self.burst[name], self.burst[self.peer]
-        out: dict[str, Any] = dict(burst_s=statistics.median(burst),
-                                   burst_ratio=statistics.median(p / t for t, p in zip(burst, peer_burst) if t > 0)
-                                   if any(t > 0 for t in burst) else None)
+        """Median seconds in each regime, and the ratios to the peer (``ratio``)."""
+        out: dict[str, Any] = dict(burst_s=statistics.median(self.burst[name]),
+                                   burst_ratio=self.ratio(name, self.peer))
         if self.steady.get(name):
-            steady, peer_steady = statistics.median(self.steady[name]), statistics.median(self.steady[self.peer])
-            out.update(steady_s=steady, steady_ratio=peer_steady / steady if steady > 0 else None)
+            out.update(steady_s=statistics.median(self.steady[name]),
+                       steady_ratio=self.ratio(name, self.peer, "steady"))
         if name == self.peer and self.control:
             out["control_burst_s"] = statistics.median(self.control)
         out["clocks"] = {regime: self.clocks[f"{regime} {name}"] for regime in ("burst", "steady")

@@ -49,6 +49,23 @@ def softmax(z: Any, x: Any) -> None:
 
 
 @triton.jit
+def log_softmax_kernel(z_ptr, x_ptr, stride, n_cols, BLOCK: tl.constexpr):
+    """The softmax tutorial's kernel with its last line for log-softmax: ``x - max - log(sum)``."""
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * stride + cols, mask=cols < n_cols, other=-float("inf")).to(tl.float32)
+    shifted = x - tl.max(x, axis=0)
+    out = shifted - tl.log(tl.sum(tl.exp(shifted), axis=0))
+    tl.store(z_ptr + row * stride + cols, out.to(z_ptr.dtype.element_ty), mask=cols < n_cols)
+
+
+def log_softmax(z: Any, x: Any) -> None:
+    rows, cols = x.shape
+    block = triton.next_power_of_2(cols)
+    log_softmax_kernel[(rows,)](z, x, x.stride(0), cols, BLOCK=block, num_warps=row_warps(block))
+
+
+@triton.jit
 def rms_norm_kernel(z_ptr, x_ptr, w_ptr, stride, n_cols, eps, BLOCK: tl.constexpr):
     row = tl.program_id(0)
     cols = tl.arange(0, BLOCK)

@@ -20,7 +20,7 @@ elements or more (at 4 they spill or run slower).
 import safetile as st
 from safetile import f32
 
-MAX_ROW_TILE = 16384
+MAX_ROW_TILE = 8192
 """The widest row ``layer_norm_row`` takes in one tile (elements)."""
 LOOP_TILE = 4096
 """The column tile of the looped kernel."""
@@ -58,7 +58,8 @@ def layer_norm_row(
     z.store((centered * inv_std * weight + bias).astype(E))
 
 
-@st.kernel(specialize=[dict(E=st.f16, BM=2, BN=1024), dict(E=st.f32, BM=1, BN=512)])
+@st.kernel(specialize=[dict(E=st.f16, BM=2, BN=1024), dict(E=st.f32, BM=1, BN=512)],
+           optimization_hints={"sm_90": {"occupancy": 2}})
 def layer_norm(
     z: st.MutMapped["E", ("BM", "BN")],
     x: st.Ref["E", (-1, -1)],
@@ -74,28 +75,31 @@ def layer_norm(
     px = x.partition((BM, BN), padding="zero")
     pw, pb = w.partition((BN,), padding="zero"), b.partition((BN,), padding="zero")
     columns = st.iota((BN,)).reshape((1, BN))
-    row = -1  # the row block whose mean and inv_std hold
+    tiles = st.num_tiles(px, 1)
+    row = -1  # the row block whose mean and centered sum of squares hold
     mean = st.zeros((BM, 1), f32)
-    inv_std = st.zeros((BM, 1), f32)
+    square = st.zeros((BM, 1), f32)
     for idx in z.tile_indices(order=st.grouped(ROW_GROUP)):
         bm, bn = idx
-        if bm != row:  # the first tile of a row block: one pass over its column tiles
-            # Chan's parallel update: each tile's own mean and centered squares, merged into the
-            # running ones (no cancellation of E[x^2] - E[x]^2)
-            mean = st.zeros((BM, 1), f32)
-            square = st.zeros((BM, 1), f32)
-            for j in range(st.num_tiles(px, 1)):
-                valid = st.minimum(n - j * BN, BN).astype(f32)
-                tile = px.load((bm, j)).astype(f32)
-                tile_mean = st.sum(tile, 1, keepdims=True) / valid
-                centered = st.where(columns + j * BN < n, tile - tile_mean, 0.0)
-                seen = (j * BN).astype(f32)
-                delta = tile_mean - mean
-                mean = mean + delta * (valid / (seen + valid))
-                square = square + st.sum(centered * centered, 1, keepdims=True) + \
-                    delta * delta * (seen * valid / (seen + valid))
-            inv_std = st.rsqrt(square / n.astype(f32) + eps)
-            row = bm
+        # one pass over the row block's column tiles at its first tile, none at the next (a loop
+        # bound, not an `if`, as in softmax.py: the index proofs see the loads).  Chan's parallel
+        # update: each tile's own mean and centered squares merged into the running ones (no
+        # cancellation, as E[x^2] - E[x]^2 would have).
+        fresh = bm != row
+        mean = st.where(fresh, 0.0, mean)
+        square = st.where(fresh, 0.0, square)
+        for j in range(st.where(fresh, 0, tiles), tiles):
+            valid = st.minimum(n - j * BN, BN).astype(f32)
+            tile = px.load((bm, j)).astype(f32)
+            tile_mean = st.sum(tile, 1, keepdims=True) / valid
+            centered = st.where(columns + j * BN < n, tile - tile_mean, 0.0)
+            seen = (j * BN).astype(f32)
+            delta = tile_mean - mean
+            mean = mean + delta * (valid / (seen + valid))
+            square = square + st.sum(centered * centered, 1, keepdims=True) + \
+                delta * delta * (seen * valid / (seen + valid))
+        inv_std = st.rsqrt(square / n.astype(f32) + eps)
+        row = bm
         own = px.load((bm, bn)).astype(f32)
         weight = pw.load((bn,)).astype(f32).reshape((1, BN))
         bias = pb.load((bn,)).astype(f32).reshape((1, BN))
@@ -108,10 +112,12 @@ def row_tile(width: int) -> int:
 
 
 def launch_layer_norm(z: st.Tensor, x: st.Tensor, w: st.Tensor, b: st.Tensor, eps: float,
-                      rows: int = 1) -> st.DeviceOp:
+                      rows: int | None = None) -> st.DeviceOp:
     """``z = layer_norm(x) * w + b``: ``layer_norm_row`` when a row fits in ``MAX_ROW_TILE``
     elements, else ``layer_norm``."""
     width = x.shape[1]
+    if rows is None:  # about 4096 elements a block: several rows of narrow ones
+        rows = max(1, min(16, 4096 // row_tile(width)))
     if row_tile(width) <= MAX_ROW_TILE:
         return layer_norm_row(z.partition((rows, row_tile(width))), x, w, b, eps)
     return layer_norm(z.partition((rows, LOOP_TILE)), x, w, b, eps, grid=(-(-x.shape[0] // rows),))

@@ -19,7 +19,7 @@ elements or more (at 4 they spill or run slower).
 import safetile as st
 from safetile import f32
 
-MAX_ROW_TILE = 16384
+MAX_ROW_TILE = 8192
 """The widest row ``rms_norm_row`` takes in one tile (elements)."""
 LOOP_TILE = 4096
 """The column tile of the looped kernel."""
@@ -52,7 +52,8 @@ def rms_norm_row(
     z.store((row * inv_rms * weight).astype(E))
 
 
-@st.kernel(specialize=[dict(E=st.f16, BM=2, BN=1024), dict(E=st.f32, BM=1, BN=256)])
+@st.kernel(specialize=[dict(E=st.f16, BM=2, BN=1024), dict(E=st.f32, BM=1, BN=256)],
+           optimization_hints={"sm_90": {"occupancy": 2}})
 def rms_norm(
     z: st.MutMapped["E", ("BM", "BN")],
     x: st.Ref["E", (-1, -1)],
@@ -65,17 +66,20 @@ def rms_norm(
 ):
     px = x.partition((BM, BN), padding="zero")
     pw = w.partition((BN,), padding="zero")
-    row = -1  # the row block whose scale inv_rms holds
-    inv_rms = st.zeros((BM, 1), f32)
+    tiles = st.num_tiles(px, 1)
+    row = -1  # the row block whose sum of squares sum_square holds
+    sum_square = st.zeros((BM, 1), f32)
     for idx in z.tile_indices(order=st.grouped(ROW_GROUP)):
         bm, bn = idx
-        if bm != row:  # the first tile of a row block: one pass over its column tiles
-            sum_square = st.zeros((BM, 1), f32)
-            for j in range(st.num_tiles(px, 1)):
-                tile = px.load((bm, j)).astype(f32)
-                sum_square = sum_square + st.sum(tile * tile, 1, keepdims=True)
-            inv_rms = st.rsqrt(sum_square / x.shape[1].astype(f32) + eps)
-            row = bm
+        # one pass over the row block's column tiles at its first tile, none at the next (a loop
+        # bound, not an `if`, as in softmax.py: the index proofs see the loads)
+        fresh = bm != row
+        sum_square = st.where(fresh, 0.0, sum_square)
+        for j in range(st.where(fresh, 0, tiles), tiles):
+            tile = px.load((bm, j)).astype(f32)
+            sum_square = sum_square + st.sum(tile * tile, 1, keepdims=True)
+        inv_rms = st.rsqrt(sum_square / x.shape[1].astype(f32) + eps)
+        row = bm
         own = px.load((bm, bn)).astype(f32)
         weight = pw.load((bn,)).astype(f32).reshape((1, BN))
         z.store((own * inv_rms * weight).astype(E), idx)
@@ -86,9 +90,11 @@ def row_tile(width: int) -> int:
     return 1 << max(0, (width - 1).bit_length())
 
 
-def launch_rms_norm(z: st.Tensor, x: st.Tensor, w: st.Tensor, eps: float, rows: int = 1) -> st.DeviceOp:
+def launch_rms_norm(z: st.Tensor, x: st.Tensor, w: st.Tensor, eps: float, rows: int | None = None) -> st.DeviceOp:
     """``z = rms_norm(x) * w``: ``rms_norm_row`` when a row fits in ``MAX_ROW_TILE`` elements, else ``rms_norm``."""
     width = x.shape[1]
+    if rows is None:  # about 4096 elements a block: several rows of narrow ones
+        rows = max(1, min(16, 4096 // row_tile(width)))
     if row_tile(width) <= MAX_ROW_TILE:
         return rms_norm_row(z.partition((rows, row_tile(width))), x, w, eps)
     return rms_norm(z.partition((rows, LOOP_TILE)), x, w, eps, grid=(-(-x.shape[0] // rows),))

@@ -22,7 +22,7 @@ import safetile as st
 from safetile import f32
 
 LOG2E = 1.4426950408889634
-MAX_ROW_TILE = 16384
+MAX_ROW_TILE = 8192
 """The widest row ``softmax_row`` takes in one tile (elements); wider rows take the online loop."""
 LOOP_TILE = 4096
 """The column tile of the online loop."""
@@ -37,34 +37,48 @@ row block ``b``'s tiles left to right (one pass for its max and sum, then its ti
                 dict(E=st.f32, BM=4, BN=128, N=100)],
     optimization_hints=lambda E, BM, BN, **_: {"sm_90": {"occupancy": 2 if E == st.f32 and BM * BN >= 8192 else 4}},
 )
-def softmax_row(z: st.Mut["E", ("BM", "BN")], x: st.Ref["E", (-1, "N")], *, E: st.DType, BM: int, BN: int, N: int):
+def softmax_row(z: st.Mut["E", ("BM", "BN")], x: st.Ref["E", (-1, "N")], *, E: st.DType, BM: int, BN: int, N: int,
+                LOG: int = 0):
     assert N <= BN, "softmax_row holds a whole row in one tile: partition the output with BN >= the row width"
     bm, bn, _ = st.tile_block_id()
     row = x.partition((BM, BN), padding="neg_inf").load((bm, bn)).astype(f32)
-    e = st.exp2((row - st.max(row, 1, keepdims=True)) * LOG2E)  # exp(x) = exp2(x log2(e)): one MUFU op
-    z.store((e * (1.0 / st.sum(e, 1, keepdims=True))).astype(E))  # one division per row, not per element
+    shifted = row - st.max(row, 1, keepdims=True)
+    e = st.exp2(shifted * LOG2E)  # exp(x) = exp2(x log2(e)): one MUFU op
+    if LOG:
+        z.store((shifted - st.log(st.sum(e, 1, keepdims=True))).astype(E))
+    else:
+        z.store((e * (1.0 / st.sum(e, 1, keepdims=True))).astype(E))  # one division per row, not per element
 
 
-@st.kernel(specialize=[dict(E=st.f32, BM=4, BN=1024), dict(E=st.f16, BM=1, BN=4096)])
-def softmax(z: st.MutMapped["E", ("BM", "BN")], x: st.Ref["E", (-1, -1)], *, E: st.DType, BM: int, BN: int):
+@st.kernel(specialize=[dict(E=st.f32, BM=4, BN=1024), dict(E=st.f16, BM=1, BN=4096)],
+           optimization_hints={"sm_90": {"occupancy": 2}})
+def softmax(z: st.MutMapped["E", ("BM", "BN")], x: st.Ref["E", (-1, -1)], *, E: st.DType, BM: int, BN: int,
+            LOG: int = 0):
     px = x.partition((BM, BN), padding="neg_inf")
+    tiles = st.num_tiles(px, 1)
     row = -1  # the row block whose max and sum row_max and row_sum hold
     row_max = st.full((BM, 1), float("-inf"), f32)
     row_sum = st.zeros((BM, 1), f32)
     for idx in z.tile_indices(order=st.grouped(ROW_GROUP)):
         bm, bn = idx
-        if bm != row:  # the first tile of a row block: one pass over its column tiles
-            row_max = st.full((BM, 1), float("-inf"), f32)
-            row_sum = st.zeros((BM, 1), f32)
-            for j in range(st.num_tiles(px, 1)):
-                tile = px.load((bm, j)).astype(f32)
-                new_max = st.maximum(row_max, st.max(tile, 1, keepdims=True))
-                row_sum = row_sum * st.exp2((row_max - new_max) * LOG2E) + \
-                    st.sum(st.exp2((tile - new_max) * LOG2E), 1, keepdims=True)
-                row_max = new_max
-            row = bm
+        # The first tile of a row block makes one pass over its column tiles; the next tiles of
+        # the row make none (the loop starts at its end).  A loop bound, not an `if`: the index
+        # proofs see the loads in it (inside an `if` they left a check in the kernel).
+        fresh = bm != row
+        row_max = st.where(fresh, float("-inf"), row_max)
+        row_sum = st.where(fresh, 0.0, row_sum)
+        for j in range(st.where(fresh, 0, tiles), tiles):
+            tile = px.load((bm, j)).astype(f32)
+            new_max = st.maximum(row_max, st.max(tile, 1, keepdims=True))
+            row_sum = row_sum * st.exp2((row_max - new_max) * LOG2E) + \
+                st.sum(st.exp2((tile - new_max) * LOG2E), 1, keepdims=True)
+            row_max = new_max
+        row = bm
         own = px.load((bm, bn)).astype(f32)
-        z.store((st.exp2((own - row_max) * LOG2E) * (1.0 / row_sum)).astype(E), idx)
+        if LOG:
+            z.store((own - row_max - st.log(row_sum)).astype(E), idx)
+        else:
+            z.store((st.exp2((own - row_max) * LOG2E) * (1.0 / row_sum)).astype(E), idx)
 
 
 def row_tile(width: int) -> int:
@@ -72,10 +86,12 @@ def row_tile(width: int) -> int:
     return 1 << max(0, (width - 1).bit_length())
 
 
-def launch_softmax(z: st.Tensor, x: st.Tensor, rows: int = 1) -> st.DeviceOp:
-    """``z = softmax(x)`` along rows: ``softmax_row`` with ``rows`` rows per block when a row
-    fits in ``MAX_ROW_TILE`` elements, else the online ``softmax``."""
+def launch_softmax(z: st.Tensor, x: st.Tensor, rows: int | None = None, log: bool = False) -> st.DeviceOp:
+    """``z = softmax(x)`` (``log``: ``log_softmax(x)``) along rows: ``softmax_row`` with ``rows``
+    rows per block when a row fits in ``MAX_ROW_TILE`` elements, else the online ``softmax``."""
     width = x.shape[1]
+    if rows is None:  # about 4096 elements a block: several rows of narrow ones
+        rows = max(1, min(16, 4096 // row_tile(width)))
     if row_tile(width) <= MAX_ROW_TILE:
-        return softmax_row(z.partition((rows, row_tile(width))), x)
-    return softmax(z.partition((rows, LOOP_TILE)), x, grid=(-(-x.shape[0] // rows),))
+        return softmax_row(z.partition((rows, row_tile(width))), x, LOG=int(log))
+    return softmax(z.partition((rows, LOOP_TILE)), x, LOG=int(log), grid=(-(-x.shape[0] // rows),))
