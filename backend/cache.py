@@ -36,7 +36,13 @@ answer.
 
 Checks.  An entry is used only if its metadata parses and matches the key and
 toolchain, and the cubin is an ELF file with the recorded SHA-256; anything
-else is a miss, and ``compile_cubin`` rebuilds it.
+else is a miss, and ``compile_cubin`` rebuilds it and replaces whatever is in
+its place (a folder where a file belongs, a file where a folder does).
+
+Degrading.  The cache never fails a build: where its folder cannot be
+written (read-only, full, a file in the way that is not the cache's), the
+cubin is built in memory (``CacheEntry.stored`` is False) and a
+``CacheWarning`` is given, once per process and cache folder.
 
 Concurrency.  Files are written to a temporary file in the same folder and
 renamed over the old (``os.replace``), cubin first, metadata last, so a reader
@@ -52,12 +58,15 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import tempfile
 import time
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from xdsl.ir import Operation
 
@@ -104,6 +113,9 @@ class CacheEntry:
     kernels: tuple[str, ...]
     compiled: bool
     """True when this call ran ``tileiras``; False when the cache had it."""
+    stored: bool = True
+    """False when the cache folder could not be written: the cubin was built in memory and
+    ``path`` is where it would have been."""
 
     @property
     def metadata_path(self) -> Path:
@@ -247,35 +259,126 @@ def compile_cubin(
         version = bytecode_version_for(tools.version)
     bytecode = to_bytecode(source, arch, version)
     options = CompileOptions(arch, opt, lineinfo, sanitize)
-    folder = _folder(cache_dir, build_key(bytecode, options))
+    root = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    folder = _folder(root, build_key(bytecode, options))
     if entry := _read_entry(folder, tools.id, bytecode, options):
         return entry
-    folder.mkdir(parents=True, exist_ok=True)
-    with locked(folder / ".lock"):
+    try:
+        lock = _lock_entry(root, folder)
+    except OSError as err:
+        _unwritable(root, err)
+        return _build(source, bytecode, options, folder, tools, timeout, store=False)
+    with lock:
         if entry := _read_entry(folder, tools.id, bytecode, options):
             return entry  # another process built it while we waited
-        kernels = _kernels(source, bytecode)
-        started = time.monotonic()
-        cubin = run_tileiras(bytecode, options, kernels=kernels, toolchain=tools, timeout=timeout)
-        metadata = {
-            "layout": LAYOUT,
-            "build_key": folder.name,
-            "toolchain": tools.id,
-            "bytecode_sha256": _sha256(bytecode),
-            "arch": options.arch,
-            "opt": options.opt,
-            "lineinfo": options.lineinfo,
-            "sanitize": options.sanitize,
-            "kernels": [k.name for k in kernels],
-            "cubin_sha256": _sha256(cubin),
-            "cubin_size": len(cubin),
-            "compile_seconds": round(time.monotonic() - started, 3),
-            "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        }
-        path = folder / f"{tools.id}.cubin"
-        write_atomically(path, cubin)
-        write_atomically(path.with_suffix(".json"), json.dumps(metadata, indent=1).encode())
+        try:
+            return _build(source, bytecode, options, folder, tools, timeout, store=True)
+        except _NotStored as failed:
+            _unwritable(root, failed.error)
+            return failed.entry
+
+
+class CacheWarning(UserWarning):
+    """The cubin cache could not be written: kernels are built in memory (not cached)."""
+
+
+_warned: set[Path] = set()
+"""Cache folders already warned about (a warning once per process and folder)."""
+
+
+def _unwritable(root: Path, err: OSError) -> None:
+    if root not in _warned:
+        _warned.add(root)
+        warnings.warn(
+            f"the cubin cache {root} cannot be written ({err}): kernels are built in memory, not cached; "
+            f"make it writable or point {CACHE_ENV} to a writable folder",
+            CacheWarning,
+            stacklevel=3,
+        )
+
+
+class _NotStored(Exception):
+    """A cubin was built but could not be written: its entry, and why."""
+
+    def __init__(self, entry: CacheEntry, error: OSError):
+        self.entry, self.error = entry, error
+
+
+def _build(source: Operation | bytes, bytecode: bytes, options: CompileOptions, folder: Path,
+           tools: toolchains.Toolchain, timeout: float | None, store: bool) -> CacheEntry:
+    """Run ``tileiras`` and, with ``store``, write the entry into ``folder`` (held locked); a failed
+    write raises ``_NotStored`` with the entry built in memory."""
+    kernels = _kernels(source, bytecode)
+    started = time.monotonic()
+    cubin = run_tileiras(bytecode, options, kernels=kernels, toolchain=tools, timeout=timeout)
+    metadata = {
+        "layout": LAYOUT,
+        "build_key": folder.name,
+        "toolchain": tools.id,
+        "bytecode_sha256": _sha256(bytecode),
+        "arch": options.arch,
+        "opt": options.opt,
+        "lineinfo": options.lineinfo,
+        "sanitize": options.sanitize,
+        "kernels": [k.name for k in kernels],
+        "cubin_sha256": _sha256(cubin),
+        "cubin_size": len(cubin),
+        "compile_seconds": round(time.monotonic() - started, 3),
+        "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
+    path = folder / f"{tools.id}.cubin"
+    if not store:
+        return _entry(path, cubin, metadata, options, compiled=True, stored=False)
+    try:
+        for file, data in ((path, cubin), (path.with_suffix(".json"), json.dumps(metadata, indent=1).encode())):
+            _clear_way(file)
+            write_atomically(file, data)
+    except OSError as err:
+        raise _NotStored(_entry(path, cubin, metadata, options, compiled=True, stored=False), err) from None
     return _entry(path, cubin, metadata, options, compiled=True)
+
+
+def _clear_way(path: Path) -> None:
+    """Remove a folder (or other non-file) where the cache writes the file ``path``: a corrupt entry."""
+    if path.is_symlink() or not path.exists() or path.is_file():
+        return
+    if path.is_dir():
+        shutil.rmtree(path)
+    else:
+        path.unlink()
+
+
+def _lock_entry(root: Path, folder: Path) -> Any:
+    """``folder`` made (any file of the cache in the way of its path under ``root`` removed) and its
+    ``.lock`` held; raises ``OSError`` where the cache cannot be written."""
+    for part in (root / LAYOUT, folder.parent, folder):
+        if part.exists() and not part.is_dir():
+            part.unlink()  # a corrupt cache: a file where a folder belongs
+    folder.mkdir(parents=True, exist_ok=True)
+    lock = folder / ".lock"
+    _clear_way(lock)
+    return _Flock(lock.open("a"))
+
+
+class _Flock:
+    """An exclusive ``flock`` on an open file, held from creation to the end of a ``with``."""
+
+    def __init__(self, file: Any):
+        self._file = file
+        try:
+            fcntl.flock(file.fileno(), fcntl.LOCK_EX)
+        except BaseException:
+            file.close()
+            raise
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            fcntl.flock(self._file.fileno(), fcntl.LOCK_UN)
+        finally:
+            self._file.close()
 
 
 def _kernels(source: Operation | bytes, bytecode: bytes) -> tuple[Kernel, ...]:
@@ -334,7 +437,7 @@ def _read_entry(
     try:
         metadata = json.loads(path.with_suffix(".json").read_bytes())
         cubin = path.read_bytes()
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # unreadable, not JSON, nested too deep: a miss
         return None
     expected = {
         "layout": LAYOUT,
@@ -355,7 +458,8 @@ def _read_entry(
 
 
 def _entry(
-    path: Path, cubin: bytes, metadata: dict[str, object], options: CompileOptions, compiled: bool
+    path: Path, cubin: bytes, metadata: dict[str, object], options: CompileOptions, compiled: bool,
+    stored: bool = True,
 ) -> CacheEntry:
     kernels = metadata.get("kernels")
     return CacheEntry(
@@ -367,6 +471,7 @@ def _entry(
         options=options,
         kernels=tuple(map(str, kernels)) if isinstance(kernels, list) else (),
         compiled=compiled,
+        stored=stored,
     )
 
 
