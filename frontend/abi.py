@@ -27,7 +27,7 @@ from xdsl.ir import Attribute, SSAValue
 
 from safetile.dialects import tile_safety
 from safetile.dialects.cuda_tile.attributes import AssumePredicate, BoundedAttr, DivByAttr
-from safetile.dialects.cuda_tile.ops.memory import MakeTensorViewOp
+from safetile.dialects.cuda_tile.ops.memory.views import MakeTensorViewOp
 from safetile.dialects.cuda_tile.ops.misc import AssumeOp
 from safetile.dialects.cuda_tile.types import DYNAMIC, TensorViewType, TileType
 

@@ -48,7 +48,7 @@ from safetile.dialects.cuda_tile.ops.control import (
     YieldOp,
 )
 from safetile.dialects.cuda_tile.ops.arith import AddIOp
-from safetile.dialects.cuda_tile.ops.memory import MakeTokenOp
+from safetile.dialects.cuda_tile.ops.memory.tokens import MakeTokenOp
 from safetile.dialects.cuda_tile.ops.misc import AssertOp, GetNumTileBlocksOp
 from safetile.dialects.cuda_tile.ops.structure import ReturnOp
 from safetile.dialects.cuda_tile.types import PartitionViewType, TileType, TokenType

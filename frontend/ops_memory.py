@@ -41,18 +41,18 @@ from safetile.dialects.cuda_tile.attributes import (
 )
 from safetile.dialects.cuda_tile.ops import arith
 from safetile.dialects.cuda_tile.ops.conversion import IntToPtrOp, OffsetOp, PtrToIntOp, PtrToPtrOp
-from safetile.dialects.cuda_tile.ops.memory import (
+from safetile.dialects.cuda_tile.ops.memory.pointers import (
     AtomicCASTkoOp,
     AtomicRMWTkoOp,
-    GetIndexSpaceShapeOp,
-    JoinTokensOp,
     LoadPtrTkoOp,
-    LoadViewTkoOp,
+    StorePtrTkoOp,
+)
+from safetile.dialects.cuda_tile.ops.memory.tokens import JoinTokensOp, MakeTokenOp
+from safetile.dialects.cuda_tile.ops.memory.view_access import LoadViewTkoOp, StoreViewTkoOp
+from safetile.dialects.cuda_tile.ops.memory.views import (
+    GetIndexSpaceShapeOp,
     MakePartitionViewOp,
     MakeTensorViewOp,
-    MakeTokenOp,
-    StorePtrTkoOp,
-    StoreViewTkoOp,
 )
 from safetile.dialects.cuda_tile.ops.misc import GetNumTileBlocksOp, GetTileBlockIdOp
 from safetile.dialects.cuda_tile.types import DYNAMIC, PartitionViewType, TensorViewType, TileType, TokenType

@@ -61,13 +61,10 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
 
 from safetile.dialects import tile_safety
-from safetile.dialects.cuda_tile.ops.memory import (
-    LoadViewTkoOp,
-    MakeTensorViewOp,
-    MakeTokenOp,
-    TokenOrderedOp,
-    _MakeViewOp,
-)
+from safetile.dialects.cuda_tile.ops.memory import TokenOrderedOp
+from safetile.dialects.cuda_tile.ops.memory.tokens import MakeTokenOp
+from safetile.dialects.cuda_tile.ops.memory.view_access import LoadViewTkoOp
+from safetile.dialects.cuda_tile.ops.memory.views import MakeTensorViewOp, MakeViewOp
 from safetile.dialects.cuda_tile.ops.misc import AssumeOp
 from safetile.dialects.cuda_tile.ops.misc import GdcLaunchDependentsTkoOp, GdcWaitTkoOp
 from safetile.dialects.cuda_tile.ops.structure import EntryOp
@@ -152,7 +149,7 @@ def view_argument(view: SSAValue) -> BlockArgument | None:
     value: SSAValue = view
     while True:
         owner = value.owner
-        if isinstance(owner, _MakeViewOp):
+        if isinstance(owner, MakeViewOp):
             value = owner.tensor_view
         elif isinstance(owner, MakeTensorViewOp):
             value = owner.base

@@ -12,7 +12,7 @@ from safetile.dialects.cuda_tile.attributes import ComparisonPredicate, Signedne
 from safetile.dialects.cuda_tile.ops.arith import AndIOp
 from safetile.dialects.cuda_tile.ops.compare import CmpIOp
 from safetile.dialects.cuda_tile.ops.control import IfOp, YieldOp
-from safetile.dialects.cuda_tile.ops.memory import GetIndexSpaceShapeOp
+from safetile.dialects.cuda_tile.ops.memory.views import GetIndexSpaceShapeOp
 from safetile.dialects.cuda_tile.ops.misc import AssertOp, PrintTkoOp
 from safetile.dialects.cuda_tile.ops.shape import ConstantOp
 from safetile.dialects.cuda_tile.ops.structure import EntryOp

@@ -11,7 +11,8 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from safetile.dialects import tile_safety
-from safetile.dialects.cuda_tile.ops.memory import LoadViewTkoOp, MakeTensorViewOp, StoreViewTkoOp
+from safetile.dialects.cuda_tile.ops.memory.view_access import LoadViewTkoOp, StoreViewTkoOp
+from safetile.dialects.cuda_tile.ops.memory.views import MakeTensorViewOp
 from safetile.passes.analyses.locations import OpDiagnostic, where
 from safetile.passes.analyses.partitions import TileOrder, access_of, arg_name, tensor_of, tile_order
 

@@ -21,14 +21,10 @@ from safetile.dialects.cuda_tile.ops.control import (
     LoopOp,
     YieldOp,
 )
-from safetile.dialects.cuda_tile.ops.memory import (
-    JoinTokensOp,
-    LoadViewTkoOp,
-    MakeTensorViewOp,
-    MakeTokenOp,
-    StoreViewTkoOp,
-    TokenOrderedOp,
-)
+from safetile.dialects.cuda_tile.ops.memory import TokenOrderedOp
+from safetile.dialects.cuda_tile.ops.memory.tokens import JoinTokensOp, MakeTokenOp
+from safetile.dialects.cuda_tile.ops.memory.view_access import LoadViewTkoOp, StoreViewTkoOp
+from safetile.dialects.cuda_tile.ops.memory.views import MakeTensorViewOp
 from safetile.dialects.cuda_tile.ops.structure import EntryOp
 from safetile.dialects.cuda_tile.types import TokenType
 from safetile.dialects.tile_safety import AccessMode

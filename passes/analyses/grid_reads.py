@@ -34,7 +34,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from safetile.dialects.tile_safety import AccessMode
 from safetile.dialects.cuda_tile.ops.control import BreakOp, ContinueOp, ForOp, IfOp, LoopOp, YieldOp
-from safetile.dialects.cuda_tile.ops.memory import StoreViewTkoOp
+from safetile.dialects.cuda_tile.ops.memory.view_access import StoreViewTkoOp
 from safetile.dialects.cuda_tile.ops.misc import GetTileBlockIdOp
 from safetile.dialects.cuda_tile.ops.structure import EntryOp
 from safetile.dialects.cuda_tile.types import TokenType

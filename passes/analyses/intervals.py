@@ -62,7 +62,7 @@ from safetile.dialects.cuda_tile.attributes import (
 from safetile.dialects.cuda_tile.ops.arith import AddIOp, DivIOp, MinIOp, RemIOp, SubIOp
 from safetile.dialects.cuda_tile.ops.compare import CmpIOp, SelectOp
 from safetile.dialects.cuda_tile.ops.control import ForOp
-from safetile.dialects.cuda_tile.ops.memory import (
+from safetile.dialects.cuda_tile.ops.memory.views import (
     GetIndexSpaceShapeOp,
     MakePartitionViewOp,
     MakeTensorViewOp,

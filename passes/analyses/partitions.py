@@ -19,7 +19,7 @@ from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 from safetile.dialects import tile_safety
 from safetile.dialects.cuda_tile.ops.arith import DivIOp, RemIOp
 from safetile.dialects.cuda_tile.ops.control import ForOp
-from safetile.dialects.cuda_tile.ops.memory import (
+from safetile.dialects.cuda_tile.ops.memory.views import (
     GetIndexSpaceShapeOp,
     MakePartitionViewOp,
     MakeTensorViewOp,

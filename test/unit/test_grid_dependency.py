@@ -24,7 +24,8 @@ from safetile import f32
 from xdsl.dialects.builtin import Builtin
 
 from safetile.dialects.cuda_tile import CudaTile
-from safetile.dialects.cuda_tile.ops.memory import LoadViewTkoOp, MakeTokenOp
+from safetile.dialects.cuda_tile.ops.memory.tokens import MakeTokenOp
+from safetile.dialects.cuda_tile.ops.memory.view_access import LoadViewTkoOp
 from safetile.dialects.cuda_tile.ops.misc import GdcLaunchDependentsTkoOp, GdcWaitTkoOp
 from safetile.dialects.cuda_tile.ops.structure import EntryOp
 from safetile.dialects.cuda_tile.syntax import parse_tile_ir

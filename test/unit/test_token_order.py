@@ -35,13 +35,10 @@ from interpreter_support import parse, poisoned
 from safetile.backend.bytecode import write_bytecode
 from safetile.backend.interpreter import run_kernel
 from safetile.dialects.cuda_tile.ops.control import BreakOp, ContinueOp, ForOp, IfOp, LoopOp, YieldOp
-from safetile.dialects.cuda_tile.ops.memory import (
-    JoinTokensOp,
-    LoadViewTkoOp,
-    MakeTensorViewOp,
-    StoreViewTkoOp,
-    TokenOrderedOp,
-)
+from safetile.dialects.cuda_tile.ops.memory import TokenOrderedOp
+from safetile.dialects.cuda_tile.ops.memory.tokens import JoinTokensOp
+from safetile.dialects.cuda_tile.ops.memory.view_access import LoadViewTkoOp, StoreViewTkoOp
+from safetile.dialects.cuda_tile.ops.memory.views import MakeTensorViewOp
 from safetile.dialects.cuda_tile.ops.structure import EntryOp
 from safetile.dialects.cuda_tile.syntax import parse_tile_ir, print_tile_ir
 from safetile.dialects.tile_safety import AccessMode

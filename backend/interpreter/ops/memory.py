@@ -24,7 +24,8 @@ import numpy as np
 from xdsl.ir import Attribute, Operation
 
 from safetile.dialects.cuda_tile.attributes import AtomicRMWMode, MemoryOrdering, PaddingValue
-from safetile.dialects.cuda_tile.ops import memory
+from safetile.dialects.cuda_tile.ops.memory import pointers, tokens, view_access
+from safetile.dialects.cuda_tile.ops.memory import views as view_ops
 from safetile.dialects.cuda_tile.types import DYNAMIC, PointerType, TileType, TileViewType, int_width
 
 from safetile.backend import elements, floats
@@ -55,7 +56,7 @@ def _atomic(ordering: MemoryOrdering) -> bool:
 
 
 def _build_make_tensor_view(op: Operation, kernel: Kernel) -> Executor:
-    assert isinstance(op, memory.MakeTensorViewOp)
+    assert isinstance(op, view_ops.MakeTensorViewOp)
     t = op.result.type
     static_shape, static_strides = t.shape, t.strides
     n_shape = len(op.dynamic_shape)
@@ -130,7 +131,7 @@ def _padding(view_type: TileViewType) -> np.ndarray | None:
 
 
 def _build_load_view(op: Operation, kernel: Kernel) -> Executor:
-    assert isinstance(op, memory.LoadViewTkoOp)
+    assert isinstance(op, view_access.LoadViewTkoOp)
     read_index = _view_index(op)
     inbounds = _inbounds(op)
     view_type = op.view.type
@@ -151,7 +152,7 @@ def _build_load_view(op: Operation, kernel: Kernel) -> Executor:
 
 
 def _build_store_view(op: Operation, kernel: Kernel) -> Executor:
-    assert isinstance(op, memory.StoreViewTkoOp)
+    assert isinstance(op, view_access.StoreViewTkoOp)
     read_index = _view_index(op)
     inbounds = _inbounds(op)
     elem = element(op.tile)
@@ -194,7 +195,7 @@ def _rmw_update(mode: AtomicRMWMode, t: Attribute) -> Callable[[np.ndarray, np.n
 
 
 def _build_atomic_rmw(op: Operation, kernel: Kernel) -> Executor:
-    assert isinstance(op, memory.AtomicRMWTkoOp)
+    assert isinstance(op, pointers.AtomicRMWTkoOp)
     t = element(op.arg)
     combine = _rmw_update(op.mode.data, t)
     mask_at = slot(op, op.mask)
@@ -211,7 +212,7 @@ def _build_atomic_rmw(op: Operation, kernel: Kernel) -> Executor:
 
 
 def _build_atomic_cas(op: Operation, kernel: Kernel) -> Executor:
-    assert isinstance(op, memory.AtomicCASTkoOp)
+    assert isinstance(op, pointers.AtomicCASTkoOp)
     t = element(op.val)
     mask_at = slot(op, op.mask)
 
@@ -233,7 +234,7 @@ def _build_atomic_cas(op: Operation, kernel: Kernel) -> Executor:
 
 
 def _build_atomic_red_view(op: Operation, kernel: Kernel) -> Executor:
-    assert isinstance(op, memory.AtomicRedViewTkoOp)
+    assert isinstance(op, view_access.AtomicRedViewTkoOp)
     read_index = _view_index(op)
     value_at = slot(op, op.value)
     assert value_at is not None
@@ -256,7 +257,7 @@ def _build_atomic_red_view(op: Operation, kernel: Kernel) -> Executor:
 
 
 def _build_load_ptr(op: Operation, kernel: Kernel) -> Executor:
-    assert isinstance(op, memory.LoadPtrTkoOp)
+    assert isinstance(op, pointers.LoadPtrTkoOp)
     t = element(op.result)
     mask_at, padding_at = slot(op, op.mask), slot(op, op.padding_value)
     atomic = _atomic(op.memory_ordering_semantics.data)
@@ -272,7 +273,7 @@ def _build_load_ptr(op: Operation, kernel: Kernel) -> Executor:
 
 
 def _build_store_ptr(op: Operation, kernel: Kernel) -> Executor:
-    assert isinstance(op, memory.StorePtrTkoOp)
+    assert isinstance(op, pointers.StorePtrTkoOp)
     t = element(op.value)
     mask_at = slot(op, op.mask)
     atomic = _atomic(op.memory_ordering_semantics.data)
@@ -297,7 +298,7 @@ def _pointee(op: Operation) -> Attribute:
 
 
 def _build_alloca(op: Operation, kernel: Kernel) -> Executor:
-    assert isinstance(op, memory.AllocaOp)
+    assert isinstance(op, tokens.AllocaOp)
     size = op.num_elem.value.data * views.storage_itemsize_of(_pointee(op))
     alignment = op.alignment.value.data
     label = f"alloca {kernel.describe(op)}"
@@ -311,21 +312,21 @@ def _build_alloca(op: Operation, kernel: Kernel) -> Executor:
 
 
 HANDLERS: dict[type[Operation], Builder] = {
-    memory.MakeTensorViewOp: _build_make_tensor_view,
-    memory.MakePartitionViewOp: _build_make_tile_view,
-    memory.MakeStridedViewOp: _build_make_tile_view,
-    memory.MakeGatherScatterViewOp: _build_make_tile_view,
-    memory.GetTensorShapeOp: _build_shape_query(of_tile_view=False),
-    memory.GetIndexSpaceShapeOp: _build_shape_query(of_tile_view=True),
-    memory.LoadViewTkoOp: _build_load_view,
-    memory.StoreViewTkoOp: _build_store_view,
-    memory.AtomicRedViewTkoOp: _build_atomic_red_view,
-    memory.LoadPtrTkoOp: _build_load_ptr,
-    memory.StorePtrTkoOp: _build_store_ptr,
-    memory.AtomicRMWTkoOp: _build_atomic_rmw,
-    memory.AtomicCASTkoOp: _build_atomic_cas,
-    memory.AllocaOp: _build_alloca,
-    memory.MakeTokenOp: token,
-    memory.JoinTokensOp: token,
-    memory.MemoryFenceAliasTkoOp: token,
+    view_ops.MakeTensorViewOp: _build_make_tensor_view,
+    view_ops.MakePartitionViewOp: _build_make_tile_view,
+    view_ops.MakeStridedViewOp: _build_make_tile_view,
+    view_ops.MakeGatherScatterViewOp: _build_make_tile_view,
+    view_ops.GetTensorShapeOp: _build_shape_query(of_tile_view=False),
+    view_ops.GetIndexSpaceShapeOp: _build_shape_query(of_tile_view=True),
+    view_access.LoadViewTkoOp: _build_load_view,
+    view_access.StoreViewTkoOp: _build_store_view,
+    view_access.AtomicRedViewTkoOp: _build_atomic_red_view,
+    pointers.LoadPtrTkoOp: _build_load_ptr,
+    pointers.StorePtrTkoOp: _build_store_ptr,
+    pointers.AtomicRMWTkoOp: _build_atomic_rmw,
+    pointers.AtomicCASTkoOp: _build_atomic_cas,
+    tokens.AllocaOp: _build_alloca,
+    tokens.MakeTokenOp: token,
+    tokens.JoinTokensOp: token,
+    tokens.MemoryFenceAliasTkoOp: token,
 }

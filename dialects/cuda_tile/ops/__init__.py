@@ -28,14 +28,20 @@ FAMILIES = (
     reduction,
     misc,
 )
+"""The op families, in the order the dialect lists their ops."""
+
+MODULES = tuple(
+    sub for family in FAMILIES for sub in (memory.SUB_FAMILIES if family is memory else (family,))
+)
+"""The modules that define ops: each family's, ``memory``'s sub-family modules in its place."""
 
 ALL_OPS: tuple[type[CudaTileOp], ...] = tuple(
     op
-    for family in FAMILIES
-    for op in vars(family).values()
+    for module in MODULES
+    for op in vars(module).values()
     if isinstance(op, type)
     and issubclass(op, CudaTileOp)
     and "name" in vars(op)
-    and op.__module__ == family.__name__
+    and op.__module__ == module.__name__
 )
-"""Every concrete op class, from the family module that defines it."""
+"""Every concrete op class, from the module that defines it."""
