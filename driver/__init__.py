@@ -14,7 +14,7 @@ Stage order: dialects <- frontend, passes <- backend <- driver <- runtime.
 
 from .compile import CompiledVariant, CompileOptions, compile_kernels, compile_variant
 from .files import compile_file
-from .user_passes import PIPELINE_POINTS, PassRequest, register_pipeline_pass, registered_pipeline_passes
+from .user_passes import PIPELINE_POINTS, PassRequest, register_pipeline_pass, registered_pipeline_passes, trusted
 
 __all__ = [
     "PIPELINE_POINTS",
@@ -26,4 +26,5 @@ __all__ = [
     "compile_variant",
     "register_pipeline_pass",
     "registered_pipeline_passes",
+    "trusted",
 ]

@@ -13,6 +13,16 @@ The stages, in order, each recorded in the result (``CompiledVariant.ir``):
 5. ``clean-up`` — the generic clean-ups (fold, CSE, DCE, LICM);
 6. ``after-clean-up`` — user passes whose output is what runs.
 
+No pass is trusted with the proofs.  The frontend's ``tile_safety`` facts
+are recorded before any pass runs (``SafetyRecord``); a user pass at
+``before-safety`` may not change them, and the IR after every later user
+pass, and the IR that runs, is proved again against the record
+(``passes/analyses/reproof.py``: one writer per tile, nothing written
+through a read-only view, views as the ABI describes them, every index
+proved, launch-checked or asserted, token order, dominance).  A pass that
+fails is refused, naming it, the property and the kernel line; one the user
+trusts by name (``st.trusted``) is listed in ``unsafe_report`` instead.
+
 The last stage's module is what runs: on the interpreter as it is, on a GPU
 as the cubin a target arch asks for (``backend/cache.py``).  Results are
 memoized per kernel, variant, pipeline and target, so a second launch,
@@ -30,6 +40,7 @@ from typing import Any
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.ir import Attribute
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
@@ -43,10 +54,13 @@ from safetile.frontend.errors import CompileError
 from safetile.frontend.kernel import KernelDefinition, Variant, context
 from safetile.passes.analyses.grid_reads import UnreadGridDim, unread_grid_dims
 from safetile.passes.analyses.locations import OpDiagnostic
+from safetile.passes.analyses.reproof import Violation, reprove
+from safetile.passes.analyses.safety_record import SafetyRecord, changed_facts, fact_signature
 from safetile.passes.grid_dependency import early_arguments, waits_first
 from safetile.passes.pipeline import clean_up_passes, safety_passes
 from safetile.passes.registry import PassRegistryError
 
+from .unsafe_report import unsafe_report
 from .user_passes import PassRequest, pass_requests, registered_pipeline_passes
 
 STAGES = ("frontend", "before-safety", "safety", "after-safety", "clean-up", "after-clean-up")
@@ -106,6 +120,10 @@ class CompiledVariant:
     target: str | None = None
     """The arch of ``cubin`` (``"sm_90"``), or None for IR only."""
     cubin: cache.CacheEntry | None = field(default=None, repr=False)
+    unsafe_report: tuple[str, ...] = ()
+    """Where this variant, as it runs, leaves safety to its author (``driver/unsafe_report.py``):
+    raw pointer parameters, ``unchecked_accesses``, ``st.unsafe()`` operations, and what a pass
+    trusted by name (``st.trusted``) left unproved; empty for a kernel proved safe throughout."""
 
     def ir(self, stage: str | None = None) -> str:
         """The Tile IR text after ``stage`` (default: the last, what runs)."""
@@ -140,7 +158,7 @@ def compile_variant(
     location."""
     requests = _requests(kernel, options)
     memo = _MEMO.setdefault(kernel, {})
-    lowered_key = (variant.key, tuple(r.spec for r in requests), options.until)
+    lowered_key = (variant.key, tuple(r.identity for r in requests), options.until)
     lowered = memo.get(lowered_key)
     if lowered is None:
         lowered = memo[lowered_key] = _lower(kernel, variant, requests, options.until)
@@ -191,38 +209,44 @@ def _lower(
     entry = _entry(module, variant.entry_name)
     entry.sym_name = StringAttr(symbol)
     ctx = context()
+    # The frontend's facts, taken before any pass runs: what every later module is held against.
+    record = SafetyRecord.of(module)
     checks = list(tile_safety.launch_checks(entry))
     unread = tuple(f for f in unread_grid_dims(entry) if f.value_dims)  # a fill means its identical tiles
     stages: list[tuple[str, ModuleOp]] = [("frontend", module.clone())]
-    user = {point: [r.pass_ for r in requests if r.point == point] for point in STAGES}
-    steps: Mapping[str, list[ModulePass]] = {
+    user = {point: [r for r in requests if r.point == point] for point in STAGES}
+    steps: Mapping[str, Sequence[ModulePass | PassRequest]] = {
         "before-safety": user["before-safety"],
         "safety": safety_passes(launch_checks=True, dependent_launch=kernel.options.dependent_launch),
         "after-safety": user["after-safety"],
         "clean-up": clean_up_passes(),
         "after-clean-up": user["after-clean-up"],
     }
+    trusted: list[tuple[str, Violation]] = []
     for stage in STAGES[1 : STAGES.index(until) + 1]:
         if not steps[stage]:
             continue
         for step in steps[stage]:
-            _apply(kernel, step, ctx, module, stage)
+            if isinstance(step, PassRequest):
+                _apply_user(kernel, step, ctx, module, record, checks, trusted)
+                continue
+            _apply(kernel, step, ctx, module)
             # Read before lower-tile-safety strips them: a dropped launch
             # check would be a dropped bounds check.
             checks += [c for c in tile_safety.launch_checks(_entry(module, symbol)) if c not in checks]
         stages.append((stage, module.clone()))
-    try:
-        module.verify()
-    except DiagnosticException as err:
-        after = stages[-1][0]
-        raise kernel.error(f"the IR after stage '{after}' does not verify: {_first_line(err)}",
-                           "a user pass at that point produced invalid IR" if user[after] else
-                           "this is a bug in safetile; please report it with the kernel") from None
+    if until != "frontend" and STAGES.index(until) >= STAGES.index("safety"):
+        # The IR that runs, proved again: a clean-up that broke a proof is a bug of ours.
+        broken = _new(reprove(module, record, checks), trusted)
+        if broken:
+            raise _refusal(kernel, broken[0], "the IR after the clean-ups",
+                           "this is a bug in safetile; please report it with the kernel")
     final = _entry(module, symbol)
     dependent = waits_first(final)
     early = tuple(variant.params[i].name for i in early_arguments(final)) if dependent else ()
     digest = hashlib.sha256(print_tile_ir(module).encode())
-    digest.update(repr(tuple(r.spec for r in requests)).encode())
+    digest.update(repr(tuple(r.identity for r in requests)).encode())
+    pointers = {p.name: str(p.annotation) for p in kernel.params if p.kind == "ptr"}
     return CompiledVariant(
         kernel.name,
         symbol,
@@ -235,35 +259,95 @@ def _lower(
         digest.hexdigest(),
         dependent_launch=dependent,
         early_reads=early,
+        unsafe_report=unsafe_report(final, record.entries[symbol], pointers, trusted),
     )
 
 
-def _apply(kernel: KernelDefinition, step: ModulePass, ctx: Context, module: ModuleOp, stage: str) -> None:
+def _apply_user(
+    kernel: KernelDefinition,
+    request: PassRequest,
+    ctx: Context,
+    module: ModuleOp,
+    record: SafetyRecord,
+    checks: Sequence[tile_safety.LaunchCheckAttr],
+    trusted: list[tuple[str, Violation]],
+) -> None:
+    """Run a user pass, then hold its output against the record: at ``before-safety`` its
+    ``tile_safety`` facts must be unchanged (the safety passes prove the rest); after the
+    safety passes its output must be proved safe again.  A pass the user trusts leaves what
+    it broke in ``trusted`` (the unsafe report) instead of being refused."""
+    step, point = request.pass_, request.point
+    facts = fact_signature(module)
     try:
         step.apply(ctx, module)
     except CompileError:
         raise
     except OpDiagnostic as err:
-        # A pass's error about one op: at the op's source line (the kernel's without one).
-        located = CompileError.at(err.op.location, err.message, "see the pass's message")
-        raise (located if located.line else kernel.error(str(err).strip(), "see the pass's message")) from None
+        raise _located(kernel, err.op.location, f"user pass '{step.name}' (at {point}): {err.message}",
+                       "see the pass's message") from None
+    except Exception as err:
+        detail = str(err).strip() if isinstance(err, DiagnosticException) else f"{type(err).__name__}: {err}"
+        raise kernel.error(f"user pass '{step.name}' (at {point}) failed: {detail}",
+                           "fix the pass, or leave it out of passes=") from None
+    try:
+        module.verify()
+    except DiagnosticException as err:
+        raise kernel.error(f"user pass '{step.name}' (at {point}) produced IR that does not verify:\n"
+                           f"{str(err).strip()}", "fix the pass, or leave it out of passes=") from None
+    name = f"'{step.name}' (at {point})"
+    if point == "before-safety":
+        changed = changed_facts(facts, fact_signature(module))
+        if changed is None:
+            return
+        if request.trusted:
+            trusted.append((name, Violation("the frontend's tile_safety facts", changed)))
+            return
+        raise kernel.error(
+            f"user pass {name} edited the frontend's tile_safety facts: {changed}; the safety "
+            "proofs rely on them, so no pass may add, drop or change one",
+            "leave the tile_safety facts as they are, or trust the pass by name: st.trusted(pass)")
+    broken = _new(reprove(module, record, checks), trusted)
+    if not broken:
+        return
+    if request.trusted:
+        trusted += [(name, v) for v in broken]
+        return
+    raise _refusal(kernel, broken[0], f"user pass {name}",
+                   "fix the pass so that its output keeps the proved properties, or trust it by name: "
+                   "st.trusted(pass) (the kernel is then listed by unsafe_report())")
+
+
+def _new(violations: Sequence[Violation], trusted: Sequence[tuple[str, Violation]]) -> list[Violation]:
+    """The violations a trusted pass did not already leave."""
+    known = {v.key() for _, v in trusted}
+    return [v for v in violations if v.key() not in known]
+
+
+def _refusal(kernel: KernelDefinition, violation: Violation, after: str, hint: str) -> CompileError:
+    message = f"{after}: the IR that runs is not proved safe: {violation.property}: {violation.message}"
+    return _located(kernel, violation.location, message, hint)
+
+
+def _located(kernel: KernelDefinition, location: Attribute | None, message: str, hint: str) -> CompileError:
+    """``message`` at ``location``'s kernel line, or at the kernel without one."""
+    located = CompileError.at(location, message, hint) if location is not None else None
+    return located if located is not None and located.line else kernel.error(message, hint)
+
+
+def _apply(kernel: KernelDefinition, step: ModulePass, ctx: Context, module: ModuleOp) -> None:
+    """Run one of safetile's own passes; a refusal about an op is at the op's kernel line."""
+    try:
+        step.apply(ctx, module)
+    except CompileError:
+        raise
+    except OpDiagnostic as err:
+        raise _located(kernel, err.op.location, err.message, "see the pass's message") from None
     except DiagnosticException as err:
         raise kernel.error(str(err).strip(), "see the pass's message") from None
-    except Exception as err:
-        if stage in ("safety", "clean-up"):
-            raise
-        raise kernel.error(
-            f"user pass '{step.name}' (at {stage}) failed: {type(err).__name__}: {err}",
-            "fix the pass, or leave it out of passes=",
-        ) from None
 
 
 def _entry(module: ModuleOp, name: str) -> EntryOp:
     return next(op for op in module.walk() if isinstance(op, EntryOp) and op.sym_name.data == name)
-
-
-def _first_line(err: Exception) -> str:
-    return (str(err).strip().splitlines() or [""])[0]
 
 
 def _show(kernel: KernelDefinition, compiled: CompiledVariant) -> None:

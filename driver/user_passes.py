@@ -14,15 +14,22 @@ object, or a ``(point, pass)`` pair naming where it runs:
   passes, before the clean-ups (which tidy what it leaves);
 * ``"after-clean-up"`` — last: its output is what runs.
 
-A pass after the safety passes runs on proved IR and is trusted as an
-``unsafe`` block is: it must keep the proved facts (it may reorder or fold,
-not add stores).
+No user pass is trusted.  A pass may not add, drop or edit a ``tile_safety``
+fact (a pass at ``before-safety`` that does is refused), and the IR after
+every pass at ``after-safety`` or ``after-clean-up`` is proved again
+(``passes/analyses/reproof.py``): a pass whose output is not proved safe is
+refused, naming the pass, the property and the kernel line.  A pass the
+re-proof cannot follow runs only when the user trusts it by name,
+``st.trusted(my_pass)``; what it breaks is then an unsafe island, listed by
+``kernel.unsafe_report()`` with the pass's name.
 """
 
 from __future__ import annotations
 
+import hashlib
+import inspect
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, is_dataclass
 
 from xdsl.passes import ModulePass
 from xdsl.utils.arg_spec import parse_pipeline
@@ -35,16 +42,53 @@ DEFAULT_POINT = "after-safety"
 
 
 @dataclass(frozen=True)
+class Trusted:
+    """A pass the user trusts by name (``st.trusted(my_pass)``): what the re-proof finds
+    broken after it is listed in the unsafe report instead of refused."""
+
+    item: object
+
+
+def trusted(item: object) -> Trusted:
+    """``st.trusted(pass)``: run ``pass`` (a name, spec or ``ModulePass``) even where the
+    re-proof cannot prove its output safe; the kernel is then an unsafe island, listed
+    with the pass's name by ``kernel.unsafe_report()`` and ``tile-opt --unsafe-report``."""
+    if isinstance(item, Trusted | tuple):
+        raise PassRegistryError("st.trusted takes one pass (a name, a spec or a ModulePass); "
+                                "write (point, st.trusted(pass)) to place it")
+    return Trusted(item)
+
+
+@dataclass(frozen=True)
 class PassRequest:
-    """One user pass and the point of the pipeline where it runs."""
+    """One user pass, the point of the pipeline where it runs, and whether the user trusts it."""
 
     point: str
     pass_: ModulePass
+    trusted: bool = False
 
     @property
     def spec(self) -> str:
-        """``point:name{options}``: what makes compiled variants differ (part of the cache key)."""
-        return f"{self.point}:{self.pass_.spec()}"
+        """``point:name{options}``, with ``trusted`` if trusted: what the user asked."""
+        return f"{self.point}:{self.pass_.spec()}" + (" trusted" if self.trusted else "")
+
+    @property
+    def identity(self) -> tuple[object, ...]:
+        """What makes compiled variants differ (part of the cache key): the spec, the pass's
+        class (the object, its module, name and source), so that two passes of one name and
+        options never share a result; a pass that is not a dataclass may hold state its spec
+        does not show, so the object itself counts too."""
+        cls = type(self.pass_)
+        state: object = None if is_dataclass(self.pass_) else id(self.pass_)
+        return (self.spec, cls, cls.__module__, cls.__qualname__, _source_hash(cls), state)
+
+
+def _source_hash(cls: type) -> str:
+    try:
+        source = inspect.getsource(cls)
+    except (OSError, TypeError):  # defined in a REPL or built at run time
+        return f"id:{id(cls)}"
+    return hashlib.sha256(source.encode()).hexdigest()[:16]
 
 
 def pass_requests(items: Iterable[object], where: str = "passes=") -> tuple[PassRequest, ...]:
@@ -58,7 +102,10 @@ def pass_requests(items: Iterable[object], where: str = "passes=") -> tuple[Pass
             point, item = item
         if point not in PIPELINE_POINTS:
             raise PassRegistryError(f"{where}: unknown pipeline point {point!r}; use one of {', '.join(PIPELINE_POINTS)}")
-        requests += [PassRequest(point, p) for p in _passes(item, where)]
+        trust = isinstance(item, Trusted)
+        if isinstance(item, Trusted):
+            item = item.item
+        requests += [PassRequest(point, p, trust) for p in _passes(item, where)]
     return tuple(requests)
 
 

@@ -42,7 +42,6 @@ from .parse import DeviceFunction, ParsedFunction, parse_function
 from .scope import Scope
 from .core import too_large
 from .types import TileValue, is_pow2
-from .unsafe_report import unsafe_report
 
 
 def context() -> Context:
@@ -456,13 +455,6 @@ class KernelDefinition:
         if key not in self.variants:
             self.variants[key] = self._lower(key, generics, layouts)
         return self.variants[key]
-
-    def unsafe_report(self, **values: Any) -> list[str]:
-        """Where the variant ``values`` specialize leaves safety to its author: raw
-        pointer parameters, ``unchecked_accesses`` and each ``st.unsafe()``
-        operation, one ``file:line:col: what`` line each (``frontend/unsafe_report.py``)."""
-        pointers = {p.name: str(p.annotation) for p in self.params if p.kind == "ptr"}
-        return unsafe_report(self.specialize(**values).entry, pointers)
 
     def symbol(self, variant: Variant) -> str:
         """The entry name fixed by ``variant``'s generics alone (``add_128``).

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -13,6 +14,7 @@ from xdsl.passes import ModulePass
 from safetile.dialects import tile_safety
 from safetile.dialects.cuda_tile.ops.memory.view_access import LoadViewTkoOp, StoreViewTkoOp
 from safetile.dialects.cuda_tile.ops.memory.views import MakeTensorViewOp
+from safetile.dialects.cuda_tile.types import PartitionViewType
 from safetile.passes.analyses.locations import OpDiagnostic, where
 from safetile.passes.analyses.partitions import TileOrder, access_of, arg_name, tensor_of, tile_order
 
@@ -60,48 +62,79 @@ class PartitionDisjointness(ModulePass):
     report: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for refusal in self.refusals(op):
+            raise refusal
+
+    def refusals(self, root: Operation) -> Iterator[OpDiagnostic]:
+        """Prove the accesses under ``root``: one diagnostic for each it cannot prove."""
         orders: dict[MakeTensorViewOp, tuple[TileOrder, Operation]] = {}
-        for access in [o for o in op.walk() if isinstance(o, StoreViewTkoOp | LoadViewTkoOp)]:
-            tensor = tensor_of(access.view)
-            if tensor is None:
-                continue
-            mode = access_of(tensor)
-            if mode is None:
-                continue
-            name = arg_name(tensor)
-            store = isinstance(access, StoreViewTkoOp)
-            what = f"store to '{name}'" if store else f"load of '{name}'"
-            if tile_safety.UNSAFE in access.attributes:
-                if store:
-                    self._say(f"unsafe (exempt): {where(access)}: {what}")
-                continue
-            if mode is tile_safety.AccessMode.SHARED:
-                if not store:
-                    continue  # every block may read a shared tensor
-                # Every tile block may read a shared tensor: a write races with them all.
-                raise OpDiagnostic(
-                    access,
-                    f"store to '{name}', a read-only (shared) tensor that every tile block "
-                    f"may read (a data race): declare '{name}' st.Mut and partition it on the host, "
-                    "or write it in `with st.unsafe():`",
-                )
-            order = tile_order(list(access.index), access.view, mode)
-            if order is None:
-                raise OpDiagnostic(access, _unproved(store, name, mode))
-            first = orders.setdefault(tensor, (order, access))
-            if first[0] != order:
-                raise OpDiagnostic(
-                    access,
-                    f"this {what} follows {order} but the access at {where(first[1])} follows "
-                    f"{first[0]}: under two tile orders two tile blocks may own one tile (a possible "
-                    f"data race); give every access to '{name}' the same order",
-                )
-            kind = mode.value if order.group is None else f"{mode.value} grouped({order.group})"
-            self._say(f"{kind}: {where(access)}: {what}")
+        for access in [o for o in root.walk() if isinstance(o, StoreViewTkoOp | LoadViewTkoOp)]:
+            try:
+                self._prove(access, orders)
+            except OpDiagnostic as refusal:
+                yield refusal
+
+    def _prove(self, access: StoreViewTkoOp | LoadViewTkoOp,
+               orders: dict[MakeTensorViewOp, tuple[TileOrder, Operation]]) -> None:
+        """Prove one access; raise ``OpDiagnostic`` if it cannot."""
+        tensor = tensor_of(access.view)
+        if tensor is None:
+            return
+        mode = access_of(tensor)
+        if mode is None:
+            return
+        name = arg_name(tensor)
+        store = isinstance(access, StoreViewTkoOp)
+        what = f"store to '{name}'" if store else f"load of '{name}'"
+        if tile_safety.UNSAFE in access.attributes:
+            if store:
+                self._say(f"unsafe (exempt): {where(access)}: {what}")
+            return
+        if mode is tile_safety.AccessMode.SHARED:
+            if not store:
+                return  # every block may read a shared tensor
+            # Every tile block may read a shared tensor: a write races with them all.
+            raise OpDiagnostic(
+                access,
+                f"store to '{name}', a read-only (shared) tensor that every tile block "
+                f"may read (a data race): declare '{name}' st.Mut and partition it on the host, "
+                "or write it in `with st.unsafe():`",
+            )
+        _check_tiles(access, name, what, tile_safety.partition_tiles(tensor))
+        order = tile_order(list(access.index), access.view, mode)
+        if order is None:
+            raise OpDiagnostic(access, _unproved(store, name, mode))
+        first = orders.setdefault(tensor, (order, access))
+        if first[0] != order:
+            raise OpDiagnostic(
+                access,
+                f"this {what} follows {order} but the access at {where(first[1])} follows "
+                f"{first[0]}: under two tile orders two tile blocks may own one tile (a possible "
+                f"data race); give every access to '{name}' the same order",
+            )
+        kind = mode.value if order.group is None else f"{mode.value} grouped({order.group})"
+        self._say(f"{kind}: {where(access)}: {what}")
 
     def _say(self, line: str) -> None:
         if self.report:
             print(line, file=sys.stderr)
+
+
+def _check_tiles(access: Operation, name: str, what: str, partition: tuple[int, ...] | None) -> None:
+    """The access cuts the tensor into its host partition's tiles: with other tiles, the tile
+    a block owns by its index is not the one the host gave it (two blocks would meet)."""
+    view_type = access.view.type  # type: ignore[attr-defined]
+    if partition is None or not isinstance(view_type, PartitionViewType):
+        return
+    identity = view_type.dim_map in ((), tuple(range(len(partition))))
+    if tuple(view_type.tile_shape) != partition or not identity:
+        raise OpDiagnostic(
+            access,
+            f"this {what} goes through a partition into tiles of {tuple(view_type.tile_shape)}"
+            f"{'' if identity else f' with dim_map {view_type.dim_map}'}, but '{name}' is partitioned by the "
+            f"host into tiles of {partition}: a tile index would not name the tile that block owns "
+            "(a possible data race); access it through its own partition",
+        )
 
 
 def _unproved(store: bool, name: str, mode: tile_safety.AccessMode) -> str:

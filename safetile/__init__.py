@@ -149,6 +149,7 @@ _WHERE: dict[str, tuple[str, str]] = {
     "CompiledVariant": ("safetile.driver", "CompiledVariant"),
     "CompileOptions": ("safetile.driver", "CompileOptions"),
     "register_pipeline_pass": ("safetile.driver", "register_pipeline_pass"),
+    "trusted": ("safetile.driver", "trusted"),
     "DeviceOp": (_RUNTIME, "DeviceOp"),
     "Graph": (_RUNTIME, "Graph"),
     "Stream": (_RUNTIME, "Stream"),

@@ -55,6 +55,13 @@ class Kernel(KernelDefinition):
         """The ``CompiledVariant`` of one specialization (for ``target``, an arch, or IR only)."""
         return compile_variant(self, self.specialize(**values), target, options)
 
+    def unsafe_report(self, **values: Any) -> list[str]:
+        """Where the variant ``values`` specialize, as it runs, leaves safety to its author: raw
+        pointer parameters, ``unchecked_accesses``, each ``st.unsafe()`` operation and what a
+        pass trusted by name left unproved, one ``file:line:col: what`` line each (read off the
+        ``CompiledVariant``: ``driver/unsafe_report.py``)."""
+        return list(self.compile_variant(**values).unsafe_report)
+
     def with_options(self, **changes: Any) -> Kernel:
         """The same kernel with other options (``optimization_hints=``, ``load_hints=``, ...):
         a separate kernel, with variants and launches of its own (what the autotuner's

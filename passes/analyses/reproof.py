@@ -53,7 +53,7 @@ from safetile.dialects.cuda_tile.ops.misc import AssertOp, AssumeOp
 from safetile.dialects.cuda_tile.ops.structure import EntryOp
 from safetile.passes.analyses.index_math import constant_value, strip_assumes
 from safetile.passes.analyses.intervals import IntervalAnalysis, extent_of
-from safetile.passes.analyses.locations import OpDiagnostic, where
+from safetile.passes.analyses.locations import where
 from safetile.passes.analyses.partitions import access_of, arg_name, tensor_of
 from safetile.passes.analyses.safety_record import EntryRecord, SafetyRecord, entry_argument
 from safetile.passes.analyses.token_chains import unordered_accesses
@@ -162,11 +162,8 @@ def _restore_view(op: MakeTensorViewOp, entry: EntryOp, facts: EntryRecord) -> l
 
 def _one_writer(entry: EntryOp) -> list[Violation]:
     """``partition-disjointness`` on the copy with the record's facts (it reads, never rewrites)."""
-    try:
-        PartitionDisjointness().check(entry)
-    except OpDiagnostic as err:
-        return [Violation("one writer per tile; nothing written through a read-only view", err.message, err.op)]
-    return []
+    return [Violation("one writer per tile; nothing written through a read-only view", err.message, err.op)
+            for err in PartitionDisjointness().refusals(entry)]
 
 
 def _indices_in_range(

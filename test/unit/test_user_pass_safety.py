@@ -1,0 +1,304 @@
+"""User passes cannot void the proofs: each attack a pass author could make, refused at compile time.
+
+Every pass below breaks one safety property of the IR that runs.  Each must be
+refused by the compile (a ``CompileError`` naming the pass, the property and
+the kernel line), never caught later by the interpreter's run-time checks
+(nothing here launches an attacked kernel), or run only when the user trusts
+the pass by name, and then listed by ``kernel.unsafe_report()``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, UnitAttr
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+
+import safetile as st
+from safetile import f32, i32
+from safetile.dialects import tile_safety
+from safetile.dialects.cuda_tile.ops.arith import AddIOp
+from safetile.dialects.cuda_tile.ops.control import ForOp
+from safetile.dialects.cuda_tile.ops.memory.view_access import LoadViewTkoOp, StoreViewTkoOp
+from safetile.dialects.cuda_tile.ops.memory.views import MakeTensorViewOp
+from safetile.dialects.cuda_tile.ops.misc import AssertOp
+from safetile.dialects.cuda_tile.ops.shape import ConstantOp
+from safetile.dialects.cuda_tile.ops.structure import EntryOp
+from safetile.dialects.cuda_tile.types import TileType
+from safetile.passes.analyses.index_math import strip_assumes
+from safetile.passes.analyses.partitions import tensor_of
+
+
+def edits(name: str, edit: Callable[[ModuleOp], None]) -> ModulePass:
+    """A pass named ``name`` that applies ``edit`` to the module."""
+
+    @dataclass(frozen=True)
+    class Edit(ModulePass):
+        def apply(self, ctx: Context, op: ModuleOp) -> None:
+            edit(op)
+
+    Edit.name = name
+    return Edit()
+
+
+def ops(module: ModuleOp, kind: type[Operation]) -> list[Operation]:
+    return [o for o in module.walk() if isinstance(o, kind)]
+
+
+def tensor_name(view: object) -> str:
+    """The parameter a partition view cuts (the IR that runs keeps no tile_safety facts)."""
+    return strip_assumes(tensor_of(view).base).name_hint  # type: ignore[union-attr]
+
+
+def constant_before(op: Operation, like: TileType, value: int) -> ConstantOp:
+    const = ConstantOp.splat(like, value)
+    op.parent_block().insert_op_before(const, op)  # type: ignore[union-attr]
+    return const
+
+
+# -- the attacks, as pass bodies ---------------------------------------------------------------------
+
+
+def store_at_tile_zero(module: ModuleOp) -> None:
+    for store in ops(module, StoreViewTkoOp):
+        zero = constant_before(store, store.index[0].type, 0)
+        store.operands = (store.tile, store.view, *[zero.result] * len(store.index), store.token)
+
+
+def store_into_the_input(module: ModuleOp) -> None:
+    store = ops(module, StoreViewTkoOp)[0]
+    load = next(o for o in ops(module, LoadViewTkoOp) if tensor_name(o.view) == "x")
+    copy = StoreViewTkoOp.build(operands=[store.tile, load.view, list(load.index), store.result_token],
+                                result_types=[store.result_token.type], properties=dict(store.properties))
+    copy.location = store.location
+    store.parent_block().insert_op_after(copy, store)
+
+
+def widen_the_input_view(module: ModuleOp) -> None:
+    view = next(o for o in ops(module, MakeTensorViewOp) if strip_assumes(o.base).name_hint == "x")
+    size = view.dynamic_shape[0]
+    twice = AddIOp.build(operands=[size, size], result_types=[size.type])
+    view.parent_block().insert_op_before(twice, view)
+    view.operands = (view.base, twice.result, *view.dynamic_shape[1:], *view.dynamic_strides)
+
+
+def load_above_the_store(module: ModuleOp) -> None:
+    first = ops(module, StoreViewTkoOp)[0]
+    load = next(o for o in ops(module, LoadViewTkoOp) if tensor_name(o.view) == "z")
+    load.detach()
+    first.parent_block().insert_op_before(load, first)
+    load.operands = (*load.operands[:-1], first.token)  # the token the store started from
+
+
+def load_above_the_store_keeping_its_token(module: ModuleOp) -> None:
+    first = ops(module, StoreViewTkoOp)[0]
+    load = next(o for o in ops(module, LoadViewTkoOp) if tensor_name(o.view) == "z")
+    load.detach()
+    first.parent_block().insert_op_before(load, first)  # uses the store's token before it exists
+
+
+def erase_the_asserts(module: ModuleOp) -> None:
+    for assertion in ops(module, AssertOp):
+        assertion.detach()
+        assertion.erase()
+
+
+def one_more_iteration(module: ModuleOp) -> None:
+    loop = ops(module, ForOp)[0]
+    one = constant_before(loop, loop.upper_bound.type, 1)
+    longer = AddIOp.build(operands=[loop.upper_bound, one.result], result_types=[loop.upper_bound.type])
+    loop.parent_block().insert_op_before(longer, loop)
+    loop.operands = (loop.lower_bound, longer.result, *loop.operands[2:])
+
+
+def mark_stores_unsafe(module: ModuleOp) -> None:
+    for store in ops(module, StoreViewTkoOp):
+        store.attributes[tile_safety.UNSAFE] = UnitAttr()
+
+
+def drop_access_facts(module: ModuleOp) -> None:
+    for view in ops(module, MakeTensorViewOp):
+        view.attributes.pop(tile_safety.ACCESS, None)
+
+
+def set_unchecked_accesses(module: ModuleOp) -> None:
+    for entry in ops(module, EntryOp):
+        entry.attributes[tile_safety.UNCHECKED_ACCESSES] = UnitAttr()
+
+
+# -- the kernels --------------------------------------------------------------------------------------
+
+
+def add(passes: list[object]) -> st.Kernel:
+    @st.kernel(passes=passes)
+    def add(z: st.Mut[f32, (128,)], x: st.Ref[f32, (-1,)], y: st.Ref[f32, (-1,)]):
+        z.store(st.load_tile_like(x, z) + st.load_tile_like(y, z))
+
+    return add
+
+
+def bump(passes: list[object]) -> st.Kernel:
+    @st.kernel(passes=passes)
+    def bump(z: st.Mut[f32, (128,)], x: st.Ref[f32, (-1,)]):
+        z.store(st.load_tile_like(x, z))
+        z.store(z.load() + 1.0)
+
+    return bump
+
+
+def pick(passes: list[object]) -> st.Kernel:
+    @st.kernel(passes=passes)
+    def pick(z: st.Mut[f32, (16,)], x: st.Ref[f32, (-1,)], i: i32):
+        z.store(x.partition((16,)).load((i,)))
+
+    return pick
+
+
+def row_sum(passes: list[object]) -> st.Kernel:
+    @st.kernel(passes=passes)
+    def row_sum(z: st.Mut[f32, (1, 16)], x: st.Ref[f32, (-1, -1)]):
+        bm, _, _ = st.tile_block_id()
+        px = x.partition((1, 16))
+        acc = st.zeros((1, 16), f32)
+        for k in range(st.num_tiles(px, 1)):
+            acc = acc + px.load((bm, k))
+        z.store(acc)
+
+    return row_sum
+
+
+ATTACKS_AFTER_SAFETY = [
+    (add, store_at_tile_zero, "one writer per tile", "z.store"),
+    (add, store_into_the_input, "nothing written through a read-only view", "z.store"),
+    (add, widen_the_input_view, "views as the launch ABI describes them", "def add"),
+    (bump, load_above_the_store, "accesses to each mutable tensor ordered by its tokens", "z.store"),
+    (bump, load_above_the_store_keeping_its_token, "does not verify", "def bump"),
+    (pick, erase_the_asserts, "every index in range", "load((i,))"),
+    (row_sum, one_more_iteration, "every index in range", "px.load((bm, k))"),
+]
+
+
+@pytest.mark.parametrize("point", ["after-safety", "after-clean-up"])
+@pytest.mark.parametrize(("kernel", "attack", "property", "line"), ATTACKS_AFTER_SAFETY,
+                         ids=[a[1].__name__ for a in ATTACKS_AFTER_SAFETY])
+def test_a_pass_after_the_safety_passes_cannot_break_a_proof(
+    kernel: Callable[[list[object]], st.Kernel], attack: Callable[[ModuleOp], None], property: str, line: str,
+    point: str,
+) -> None:
+    evil = edits(attack.__name__.replace("_", "-"), attack)
+    with pytest.raises(st.CompileError) as info:
+        kernel([(point, evil)]).compile_variant()
+    message = str(info.value)
+    assert f"user pass '{evil.name}' (at {point})" in message
+    assert property in message
+    assert line in message, message  # the kernel line of the op (or the kernel, for the IR as a whole)
+    assert info.value.file.endswith("test_user_pass_safety.py")
+
+
+def test_the_same_kernels_compile_without_the_attacks() -> None:
+    for kernel, attack, _, _ in ATTACKS_AFTER_SAFETY:
+        compiled = kernel([]).compile_variant()
+        assert compiled.unsafe_report == (), attack.__name__
+
+
+ATTACKS_BEFORE_SAFETY = [
+    (mark_stores_unsafe, "added 'tile_safety.unsafe'"),
+    (drop_access_facts, "removed 'tile_safety.access'"),
+    (set_unchecked_accesses, "added 'tile_safety.unchecked_accesses'"),
+]
+
+
+@pytest.mark.parametrize(("attack", "what"), ATTACKS_BEFORE_SAFETY, ids=[a[0].__name__ for a in ATTACKS_BEFORE_SAFETY])
+def test_a_pass_before_the_safety_passes_cannot_edit_their_facts(attack: Callable[[ModuleOp], None], what: str) -> None:
+    evil = edits(attack.__name__.replace("_", "-"), attack)
+    with pytest.raises(st.CompileError) as info:
+        add([("before-safety", evil)]).compile_variant()
+    message = str(info.value)
+    assert f"user pass '{evil.name}' (at before-safety) edited the frontend's tile_safety facts" in message
+    assert what in message and "st.trusted(pass)" in message
+
+
+def test_a_trusted_pass_runs_and_the_kernel_is_an_unsafe_island() -> None:
+    evil = edits("store-at-tile-zero", store_at_tile_zero)
+    compiled = add([st.trusted(evil)]).compile_variant()
+    report = compiled.unsafe_report
+    assert report and all("trusted pass 'store-at-tile-zero' (at after-safety): not proved" in line for line in report)
+    assert "one writer per tile" in report[0] and "test_user_pass_safety.py" in report[0]
+    kernel = add([("before-safety", st.trusted(edits("mark-stores-unsafe", mark_stores_unsafe)))])
+    lines = kernel.unsafe_report()
+    assert any("trusted pass 'mark-stores-unsafe' (at before-safety)" in line for line in lines), lines
+
+
+def test_a_trusted_pass_that_keeps_the_proofs_leaves_no_island() -> None:
+    harmless = edits("does-nothing", lambda module: None)
+    assert add([st.trusted(harmless)]).compile_variant().unsafe_report == ()
+
+
+def test_an_untrusted_pass_after_a_trusted_one_is_still_checked() -> None:
+    trusted = st.trusted(edits("store-at-tile-zero", store_at_tile_zero))
+    also = edits("store-into-the-input", store_into_the_input)
+    with pytest.raises(st.CompileError, match=r"user pass 'store-into-the-input' \(at after-safety\)"):
+        add([trusted, also]).compile_variant()
+
+
+def test_the_unsafe_report_reads_the_ir_that_runs() -> None:
+    @st.kernel
+    def pick_bounded(z: st.Mut[f32, (16,)], x: st.Ref[f32, (-1,)], i: i32):
+        with st.unsafe():
+            j = st.assume_bounds(i, 0, 3)
+        z.store(x.partition((16,)).load((j,)))
+
+    report = pick_bounded.unsafe_report()
+    assert len(report) == 1 and report[0].endswith("unsafe cuda_tile.assume"), report
+    line = report[0].split(":")[1]
+    assert "assume_bounds(i, 0, 3)" in open(__file__).read().splitlines()[int(line) - 1]
+
+
+def test_a_pass_that_breaks_the_ir_is_named_with_the_whole_verifier_message() -> None:
+    evil = edits("unhooks-a-load", load_above_the_store_keeping_its_token)
+    with pytest.raises(st.CompileError) as info:
+        bump([evil]).compile_variant()
+    message = str(info.value)
+    assert "user pass 'unhooks-a-load' (at after-safety) produced IR that does not verify" in message
+    assert "bug in safetile" not in message
+    assert "dominate" in message  # the verifier's own words, not a first line cut short
+
+
+def test_two_passes_with_one_name_and_options_do_not_share_a_compile() -> None:
+    first = edits("same-name", lambda module: None)
+    second = edits("same-name", store_at_tile_zero)
+    assert first.spec() == second.spec()
+    kernel = add([])
+    plain = kernel.compile_variant(options=st.CompileOptions(passes=(st.trusted(first),)))
+    changed = kernel.compile_variant(options=st.CompileOptions(passes=(st.trusted(second),)))
+    assert plain.unsafe_report == () and changed.unsafe_report != ()
+    assert plain.key != changed.key
+
+
+def test_a_safe_user_pass_runs_in_the_launch() -> None:
+    """The re-proof refuses what breaks the proofs, nothing else: a pass that only
+    rewrites arithmetic compiles and its result shows in the numbers."""
+    from safetile.dialects.cuda_tile.ops.arith import AddFOp, SubFOp
+
+    def adds_to_subs(module: ModuleOp) -> None:
+        for op in ops(module, AddFOp):
+            sub = SubFOp.create(operands=list(op.operands), result_types=[op.result.type],
+                                properties=dict(op.properties))
+            sub.location = op.location
+            op.parent_block().insert_op_before(sub, op)
+            op.result.replace_all_uses_with(sub.result)
+            op.detach()
+            op.erase()
+
+    kernel = add([edits("adds-to-subs", adds_to_subs)])
+    x = st.from_numpy(np.full(256, 5.0, np.float32)).sync()
+    y = st.from_numpy(np.full(256, 2.0, np.float32)).sync()
+    z = st.zeros((256,), f32).sync().partition((128,))
+    z, x, y = kernel(z, x, y).sync()
+    assert (z.unpartition().numpy() == 3.0).all()
+    assert kernel.unsafe_report() == []
