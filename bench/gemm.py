@@ -1,18 +1,21 @@
-"""GEMM on the GPU: safetile's tile configs against cuBLAS, in interleaved rounds.
+"""GEMM on the GPU: safetile's tile configs against cuBLAS, by bench/method.py's method.
 
     SAFETILE_CACHE_DIR=build/gpu-cache python bench/gemm.py [--quick] [--json out.json]
     .venv/bin/python bench/gemm.py --build sm_90      # here, no GPU: every cubin into the cache,
                                                       # and each config's registers/spill/shared memory
 
-Each round times every implementation once (ours, cuBLAS, ours, ..., the
-order rotated per round) with CUDA events on one stream, so the GPU's power
-cap hits them alike; the table gives the median TFLOP/s and the median of
-the per-round ratios to cuBLAS (``torch.matmul``).  Outputs are NaN-poisoned
-and checked against cuBLAS before any timing.  The persistent (mapped) GEMM
-runs safe and with ``unchecked_accesses=True``: the safety costs nothing
-when both give one cubin.  The ``grouped`` configs take the output tiles in
-the grouped (L2-swizzled) order, ``st.grouped(8)`` (examples ``grouped_gemm``
-and ``grouped_persistent_gemm``).
+Square f16 4096/8192 and bf16 8192, and the Qwen3-4B projections (QKV,
+down) at M = 16, 128, 1024, 8192 tokens.  Each implementation is timed by
+``Method.compare``: shuffled rounds, each warmed on itself after a cool-down
+(the burst figure, clock near its maximum), then 1 s of back-to-back
+launches each (the steady state, at the 700 W cap on an H100: the
+headline), cuBLAS (``torch.matmul``) also alone as a control; clocks, power
+and throttle reasons sampled throughout.  Outputs are NaN-poisoned and
+checked against cuBLAS before any timing.  ``example matmul()`` is
+``examples/gemm.py``'s ``matmul`` as a user calls it (its shipped tiles and
+hints); the persistent (mapped) GEMM runs safe and with
+``unchecked_accesses=True``: the two compile to one cubin (``--build`` says
+so).
 """
 
 from __future__ import annotations
@@ -20,7 +23,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
-import statistics
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -31,6 +33,8 @@ import safetile as st
 from safetile.backend.resources import kernel_resources
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.append(str(Path(__file__).resolve().parent))  # method (python -P leaves the script's folder out)
+from method import ClockSampler, Method, device_state  # noqa: E402
 
 
 def _example(file: str, name: str | None = None) -> Any:
@@ -46,6 +50,8 @@ GEMM = _example("gemm")
 PERSISTENT = _example("persistent_gemm")
 GROUPED = _example("gemm", "grouped_gemm")
 GROUPED_PERSISTENT = _example("persistent_gemm", "grouped_persistent_gemm")
+MATMUL = _example("gemm", "matmul")
+GEMM_TILES = _example("gemm", "gemm_tiles")
 WARPS8 = {"sm_90": {"num_worker_warps_per_cta": 8}}
 LATENCY6 = {"sm_90": {"latency": 6}}
 
@@ -89,145 +95,176 @@ class Config:
 
 CONFIGS = [
     Config(128, 128, 64),
-    Config(128, 128, 64, warps8=True, latency6=True),
-    Config(128, 256, 64),
-    Config(128, 256, 64, warps8=True, latency6=True),
-    Config(256, 128, 64, warps8=True, latency6=True),
-    Config(128, 256, 64, warps8=True, latency6=True, persistent=True),
-    Config(128, 256, 64, warps8=True, latency6=True, persistent=True, unchecked=True),
     Config(128, 128, 64, group=8),
-    Config(128, 128, 64, warps8=True, latency6=True, group=8),
+    Config(128, 256, 64, warps8=True, latency6=True),
     Config(128, 256, 64, warps8=True, latency6=True, group=8),
+    Config(256, 128, 64, warps8=True, latency6=True, group=8),
     Config(128, 256, 64, warps8=True, latency6=True, persistent=True, group=8),
     Config(128, 256, 64, warps8=True, latency6=True, persistent=True, unchecked=True, group=8),
 ]
-SIZES = [("f16", 4096), ("f16", 8192), ("bf16", 8192)]
+SHAPES = [("f16", 4096, 4096, 4096), ("f16", 8192, 8192, 8192), ("bf16", 8192, 8192, 8192)]
+"""(dtype, M, N, K) of the square problems."""
+PROJECTIONS = {"QKV": (6144, 2560), "down": (2560, 9728)}
+"""Qwen3-4B's projections, (N, K): x [M, K] @ w [K, N]."""
+TOKENS = (16, 128, 1024, 8192)
+PROJECTION_CONFIGS = [Config(128, 128, 64, group=8), Config(128, 256, 64, warps8=True, latency6=True, group=8)]
+"""Besides ``matmul()``'s own choice, for the projections."""
 PERSISTENT_BLOCKS = 132
+METHOD = Method(rounds=6, warm=10, reps=3, cool_s=0.2, steady_s=1.0)
+QUICK = Method(rounds=3, warm=5, reps=3, cool_s=0.1, steady_s=0.3)
 
 
-def spec(config: Config, dtype: st.DType, n: int) -> dict[str, Any]:
-    """What a launch on contiguous, aligned ``n x n`` tensors derives (for ahead-of-time builds)."""
-    matrix = st.TensorSpec(dtype, (n, n), (n, 1), None, True)
-    out = st.TensorSpec(dtype, (n, n), (n, 1), (config.bm, config.bn), True)
-    return dict(z=out, x=matrix, y=matrix, **config.generics)
+def problems(quick: bool) -> list[tuple[str, int, int, int, str, list[Config]]]:
+    """(dtype, M, N, K, label, configs) of each problem timed."""
+    found = [(d, m, n, k, f"{m}x{n}x{k}", CONFIGS) for d, m, n, k in SHAPES[1:2 if quick else None]]
+    for name, (n, k) in PROJECTIONS.items():
+        for m in (128,) if quick else TOKENS:
+            found.append(("bf16", m, n, k, f"{name} M={m}", PROJECTION_CONFIGS))
+    return found
 
 
-KERNELS = {c: c.kernel() for c in CONFIGS}
+def spec(config: Config, dtype: st.DType, m: int, n: int, k: int) -> dict[str, Any]:
+    """What a launch on contiguous, aligned operands derives (for ahead-of-time builds)."""
+    out = st.TensorSpec(dtype, (m, n), (n, 1), (config.bm, config.bn), True)
+    x = st.TensorSpec(dtype, (m, k), (k, 1), None, True)
+    y = st.TensorSpec(dtype, (k, n), (n, 1), None, True)
+    return dict(z=out, x=x, y=y, **config.generics)
+
+
+def shipped(m: int, n: int) -> Config:
+    """``matmul()``'s choice for an ``m x n`` output, as a config (the examples' hints by tile size)."""
+    bm, bn, bk = GEMM_TILES(m, n)
+    big = bm * bn >= 128 * 256
+    return Config(bm, bn, bk, warps8=big, latency6=big, group=8)
+
+
+KERNELS = {c: c.kernel() for c in CONFIGS + PROJECTION_CONFIGS}
 
 
 # -- ahead of time, here --------------------------------------------------------------
 
 
 def build(arch: str) -> None:
-    """Every config's cubin into the cache, and its resources (read from the cubin)."""
-    print("| config | dtype | registers | spill (stack bytes) | shared memory (bytes) | identical to |")
+    """Every config's cubin (and ``matmul()``'s) into the cache, and its resources (read from the cubin)."""
+    print("| config | problem | registers | spill (stack bytes) | shared memory (bytes) | identical to |")
     print("|---|---|---|---|---|---|")
     seen: dict[bytes, str] = {}
-    for config, kernel in KERNELS.items():
-        for dtype_name, n in SIZES:
-            values = spec(config, getattr(st, dtype_name), n)
-            done = kernel.warm_up([values], arch=arch)[0]
+    for dtype_name, m, n, k, label, configs in problems(quick=False):
+        dtype = getattr(st, dtype_name)
+        todo = [(c, KERNELS[c]) for c in configs] + [(shipped(m, n), None)]
+        for config, kernel in todo:
+            name = f"{config.name} {dtype_name} {label}"
+            if kernel is None:  # matmul(): the example's grouped_gemm with its own hints
+                kernel, name = GROUPED, f"example matmul() = {name}"
+            done = kernel.warm_up([spec(config, dtype, m, n, k)], arch=arch)[0]
             assert done.cubin is not None
             cubin = done.cubin.read_bytes()
-            name = f"{config.name} {dtype_name}"
             same = seen.setdefault(cubin, name)
             usage = kernel_resources(cubin, done.symbol)
-            print(f"| {config.name} | {dtype_name} | {usage.registers} | {usage.stack_bytes} | "
-                  f"{usage.shared_bytes} | {same if same != name else ''} |")
+            print(f"| {config.name} | {dtype_name} {label} | {usage.registers} | {usage.stack_bytes} | "
+                  f"{usage.shared_bytes} | {same if same != name else ''} |", flush=True)
 
 
 # -- on the GPU -------------------------------------------------------------------------
 
 
-def run(rounds: int, reps: int) -> list[dict[str, Any]]:
+def run(quick: bool) -> list[dict[str, Any]]:
     import torch
 
     results = []
     stream = st.current_backend().default_stream
     torch_stream = torch.cuda.ExternalStream(int(stream.handle))
-    for dtype_name, n in SIZES:
-        dtype = getattr(torch, {"f16": "float16", "bf16": "bfloat16"}[dtype_name])
-        gen = torch.Generator(device="cuda").manual_seed(0)
-        a = torch.randn(n, n, device="cuda", dtype=dtype, generator=gen)
-        b = torch.randn(n, n, device="cuda", dtype=dtype, generator=gen)
-        with torch.cuda.stream(torch_stream):
-            reference = torch.matmul(a, b)
-        torch_stream.synchronize()
-        impls: dict[str, Callable[[], None]] = {}
-        held = []
-        for config, kernel in KERNELS.items():
-            out = torch.full((n, n), float("nan"), device="cuda", dtype=dtype)
-            z = st.as_tensor(out).partition((config.bm, config.bn))
-            grid = {"grid": (PERSISTENT_BLOCKS,)} if config.persistent else {}
-            prepared = kernel(z, st.as_tensor(a), st.as_tensor(b), **config.generics, **grid).prepare()
-            prepared.sync(stream)
-            error = ((out.float() - reference.float()).abs().max() / reference.float().abs().max()).item()
-            if not error < 2e-2:
-                raise SystemExit(f"{config.name} {dtype_name} {n}: relative error {error}")
-            held.append(prepared)
-            impls[config.name] = prepared.enqueue
-
-        def cublas() -> None:
+    method = QUICK if quick else METHOD
+    with ClockSampler() as sampler:
+        for dtype_name, m, n, k, label, configs in problems(quick):
+            dtype = getattr(torch, {"f16": "float16", "bf16": "bfloat16"}[dtype_name])
+            gen = torch.Generator(device="cuda").manual_seed(0)
+            a = torch.randn(m, k, device="cuda", dtype=dtype, generator=gen)
+            b = torch.randn(k, n, device="cuda", dtype=dtype, generator=gen)
             with torch.cuda.stream(torch_stream):
-                torch.matmul(a, b)
+                reference = torch.matmul(a, b)
+            torch_stream.synchronize()
+            impls: dict[str, Callable[[], None]] = {}
+            held = []
+            launches = [(config.name, lambda z, config=config: KERNELS[config](
+                z.partition((config.bm, config.bn)), st.as_tensor(a), st.as_tensor(b), **config.generics,
+                **({"grid": (PERSISTENT_BLOCKS,)} if config.persistent else {}))) for config in configs]
+            launches.append((f"example matmul() = {shipped(m, n).name}",
+                             lambda z: MATMUL(z, st.as_tensor(a), st.as_tensor(b))))
+            for name, launch in launches:
+                out = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
+                prepared = launch(st.as_tensor(out)).prepare()
+                prepared.sync(stream)
+                error = ((out.float() - reference.float()).abs().max() / reference.float().abs().max()).item()
+                if not error < 2e-2:
+                    raise SystemExit(f"{name} {dtype_name} {label}: relative error {error}")
+                held.append(prepared)
+                impls[name] = prepared.enqueue
 
-        impls["cuBLAS (torch.matmul)"] = cublas
-        times = _interleaved(impls, rounds, reps, torch, torch_stream)
-        flop = 2 * n ** 3
-        for name, per_round in times.items():
-            ratios = [c / t for t, c in zip(per_round, times["cuBLAS (torch.matmul)"])]
-            results.append(dict(dtype=dtype_name, n=n, impl=name,
-                                tflops=flop / statistics.median(per_round) / 1e12,
-                                ratio=statistics.median(ratios)))
-        for prepared in held:
-            prepared.release()
+            def cublas() -> None:
+                with torch.cuda.stream(torch_stream):
+                    torch.matmul(a, b)
+
+            impls[CUBLAS] = cublas
+            measured = method.compare(impls, CUBLAS, stream, sampler=sampler)
+            flop = 2 * m * n * k
+            for name in impls:
+                summary = measured.summary(name)
+                row = dict(dtype=dtype_name, problem=label, m=m, n=n, k=k, impl=name,
+                           burst_tflops=flop / summary["burst_s"] / 1e12, burst_ratio=summary["burst_ratio"],
+                           steady_tflops=flop / summary["steady_s"] / 1e12, steady_ratio=summary["steady_ratio"],
+                           clocks=summary["clocks"], orders=measured.orders)
+                if "control_burst_s" in summary:
+                    row["control_tflops"] = flop / summary["control_burst_s"] / 1e12
+                results.append(row)
+                print(f"{dtype_name} {label} {name}: burst {row['burst_tflops']:.0f} ({row['burst_ratio']:.3f}), "
+                      f"steady {row['steady_tflops']:.0f} ({row['steady_ratio']:.3f})", flush=True)
+            for prepared in held:
+                prepared.release()
+            del a, b, reference
+    results.append(dict(clock_samples=sampler.samples, missing=sampler.missing))
     return results
 
 
-def _interleaved(impls: dict[str, Callable[[], None]], rounds: int, reps: int, torch: Any,
-                 stream: Any) -> dict[str, list[float]]:
-    """Seconds per call of each implementation in each round, the order rotated per round."""
-    names = list(impls)
-    for fn in impls.values():  # warm-up
-        for _ in range(3):
-            fn()
-    stream.synchronize()
-    times: dict[str, list[float]] = {name: [] for name in names}
-    for r in range(rounds):
-        order = names[r % len(names):] + names[: r % len(names)]
-        for name in order:
-            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            start.record(stream)
-            for _ in range(reps):
-                impls[name]()
-            end.record(stream)
-            end.synchronize()
-            times[name].append(start.elapsed_time(end) / 1e3 / reps)
-    return times
+CUBLAS = "cuBLAS (torch.matmul)"
 
 
 def table(results: list[dict[str, Any]]) -> str:
-    lines = ["| dtype | n | implementation | TFLOP/s | vs cuBLAS (median of rounds) |", "|---|---|---|---|---|"]
-    lines += [f"| {r['dtype']} | {r['n']} | {r['impl']} | {r['tflops']:.0f} | {r['ratio']:.3f} |" for r in results]
+    lines = ["| dtype | problem | implementation | burst TFLOP/s | burst vs cuBLAS | steady TFLOP/s | "
+             "steady vs cuBLAS | SM MHz / W (steady) |", "|---|---|---|---|---|---|---|---|"]
+    for r in results:
+        if "impl" not in r:
+            continue
+        clocks = r["clocks"].get("steady", {})
+        lines.append(f"| {r['dtype']} | {r['problem']} | {r['impl']} | {r['burst_tflops']:.0f} | "
+                     f"{r['burst_ratio']:.3f} | {r['steady_tflops']:.0f} | {r['steady_ratio']:.3f} | "
+                     f"{clocks.get('sm_mhz', '-')} / {clocks.get('power_w', '-')} |")
+        if "control_tflops" in r:
+            lines.append(f"| {r['dtype']} | {r['problem']} | cuBLAS alone (control, burst) | "
+                         f"{r['control_tflops']:.0f} | | | | |")
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build", metavar="ARCH", help="compile every config for ARCH here (no GPU needed)")
-    parser.add_argument("--quick", action="store_true", help="fewer rounds")
+    parser.add_argument("--quick", action="store_true", help="fewer problems, shorter timings")
     parser.add_argument("--json", help="also write the results to this file")
     args = parser.parse_args(argv)
     if args.build:
         build(args.build)
         return 0
+    import time
+
     import torch
 
-    results = run(rounds=5 if args.quick else 15, reps=5 if args.quick else 10)
-    print(f"# GEMM: {torch.cuda.get_device_name()}, torch {torch.__version__}\n")
+    state = device_state()
+    results = run(args.quick)
+    print(f"# GEMM: {torch.cuda.get_device_name()}, torch {torch.__version__}, "
+          f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; device {state}\n")
     print(table(results))
     if args.json:
-        Path(args.json).write_text(json.dumps(results, indent=1))
+        Path(args.json).write_text(json.dumps(dict(device=state, results=results), indent=1))
     return 0
 
 

@@ -99,6 +99,13 @@ def gemm_tiles(m: int, n: int) -> tuple[int, int, int]:
 
 
 def matmul(z: st.Tensor, x: st.Tensor, y: st.Tensor) -> st.DeviceOp:
-    """``z = x @ y`` with the shipped defaults: ``grouped_gemm`` on ``gemm_tiles``'s tiles."""
+    """``z = x @ y`` with the shipped defaults: ``grouped_gemm`` on ``gemm_tiles``'s tiles, the
+    K tile narrowed to divide ``K`` (the kernel reads whole K tiles: no padding is summed)."""
     bm, bn, bk = gemm_tiles(z.shape[0], z.shape[1])
+    k = x.shape[1]
+    while k % bk and bk > 16:
+        bk //= 2
+    if k % bk:
+        raise ValueError(f"matmul: K = {k} is not a multiple of 16; pad x's columns and y's rows with zeros "
+                         "to a multiple of 16")
     return grouped_gemm(z.partition((bm, bn)), x, y, BK=bk, G=GROUP)

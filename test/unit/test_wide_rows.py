@@ -1,0 +1,114 @@
+"""The row kernels at any width and the GEMM launcher, on the CPU interpreter, against numpy.
+
+The looped kernels (``softmax``, ``rms_norm``, ``layer_norm``: rows wider than one tile) write a
+mapped output: on a grid of one block per row block each block walks its own row block's tiles
+(one pass for the row's statistics, then its tiles), on any other grid every tile is still right.
+``launch_softmax(log=True)`` is log-softmax; the launchers pick the kernel and the rows per block
+from the width; ``matmul`` picks its tiles from the output's shape.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import safetile as st
+from safetile import f32
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
+import run_all  # noqa: E402
+
+SOFTMAX = run_all.load_example("softmax")
+RMS_NORM = run_all.load_example("rms_norm")
+LAYER_NORM = run_all.load_example("layer_norm")
+GEMM = run_all.load_example("gemm")
+
+
+def _log_softmax_ref(xs: np.ndarray) -> np.ndarray:
+    x = np.asarray(xs, np.float64)
+    m = x.max(axis=1, keepdims=True)
+    return x - m - np.log(np.exp(x - m).sum(axis=1, keepdims=True))
+
+
+def inputs(rows: int, width: int, offset: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(width)
+    xs = (rng.standard_normal((rows, width)) * 4 + offset).astype(np.float32)
+    return xs, run_all.fresh(rng, (width,)), run_all.fresh(rng, (width,))
+
+
+def looped(example: str, z: Any, xs: np.ndarray, ws: np.ndarray, bs: np.ndarray, bm: int, bn: int,
+           **launch: Any) -> np.ndarray:
+    x, w, b = (st.from_numpy(a).sync() for a in (xs, ws, bs))
+    part = z.partition((bm, bn))
+    op = {"softmax": lambda: SOFTMAX.softmax(part, x, **launch),
+          "log_softmax": lambda: SOFTMAX.softmax(part, x, LOG=1, **launch),
+          "rms_norm": lambda: RMS_NORM.rms_norm(part, x, w, 1e-5, **launch),
+          "layer_norm": lambda: LAYER_NORM.layer_norm(part, x, w, b, 1e-5, **launch)}[example]()
+    return op.sync()[0].unpartition().numpy()
+
+
+def reference(example: str, xs: np.ndarray, ws: np.ndarray, bs: np.ndarray) -> np.ndarray:
+    return {"softmax": lambda: run_all._softmax_ref(xs), "log_softmax": lambda: _log_softmax_ref(xs),
+            "rms_norm": lambda: run_all._rms_norm_ref(xs, ws, 1e-5),
+            "layer_norm": lambda: run_all._layer_norm_ref(xs, ws, bs, 1e-5)}[example]()
+
+
+@pytest.mark.parametrize("example", ["softmax", "log_softmax", "rms_norm", "layer_norm"])
+@pytest.mark.parametrize(("rows", "width", "bm"), [(3, 9000, 2), (5, 2500, 1), (4, 300, 4)])
+def test_a_looped_kernel_is_right_on_a_grid_of_row_blocks_and_on_any_other(example: str, rows: int, width: int,
+                                                                            bm: int) -> None:
+    xs, ws, bs = inputs(rows, width, offset=50.0 if example == "layer_norm" else 0.0)
+    ref = reference(example, xs, ws, bs)
+    for grid in ((-(-rows // bm),), (1,), (7,), None):
+        z = st.full((rows, width), np.nan, f32).sync()
+        got = looped(example, z, xs, ws, bs, bm, 1024 if width > 1024 else 128, **({} if grid is None else
+                                                                                    dict(grid=grid)))
+        assert run_all.max_error(got, ref) <= 1e-4 * max(1.0, float(np.abs(ref).max())), (grid, example)
+
+
+@pytest.mark.parametrize("width", [300, 9000])
+def test_launch_softmax_with_log_is_log_softmax_in_both_kernels(width: int) -> None:
+    xs, _, _ = inputs(3, width)
+    z = st.full((3, width), np.nan, f32).sync()
+    op = SOFTMAX.launch_softmax(z, st.from_numpy(xs).sync(), log=True)
+    assert op.name.split("[")[0] == ("softmax_row" if width <= SOFTMAX.MAX_ROW_TILE else "softmax")
+    assert run_all.max_error(op.sync()[0].unpartition().numpy(), _log_softmax_ref(xs)) <= 1e-4
+
+
+@pytest.mark.parametrize(("width", "rows_per_block"), [(256, 16), (1000, 4), (4096, 1), (8192, 1), (9000, 1)])
+def test_the_launchers_pick_the_rows_per_block_from_the_width(width: int, rows_per_block: int) -> None:
+    xs, ws, bs = inputs(2, width)
+    for launch, count in ((SOFTMAX.launch_softmax, 1), (RMS_NORM.launch_rms_norm, 2),
+                          (LAYER_NORM.launch_layer_norm, 3)):
+        x, w, b = (st.from_numpy(a).sync() for a in (xs, ws, bs))
+        z = st.full((2, width), np.nan, f32).sync()
+        out = launch(z, *(x, w, b)[:count], *((1e-5,) if count > 1 else ())).sync()[0]
+        assert out.shape[0] == rows_per_block, launch.__name__  # the partition's tile
+
+
+@pytest.mark.parametrize(("m", "n", "k", "tiles"), [(70, 50, 48, (64, 64, 64)), (130, 200, 64, (128, 128, 64)),
+                                                    (1024, 1100, 64, (128, 256, 64))])
+def test_matmul_takes_the_tiles_for_the_shape_and_matches_numpy(m: int, n: int, k: int,
+                                                                tiles: tuple[int, int, int]) -> None:
+    assert GEMM.gemm_tiles(m, n) == tiles
+    rng = np.random.default_rng(m)
+    xs, ys = run_all.fresh(rng, (m, k)), run_all.fresh(rng, (k, n))
+    z = st.full((m, n), np.nan, f32).sync()
+    got = GEMM.matmul(z, st.from_numpy(xs).sync(), st.from_numpy(ys).sync()).sync()[0].unpartition().numpy()
+    assert run_all.max_error(got, xs.astype(np.float64) @ ys) <= 1e-3
+
+
+def test_matmul_refuses_a_K_it_cannot_tile_and_says_how_to_pad() -> None:
+    z, x, y = st.zeros((64, 64)).sync(), st.ones((64, 40)).sync(), st.ones((40, 64)).sync()
+    with pytest.raises(ValueError, match="K = 40 is not a multiple of 16; pad"):
+        GEMM.matmul(z, x, y)
+
+
+def test_the_big_tiles_carry_the_tuned_hints_and_the_small_ones_none() -> None:
+    assert GEMM.big_tile_hints(BM=128, BN=256) == {"sm_90": {"num_worker_warps_per_cta": 8}}
+    assert GEMM.big_tile_load_hints(BM=256, BN=128) == {"sm_90": {"latency": 6}}
+    assert GEMM.big_tile_hints(BM=128, BN=128) == {} and GEMM.big_tile_load_hints(BM=64, BN=64) == {}
