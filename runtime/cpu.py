@@ -3,11 +3,19 @@
 Work enqueued on a ``CpuStream`` runs at once (so ``synchronize`` has nothing
 to wait for), except while the stream captures: then it is kept and run by
 each replay of the recording.
+
+Addresses: every launch runs in a fresh interpreter memory, but each storage
+keeps one address for its life (``AddressSpace``), as device memory does, so
+an address a kernel stores (a pointer table) means the same memory in later
+launches.  A launch reaches only its arguments' memory: an address into a
+tensor it was not given is refused, naming the reason and the fix.
 """
 
 from __future__ import annotations
 
+import threading
 import time
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -15,6 +23,7 @@ import numpy as np
 
 from safetile.backend.interpreter import DISPATCH, run_kernel
 from safetile.backend.interpreter import Kernel as InterpreterKernel
+from safetile.backend.interpreter.memory import ALIGNMENT, GAP, PLACED_FROM, GlobalMemory
 
 from safetile.driver import CompiledVariant
 
@@ -139,6 +148,55 @@ class CpuBackend(Backend):
         return CpuLauncher(runnable, grid, params)
 
 
+class AddressSpace:
+    """The address of each host array's memory, the same in every launch while the memory lives.
+
+    Memory is known by its owner (the array at the end of a view's ``base`` chain): a view
+    gets its owner's address plus its offset.  Addresses are never reused, so one into freed
+    memory stays outside every buffer.  Safe to use from several threads.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._next = PLACED_FROM
+        self._owners: dict[int, tuple[int, int]] = {}
+        """id(owner) -> (its address, its size in bytes), while the owner lives."""
+
+    def address(self, array: np.ndarray) -> int:
+        owner = array
+        while isinstance(owner.base, np.ndarray):
+            owner = owner.base
+        with self._lock:
+            found = self._owners.get(id(owner))
+            if found is None:
+                address = -(-self._next // ALIGNMENT) * ALIGNMENT
+                self._next = address + max(owner.nbytes, 1) + GAP
+                found = self._owners[id(owner)] = (address, owner.nbytes)
+                weakref.finalize(owner, self._forget, id(owner))
+        return found[0] + (_start(array) - _start(owner))
+
+    def _forget(self, key: int) -> None:
+        with self._lock:
+            self._owners.pop(key, None)
+
+    def outside(self, address: int) -> str | None:
+        with self._lock:
+            live = any(start <= address < start + size for start, size in self._owners.values())
+        if not live:
+            return None
+        return ("it is in the memory of a tensor this launch was not given; on the CPU interpreter a "
+                "kernel reaches only its arguments' memory (on a GPU it would read that tensor): pass it to the "
+                "launch (st.unsafe_pointer) to read or write it there")
+
+
+def _start(array: np.ndarray) -> int:
+    return int(array.__array_interface__["data"][0])
+
+
+ADDRESSES = AddressSpace()
+"""The CPU backend's addresses (one process, one address space, as on a GPU)."""
+
+
 class CpuLauncher(Launcher):
     """Runs a plan's kernel on the interpreter: the parameters are the arrays themselves and the scalars."""
 
@@ -156,6 +214,7 @@ class CpuLauncher(Launcher):
                 self.runnable,
                 self.grid,
                 list(flat),
+                memory=GlobalMemory(ADDRESSES),
                 shuffle=options.get("shuffle", False),
                 seed=options.get("seed"),
                 detect_races=options.get("detect_races", True),

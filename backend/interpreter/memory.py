@@ -13,12 +13,21 @@ Host arrays are registered by reference: stores write straight into them.  An
 array whose memory lies inside an already registered array (a numpy view)
 gets the matching address inside that buffer, so aliasing between launch
 arguments is visible to the race detector.
+
+Where host arrays go: by default after the buffers placed so far; a
+``placement`` (``GlobalMemory(placement=...)``) gives each its address
+instead, so that a caller launching again and again (the runtime's CPU
+backend) can keep every array at one address for its life, as device memory
+is, and addresses stored by one launch (a pointer table) mean the same memory
+in the next.  ``placement.outside(address)`` then says what an address
+outside this launch's buffers belonged to, for the fault's message.
 """
 
 from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 
@@ -83,10 +92,26 @@ class Span:
     """Positions of these lanes in the flattened access (None: all of them)."""
 
 
+class Placement(Protocol):
+    """Where host arrays live (see the module doc)."""
+
+    def address(self, array: np.ndarray) -> int:
+        """The address of ``array``'s first byte: ``ALIGNMENT``-aligned, its span clear of every other
+        array's and at or above ``PLACED_FROM`` (below it, launches place their own buffers)."""
+
+    def outside(self, address: int) -> str | None:
+        """What ``address`` belongs to if no buffer of this launch holds it (None: nothing known)."""
+
+
+PLACED_FROM = 1 << 44
+"""Where a ``Placement``'s addresses start: far above a launch's own buffers (``FIRST_ADDRESS``...)."""
+
+
 class GlobalMemory:
     """The address space one or more launches share."""
 
-    def __init__(self) -> None:
+    def __init__(self, placement: Placement | None = None) -> None:
+        self.placement = placement
         self._buffers: list[Buffer] = []
         self._bases: list[int] = []
         self._base_array = np.zeros(0, dtype=np.uint64)
@@ -128,7 +153,8 @@ class GlobalMemory:
                 )
         data = array.reshape(-1, order="A").view(np.uint8) if size else np.zeros(0, np.uint8)
         buffer = self._place(
-            name or f"buffer{len(self._buffers)}", array, data, not array.flags.writeable
+            name or f"buffer{len(self._buffers)}", array, data, not array.flags.writeable,
+            at=None if self.placement is None else self.placement.address(array),
         )
         self._by_host[start] = buffer
         return buffer.address
@@ -160,10 +186,14 @@ class GlobalMemory:
         data: np.ndarray,
         readonly: bool,
         alignment: int = ALIGNMENT,
+        at: int | None = None,
     ) -> Buffer:
-        align = max(alignment, ALIGNMENT)
-        address = -(-self._next // align) * align
-        self._next = address + max(data.size, 1) + GAP
+        if at is None:
+            align = max(alignment, ALIGNMENT)
+            address = -(-self._next // align) * align
+            self._next = address + max(data.size, 1) + GAP
+        else:
+            address = at
         buffer = Buffer(name, address, array, data, readonly)
         i = bisect.bisect(self._bases, address)
         self._buffers.insert(i, buffer)
@@ -238,4 +268,7 @@ class GlobalMemory:
             b = self._buffers[i + 1]
             near.append(f"{b.address - address} bytes before buffer '{b.name}'")
         hint = f" ({'; '.join(near)})" if near else ""
+        known = None if self.placement is None else self.placement.outside(address)
+        if known is not None:
+            return f"{where} is outside this launch's buffers{hint}: {known}"
         return f"{where} is outside every live buffer{hint}"
