@@ -28,6 +28,7 @@ with MLIR's rules (``verify_diagnostics``) and exits 1 on any mismatch.
 from __future__ import annotations
 
 import argparse
+import difflib
 import re
 import sys
 from collections.abc import Mapping, Sequence
@@ -35,7 +36,7 @@ from pathlib import Path
 from importlib.metadata import version
 from typing import IO
 
-from xdsl.dialects.builtin import Builtin, ModuleOp
+from xdsl.dialects.builtin import Builtin, FileLineColLoc, ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.utils.arg_spec import parse_spec
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
@@ -50,6 +51,9 @@ from safetile.dialects.cuda_tile import CudaTile
 from safetile.dialects.tile_safety import TileSafety
 from safetile.frontend.errors import CompileError, import_error
 from safetile.driver import compile_file
+from safetile.driver.pass_guard import SAFETY_PASSES, PassGuard
+from safetile.driver.unsafe_report import unsafe_report
+from safetile.dialects.cuda_tile.ops.structure import EntryOp
 from safetile.dialects.cuda_tile.diagnostics import Diagnostic, TileIRError
 from safetile.dialects.cuda_tile.diagnostics import verify
 from safetile.dialects.cuda_tile.syntax import parse_tile_ir, print_tile_ir
@@ -154,6 +158,27 @@ class TileOptMain(xDSLOptMain):
             help="print each op's location, loc(...) (the same as --print-debuginfo)",
         )
         arg_parser.add_argument(
+            "--verify-roundtrip",
+            action="store_true",
+            help="after the passes, check that the module prints, re-parses and prints "
+            "the same in the canonical, fully qualified (-t mlir) and generic forms; "
+            "exit 1 with a diff if not",
+        )
+        arg_parser.add_argument(
+            "--unsafe-report",
+            action="store_true",
+            help="after the passes, print on standard error where the output leaves safety to its "
+            "author: unsafe operations, unchecked_accesses, and what a --trust'ed pass left unproved",
+        )
+        arg_parser.add_argument(
+            "--trust",
+            action="append",
+            default=[],
+            metavar="PASS",
+            help="run PASS even where the re-proof of a kernel's safety fails after it; what it "
+            "breaks is listed by --unsafe-report (the kernel is then an unsafe island)",
+        )
+        arg_parser.add_argument(
             "--cache-dir",
             metavar="DIR",
             help=f"cubin cache folder for -t cubin (default: ${CACHE_ENV}, else "
@@ -197,9 +222,48 @@ class TileOptMain(xDSLOptMain):
         if done is None:
             return
         verify(module, {}, self.get_input_name())
+        self.guard_pass(done, module)
         if self.args.print_ir_after_all:
             print(f"// -----// IR Dump After {done.name} //----- //", file=sys.stderr)
             sys.stderr.write(self.print_text(module))
+
+    def apply_passes(self, prog: ModuleOp) -> None:
+        """Run the pipeline, every pass under the guard of the input's safety facts."""
+        self.guard = PassGuard.of(prog)
+        super().apply_passes(prog)
+
+    def guard_pass(self, done: ModulePass, module: ModuleOp) -> None:
+        """Hold the module after ``done`` against the input's safety facts
+        (``driver/pass_guard.py``): safetile's safety passes consume them by design; any
+        other pass must leave them as they are and keep what they proved, unless trusted
+        with ``--trust``."""
+        if done.name in SAFETY_PASSES:
+            self.guard.accept(module)
+            return
+        label = f"'{done.name}'"
+        broken = self.guard.check(module, label, trusted=done.name in self.args.trust)
+        if broken is None:
+            return
+        loc = broken.location
+        line, column = (loc.line.data, loc.column.data) if isinstance(loc, FileLineColLoc) else (0, 0)
+        name = loc.filename.data if isinstance(loc, FileLineColLoc) else self.get_input_name()
+        raise TileIRError(Diagnostic(
+            name, line, column,
+            f"pass {label} broke a proved safety property: {broken.property}: {broken.message} "
+            f"(fix the pass, or run it with --trust {done.name}: the kernel is then an unsafe island)"))
+
+    def print_unsafe_report(self, module: ModuleOp) -> None:
+        """``--unsafe-report``: the report of each entry of ``module`` on standard error."""
+        for entry in [o for o in module.walk() if isinstance(o, EntryOp)]:
+            facts = self.guard.record.entries.get(entry.sym_name.data)
+            if facts is None:
+                continue
+            pointers = {a.name_hint: "a pointer argument" for a in entry.body.block.args
+                        if a.name_hint and facts.tensor_at(a.index) is None and "ptr<" in str(a.type)}
+            lines = unsafe_report(entry, facts, pointers, self.guard.islands)
+            print(f"unsafe report @{entry.sym_name.data}: {len(lines) or 'nothing'}", file=sys.stderr)
+            for line in lines:
+                print(f"  {line}", file=sys.stderr)
 
     def print_text(self, module: ModuleOp) -> str:
         """``module`` in the text form the target and flags ask for."""
@@ -308,7 +372,37 @@ class TileOptMain(xDSLOptMain):
         except DiagnosticException as err:
             message = str(err).strip().splitlines()[0]
             raise TileIRError(Diagnostic(name, 0, 0, message)) from None
+        if self.args.verify_roundtrip:
+            self.verify_roundtrip(module)
+        if self.args.unsafe_report:
+            self.print_unsafe_report(module)
         self.emit(module, out)
+
+    def verify_roundtrip(self, module: ModuleOp) -> None:
+        """``--verify-roundtrip``: each form of ``module`` re-parses to the same module.
+
+        The canonical text is the reference; the canonical, fully qualified and
+        generic texts are parsed back and printed canonically.  A difference is
+        an error (exit 1) with a unified diff of the two prints.  Bytecode is
+        not compared: it keeps neither the module's name nor value names, nor
+        every alias (``pow`` reads back as ``fpowf``).
+        """
+        name = self.get_input_name()
+        reference = print_tile_ir(module)
+        forms = {
+            "canonical": reference,
+            "fully qualified": print_tile_ir(module, elide=False),
+            "generic": print_tile_ir(module, generic=True),
+        }
+        for form, text in forms.items():
+            try:
+                again = print_tile_ir(parse_tile_ir(self.ctx, text, f"<{form} form>"))
+            except TileIRError as err:
+                raise TileIRError(
+                    Diagnostic(name, 0, 0, f"--verify-roundtrip: the {form} form does not "
+                               f"parse back:\n{err.diagnostic}")
+                ) from None
+            _check_same(name, form, reference, again)
 
     def run(self) -> int:  # type: ignore[override]
         """Process every chunk; return the exit status."""
@@ -357,6 +451,19 @@ class TileOptMain(xDSLOptMain):
         for line in report:
             print(line, file=sys.stderr)
         return EXIT_INPUT if report else 0
+
+
+def _check_same(name: str, form: str, expected: str, got: str) -> None:
+    """Raise ``TileIRError`` with a unified diff if ``got`` differs from ``expected``."""
+    if got == expected:
+        return
+    diff = difflib.unified_diff(
+        expected.splitlines(keepends=True), got.splitlines(keepends=True), "printed", form
+    )
+    raise TileIRError(
+        Diagnostic(name, 0, 0, f"--verify-roundtrip: the {form} form does not print back "
+                   f"the same:\n{''.join(diff)}".rstrip())
+    )
 
 
 def _version_option(params: Mapping[str, tuple[object, ...]]) -> str:
