@@ -37,6 +37,7 @@ from importlib.metadata import version
 from typing import IO
 
 from xdsl.dialects.builtin import Builtin, FileLineColLoc, ModuleOp
+from xdsl.ir import Dialect
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.utils.arg_spec import parse_spec
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
@@ -48,9 +49,7 @@ from safetile.backend.cache import CACHE_ENV, compile_cubin
 from safetile.backend.tileiras import SUPPORTED_ARCHS, TileirasError
 from safetile.backend.toolchain import ToolchainError
 from safetile.dialects.cuda_tile import CudaTile
-from safetile.dialects.tile_safety import TileSafety
 from safetile.frontend.errors import CompileError, import_error
-from safetile.driver import compile_file
 from safetile.driver.pass_guard import SAFETY_PASSES, PassGuard
 from safetile.driver.unsafe_report import unsafe_report
 from safetile.dialects.cuda_tile.ops.structure import EntryOp
@@ -100,7 +99,7 @@ class TileOptMain(xDSLOptMain):
     def register_all_dialects(self) -> None:
         self.ctx.load_dialect(Builtin)
         self.ctx.load_dialect(CudaTile)
-        self.ctx.load_dialect(TileSafety)
+        self.ctx.register_dialect("tile_safety", _tile_safety)  # loaded on first use
 
     def register_all_passes(self) -> None:
         for name, factory in all_passes().items():
@@ -338,6 +337,8 @@ class TileOptMain(xDSLOptMain):
     def python_kernels(self, path: str) -> ModuleOp:
         """The kernels of a Python file (``frontend.pyfile``); their compile
         errors are printed, and a failure is reported once the rest is out."""
+        from safetile.driver import compile_file  # here: only Python input needs the frontend
+
         module, errors = compile_file(path)
         for err in errors:
             print(err, file=sys.stderr)
@@ -464,6 +465,12 @@ def _check_same(name: str, form: str, expected: str, got: str) -> None:
         Diagnostic(name, 0, 0, f"--verify-roundtrip: the {form} form does not print back "
                    f"the same:\n{''.join(diff)}".rstrip())
     )
+
+
+def _tile_safety() -> Dialect:
+    from safetile.dialects.tile_safety import TileSafety
+
+    return TileSafety
 
 
 def _version_option(params: Mapping[str, tuple[object, ...]]) -> str:
