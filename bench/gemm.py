@@ -51,6 +51,8 @@ PERSISTENT = _example("persistent_gemm")
 GROUPED = _example("gemm", "grouped_gemm")
 GROUPED_PERSISTENT = _example("persistent_gemm", "grouped_persistent_gemm")
 MATMUL = _example("gemm", "matmul")
+FP8 = _example("fp8_gemm")
+SCALED_MM = _example("fp8_gemm", "scaled_mm")
 GEMM_TILES = _example("gemm", "gemm_tiles")
 WARPS8 = {"sm_90": {"num_worker_warps_per_cta": 8}}
 LATENCY6 = {"sm_90": {"latency": 6}}
@@ -69,13 +71,16 @@ class Config:
     persistent: bool = False
     unchecked: bool = False
     group: int = 0
+    fp8: bool = False
+    """``examples/fp8_gemm.py``: e4m3 ``x [M, K]`` and ``w [N, K]``, a bf16 output."""
 
     @property
     def name(self) -> str:
         hints = [h for h, on in (("warps 8", self.warps8), ("latency 6", self.latency6)) if on]
         if self.group:
             hints.append(f"grouped {self.group}")
-        kind = "persistent" + (" unchecked" if self.unchecked else " safe") if self.persistent else "tiled"
+        kind = "persistent" + (" unchecked" if self.unchecked else " safe") if self.persistent else \
+            "fp8" if self.fp8 else "tiled"
         return f"{kind} {self.bm}x{self.bn}x{self.bk}" + (f" ({', '.join(hints)})" if hints else "")
 
     @property
@@ -84,6 +89,9 @@ class Config:
         return dict(BK=self.bk, **({"G": self.group} if self.group else {}))
 
     def kernel(self) -> st.Kernel:
+        if self.fp8:
+            return FP8.with_options(optimization_hints=WARPS8 if self.warps8 else None,
+                                    load_hints=LATENCY6 if self.latency6 else None)
         bases = {(False, False): GEMM, (True, False): PERSISTENT, (False, True): GROUPED, (True, True): GROUPED_PERSISTENT}
         base = bases[self.persistent, self.group > 0]
         return base.with_options(
@@ -109,6 +117,8 @@ PROJECTIONS = {"QKV": (6144, 2560), "down": (2560, 9728)}
 TOKENS = (16, 128, 1024, 8192)
 PROJECTION_CONFIGS = [Config(128, 128, 64, group=8), Config(128, 256, 64, warps8=True, latency6=True, group=8)]
 """Besides ``matmul()``'s own choice, for the projections."""
+FP8_CONFIGS = [Config(128, 128, 128, warps8=True, group=8, fp8=True),
+               Config(128, 256, 128, warps8=True, group=8, fp8=True)]
 PERSISTENT_BLOCKS = 132
 METHOD = Method(rounds=6, warm=10, reps=3, cool_s=0.2, steady_s=1.0)
 QUICK = Method(rounds=3, warm=5, reps=3, cool_s=0.1, steady_s=0.3)
@@ -116,7 +126,8 @@ QUICK = Method(rounds=3, warm=5, reps=3, cool_s=0.1, steady_s=0.3)
 
 def problems(quick: bool) -> list[tuple[str, int, int, int, str, list[Config]]]:
     """(dtype, M, N, K, label, configs) of each problem timed."""
-    found = [(d, m, n, k, f"{m}x{n}x{k}", CONFIGS) for d, m, n, k in SHAPES[1:2 if quick else None]]
+    found = [(d, m, n, k, f"{m}x{n}x{k}", CONFIGS) for d, m, n, k in (SHAPES[1:2] if quick else SHAPES)]
+    found.append(("fp8", 8192, 8192, 8192, "8192x8192x8192", FP8_CONFIGS))
     for name, (n, k) in PROJECTIONS.items():
         for m in (128,) if quick else TOKENS:
             found.append(("bf16", m, n, k, f"{name} M={m}", PROJECTION_CONFIGS))
@@ -125,20 +136,28 @@ def problems(quick: bool) -> list[tuple[str, int, int, int, str, list[Config]]]:
 
 def spec(config: Config, dtype: st.DType, m: int, n: int, k: int) -> dict[str, Any]:
     """What a launch on contiguous, aligned operands derives (for ahead-of-time builds)."""
+    if config.fp8:
+        e4m3 = st.f8e4m3fn
+        return dict(z=st.TensorSpec(st.bf16, (m, n), (n, 1), (config.bm, config.bn), True),
+                    x=st.TensorSpec(e4m3, (m, k), (k, 1), None, True),
+                    w=st.TensorSpec(e4m3, (n, k), (k, 1), None, True), **config.generics)
     out = st.TensorSpec(dtype, (m, n), (n, 1), (config.bm, config.bn), True)
     x = st.TensorSpec(dtype, (m, k), (k, 1), None, True)
     y = st.TensorSpec(dtype, (k, n), (n, 1), None, True)
     return dict(z=out, x=x, y=y, **config.generics)
 
 
-def shipped(m: int, n: int) -> Config:
-    """``matmul()``'s choice for an ``m x n`` output, as a config (the examples' hints by tile size)."""
+def shipped(m: int, n: int, fp8: bool = False) -> Config:
+    """``matmul()``'s (``fp8``: ``scaled_mm()``'s) choice for an ``m x n`` output, as a config (the
+    examples' hints by tile size)."""
+    if fp8:
+        return Config(128, 128, 128, warps8=True, group=8, fp8=True)
     bm, bn, bk = GEMM_TILES(m, n)
     big = bm * bn >= 128 * 256
     return Config(bm, bn, bk, warps8=big, latency6=big, group=8)
 
 
-KERNELS = {c: c.kernel() for c in CONFIGS + PROJECTION_CONFIGS}
+KERNELS = {c: c.kernel() for c in CONFIGS + PROJECTION_CONFIGS + FP8_CONFIGS}
 
 
 # -- ahead of time, here --------------------------------------------------------------
@@ -150,12 +169,13 @@ def build(arch: str) -> None:
     print("|---|---|---|---|---|---|")
     seen: dict[bytes, str] = {}
     for dtype_name, m, n, k, label, configs in problems(quick=False):
-        dtype = getattr(st, dtype_name)
-        todo = [(c, KERNELS[c]) for c in configs] + [(shipped(m, n), None)]
+        dtype = getattr(st, "bf16" if dtype_name == "fp8" else dtype_name)
+        fp8 = dtype_name == "fp8"
+        todo = [(c, KERNELS[c]) for c in configs] + [(shipped(m, n, fp8), None)]
         for config, kernel in todo:
             name = f"{config.name} {dtype_name} {label}"
-            if kernel is None:  # matmul(): the example's grouped_gemm with its own hints
-                kernel, name = GROUPED, f"example matmul() = {name}"
+            if kernel is None:  # matmul() or scaled_mm(): the example's kernel with its own hints
+                kernel, name = (FP8 if fp8 else GROUPED), f"example {'scaled_mm' if fp8 else 'matmul'}() = {name}"
             done = kernel.warm_up([spec(config, dtype, m, n, k)], arch=arch)[0]
             assert done.cubin is not None
             cubin = done.cubin.read_bytes()
@@ -168,7 +188,8 @@ def build(arch: str) -> None:
 # -- on the GPU -------------------------------------------------------------------------
 
 
-def run(quick: bool) -> list[dict[str, Any]]:
+def run(quick: bool, json_path: str | None = None) -> list[dict[str, Any]]:
+    """Every problem by the method; the rows so far written to ``json_path`` after each problem."""
     import torch
 
     results = []
@@ -177,20 +198,36 @@ def run(quick: bool) -> list[dict[str, Any]]:
     method = QUICK if quick else METHOD
     with ClockSampler() as sampler:
         for dtype_name, m, n, k, label, configs in problems(quick):
-            dtype = getattr(torch, {"f16": "float16", "bf16": "bfloat16"}[dtype_name])
+            fp8 = dtype_name == "fp8"
+            dtype = getattr(torch, {"f16": "float16", "bf16": "bfloat16", "fp8": "bfloat16"}[dtype_name])
             gen = torch.Generator(device="cuda").manual_seed(0)
             a = torch.randn(m, k, device="cuda", dtype=dtype, generator=gen)
-            b = torch.randn(k, n, device="cuda", dtype=dtype, generator=gen)
+            # fp8: w is [N, K] (K-major), as the kernel and torch._scaled_mm (its w.t()) take it
+            b = torch.randn(n if fp8 else k, k if fp8 else n, device="cuda", dtype=dtype, generator=gen)
+            scales = (torch.tensor(0.5, device="cuda"), torch.tensor(0.25, device="cuda"))
+            if fp8:
+                a, b = a.to(torch.float8_e4m3fn), b.to(torch.float8_e4m3fn)
+
+            def peer() -> Any:
+                if fp8:
+                    return torch._scaled_mm(a, b.t(), scale_a=scales[0], scale_b=scales[1], out_dtype=dtype)
+                return torch.matmul(a, b)
+
             with torch.cuda.stream(torch_stream):
-                reference = torch.matmul(a, b)
+                reference = peer()
             torch_stream.synchronize()
             impls: dict[str, Callable[[], None]] = {}
             held = []
             launches = [(config.name, lambda z, config=config: KERNELS[config](
-                z.partition((config.bm, config.bn)), st.as_tensor(a), st.as_tensor(b), **config.generics,
+                z.partition((config.bm, config.bn)), st.as_tensor(a), st.as_tensor(b),
+                *((0.5 * 0.25,) if fp8 else ()), **config.generics,
                 **({"grid": (PERSISTENT_BLOCKS,)} if config.persistent else {}))) for config in configs]
-            launches.append((f"example matmul() = {shipped(m, n).name}",
-                             lambda z: MATMUL(z, st.as_tensor(a), st.as_tensor(b))))
+            if fp8:
+                launches.append((f"example scaled_mm() = {shipped(m, n, True).name}",
+                                 lambda z: SCALED_MM(z, st.as_tensor(a), st.as_tensor(b), 0.5, 0.25)))
+            else:
+                launches.append((f"example matmul() = {shipped(m, n).name}",
+                                 lambda z: MATMUL(z, st.as_tensor(a), st.as_tensor(b))))
             for name, launch in launches:
                 out = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
                 prepared = launch(st.as_tensor(out)).prepare()
@@ -203,7 +240,7 @@ def run(quick: bool) -> list[dict[str, Any]]:
 
             def cublas() -> None:
                 with torch.cuda.stream(torch_stream):
-                    torch.matmul(a, b)
+                    peer()
 
             impls[CUBLAS] = cublas
             measured = method.compare(impls, CUBLAS, stream, sampler=sampler)
@@ -222,11 +259,13 @@ def run(quick: bool) -> list[dict[str, Any]]:
             for prepared in held:
                 prepared.release()
             del a, b, reference
+            if json_path:
+                Path(json_path).write_text(json.dumps(dict(partial=True, results=results), indent=1))
     results.append(dict(clock_samples=sampler.samples, missing=sampler.missing))
     return results
 
 
-CUBLAS = "cuBLAS (torch.matmul)"
+CUBLAS = "cuBLAS (torch.matmul; fp8: torch._scaled_mm)"
 
 
 def table(results: list[dict[str, Any]]) -> str:
@@ -259,7 +298,7 @@ def main(argv: list[str] | None = None) -> int:
     import torch
 
     state = device_state()
-    results = run(args.quick)
+    results = run(args.quick, args.json)
     print(f"# GEMM: {torch.cuda.get_device_name()}, torch {torch.__version__}, "
           f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; device {state}\n")
     print(table(results))

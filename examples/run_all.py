@@ -210,6 +210,17 @@ def case_persistent_gemm(rng: np.random.Generator, m: int = 70, n: int = 50, k: 
     return z.unpartition().numpy(), _f64(xs) @ _f64(ys), 2**-10 * k * 2
 
 
+def case_fp8_gemm(rng: np.random.Generator, m: int = 70, n: int = 50, k: int = 48, **opts: Any) -> Result:
+    import safetile as st
+
+    fp8_gemm = load_example("fp8_gemm").fp8_gemm
+    x = st.from_numpy(fresh(rng, (m, k)) - np.float32(1.0), st.f8e4m3fn).sync()
+    w = st.from_numpy(fresh(rng, (n, k)) - np.float32(1.0), st.f8e4m3fn).sync()
+    xq, wq = _f64(x.numpy()), _f64(w.numpy())  # the values e4m3 holds
+    z = fp8_gemm(_poisoned_out((m, n), None, (32, 32)), x, w, 0.5, BK=32, G=4, **opts).sync()[0]
+    return z.unpartition().numpy(), xq @ wq.T * 0.5, 1e-4 * k
+
+
 def case_flash_attention(
     rng: np.random.Generator,
     bh: int = 4,
@@ -260,6 +271,7 @@ CASES: dict[str, Callable[..., Result]] = {
     "layer_norm_row": case_layer_norm_row,
     "gemm": case_gemm,
     "persistent_gemm": case_persistent_gemm,
+    "fp8_gemm": case_fp8_gemm,
     "flash_attention": case_flash_attention,
     "permute_heads": case_permute_heads,
 }

@@ -35,6 +35,7 @@ SHAPES: dict[str, list[dict[str, int]]] = {
     "layer_norm_row": [dict(m=2, n=256, rows=1), dict(m=5, n=100), dict(m=1, n=3, rows=4)],
     "gemm": [dict(m=64, n=64, k=32), dict(m=70, n=50, k=48), dict(m=1, n=33, k=16)],
     "persistent_gemm": [dict(m=64, n=64, k=32), dict(m=70, n=50, k=48), dict(m=100, n=1, k=16)],
+    "fp8_gemm": [dict(m=64, n=64, k=32), dict(m=70, n=50, k=48), dict(m=3, n=100, k=70)],
     "flash_attention": [
         dict(bh=1, s=32, sk=32),
         dict(bh=3, s=40, sk=64),

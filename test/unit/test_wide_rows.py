@@ -112,3 +112,18 @@ def test_the_big_tiles_carry_the_tuned_hints_and_the_small_ones_none() -> None:
     assert GEMM.big_tile_hints(BM=128, BN=256) == {"sm_90": {"num_worker_warps_per_cta": 8}}
     assert GEMM.big_tile_load_hints(BM=256, BN=128) == {"sm_90": {"latency": 6}}
     assert GEMM.big_tile_hints(BM=128, BN=128) == {} and GEMM.big_tile_load_hints(BM=64, BN=64) == {}
+
+
+FP8 = run_all.load_example("fp8_gemm")
+
+
+@pytest.mark.parametrize(("m", "n", "k"), [(100, 70, 96), (130, 129, 300)])
+def test_scaled_mm_is_the_scaled_product_of_the_e4m3_values_in_f32(m: int, n: int, k: int) -> None:
+    rng = np.random.default_rng(k)
+    x = st.from_numpy(rng.standard_normal((m, k)).astype(np.float32), st.f8e4m3fn).sync()
+    w = st.from_numpy(rng.standard_normal((n, k)).astype(np.float32), st.f8e4m3fn).sync()
+    xq, wq = x.numpy().astype(np.float64), w.numpy().astype(np.float64)  # the values e4m3 holds
+    assert not np.array_equal(xq, np.round(xq)), "the inputs are not all integers"
+    z = st.full((m, n), np.nan, f32).sync()
+    got = FP8.scaled_mm(z, x, w, 0.5, 0.25).sync()[0].unpartition().numpy()
+    assert run_all.max_error(got, xq @ wq.T * 0.125) <= 1e-3
