@@ -37,6 +37,7 @@ from xdsl.irdl import irdl_attr_definition, param_def
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from .attributes import PaddingValue, PaddingValueAttr, PointerKind, PointerKindAttr
 from .diagnostics import quoted
@@ -211,12 +212,25 @@ def parse_dims(parser: AttrParser, allow_dynamic: bool) -> list[int]:
             if not allow_dynamic:
                 parser.raise_error("expected static shape", pos)
             dims.append(DYNAMIC)
-        elif (d := parser.parse_optional_integer(allow_boolean=False)) is not None:
+        elif (d := parse_optional_dimension(parser)) is not None:
             dims.append(d)
         else:
             return dims
         if parser._parse_optional_shape_delimiter() is None:  # pyright: ignore[reportPrivateUsage]
             parser.raise_error("expected 'x' after a dimension", pos, parser.pos)
+
+
+def parse_optional_dimension(parser: AttrParser) -> int | None:
+    """One dimension of a shape, read as MLIR reads it.
+
+    In a shape ``0x10`` is the dimension ``0``, then the delimiter ``x`` and
+    the dimension ``10`` (MLIR's ``parseIntegerInDimensionList``): the lexer's
+    hex literal would silently turn ``4x0x10`` into ``4x16``.  A negative
+    number is read whole, for the verifier to name it.
+    """
+    if parser._current_token.kind == MLIRTokenKind.INTEGER_LIT:  # pyright: ignore[reportPrivateUsage]
+        return parser.parse_shape_dimension(allow_dynamic=False)
+    return parser.parse_optional_integer(allow_boolean=False)
 
 
 def print_dims(printer: Printer, dims: Sequence[int]) -> None:
@@ -553,10 +567,12 @@ def _parse_tile_shape(parser: AttrParser) -> list[int]:
     pos = parser.pos
     with parser.in_parens():
         dims: list[int] = []
-        if (d := parser.parse_optional_integer(allow_boolean=False)) is not None:
+        if (d := parse_optional_dimension(parser)) is not None:
             dims.append(d)
             while parser._parse_optional_shape_delimiter() is not None:  # pyright: ignore[reportPrivateUsage]
-                dims.append(parser.parse_integer(allow_boolean=False))
+                if (d := parse_optional_dimension(parser)) is None:
+                    parser.raise_error("expected integer value")
+                dims.append(d)
     for i, v in enumerate(dims):
         if v <= 0 or v > INT32_MAX:
             parser.raise_error(

@@ -652,3 +652,46 @@ cuda_tile.module @m {
   }
 }
 // CHECK: error: tile dimension 0 exceeds i32 limitations (got 1099511627776, expected strictly positive and less than or equal to 2147483647)
+
+// -----
+
+// In a shape, `0x10` is the dimension 0, then `x10` (as MLIR reads it), never
+// the hex number 16: reading it as one would silently change the shape.
+cuda_tile.module @m {
+  // expected-error@+1 {{all dimensions must be positive constants, got 4, 0, 10}}
+  entry @e(%a: tile<4x0x10xf32>) {
+    return
+  }
+}
+// CHECK: error: all dimensions must be positive constants, got 4, 0, 10
+
+// -----
+
+cuda_tile.module @m {
+  entry @e() {
+    // expected-error@+1 {{all dimensions must be positive constants, got 1, 0, 2}}
+    %0 = constant <i32: 1> : tile<1x0x2xi32>
+    return
+  }
+}
+// CHECK: error: all dimensions must be positive constants, got 1, 0, 2
+
+// -----
+
+cuda_tile.module @m {
+  // expected-error@+1 {{dimensions must have strictly positive constant sizes but got [0, 16]}}
+  entry @e(%a: tensor_view<0x16xf32, strides=[16,1]>) {
+    return
+  }
+}
+// CHECK: error: dimensions must have strictly positive constant sizes but got [0, 16]
+
+// -----
+
+cuda_tile.module @m {
+  // expected-error@+1 {{tile dimension 0 exceeds i32 limitations (got 0, expected strictly positive and less than or equal to 2147483647)}}
+  entry @e(%a: partition_view<tile=(0x10), tensor_view<16x16xf32, strides=[16,1]>>) {
+    return
+  }
+}
+// CHECK: error: tile dimension 0 exceeds i32 limitations (got 0, expected strictly positive and less than or equal to 2147483647)
