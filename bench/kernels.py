@@ -52,6 +52,7 @@ from method import ClockSampler, Measured, Method, device_state  # noqa: E402
 from rms_norm import launch_rms_norm  # noqa: E402
 from softmax import launch_softmax  # noqa: E402
 
+from safetile.backend.cache import default_cache_dir  # noqa: E402
 from safetile.backend.resources import kernel_resources  # noqa: E402
 
 
@@ -177,9 +178,16 @@ def build(arch: str) -> None:
             cols = case.shape[1]
             z, x = st.zeros((16, cols), dtype).sync(), st.ones((16, cols), dtype).sync()
             w, b = st.ones((cols,), dtype).sync(), st.zeros((cols,), dtype).sync()
-            op = launch_row(case, z, x, w, b)
-            op.sync()
-            print(f"| {case.workload} | {case.dtype} {cols}: {op.name} | (cached) | | |", flush=True)
+            launch_row(case, z, x, w, b).sync()
+    row_kernels = ("softmax", "rms_norm", "layer_norm")
+    for meta in sorted(default_cache_dir().glob("cubin-v1/*/*/*.json")):
+        record = json.loads(meta.read_text())
+        symbol = record["kernels"][0]
+        if record["arch"] != arch or not symbol.startswith(row_kernels):
+            continue
+        usage = kernel_resources(meta.with_suffix(".cubin").read_bytes(), symbol)
+        print(f"| {symbol} | row launcher | {usage.registers} | {usage.stack_bytes + usage.local_bytes} | "
+              f"{usage.shared_bytes} |", flush=True)
 
 
 # -- on the GPU -------------------------------------------------------------------------
