@@ -59,7 +59,7 @@ def layer_norm_row(
 
 
 @st.kernel(specialize=[dict(E=st.f16, BM=2, BN=1024), dict(E=st.f32, BM=1, BN=512)],
-           optimization_hints={"sm_90": {"occupancy": 2}})
+           optimization_hints=None)  # no occupancy hint: at 2 (128 registers) f16 and f32 spill 40 bytes
 def layer_norm(
     z: st.MutMapped["E", ("BM", "BN")],
     x: st.Ref["E", (-1, -1)],
