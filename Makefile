@@ -1,7 +1,9 @@
 # The two commands of safetile.  Both create .venv if it is missing and
 # install exactly what they need (pinned in pyproject.toml).
 #   make run    run the examples (on the GPU if there is one, else on the CPU)
-#   make test   lit (FileCheck) tests, then pytest; non-zero on any failure
+#   make test        lit (FileCheck) tests, then pytest; non-zero on any failure (what CI runs)
+#   make test-full   the same, with the expensive toolchain checks (pytest -m full: every
+#                    example variant through tileiras, the whole GPU cubin-cache build)
 
 PYTHON ?= python3
 VENV   := .venv
@@ -10,7 +12,7 @@ BIN    := $(VENV)/bin
 BUILT_FROM := pyproject.toml setup.py runtime/cuda/_launch.c
 STAMP  := $(VENV)/.installed-$(shell cat $(BUILT_FROM) | cksum | cut -d' ' -f1)
 
-.PHONY: run test install clean
+.PHONY: run test test-full install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +30,10 @@ run: install
 test: install
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -v test/lit
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest -q
+
+test-full: install
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -v test/lit
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest -q -m 'not gpu'
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -46,10 +46,8 @@ cubin ahead of time, for a GPU machine without ``tileiras``.
 from __future__ import annotations
 
 import ast
-import concurrent.futures
 import hashlib
 import json
-import multiprocessing
 import os
 import sys
 import time
@@ -61,8 +59,8 @@ from typing import Any, Protocol
 from safetile.backend import cache
 from safetile.backend.resources import kernel_resources
 from safetile.backend.tileiras import TileirasError
-from safetile.backend.toolchain import ToolchainError
 from safetile.driver import CompiledVariant, compile_variant
+from safetile.driver.aot import compile_in_parallel
 from safetile.frontend.dsl import DType, TensorSpec
 from safetile.frontend.errors import CompileError, source_line
 from safetile.frontend.kernel import KernelDefinition, Variant
@@ -516,7 +514,7 @@ class Autotuned:
                                                                                             kwargs))))
             except CompileError:
                 continue
-        compile_in_parallel(jobs, target)
+        compile_in_parallel(jobs, target, compile_options())
 
     def _build_for_archs(self, archs: Sequence[str], args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> None:
         """``$SAFETILE_AOT_ARCHS``: every candidate of this launch built for each arch."""
@@ -540,7 +538,7 @@ class Autotuned:
             except CompileError as err:
                 print(f"safetile: autotune '{self.name}': config {self.configs.index(config)} ({config.text}) "
                       f"does not compile: {_first_line(err)}", file=sys.stderr)
-        compile_in_parallel(pairs, arch, jobs)
+        compile_in_parallel(pairs, arch, compile_options(), jobs)
         done = []
         for candidate, variant in pairs:
             try:
@@ -596,39 +594,6 @@ def _partition_of(arg: Any) -> tuple[int, ...] | None:
 
 def _first_line(err: Exception) -> str:
     return (str(err).strip().splitlines() or [type(err).__name__])[0]
-
-
-def compile_in_parallel(jobs: Sequence[tuple[Any, Variant]], target: str, workers: int | None = None) -> None:
-    """Put the cubins of ``jobs`` (kernel, variant) for ``target`` into the cache: lowered here
-    one after another, then ``tileiras`` run in a process pool, ``workers`` at a time (default: one
-    per core).  Failures are left for the caller's own ``compile_variant`` to meet and report."""
-    options = compile_options()
-    bytecodes = []
-    for kernel, variant in jobs:
-        try:
-            lowered = compile_variant(kernel, variant, None, options)
-        except CompileError:
-            continue
-        bytecode = cache.to_bytecode(lowered.module, target)
-        if cache.lookup(bytecode, target, sanitize=options.sanitize) is None:
-            bytecodes.append(bytecode)
-    workers = min(len(bytecodes), workers or os.cpu_count() or 1)
-    if workers < 2:
-        for bytecode in bytecodes:
-            _build(bytecode, target, options.sanitize)
-        return
-    # fork: the workers start at once, with this process's modules (they run no CUDA)
-    context = multiprocessing.get_context("fork")
-    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context) as pool:
-        list(pool.map(_build, bytecodes, [target] * len(bytecodes), [options.sanitize] * len(bytecodes)))
-
-
-def _build(bytecode: bytes, target: str, sanitize: str | None) -> None:
-    """One cubin into the cache (a pool worker); a failure is met again by the caller's compile."""
-    try:
-        cache.compile_cubin(bytecode, target, sanitize=sanitize)
-    except (TileirasError, ToolchainError):
-        pass
 
 
 def autotune(configs: Sequence[Config | Mapping[str, Any]], key: Sequence[str] | Callable[..., Any], *,

@@ -9,12 +9,16 @@ import os
 os.environ.setdefault("SAFETILE_BACKEND", "cpu")
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from xdsl.context import Context
 
 from safetile.passes import registry
-from support import make_context
+from support import REPO_ROOT, make_context
+
+CUBIN_CACHE_ENV = "SAFETILE_TEST_CUBIN_CACHE"
+"""Names the suite's cubin cache folder (default ``build/test-cubins``)."""
 
 
 @pytest.fixture
@@ -28,3 +32,16 @@ def isolated_registry(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Let a test register passes without leaking them into other tests."""
     monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
     yield
+
+
+@pytest.fixture(scope="session")
+def cubin_cache() -> Path:
+    """The suite's one cubin cache: every test that builds cubins of shared kernels
+    (the examples, the Tile IR kernels) builds them here, so each is built once.
+
+    Kept between runs (``build/test-cubins``, or ``$SAFETILE_TEST_CUBIN_CACHE``):
+    the cache is content-addressed (bytecode, options and toolchain make the
+    key), so a hit is exactly the cubin ``tileiras`` would build again."""
+    folder = Path(os.environ.get(CUBIN_CACHE_ENV) or REPO_ROOT / "build" / "test-cubins")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

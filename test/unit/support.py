@@ -7,6 +7,7 @@ modules import these with ``from support import ...``.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import io
 import os
 import re
@@ -15,6 +16,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import Builtin, ModuleOp
@@ -33,6 +35,20 @@ from safetile.tools import tile_opt
 REPO_ROOT = Path(__file__).resolve().parents[2]
 LIT_DIR = REPO_ROOT / "test" / "lit"
 EXAMPLES_DIR = REPO_ROOT / "examples"
+
+
+def load_example(name: str) -> ModuleType:
+    """``examples/<name>.py``, imported once per test run (as ``safetile_example_<name>``):
+    every test file shares its kernels, so a variant is lowered once for all of them."""
+    module_name = f"safetile_example_{name}"
+    if module_name in sys.modules:
+        return sys.modules[module_name]
+    spec = importlib.util.spec_from_file_location(module_name, EXAMPLES_DIR / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def make_context() -> Context:

@@ -3,13 +3,13 @@
 Each example declares specializations (``@st.kernel(specialize=[...])``);
 a few more are added here.  Every one must give a verified module of plain
 Tile IR (no ``tile_safety`` left) that the bytecode writer encodes; when
-``tileiras`` is installed, it must accept the bytecode for sm_90.
+``tileiras`` is installed, it must accept the bytecode for sm_90: one variant
+per example in ``make test``, every variant in ``make test-full``, built in
+parallel into the suite's cubin cache (``cubin_cache``, test/unit/conftest.py).
 """
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,9 +21,11 @@ import safetile as st
 from safetile.backend.bytecode import write_bytecode
 from safetile.dialects.cuda_tile.ops.structure import EntryOp, ModuleOp as TileModuleOp
 from safetile.dialects.cuda_tile.syntax import print_tile_ir
+from safetile.driver import compile_variant
+from safetile.driver.aot import compile_in_parallel
 from safetile.jit import Kernel
+from support import load_example
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 NAMES = (
     "add",
     "saxpy",
@@ -47,25 +49,17 @@ EXTRA: dict[str, list[dict[str, Any]]] = {
 }
 
 
-def load_example(name: str) -> Any:
-    module_name = f"safetile_example_{name}"
-    if module_name in sys.modules:
-        return sys.modules[module_name]
-    spec = importlib.util.spec_from_file_location(module_name, EXAMPLES / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module
-    spec.loader.exec_module(module)
-    return module
+def cases(name: str) -> Iterator[Any]:
+    """Every variant of ``examples/<name>.py``'s kernels: the declared ones and ``EXTRA``."""
+    for value in vars(load_example(name)).values():
+        if isinstance(value, Kernel):
+            specs = value.specializations + EXTRA.get(value.name, [])
+            for i, spec in enumerate(specs):
+                yield pytest.param(value, spec, id=f"{value.name}-{i}")
 
 
-def cases() -> Iterator[Any]:
-    for name in NAMES:
-        for value in vars(load_example(name)).values():
-            if isinstance(value, Kernel):
-                specs = value.specializations + EXTRA.get(value.name, [])
-                for i, spec in enumerate(specs):
-                    yield pytest.param(value, spec, id=f"{value.name}-{i}")
+CASES = [case for name in NAMES for case in cases(name)]
+FIRST_OF_EACH_EXAMPLE = [next(cases(name)) for name in NAMES]
 
 
 def test_every_example_declares_kernels() -> None:
@@ -75,7 +69,7 @@ def test_every_example_declares_kernels() -> None:
         assert all(k.specializations for k in kernels), f"examples/{name}.py: no specializations"
 
 
-@pytest.mark.parametrize(("kernel", "spec"), list(cases()))
+@pytest.mark.parametrize(("kernel", "spec"), CASES)
 def test_example_lowers_to_plain_tile_ir(kernel: Kernel, spec: dict[str, Any]) -> None:
     module = kernel.compile(spec)
     assert isinstance(module, ModuleOp)
@@ -99,10 +93,33 @@ def toolchain() -> Any:
         pytest.skip(f"no Tile IR toolchain: {err}")
 
 
-@pytest.mark.parametrize(("kernel", "spec"), list(cases()))
-def test_example_compiles_for_sm90(kernel: Kernel, spec: dict[str, Any], toolchain: Any) -> None:
-    from safetile.backend.tileiras import CompileOptions, run_tileiras
+SM90_TESTS = ("test_one_variant_per_example_compiles_for_sm90", "test_example_compiles_for_sm90")
 
-    bytecode = write_bytecode(kernel.compile(spec), "13.4")
-    cubin = run_tileiras(bytecode, CompileOptions("sm_90"), toolchain=toolchain)
-    assert cubin.startswith(b"\x7fELF")
+
+@pytest.fixture(scope="module")
+def sm90(toolchain: Any, cubin_cache: Path, request: pytest.FixtureRequest) -> Iterator[None]:
+    """The suite's cubin cache, holding for sm_90 every variant this run's sm_90 tests
+    compile: built up front, ``tileiras`` runs in parallel (``driver.aot``)."""
+    selected = [item for item in request.session.items if getattr(item, "originalname", "") in SM90_TESTS]
+    specs = [(item.callspec.params["kernel"], item.callspec.params["spec"]) for item in selected]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SAFETILE_CACHE_DIR", str(cubin_cache))
+        compile_in_parallel([(kernel, kernel.specialize(**spec)) for kernel, spec in specs], "sm_90")
+        yield
+
+
+def compiles_for_sm90(kernel: Kernel, spec: dict[str, Any]) -> None:
+    """``tileiras`` accepts the variant for sm_90 (a cache hit is a build it accepted)."""
+    built = compile_variant(kernel, kernel.specialize(**spec), "sm_90")
+    assert built.cubin is not None and built.cubin.cubin.startswith(b"\x7fELF")
+
+
+@pytest.mark.parametrize(("kernel", "spec"), FIRST_OF_EACH_EXAMPLE)
+def test_one_variant_per_example_compiles_for_sm90(kernel: Kernel, spec: dict[str, Any], sm90: None) -> None:
+    compiles_for_sm90(kernel, spec)
+
+
+@pytest.mark.full
+@pytest.mark.parametrize(("kernel", "spec"), CASES)
+def test_example_compiles_for_sm90(kernel: Kernel, spec: dict[str, Any], sm90: None) -> None:
+    compiles_for_sm90(kernel, spec)

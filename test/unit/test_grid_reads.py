@@ -3,7 +3,6 @@ their tile follows (a kernel writing identical data to different tiles)."""
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +12,7 @@ from xdsl.dialects.builtin import FileLineColLoc
 import safetile as st
 from safetile import f32
 from safetile.passes.analyses.grid_reads import UnreadGridDim, unread_grid_dims
-
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+from support import load_example
 
 
 @st.kernel
@@ -80,11 +78,7 @@ def test_stores_that_read_every_dimension_they_follow_are_not_reported(kernel: A
 
 
 def _example(name: str) -> Any:
-    spec = importlib.util.spec_from_file_location(f"grid_reads_{name}", EXAMPLES / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return getattr(module, name)
+    return getattr(load_example(name), name)
 
 
 @pytest.mark.parametrize("name", ["softmax", "rms_norm", "layer_norm", "add", "gemm"])

@@ -10,8 +10,6 @@ race detector.
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -20,16 +18,11 @@ import pytest
 import safetile as st
 from safetile import f32
 from safetile.backend.interpreter import RaceError
-
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+from support import load_example
 
 
 def example(file: str, name: str) -> Any:
-    spec = importlib.util.spec_from_file_location(f"grouped_order_{file}", EXAMPLES / f"{file}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return getattr(module, name)
+    return getattr(load_example(file), name)
 
 
 GROUPED_GEMM = example("gemm", "grouped_gemm")

@@ -14,6 +14,7 @@ import pytest
 import safetile as st
 from safetile import f32, i32
 from safetile.frontend.errors import CompileError
+from support import load_example
 
 # -- a literal output shape is checked against the host partition -------------
 
@@ -182,15 +183,7 @@ def test_static_index_in_range_compiles() -> None:
 
 
 def _example(name: str) -> Any:
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[2] / "examples" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(f"silent_wrong_{name}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return getattr(module, name)
+    return getattr(load_example(name), name)
 
 
 def _tensor(a: np.ndarray) -> Any:

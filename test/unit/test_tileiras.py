@@ -3,8 +3,11 @@ finder and its version checks, the driver and its errors, ``tile-opt -t cubin``,
 and cubins for sm_80, sm_90 and sm_100 of a vector add, a 2-D reduction and an
 f16 matmul (``mmaf`` in a ``for`` loop), checked with ``cuobjdump -sass``.
 
-The nine cubins are compiled once per session (in parallel) into a temporary
-cache; the error paths use small fake toolchains (shell scripts).
+The nine cubins are compiled in parallel into the suite's cubin cache (built
+once, kept between runs); the error paths use small fake toolchains (shell
+scripts).  ``test/gpu/build_cache.py`` builds one kernel's record in ``make
+test``; its whole build (every runtime variant and tuned config of the GPU
+tests) runs in ``make test-full``.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -75,11 +79,9 @@ def toolchain() -> Toolchain:
 
 
 @pytest.fixture(scope="session")
-def cubins(
-    toolchain: Toolchain, tmp_path_factory: pytest.TempPathFactory
-) -> dict[tuple[str, str], CacheEntry]:
-    """The nine cubins (kernel x arch), compiled in parallel into one cache."""
-    cache = tmp_path_factory.mktemp("cubins")
+def cubins(toolchain: Toolchain, cubin_cache: Path) -> dict[tuple[str, str], CacheEntry]:
+    """The nine cubins (kernel x arch), compiled in parallel into the suite's cache."""
+    cache = cubin_cache
     jobs = [(name, arch) for name in KERNELS for arch in ARCHS]
 
     def build(job: tuple[str, str]) -> CacheEntry:
@@ -446,18 +448,8 @@ def load_build_cache(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
     return module
 
 
-def test_gpu_build_cache(
-    cubins: dict[tuple[str, str], CacheEntry],
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """test/gpu/build_cache.py fills a folder that cubin_launch.py can use with no safetile."""
-    cache = cubins["matmul", "sm_90"].path.parents[3]
-    assert load_build_cache(monkeypatch).main(["--out", str(cache)]) == 0
-    manifest = json.loads((cache / "manifest.json").read_text())
-    kernels = manifest["kernels"]
-    assert set(kernels) == {"vector_add", "matmul"}
-    matmul = kernels["matmul"]
+def check_matmul_record(matmul: dict[str, Any], cache: Path, cubins: dict[tuple[str, str], CacheEntry]) -> None:
+    """build_cache.py's manifest record of the matmul, whose cubin lies in ``cache``."""
     # test/gpu/kernels/matmul.mlir is the example with comments: same bytecode, a cache hit
     assert (cache / matmul["cubin"]).read_bytes() == cubins["matmul", "sm_90"].cubin
     assert [p["name"] for p in matmul["params"]] == [
@@ -473,6 +465,31 @@ def test_gpu_build_cache(
     ]
     assert matmul["params"][0]["type"] == "tile<ptr<f16>>"
     assert matmul["grid"] == [8, 8, 1]
+    assert matmul["cubin_size"] == len(cubins["matmul", "sm_90"].cubin)
+
+
+def test_build_cache_record(cubins: dict[tuple[str, str], CacheEntry], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The smoke version of test_gpu_build_cache: test/gpu/build_cache.py's record of one kernel."""
+    cache = cubins["matmul", "sm_90"].path.parents[3]
+    module = load_build_cache(monkeypatch)
+    check_matmul_record(module.build("matmul", module.PROBLEMS["matmul"], "sm_90", cache), cache, cubins)
+
+
+@pytest.mark.full
+def test_gpu_build_cache(
+    cubins: dict[tuple[str, str], CacheEntry],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """test/gpu/build_cache.py fills a folder that cubin_launch.py can use with no safetile:
+    every variant the GPU tests launch (a nested pytest, the tuned kernels' configs)."""
+    cache = cubins["matmul", "sm_90"].path.parents[3]
+    monkeypatch.setenv("SAFETILE_CACHE_DIR", str(cache))  # main() sets it; restored after the test
+    assert load_build_cache(monkeypatch).main(["--out", str(cache)]) == 0
+    manifest = json.loads((cache / "manifest.json").read_text())
+    kernels = manifest["kernels"]
+    assert set(kernels) == {"vector_add", "matmul"}
+    check_matmul_record(kernels["matmul"], cache, cubins)
     assert kernels["vector_add"]["grid"] == [1 << 24 >> 10, 1, 1]
     assert kernels["vector_add"]["scalars"]["na"] == 1 << 24
     for record in kernels.values():

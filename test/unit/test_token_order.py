@@ -51,7 +51,7 @@ from safetile.passes.grid_dependency import waits_first
 from safetile.passes.lower_tile_safety import LowerTileSafety
 from safetile.passes.pipeline import clean_up_passes, safety_passes
 from safetile.passes.token_order import TokenOrder
-from test_frontend_examples import cases
+from test_frontend_examples import CASES
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
 import run_all  # noqa: E402
@@ -244,7 +244,7 @@ OWN_KERNELS = [pytest.param(reload, dict(S=(64,)), id="reload"), pytest.param(co
 
 
 def example_kernels() -> Iterator[Any]:
-    yield from cases()
+    yield from CASES
     yield from OWN_KERNELS
 
 

@@ -9,8 +9,6 @@ value under the loop's own condition, so a zero-trip loop checks nothing.
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -20,19 +18,16 @@ import safetile as st
 from safetile import f32, i32
 from safetile.backend.bytecode import write_bytecode
 from safetile.backend.interpreter.errors import DeviceAssertError
+from support import EXAMPLES_DIR, load_example
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def example_specializations() -> list[tuple[str, Any, dict[str, Any]]]:
     found = []
-    for path in sorted(EXAMPLES.glob("*.py")):
+    for path in sorted(EXAMPLES_DIR.glob("*.py")):
         if path.stem == "run_all":
             continue
-        spec = importlib.util.spec_from_file_location(f"zero_cost_{path.stem}", path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
+        module = load_example(path.stem)
         for value in vars(module).values():
             if isinstance(value, st.Kernel):
                 found += [(f"{path.stem}:{value.name}:{n}", value, s) for n, s in enumerate(value.specializations)]
@@ -51,7 +46,7 @@ def test_safe_and_unchecked_compile_to_the_same_bytecode(kernel: st.Kernel, valu
 
 
 def test_every_example_has_a_specialization() -> None:
-    assert len({c[0].split(":")[0] for c in CASES}) == len([p for p in EXAMPLES.glob("*.py") if p.stem != "run_all"])
+    assert len({c[0].split(":")[0] for c in CASES}) == len([p for p in EXAMPLES_DIR.glob("*.py") if p.stem != "run_all"])
 
 
 @st.kernel
