@@ -54,12 +54,12 @@ from safetile.frontend.errors import CompileError
 from safetile.frontend.kernel import KernelDefinition, Variant, context
 from safetile.passes.analyses.grid_reads import UnreadGridDim, unread_grid_dims
 from safetile.passes.analyses.locations import OpDiagnostic
-from safetile.passes.analyses.reproof import Violation, reprove
-from safetile.passes.analyses.safety_record import SafetyRecord, changed_facts, fact_signature
+from safetile.passes.analyses.reproof import Violation
 from safetile.passes.grid_dependency import early_arguments, waits_first
 from safetile.passes.pipeline import clean_up_passes, safety_passes
 from safetile.passes.registry import PassRegistryError
 
+from .pass_guard import FACTS, PassGuard
 from .unsafe_report import unsafe_report
 from .user_passes import PassRequest, pass_requests, registered_pipeline_passes
 
@@ -210,8 +210,7 @@ def _lower(
     entry.sym_name = StringAttr(symbol)
     ctx = context()
     # The frontend's facts, taken before any pass runs: what every later module is held against.
-    record = SafetyRecord.of(module)
-    checks = list(tile_safety.launch_checks(entry))
+    guard = PassGuard.of(module)
     unread = tuple(f for f in unread_grid_dims(entry) if f.value_dims)  # a fill means its identical tiles
     stages: list[tuple[str, ModuleOp]] = [("frontend", module.clone())]
     user = {point: [r for r in requests if r.point == point] for point in STAGES}
@@ -222,22 +221,22 @@ def _lower(
         "clean-up": clean_up_passes(),
         "after-clean-up": user["after-clean-up"],
     }
-    trusted: list[tuple[str, Violation]] = []
     for stage in STAGES[1 : STAGES.index(until) + 1]:
         if not steps[stage]:
             continue
         for step in steps[stage]:
             if isinstance(step, PassRequest):
-                _apply_user(kernel, step, ctx, module, record, checks, trusted)
+                _apply_user(kernel, step, ctx, module, guard)
                 continue
             _apply(kernel, step, ctx, module)
-            # Read before lower-tile-safety strips them: a dropped launch
-            # check would be a dropped bounds check.
-            checks += [c for c in tile_safety.launch_checks(_entry(module, symbol)) if c not in checks]
+            if stage == "safety":
+                # Read before lower-tile-safety strips them: a dropped launch
+                # check would be a dropped bounds check.
+                guard.accept(module)
         stages.append((stage, module.clone()))
-    if until != "frontend" and STAGES.index(until) >= STAGES.index("safety"):
+    if STAGES.index(until) >= STAGES.index("safety"):
         # The IR that runs, proved again: a clean-up that broke a proof is a bug of ours.
-        broken = _new(reprove(module, record, checks), trusted)
+        broken = guard.violations(module)
         if broken:
             raise _refusal(kernel, broken[0], "the IR after the clean-ups",
                            "this is a bug in safetile; please report it with the kernel")
@@ -253,74 +252,49 @@ def _lower(
         module,
         tuple(variant.params),
         tuple(variant.tensors),
-        tuple(checks),
+        tuple(guard.launch_checks),
         unread,
         tuple(stages),
         digest.hexdigest(),
         dependent_launch=dependent,
         early_reads=early,
-        unsafe_report=unsafe_report(final, record.entries[symbol], pointers, trusted),
+        unsafe_report=unsafe_report(final, guard.record.entries[symbol], pointers, guard.islands),
     )
 
 
-def _apply_user(
-    kernel: KernelDefinition,
-    request: PassRequest,
-    ctx: Context,
-    module: ModuleOp,
-    record: SafetyRecord,
-    checks: Sequence[tile_safety.LaunchCheckAttr],
-    trusted: list[tuple[str, Violation]],
-) -> None:
-    """Run a user pass, then hold its output against the record: at ``before-safety`` its
-    ``tile_safety`` facts must be unchanged (the safety passes prove the rest); after the
-    safety passes its output must be proved safe again.  A pass the user trusts leaves what
-    it broke in ``trusted`` (the unsafe report) instead of being refused."""
-    step, point = request.pass_, request.point
-    facts = fact_signature(module)
+def _apply_user(kernel: KernelDefinition, request: PassRequest, ctx: Context, module: ModuleOp,
+                guard: PassGuard) -> None:
+    """Run a user pass; its output must verify and pass the guard (``driver/pass_guard.py``),
+    unless the user trusts it by name."""
+    step = request.pass_
+    label = f"'{step.name}' (at {request.point})"
     try:
         step.apply(ctx, module)
     except CompileError:
         raise
     except OpDiagnostic as err:
-        raise _located(kernel, err.op.location, f"user pass '{step.name}' (at {point}): {err.message}",
+        raise _located(kernel, err.op.location, f"user pass {label}: {err.message}",
                        "see the pass's message") from None
     except Exception as err:
         detail = str(err).strip() if isinstance(err, DiagnosticException) else f"{type(err).__name__}: {err}"
-        raise kernel.error(f"user pass '{step.name}' (at {point}) failed: {detail}",
+        raise kernel.error(f"user pass {label} failed: {detail}",
                            "fix the pass, or leave it out of passes=") from None
     try:
         module.verify()
     except DiagnosticException as err:
-        raise kernel.error(f"user pass '{step.name}' (at {point}) produced IR that does not verify:\n"
-                           f"{str(err).strip()}", "fix the pass, or leave it out of passes=") from None
-    name = f"'{step.name}' (at {point})"
-    if point == "before-safety":
-        changed = changed_facts(facts, fact_signature(module))
-        if changed is None:
-            return
-        if request.trusted:
-            trusted.append((name, Violation("the frontend's tile_safety facts", changed)))
-            return
+        raise kernel.error(f"user pass {label} produced IR that does not verify:\n{str(err).strip()}",
+                           "fix the pass, or leave it out of passes=") from None
+    broken = guard.check(module, label, request.trusted)
+    if broken is None:
+        return
+    if broken.property == FACTS:
         raise kernel.error(
-            f"user pass {name} edited the frontend's tile_safety facts: {changed}; the safety "
+            f"user pass {label} edited the frontend's tile_safety facts: {broken.message}; the safety "
             "proofs rely on them, so no pass may add, drop or change one",
             "leave the tile_safety facts as they are, or trust the pass by name: st.trusted(pass)")
-    broken = _new(reprove(module, record, checks), trusted)
-    if not broken:
-        return
-    if request.trusted:
-        trusted += [(name, v) for v in broken]
-        return
-    raise _refusal(kernel, broken[0], f"user pass {name}",
+    raise _refusal(kernel, broken, f"user pass {label}",
                    "fix the pass so that its output keeps the proved properties, or trust it by name: "
                    "st.trusted(pass) (the kernel is then listed by unsafe_report())")
-
-
-def _new(violations: Sequence[Violation], trusted: Sequence[tuple[str, Violation]]) -> list[Violation]:
-    """The violations a trusted pass did not already leave."""
-    known = {v.key() for _, v in trusted}
-    return [v for v in violations if v.key() not in known]
 
 
 def _refusal(kernel: KernelDefinition, violation: Violation, after: str, hint: str) -> CompileError:

@@ -47,6 +47,8 @@ def unsafe_report(
         if facts.is_unsafe(op):
             lines.append((_place(op.location), f"unsafe {op.name}"))
     for name, violation in trusted:
+        if violation.entry not in (None, entry.sym_name.data):
+            continue
         where = violation.location if violation.location is not None else entry.location
         lines.append((_place(where), f"trusted pass {name}: not proved: {violation.property}: {violation.message}"))
     lines.sort(key=lambda line: line[0])

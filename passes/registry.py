@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import importlib.util
 import inspect
+import sys
 from collections.abc import Callable
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -117,21 +118,35 @@ def register_pass(pass_class: type[ModulePass]) -> type[ModulePass]:
         raise PassRegistryError(f"{pass_class!r} is not an xdsl ModulePass subclass")
     name = pass_class.name
     existing = _REGISTRY.get(name)
-    if existing is not None and existing() is not pass_class:
+    if existing is not None and not _same_definition(existing(), pass_class):
         raise PassRegistryError(f"a pass named '{name}' is already registered")
     _REGISTRY[name] = lambda: pass_class
     return pass_class
 
 
+def _same_definition(a: type[ModulePass], b: type[ModulePass]) -> bool:
+    """One class, or the same class of one module imported again (a pass file loaded twice)."""
+    return a is b or (a.__module__, a.__qualname__) == (b.__module__, b.__qualname__)
+
+
 def load_pass_file(path: str | Path) -> list[str]:
-    """Import a Python file and register every ``ModulePass`` it defines."""
+    """Import a Python file as an ordinary module and register every ``ModulePass`` it defines.
+
+    The module is in ``sys.modules`` while it runs, as an imported module is: dataclasses,
+    ``from __future__ import annotations``, pickling and ``typing.get_type_hints`` need it."""
     path = Path(path)
     if not path.is_file():
         raise PassRegistryError(f"{path}: no such pass file")
-    spec = importlib.util.spec_from_file_location(f"safetile_user_{path.stem}", path)
+    name = f"safetile_user_{path.stem}"
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
     names = []
     for value in vars(module).values():
         if (

@@ -33,7 +33,7 @@ the unsafe report.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from xdsl.dialects.builtin import DenseArrayBase, ModuleOp, StringAttr, UnitAttr, i64
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
@@ -71,6 +71,8 @@ class Violation:
     property: str
     message: str
     op: Operation | None = None
+    entry: str | None = None
+    """The entry it is in (None: the module as a whole)."""
 
     @property
     def location(self) -> Attribute | None:
@@ -100,11 +102,11 @@ def reprove(
             violations.append(Violation("entries as the frontend made them",
                                         f"entry @{entry.sym_name.data} is not one the frontend made", entry))
             continue
-        violations += _restore_facts(entry, facts)
-        violations += _one_writer(entry)
+        found = _restore_facts(entry, facts) + _one_writer(entry)
         if not facts.unchecked_accesses:
-            violations += _indices_in_range(entry, facts, carried)
-        violations += _token_order(entry, facts)
+            found += _indices_in_range(entry, facts, carried)
+        found += _token_order(entry, facts)
+        violations += [replace(v, entry=entry.sym_name.data) for v in found]
     return violations
 
 

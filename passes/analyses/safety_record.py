@@ -103,9 +103,9 @@ class SafetyRecord:
 
     @property
     def has_facts(self) -> bool:
-        """Whether the module had any tensor parameter marked by the frontend (a kernel's IR;
-        hand-written Tile IR without ``tile_safety`` facts has nothing to re-prove)."""
-        return any(e.tensors for e in self.entries.values())
+        """Whether the module had any ``tile_safety`` fact (a kernel's IR; hand-written Tile IR
+        without them has nothing the safety passes proved, so nothing to re-prove)."""
+        return bool(self.signature) or any(e.tensors for e in self.entries.values())
 
 
 def _entry_record(entry: EntryOp) -> EntryRecord:

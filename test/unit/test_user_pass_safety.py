@@ -9,8 +9,11 @@ the pass by name, and then listed by ``kernel.unsafe_report()``.
 
 from __future__ import annotations
 
+import contextlib
+import io
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -302,3 +305,103 @@ def test_a_safe_user_pass_runs_in_the_launch() -> None:
     z, x, y = kernel(z, x, y).sync()
     assert (z.unpartition().numpy() == 3.0).all()
     assert kernel.unsafe_report() == []
+
+
+# -- the same guard in tile-opt ---------------------------------------------------------------------------
+
+EVIL_PASSES = '''
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import UnitAttr
+from xdsl.passes import ModulePass
+
+from safetile.dialects import tile_safety
+from safetile.dialects.cuda_tile.ops.memory.view_access import StoreViewTkoOp
+from safetile.dialects.cuda_tile.ops.shape import ConstantOp
+
+
+@dataclass(frozen=True)
+class StoreAtTileZero(ModulePass):
+    """Points every store at tile 0 (an attack)."""
+
+    name = "store-at-tile-zero"
+
+    def apply(self, ctx, op) -> None:
+        for store in [o for o in op.walk() if isinstance(o, StoreViewTkoOp)]:
+            zero = ConstantOp.splat(store.index[0].type, 0)
+            store.parent_block().insert_op_before(zero, store)
+            store.operands = (store.tile, store.view, *[zero.result] * len(store.index), store.token)
+
+
+@dataclass(frozen=True)
+class MarkStoresUnsafe(ModulePass):
+    """Marks every store unsafe (an attack on the facts)."""
+
+    name = "mark-stores-unsafe"
+
+    def apply(self, ctx, op) -> None:
+        for store in [o for o in op.walk() if isinstance(o, StoreViewTkoOp)]:
+            store.attributes[tile_safety.UNSAFE] = UnitAttr()
+'''
+
+KERNEL_FILE = '''
+import safetile as st
+from safetile import f32
+
+
+@st.kernel(specialize=[{}])
+def add(z: st.Mut[f32, (128,)], x: st.Ref[f32, (-1,)], y: st.Ref[f32, (-1,)]):
+    z.store(st.load_tile_like(x, z) + st.load_tile_like(y, z))
+'''
+
+
+@pytest.fixture()
+def files(tmp_path: Path) -> tuple[str, str]:
+    (tmp_path / "evil_passes.py").write_text(EVIL_PASSES)
+    (tmp_path / "kernels.py").write_text(KERNEL_FILE)
+    return str(tmp_path / "evil_passes.py"), str(tmp_path / "kernels.py")
+
+
+def tile_opt(*args: str) -> tuple[int, str, str]:
+    from safetile.tools.tile_opt import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main(list(args))
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_tile_opt_refuses_a_pass_after_the_pipeline_that_breaks_a_proof(files: tuple[str, str]) -> None:
+    passes, kernels = files
+    status, out, err = tile_opt(kernels, "--load", passes, "-p", "safetile-pipeline,store-at-tile-zero")
+    assert status == 1 and out == ""
+    assert "kernels.py:8:5: error: pass 'store-at-tile-zero' broke a proved safety property: one writer per tile" in err
+    assert "--trust store-at-tile-zero" in err
+
+
+def test_tile_opt_refuses_a_pass_before_the_pipeline_that_edits_a_fact(files: tuple[str, str]) -> None:
+    passes, kernels = files
+    status, _, err = tile_opt(kernels, "--load", passes, "-p", "mark-stores-unsafe,safetile-pipeline")
+    assert status == 1
+    assert "pass 'mark-stores-unsafe' broke a proved safety property: the frontend's tile_safety facts: added " \
+           "'tile_safety.unsafe'" in err
+
+
+def test_tile_opt_runs_a_trusted_pass_and_reports_the_island(files: tuple[str, str]) -> None:
+    passes, kernels = files
+    status, out, err = tile_opt(kernels, "--load", passes, "-p", "safetile-pipeline,store-at-tile-zero",
+                                "--trust", "store-at-tile-zero", "--unsafe-report")
+    assert status == 0 and "store_view_tko" in out
+    assert "unsafe report @add:" in err
+    assert "kernels.py:8:5: trusted pass 'store-at-tile-zero': not proved: one writer per tile" in err
+    status, _, err = tile_opt(kernels, "-p", "safetile-pipeline", "--unsafe-report")
+    assert status == 0 and "unsafe report @add: nothing" in err
+
+
+def test_a_load_file_imports_as_an_ordinary_module(files: tuple[str, str]) -> None:
+    """``from __future__ import annotations`` with a dataclass needs the module in sys.modules."""
+    passes, kernels = files
+    status, out, err = tile_opt(kernels, "--load", passes, "-p", "safetile-pipeline")
+    assert status == 0, err
