@@ -29,8 +29,8 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import re
 import sys
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from importlib.metadata import version
@@ -55,12 +55,20 @@ from safetile.driver.unsafe_report import unsafe_report
 from safetile.dialects.cuda_tile.ops.structure import EntryOp
 from safetile.dialects.cuda_tile.diagnostics import Diagnostic, TileIRError
 from safetile.dialects.cuda_tile.diagnostics import verify
+from safetile.dialects.cuda_tile.hints import HintChecks
 from safetile.dialects.cuda_tile.syntax import parse_tile_ir, print_tile_ir
 from safetile.passes.registry import (
     PassRegistryError,
     all_passes,
     describe,
     load_pass_file,
+)
+from safetile.tools.opt_flags import (
+    PipelineError,
+    is_pipeline,
+    normalize,
+    pass_options,
+    pipeline_passes,
 )
 from safetile.tools.verify_diagnostics import AnnotationError, expectations, mismatches
 
@@ -151,10 +159,41 @@ class TileOptMain(xDSLOptMain):
             help="print the IR to standard error after every pass, the last one included",
         )
         arg_parser.add_argument(
+            "--mlir-print-ir-before-all",
+            dest="print_ir_before_all",
+            action="store_true",
+            help="print the IR to standard error before every pass",
+        )
+        arg_parser.add_argument(
             "--mlir-print-debuginfo",
             dest="print_debuginfo",
             action="store_true",
             help="print each op's location, loc(...) (the same as --print-debuginfo)",
+        )
+        arg_parser.add_argument(
+            "--mlir-print-op-generic",
+            dest="print_op_generic",
+            action="store_true",
+            help="the same as --print-op-generic",
+        )
+        arg_parser.add_argument(
+            "--mlir-timing",
+            dest="time_passes",
+            action="store_true",
+            help="the same as --time-passes: each pass's time on standard error",
+        )
+        arg_parser.add_argument(
+            "--Wunsupported-hints",
+            dest="warn_hints",
+            action="store_true",
+            help="warn about optimization hints tileiras does not know or takes no such "
+            "value for (NVIDIA's -Wunsupported-hints)",
+        )
+        arg_parser.add_argument(
+            "--Werr-hints",
+            dest="error_hints",
+            action="store_true",
+            help="with -Wunsupported-hints, fail an op whose hints have a warning",
         )
         arg_parser.add_argument(
             "--verify-roundtrip",
@@ -183,28 +222,77 @@ class TileOptMain(xDSLOptMain):
             help=f"cubin cache folder for -t cubin (default: ${CACHE_ENV}, else "
             "$XDG_CACHE_HOME/safetile or ~/.cache/safetile)",
         )
+        _fix_help(arg_parser)
+        self._read_mlir_style(arg_parser)
         arg_parser.prog = "tile-opt"
         arg_parser.formatter_class = argparse.RawDescriptionHelpFormatter
-        width = max(map(len, (*self.available_passes, *TARGETS))) + 2
-        passes = "\n".join(
-            f"  {name.ljust(width)}{describe(name, factory)}"
-            for name, factory in sorted(self.available_passes.items())
-        )
-        targets = "\n".join(f"  {n.ljust(width)}{d}" for n, d in TARGETS.items())
-        arg_parser.epilog = f"passes (-p):\n{passes}\n\ntargets (-t):\n{targets}"
+        format_help = arg_parser.format_help
+
+        def with_passes() -> str:
+            # Built only for --help: describing a pass imports its module.
+            arg_parser.epilog = self.help_epilog()
+            return format_help()
+
+        arg_parser.format_help = with_passes  # type: ignore[method-assign]
+
+    def help_epilog(self) -> str:
+        """The passes (as mlir-opt lists them: ``--name``, then each option) and targets."""
+        width = max(map(len, (*self.available_passes, *TARGETS))) + 4
+        lines = ["passes (-p NAME, --NAME, or --pass-pipeline='builtin.module(NAME{OPT=V})'):"]
+        for name, factory in sorted(self.available_passes.items()):
+            lines.append(f"  --{name.ljust(width - 2)}{describe(name, factory)}")
+            for option, kind in pass_options(factory()):
+                lines.append(f"      {option}={kind}")
+        lines += ["", "targets (-t):"]
+        lines += [f"  {n.ljust(width)}{d}" for n, d in TARGETS.items()]
+        return "\n".join(lines)
+
+    def _read_mlir_style(self, arg_parser: argparse.ArgumentParser) -> None:
+        """Let ``arg_parser`` read mlir-opt's habits (``opt_flags.normalize``):
+        one-dash long options, and passes as options (kept in ``pass_flags``)."""
+        parse_args = arg_parser.parse_args
+        long_options = {
+            flag.lstrip("-") for flag in arg_parser._option_string_actions if flag.startswith("--")  # pyright: ignore[reportPrivateUsage]
+        }
+
+        def parse(args: Sequence[str] | None = None, namespace: object = None) -> argparse.Namespace:
+            argv, self.pass_flags = normalize(
+                list(sys.argv[1:] if args is None else args), long_options, self.available_passes
+            )
+            return parse_args(argv, namespace)  # pyright: ignore[reportArgumentType]
+
+        arg_parser.parse_args = parse  # type: ignore[method-assign]
 
     def setup_pipeline(self) -> None:
-        """The pass pipeline of ``-p`` or ``--pass-pipeline``; a bad one is a usage error.
+        """The pass pipeline of ``-p``, ``--pass-pipeline`` or passes given as
+        options (``--cse``); a bad one is a usage error.
 
-        After each pass the module is verified (a pass that breaks the IR is
-        reported at the op it broke) and, with ``--mlir-print-ir-after-all``,
-        printed to standard error.
+        ``-p`` takes xDSL's list (``cse,canonicalize``) or, as mlir-opt's ``-p``,
+        an anchored pipeline.  After each pass the module is verified (a pass
+        that breaks the IR is reported at the op it broke) and, with
+        ``--mlir-print-ir-after-all``, printed to standard error.
         """
-        spec = self.args.passes
-        if self.args.pass_pipeline is not None:
-            if spec:
-                raise UsageError("give the passes with -p or with --pass-pipeline, not both")
-            spec = _unwrap_pipeline(self.args.pass_pipeline)
+        sources = [
+            (flag, value)
+            for flag, value in (
+                ("-p", self.args.passes),
+                ("--pass-pipeline", self.args.pass_pipeline),
+                ("pass options", ",".join(self.pass_flags)),
+            )
+            if value
+        ]
+        if len(sources) > 1:
+            raise UsageError(
+                f"give the passes one way: {' and '.join(f for f, _ in sources)} both given"
+            )
+        spec = sources[0][1] if sources else ""
+        if sources and (sources[0][0] == "--pass-pipeline" or is_pipeline(spec)):
+            try:
+                spec = pipeline_passes(spec)
+            except PipelineError as err:
+                raise UsageError(str(err)) from None
+        self.pass_times: list[tuple[str, float]] = []
+        self._pass_start = 0.0
         if self.args.split_input_file and parse_spec(self.args.target).name in BINARY_TARGETS:
             raise UsageError(
                 f"-t {parse_spec(self.args.target).name} writes one module: "
@@ -216,15 +304,21 @@ class TileOptMain(xDSLOptMain):
             raise UsageError(str(err)) from None
 
     def after_pass(
-        self, done: ModulePass | None, module: ModuleOp, _next: ModulePass | None
+        self, done: ModulePass | None, module: ModuleOp, following: ModulePass | None
     ) -> None:
-        if done is None:
-            return
-        verify(module, {}, self.get_input_name())
-        self.guard_pass(done, module)
-        if self.args.print_ir_after_all:
-            print(f"// -----// IR Dump After {done.name} //----- //", file=sys.stderr)
+        if done is not None:
+            self.pass_times.append((done.name, time.perf_counter() - self._pass_start))
+            verify(module, {}, self.get_input_name())
+            self.guard_pass(done, module)
+            if self.args.print_ir_after_all or (
+                self.args.print_between_passes and following is not None
+            ):
+                print(f"// -----// IR Dump After {done.name} //----- //", file=sys.stderr)
+                sys.stderr.write(self.print_text(module))
+        if following is not None and self.args.print_ir_before_all:
+            print(f"// -----// IR Dump Before {following.name} //----- //", file=sys.stderr)
             sys.stderr.write(self.print_text(module))
+        self._pass_start = time.perf_counter()
 
     def apply_passes(self, prog: ModuleOp) -> None:
         """Run the pipeline, every pass under the guard of the input's safety facts."""
@@ -363,7 +457,9 @@ class TileOptMain(xDSLOptMain):
                 raise TileIRError(bytecode.diagnostic(name, err)) from None
         else:
             try:
-                module = parse_tile_ir(self.ctx, text, name)
+                module = parse_tile_ir(
+                    self.ctx, text, name, hints=self.hint_checks(), warnings=self.warnings
+                )
             except TileIRError as err:
                 raise TileIRError(err.diagnostic.shifted(line_offset)) from None
         try:
@@ -378,6 +474,26 @@ class TileOptMain(xDSLOptMain):
         if self.args.unsafe_report:
             self.print_unsafe_report(module)
         self.emit(module, out)
+
+    def hint_checks(self) -> HintChecks:
+        """What ``-Wunsupported-hints`` and ``-Werr-hints`` ask (the latter needs the former, as in NVIDIA's tool)."""
+        if not self.args.warn_hints:
+            return HintChecks.OFF
+        return HintChecks.ERROR if self.args.error_hints else HintChecks.WARN
+
+    def print_timing(self) -> None:
+        """``--mlir-timing`` / ``--time-passes``: each pass's wall time, as MLIR's report."""
+        total = sum(t for _, t in self.pass_times)
+        print("===" + "-" * 73 + "===", file=sys.stderr)
+        print(" ... Execution time report ...".center(79), file=sys.stderr)
+        print("===" + "-" * 73 + "===", file=sys.stderr)
+        print(f"  Total Execution Time: {total:.4f} seconds", file=sys.stderr)
+        print("", file=sys.stderr)
+        print("  ----Wall Time----  ----Name----", file=sys.stderr)
+        for name, seconds in self.pass_times:
+            share = 100 * seconds / total if total else 0.0
+            print(f"  {seconds:8.4f} ({share:5.1f}%)  {name}", file=sys.stderr)
+        print(f"  {total:8.4f} (100.0%)  Total", file=sys.stderr)
 
     def verify_roundtrip(self, module: ModuleOp) -> None:
         """``--verify-roundtrip``: each form of ``module`` re-parses to the same module.
@@ -419,25 +535,27 @@ class TileOptMain(xDSLOptMain):
                 if i > 0:
                     out.write("// -----\n")
                 status = max(status, self.run_chunk(text, offset, out))
-                if status and not self.args.verify_diagnostics:
-                    break
         finally:
             if out is not sys.stdout:
                 out.close()
+        if self.args.time_passes:
+            self.print_timing()
         return status
 
     def run_chunk(self, text: str | bytes, offset: int, out: IO[str]) -> int:
         """Process one chunk; report its diagnostic, or check it against the
         chunk's annotations with ``--verify-diagnostics``; return the status."""
-        produced = []
+        produced: list[Diagnostic] = []
+        self.warnings: list[Diagnostic] = []
         try:
             self.process_chunk(text, offset, out)
         except TileIRError as err:
             produced.append(err.diagnostic)
+        produced = [w.shifted(offset) for w in self.warnings] + produced
         if not self.args.verify_diagnostics:
             for diagnostic in produced:
                 print(diagnostic, file=sys.stderr)
-            return EXIT_INPUT if produced else 0
+            return EXIT_INPUT if any(d.severity == "error" for d in produced) else 0
         # Diagnostics still go to standard output, for FileCheck to read.
         for diagnostic in produced:
             print(diagnostic, file=out)
@@ -465,6 +583,17 @@ def _check_same(name: str, form: str, expected: str, got: str) -> None:
         Diagnostic(name, 0, 0, f"--verify-roundtrip: the {form} form does not print back "
                    f"the same:\n{''.join(diff)}".rstrip())
     )
+
+
+def _fix_help(arg_parser: argparse.ArgumentParser) -> None:
+    """Correct xDSL's help where tile-opt behaves otherwise."""
+    actions = arg_parser._option_string_actions  # pyright: ignore[reportPrivateUsage]
+    actions["--verify-diagnostics"].help = (
+        "check the input's expected-error/warning/note/remark annotations against the "
+        "diagnostics (MLIR's rules); exit 1 on any mismatch"
+    )
+    actions["--print-between-passes"].help = "print the IR to standard error between passes"
+    actions["--parsing-diagnostics"].help = argparse.SUPPRESS  # xDSL's; tile-opt ignores it
 
 
 def _tile_safety() -> Dialect:
@@ -534,21 +663,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return EXIT_INTERNAL
-
-
-def _unwrap_pipeline(pipeline: str) -> str:
-    """The pass list of MLIR's ``builtin.module(p1,p2{opt=v})``.
-
-    Every tile-opt pass is a module pass, so the one anchor is ``builtin.module``.
-    """
-    text = pipeline.strip()
-    head, paren, rest = text.partition("(")
-    if head.strip() != "builtin.module" or not paren or not rest.endswith(")"):
-        raise UsageError(
-            f"--pass-pipeline: expected 'builtin.module(pass,pass,...)', got '{pipeline}'"
-        )
-    # MLIR allows blanks after the commas between passes; xDSL's -p does not.
-    return re.sub(r",\s+", ",", rest[:-1].strip())
 
 
 if __name__ == "__main__":
