@@ -259,7 +259,7 @@ class OptimizationHintsAttr(ParametrizedAttribute):
     """``optimization_hints=<sm_100 = {num_cta_in_cga = 2}, default = {...}>``.
 
     Per-architecture compiler hints; which hint keys are meaningful depends on
-    the op carrying the attribute (see ``verify_for``).
+    the op carrying the attribute (see ``hints.hint_warnings``).
     """
 
     name = "cuda_tile.optimization_hints"
@@ -324,18 +324,6 @@ class OptimizationHintsAttr(ParametrizedAttribute):
                     "expected dictionary attribute for optimization_hints entry "
                     f"`{key}` got value={value}"
                 )
-
-    def verify_for(self, op_name: str, allowed: Sequence[str]) -> None:
-        """Check arch keys and that every hint is one ``op_name`` understands."""
-        for arch, hints in self.value.data.items():
-            if arch not in HINT_ARCHS:
-                raise VerifyException(f"unknown hint key {arch}")
-            assert isinstance(hints, DictionaryAttr)
-            for key in hints.data:
-                if key not in allowed:
-                    raise VerifyException(
-                        f"{key} is not known hint for current Operation"
-                    )
 
 
 def _print_without_type(printer: Printer, attr: Attribute) -> None:

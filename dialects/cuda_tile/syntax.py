@@ -66,6 +66,7 @@ from .attributes import AtomicRMWModeAttr, MemoryOrderingAttr, MemoryScopeAttr
 from .debuginfo import DI_NODES, DILocAttr
 from .diagnostics import (
     ConstraintError,
+    Diagnostic,
     TileIRError,
     at_span,
     constraint_message,
@@ -74,6 +75,7 @@ from .diagnostics import (
     short_message,
     verify,
 )
+from .hints import HintChecks, check_hints
 from .literals import format_float
 from .types import CudaTileType, is_float, parse_optional_bare_type
 
@@ -426,12 +428,21 @@ class TileIRPrinter(Printer):
             self.exit_scope()
 
 
-def parse_tile_ir(ctx: Context, text: str | bytes, name: str = "<input>") -> ModuleOp:
+def parse_tile_ir(
+    ctx: Context,
+    text: str | bytes,
+    name: str = "<input>",
+    *,
+    hints: HintChecks = HintChecks.OFF,
+    warnings: list[Diagnostic] | None = None,
+) -> ModuleOp:
     """Parse and verify Tile IR text in any of its three forms.
 
     The result is a ``builtin.module``: a top-level ``cuda_tile.module`` is
     wrapped in an implicit one, as xDSL does for any non-module top-level op.
     Bad input raises ``TileIRError`` with a ``file:line:col`` diagnostic.
+    ``hints`` asks for NVIDIA's optimization-hint checks (``-Wunsupported-hints``,
+    ``-Werr-hints``); their warnings are appended to ``warnings``.
     """
     parser: TileIRParser | None = None
     try:
@@ -449,6 +460,7 @@ def parse_tile_ir(ctx: Context, text: str | bytes, name: str = "<input>") -> Mod
         span = parser._current_token.span  # pyright: ignore[reportPrivateUsage]
         raise TileIRError(at_span(span, short_message(err))) from None
     verify(module, parser.op_spans, name)
+    check_hints(module, parser.op_spans, name, hints, [] if warnings is None else warnings)
     return module
 
 
