@@ -16,12 +16,11 @@ for tool in ("tile-opt", "filecheck"):
     if shutil.which(tool) is None:
         lit_config.fatal(f"'{tool}' is not on PATH: run the tests with 'make test'")
 
-# Short RUN lines: %opt prints canonical Tile IR; %roundtrip checks that
-# printing is stable through the canonical, fully qualified and generic forms.
+# Short RUN lines: %opt prints canonical Tile IR; %roundtrip prints it too, after
+# checking in the same process (tile-opt --verify-roundtrip) that printing is
+# stable through the canonical, fully qualified and generic forms.
+config.substitutions.append(("%roundtrip", "tile-opt --verify-roundtrip"))
 config.substitutions.append(("%opt", "tile-opt"))
 config.substitutions.append(
     ("%examples", os.path.join(os.path.dirname(__file__), "..", "..", "examples"))
-)
-config.substitutions.append(
-    ("%roundtrip", os.path.join(os.path.dirname(__file__), "roundtrip.sh"))
 )
