@@ -83,6 +83,11 @@ def _builtin_passes() -> dict[str, PassFactory]:
 
         return SafetilePipeline
 
+    def fuse_fma() -> type[ModulePass]:
+        from safetile.passes.fuse_fma import FuseFma
+
+        return FuseFma
+
     return {
         "canonicalize": canonicalize,
         "cse": cse,
@@ -94,6 +99,7 @@ def _builtin_passes() -> dict[str, PassFactory]:
         "grid-dependency": grid_dependency,
         "lower-tile-safety": lower_tile_safety,
         "safetile-pipeline": safetile_pipeline,
+        "fuse-fma": fuse_fma,
     }
 
 
