@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Block, Operation, Region
 from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
 
 from safetile.dialects import tile_safety
 from safetile.dialects.cuda_tile.attributes import ComparisonPredicate, Signedness
@@ -20,6 +28,7 @@ from safetile.dialects.cuda_tile.types import TileType, TileViewType, TokenType
 from safetile.passes.analyses.locations import OpDiagnostic
 
 
+@dataclass(frozen=True)
 class LowerTileSafety(ModulePass):
     """Lower tile_safety index checks to in-kernel asserts; strip tile_safety attributes.
 
@@ -51,19 +60,25 @@ class LowerTileSafety(ModulePass):
     name = "lower-tile-safety"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        checks = [o for o in op.walk() if isinstance(o, tile_safety.CheckIndexOp)]
-        for check in checks:
-            entry = _entry_of(check)
-            if entry is not None and tile_safety.DENY_IN_KERNEL_CHECKS in entry.attributes:
-                raise OpDiagnostic(
-                    check,
-                    f"{check.message.data}: this index check needs an in-kernel assert, but "
-                    f"@{entry.sym_name.data} is compiled with deny_in_kernel_checks",
-                )
-            _lower_check(check)
+        PatternRewriteWalker(LowerCheckIndex(), apply_recursively=False).rewrite_module(op)
         for o in op.walk():
             for name in [n for n in o.attributes if tile_safety.is_safety_attribute(n)]:
                 del o.attributes[name]
+
+
+class LowerCheckIndex(RewritePattern):
+    """One ``tile_safety.check_index`` to its in-kernel check (see ``LowerTileSafety``)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, check: tile_safety.CheckIndexOp, rewriter: PatternRewriter) -> None:
+        entry = _entry_of(check)
+        if entry is not None and tile_safety.DENY_IN_KERNEL_CHECKS in entry.attributes:
+            raise OpDiagnostic(
+                check,
+                f"{check.message.data}: this index check needs an in-kernel assert, but "
+                f"@{entry.sym_name.data} is compiled with deny_in_kernel_checks",
+            )
+        rewriter.replace_op(check, _in_kernel_check(check), new_results=[])
 
 
 def _entry_of(op: Operation) -> EntryOp | None:
@@ -73,7 +88,8 @@ def _entry_of(op: Operation) -> EntryOp | None:
     return parent
 
 
-def _lower_check(check: tile_safety.CheckIndexOp) -> None:
+def _in_kernel_check(check: tile_safety.CheckIndexOp) -> list[Operation]:
+    """The ops that check ``check``'s obligation in the kernel, located where it is."""
     view = check.view.type
     index = check.index.type
     assert isinstance(view, TileViewType) and isinstance(index, TileType)
@@ -98,12 +114,8 @@ def _lower_check(check: tile_safety.CheckIndexOp) -> None:
     report = IfOp(both.results[0], [], Region(Block([YieldOp()])), Region(Block([show, YieldOp()])))
     message = StringAttr(f"{what}: tile index out of range in dimension {dim}")
     ok = AssertOp.build(operands=[both.results[0]], properties={"message": message})
-    block = check.parent_block()
-    assert block is not None
     made = [counts, zero, low, high, both, report, ok]
     for op in made:
         for inner in op.walk():
             inner.location = check.location
-    block.insert_ops_before(made, check)
-    check.detach()
-    check.erase()
+    return made
