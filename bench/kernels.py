@@ -47,6 +47,9 @@ sys.path.append(str(Path(__file__).resolve().parent))  # triton_kernels, method 
 import safetile as st  # noqa: E402
 from add import add  # noqa: E402
 from flash_attention import flash_attention  # noqa: E402
+import layer_norm as layer_norm_example  # noqa: E402
+import rms_norm as rms_norm_example  # noqa: E402
+import softmax as softmax_example  # noqa: E402
 from layer_norm import launch_layer_norm  # noqa: E402
 from method import ClockSampler, Measured, Method, device_state  # noqa: E402
 from rms_norm import launch_rms_norm  # noqa: E402
@@ -77,6 +80,10 @@ HEADS = 8
 ROW_METHOD = Method(rounds=10, warm=5, reps=3, flush_l2=True)
 ATTENTION_METHOD = Method(rounds=6, warm=10, reps=3, cool_s=0.2, steady_s=1.0)
 ADD_METHOD = Method(rounds=10, warm=5, reps=3, flush_l2=True)
+SPIN_CYCLES = 1_000_000
+"""``torch.cuda._sleep`` before each attention timing (about 0.5 ms): the host queues the launches meanwhile."""
+PERSISTENT_BLOCKS = 132 * 8
+"""The grid of the persistent alternative (8 blocks an SM on an H100's 132 SMs)."""
 
 
 @dataclass(frozen=True)
@@ -140,6 +147,32 @@ def launch_row(case: Case, z: Any, x: Any, w: Any, b: Any) -> st.DeviceOp:
     return launch_layer_norm(z, x, w, b, EPS)
 
 
+def row_variants(case: Case) -> dict[str, Callable[..., st.DeviceOp]]:
+    """Other configs timed beside the launcher's for ``case`` (f16 and f32; softmax, rms_norm,
+    layer_norm), each a function of ``(z, x, w, b)``: where a row fits one tile, the one-tile
+    kernel with 4x the rows per block, and the looped kernel as a persistent one (a row block
+    per column tile, ``PERSISTENT_BLOCKS`` blocks); where it does not, the looped kernel with
+    column tiles of 2048 and 8192."""
+    if case.dtype == "bf16" or case.workload not in ("softmax", "rms_norm", "layer_norm"):
+        return {}
+    module = {"softmax": softmax_example, "rms_norm": rms_norm_example, "layer_norm": layer_norm_example}[case.workload]
+    one_tile, looped = getattr(module, f"{case.workload}_row"), getattr(module, case.workload)
+    width = case.shape[1]
+    tile, rows = module.row_tile(width), module.rows_per_block(width)
+
+    def call(kernel: Any, bm: int, bn: int, **launch: Any) -> Callable[..., st.DeviceOp]:
+        def launch_it(z: Any, x: Any, w: Any, b: Any) -> st.DeviceOp:
+            inputs = {"softmax": (x,), "rms_norm": (x, w, EPS), "layer_norm": (x, w, b, EPS)}[case.workload]
+            return kernel(z.partition((bm, bn)), *inputs, **launch)
+        return launch_it
+
+    if tile <= module.MAX_ROW_TILE:
+        return {f"{case.workload}_row BM={4 * rows}": call(one_tile, 4 * rows, tile),
+                f"{case.workload} persistent BM={rows} BN={tile}": call(looped, rows, tile, grid=(PERSISTENT_BLOCKS,))}
+    blocks = (-(-case.shape[0] // rows),)
+    return {f"{case.workload} BN={bn}": call(looped, rows, bn, grid=blocks) for bn in (2048, 8192)}
+
+
 # -- ahead of time, here --------------------------------------------------------------
 
 
@@ -179,6 +212,10 @@ def build(arch: str) -> None:
             z, x = st.zeros((16, cols), dtype).sync(), st.ones((16, cols), dtype).sync()
             w, b = st.ones((cols,), dtype).sync(), st.zeros((cols,), dtype).sync()
             launch_row(case, z, x, w, b).sync()
+            for variant in row_variants(case).values():
+                z, x = st.zeros((16, cols), dtype).sync(), st.ones((16, cols), dtype).sync()
+                w, b = st.ones((cols,), dtype).sync(), st.zeros((cols,), dtype).sync()
+                variant(z, x, w, b).sync()
     row_kernels = ("softmax", "rms_norm", "layer_norm")
     for meta in sorted(default_cache_dir().glob("cubin-v1/*/*/*.json")):
         record = json.loads(meta.read_text())
@@ -264,6 +301,17 @@ def _triton_call(case: Case, a: dict[str, Any], out: Any) -> Callable[[], Any]:
     return lambda: tk.layer_norm(out, a["x"], a["w"], a["b"], EPS)
 
 
+def _variants(case: Case, a: dict[str, Any], torch: Any) -> list[Impl]:
+    """``row_variants``'s launches, prepared."""
+    t = st.as_tensor
+    impls = []
+    for name, variant in row_variants(case).items():
+        out = torch.full_like(a["x"], math.nan)
+        prepared = variant(t(out), t(a["x"]), t(a["w"]), t(a["b"])).prepare()
+        impls.append(Impl(f"safetile {name}", prepared.enqueue, out, name, prepared))
+    return impls
+
+
 def _ours(case: Case, a: dict[str, Any], torch: Any) -> Impl:
     """Our launch as a user makes it (the launcher; attention tuned first), prepared (checked and
     packed once)."""
@@ -310,6 +358,7 @@ def run_case(case: Case, torch: Any, stream: Any, sampler: ClockSampler | None,
             impls.append(Impl(name, call, out, first=lambda out=out, call=call: out.copy_(call().view_as(out))))
         triton_out = torch.full_like(shape, math.nan)
         impls.append(Impl("triton", _triton_call(case, a, triton_out), triton_out))
+        impls += _variants(case, a, torch)
         for impl in impls:
             (impl.first or impl.call)()
         stream.synchronize()
@@ -317,7 +366,8 @@ def run_case(case: Case, torch: Any, stream: Any, sampler: ClockSampler | None,
         errors = {impl.name: _check(case, impl, reference, torch) for impl in impls}
         method = method or (ATTENTION_METHOD if case.workload == "attention" else
                             ADD_METHOD if case.workload == "add" else ROW_METHOD)
-        measured = method.compare({i.name: i.call for i in impls}, case.peer, st_stream, sampler=sampler)
+        spin = (lambda: torch.cuda._sleep(SPIN_CYCLES)) if case.workload == "attention" else None
+        measured = method.compare({i.name: i.call for i in impls}, case.peer, st_stream, sampler=sampler, spin=spin)
     for impl in impls:
         if impl.held is not None:
             impl.held.release()
@@ -349,7 +399,7 @@ def markdown(rows: list[dict[str, Any]], header: str) -> str:
         mine = [r for r in rows if r["workload"] == workload]
         steady = any("steady_rate" in r for r in mine)
         unit = "TFLOP/s" if workload == "attention" else "GB/s"
-        peers = [n for n in dict.fromkeys(r["impl"] for r in mine) if n != "safetile"]
+        peers = [n for n in dict.fromkeys(r["impl"] for r in mine) if not n.startswith("safetile")]
         cols = ["dtype", "size", "options", "implementation", "config", f"burst {unit}"]
         cols += [f"steady {unit}"] if steady else []
         cols += [f"ours vs {p} ({'steady' if steady else 'burst'})" for p in peers]
@@ -367,7 +417,7 @@ def markdown(rows: list[dict[str, Any]], header: str) -> str:
             if workload != "attention":
                 cells.append(_fmt(r.get("of_copy")))
             lines.append("| " + " | ".join(cells) + " |")
-        lines += ["", "Peers (same cases):", "", "| dtype | size | options | implementation | burst | steady | "
+        lines += ["", "Peers and the other configs (same cases):", "", "| dtype | size | options | implementation | burst | steady | "
                   "alone (control) |", "|---|---|---|---|---|---|---|"]
         for r in mine:
             if r["impl"] == "safetile":

@@ -18,6 +18,9 @@ list order changed).  Hence, for every comparison:
   implementation (again in a shuffled order) runs back to back for ``steady_s`` seconds, timed in
   batches of ``reps``, and the figure is the median of the batches of the second half (the
   clock settled at the cap).  Compute-bound work quotes the steady state.
+* **The host ahead** (``spin``): where a launch costs the host more than the GPU's time (a
+  small attention, torch's per-call overhead), a spin kernel (``torch.cuda._sleep``) enqueued
+  before each timing keeps the GPU busy while the host queues the timed launches.
 * **L2 flushed** (``flush_l2``): a 256 MiB write before each timed launch, outside the events,
   for memory-bound work (its inputs must come from memory, not from the last call's L2).
 * **Clocks sampled**: ``ClockSampler`` reads ``nvidia-smi`` every 100 ms (SM clock, power,
@@ -177,10 +180,12 @@ class Method:
     seed: int = 0
 
     def compare(self, impls: dict[str, Callable[[], Any]], peer: str, stream: Any,
-                flush: Callable[[], Any] | None = None, sampler: ClockSampler | None = None) -> Measured:
+                flush: Callable[[], Any] | None = None, sampler: ClockSampler | None = None,
+                spin: Callable[[], Any] | None = None) -> Measured:
         """Time every implementation by the method; ``peer`` names the one the ratios are to.
         ``stream``: the backend stream every implementation enqueues on; ``flush``: what evicts
-        the L2 (default: a 256 MiB fill on that stream, when ``flush_l2``)."""
+        the L2 (default: a 256 MiB fill on that stream, when ``flush_l2``); ``spin``: what
+        enqueues a spin on that stream, before each timing (outside its events)."""
         if peer not in impls:
             raise ValueError(f"the peer {peer!r} is not among the implementations ({', '.join(impls)})")
         if self.flush_l2 and flush is None:
@@ -194,25 +199,26 @@ class Method:
             orders.append(order)
             for name in order:
                 with _tagged(sampler, f"burst {name}"):
-                    burst[name].append(self._burst(impls[name], stream, flush))
+                    burst[name].append(self._burst(impls[name], stream, flush, spin))
         control = []
         with _tagged(sampler, f"control {peer}"):
             for _ in range(self.rounds if self.rounds > 1 else 0):
-                control.append(self._burst(impls[peer], stream, flush))
+                control.append(self._burst(impls[peer], stream, flush, spin))
         steady: dict[str, list[float]] = {name: [] for name in names}
         if self.steady_s > 0:
             order = rng.sample(names, len(names))
             orders.append(order)
             for name in order:
                 with _tagged(sampler, f"steady {name}"):
-                    steady[name] = self._steady(impls[name], stream, flush)
+                    steady[name] = self._steady(impls[name], stream, flush, spin)
         clocks = {}
         if sampler is not None:
             for key in {s["label"] for s in sampler.samples if s["label"]}:
                 clocks[key] = sampler.summary(key)
         return Measured(peer, burst, steady, control, orders, clocks)
 
-    def _burst(self, fn: Callable[[], Any], stream: Any, flush: Callable[[], Any] | None) -> float:
+    def _burst(self, fn: Callable[[], Any], stream: Any, flush: Callable[[], Any] | None,
+               spin: Callable[[], Any] | None) -> float:
         """After ``cool_s`` idle and ``warm`` launches of ``fn``: the median seconds of ``reps``
         timed launches (each after an L2 flush when ``flush``)."""
         stream.synchronize()
@@ -220,11 +226,14 @@ class Method:
             time.sleep(self.cool_s)
         for _ in range(self.warm):
             fn()
-        return statistics.median(self._timed(fn, stream, flush))
+        return statistics.median(self._timed(fn, stream, flush, spin))
 
-    def _timed(self, fn: Callable[[], Any], stream: Any, flush: Callable[[], Any] | None) -> list[float]:
+    def _timed(self, fn: Callable[[], Any], stream: Any, flush: Callable[[], Any] | None,
+               spin: Callable[[], Any] | None) -> list[float]:
         """Seconds of each of ``reps`` launches (flushed: one event pair each; else one pair
-        around all, divided)."""
+        around all, divided), after the spin."""
+        if spin is not None:
+            spin()
         if flush is not None:
             pairs = []
             for _ in range(self.reps):
@@ -239,7 +248,8 @@ class Method:
         end = stream.record(timing=True)
         return [start.elapsed_ms(end) / 1e3 / self.reps]
 
-    def _steady(self, fn: Callable[[], Any], stream: Any, flush: Callable[[], Any] | None) -> list[float]:
+    def _steady(self, fn: Callable[[], Any], stream: Any, flush: Callable[[], Any] | None,
+                spin: Callable[[], Any] | None) -> list[float]:
         """Batches of ``reps`` launches back to back for ``steady_s`` seconds of wall time (the
         host waits on each batch only once the next is queued); the second half's figures."""
         for _ in range(self.warm):
@@ -248,6 +258,8 @@ class Method:
         pending: list[tuple[Any, Any]] = []
         ends = time.perf_counter() + self.steady_s
         while time.perf_counter() < ends or len(pending) + len(figures) < 4:
+            if spin is not None and not pending:  # the queue ran dry: put the host ahead again
+                spin()
             if flush is not None:
                 flush()
             start = stream.record(timing=True)

@@ -111,13 +111,19 @@ def row_tile(width: int) -> int:
     return 1 << max(0, (width - 1).bit_length())
 
 
+def rows_per_block(width: int) -> int:
+    """The launcher's rows per block: about 4096 elements a block (several rows of narrow ones,
+    at most 16), one row from 4096 columns up."""
+    return max(1, min(16, 4096 // row_tile(width)))
+
+
 def launch_layer_norm(z: st.Tensor, x: st.Tensor, w: st.Tensor, b: st.Tensor, eps: float,
                       rows: int | None = None) -> st.DeviceOp:
     """``z = layer_norm(x) * w + b``: ``layer_norm_row`` when a row fits in ``MAX_ROW_TILE``
     elements, else ``layer_norm``."""
     width = x.shape[1]
-    if rows is None:  # about 4096 elements a block: several rows of narrow ones
-        rows = max(1, min(16, 4096 // row_tile(width)))
+    if rows is None:
+        rows = rows_per_block(width)
     if row_tile(width) <= MAX_ROW_TILE:
         return layer_norm_row(z.partition((rows, row_tile(width))), x, w, b, eps)
     return layer_norm(z.partition((rows, LOOP_TILE)), x, w, b, eps, grid=(-(-x.shape[0] // rows),))

@@ -86,12 +86,18 @@ def row_tile(width: int) -> int:
     return 1 << max(0, (width - 1).bit_length())
 
 
+def rows_per_block(width: int) -> int:
+    """The launcher's rows per block: about 4096 elements a block (several rows of narrow ones,
+    at most 16), one row from 4096 columns up."""
+    return max(1, min(16, 4096 // row_tile(width)))
+
+
 def launch_softmax(z: st.Tensor, x: st.Tensor, rows: int | None = None, log: bool = False) -> st.DeviceOp:
     """``z = softmax(x)`` (``log``: ``log_softmax(x)``) along rows: ``softmax_row`` with ``rows``
     rows per block when a row fits in ``MAX_ROW_TILE`` elements, else the online ``softmax``."""
     width = x.shape[1]
-    if rows is None:  # about 4096 elements a block: several rows of narrow ones
-        rows = max(1, min(16, 4096 // row_tile(width)))
+    if rows is None:
+        rows = rows_per_block(width)
     if row_tile(width) <= MAX_ROW_TILE:
         return softmax_row(z.partition((rows, row_tile(width))), x, LOG=int(log))
     return softmax(z.partition((rows, LOOP_TILE)), x, LOG=int(log), grid=(-(-x.shape[0] // rows),))

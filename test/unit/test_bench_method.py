@@ -122,15 +122,16 @@ def test_two_seeds_give_two_orders_and_one_seed_the_same(fake: FakeDriver) -> No
     assert orders[0] == orders[2] and orders[0] != orders[1]
 
 
-def test_the_flush_comes_before_each_timed_launch_outside_the_events(fake: FakeDriver) -> None:
+def test_the_spin_and_the_flush_come_before_each_timed_launch_outside_the_events(fake: FakeDriver) -> None:
     impls, stream, timeline = setup(fake)
     Method(rounds=2, warm=2, reps=3, flush_l2=True).compare(impls, "peer", stream,
-                                                          flush=lambda: timeline.append("F"))
+                                                          flush=lambda: timeline.append("F"),
+                                                          spin=lambda: timeline.append("S"))
     timed = blocks(timeline)
     assert len(timed) == 2 * len(NAMES) * 3 + 2 * 3, "a timing per launch: burst rounds, then the control"
     for block in timed:
         name = block[-2]
-        assert block in ([name] * 2 + ["F", "|", name, "|"], ["F", "|", name, "|"]), block
+        assert block in ([name] * 2 + ["S", "F", "|", name, "|"], ["F", "|", name, "|"]), block
         assert name in NAMES
 
 
