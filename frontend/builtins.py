@@ -6,8 +6,9 @@ lowering with the same parameters plus the ``Lowerer`` first.  Arguments
 are bound against the DSL signature, so defaults and keyword names are the
 documented ones and a wrong call is reported at the call site.
 
-The op families register themselves from ``ops_*`` modules, imported at the
-end of this one.
+The op families register themselves from the ``ops_*`` modules, which
+import this one; ``lower`` imports them all, so the tables are full before
+any kernel is lowered.
 """
 
 from __future__ import annotations
@@ -77,7 +78,3 @@ def property_getter(api_class: type, attribute: str) -> object | None:
     if isinstance(member, property):
         return member.fget
     return None
-
-
-# The families fill the tables when imported.
-from . import ops_arith, ops_memory, ops_misc, ops_shape  # noqa: E402,F401

@@ -58,6 +58,7 @@ from .core import as_tile, const, constant_value, describe, is_number, signednes
 from .emit import Builder
 from .errors import CompileError, Source
 from .parse import MISSING, DeviceFunction, ParsedFunction
+from . import ops_arith, ops_misc, ops_shape  # noqa: F401 - the op families fill builtins' tables
 from .ops_memory import owned_tile_range
 from .pybuiltins import PY_BUILTINS
 from .rust_names import spelling

@@ -3,8 +3,8 @@
 Python's operators keep Python's meaning where Tile IR can express it:
 ``/`` is true division (floats only: integers use ``//``), ``//`` rounds
 toward negative infinity and ``%`` takes the divisor's sign, comparisons
-give ``bool`` tiles (``!=`` is true for NaN), ``@`` is ``mma`` into a fresh
-f32 (floats) or i32 (i8) accumulator.  Integer signedness comes from the
+give ``bool`` tiles (``!=`` is true for NaN); ``@`` is lowered with ``mma``
+(``ops_shape``).  Integer signedness comes from the
 element type (``st.u32`` divides, compares and shifts unsigned).
 """
 
@@ -280,15 +280,6 @@ def _pow(lx: Lowerer, a: Any, b: Any) -> TileValue:
     x, y = unify(lx, "**", a, b)
     _need(lx, x, "**", "float")
     return emit(lx, arith.FPowFOp, [x, y], x.dtype)
-
-
-@operator("MatMult")
-def _matmul(lx: Lowerer, a: Any, b: Any) -> TileValue:
-    from .ops_shape import fresh_accumulator, mma
-
-    if not isinstance(a, TileValue) or not isinstance(b, TileValue):
-        raise lx.error("'@' needs two tiles", "multiply tiles of shapes [M, K] and [K, N]")
-    return mma(lx, a, b, fresh_accumulator(lx, a, b))
 
 
 @implements(dsl.mulhi)

@@ -21,7 +21,7 @@ from safetile.dialects.cuda_tile.ops.reduction import ReduceOp, ScanOp
 from safetile.dialects.cuda_tile.ops.shape import CatOp, ExtractOp, IotaOp, PackOp, PermuteOp, UnpackOp
 
 from . import dsl
-from .builtins import OPERATORS, call, implements
+from .builtins import OPERATORS, call, implements, operator
 from .core import as_tile, broadcast_to, check_shape, const, describe, index_value, is_number, reshape, signedness
 from .dsl import DType
 from .ops_arith import emit
@@ -430,3 +430,11 @@ def mma(lx: Lowerer, a: TileValue, b: TileValue, acc: TileValue) -> TileValue:
 @implements(dsl.mma)
 def _mma(lx: Lowerer, a: Any, b: Any, acc: Any) -> TileValue:
     return mma(lx, _tile(lx, a, "mma"), _tile(lx, b, "mma"), _tile(lx, acc, "mma"))
+
+
+@operator("MatMult")
+def _matmul(lx: Lowerer, a: Any, b: Any) -> TileValue:
+    """``a @ b``: ``mma`` into a fresh f32 (floats), f64 (f64) or i32 (8-bit ints) accumulator."""
+    if not isinstance(a, TileValue) or not isinstance(b, TileValue):
+        raise lx.error("'@' needs two tiles", "multiply tiles of shapes [M, K] and [K, N]")
+    return mma(lx, a, b, fresh_accumulator(lx, a, b))
