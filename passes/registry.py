@@ -88,6 +88,11 @@ def _builtin_passes() -> dict[str, PassFactory]:
 
         return FuseFma
 
+    def synthesize_debug_info_scopes() -> type[ModulePass]:
+        from safetile.passes.synthesize_debug_info_scopes import SynthesizeDebugInfoScopes
+
+        return SynthesizeDebugInfoScopes
+
     return {
         "canonicalize": canonicalize,
         "cse": cse,
@@ -100,6 +105,7 @@ def _builtin_passes() -> dict[str, PassFactory]:
         "lower-tile-safety": lower_tile_safety,
         "safetile-pipeline": safetile_pipeline,
         "fuse-fma": fuse_fma,
+        "synthesize-debug-info-scopes": synthesize_debug_info_scopes,
     }
 
 

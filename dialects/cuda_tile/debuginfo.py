@@ -438,11 +438,16 @@ def verify_global_debug_info(op: Operation) -> None:
 # --------------------------------------------------------------------------
 
 
-def kernel_subprogram(name: str, loc: FileLineColLoc) -> DISubprogramAttr:
-    """The subprogram of kernel ``name`` defined at ``loc``; its file is also its compile unit."""
+def file_of(loc: FileLineColLoc) -> DIFileAttr:
+    """The ``di_file`` of a place: its file name and its folder (empty for none)."""
     path = PurePosixPath(loc.filename.data)
     directory = "" if str(path.parent) == "." else str(path.parent)
-    file = DIFileAttr(StringAttr(path.name), StringAttr(directory))
+    return DIFileAttr(StringAttr(path.name), StringAttr(directory))
+
+
+def kernel_subprogram(name: str, loc: FileLineColLoc) -> DISubprogramAttr:
+    """The subprogram of kernel ``name`` defined at ``loc``; its file is also its compile unit."""
+    file = file_of(loc)
     line = loc.line
     return DISubprogramAttr(
         file, line, StringAttr(name), StringAttr(name), DICompileUnitAttr(file), line
