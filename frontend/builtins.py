@@ -13,9 +13,12 @@ any kernel is lowered.
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+
+from .errors import CompileError
 
 if TYPE_CHECKING:
     from .lower import Lowerer
@@ -46,7 +49,7 @@ def operator(*names: str) -> Callable[[Lowering], Lowering]:
 
     def register(fn: Lowering) -> Lowering:
         for name in names:
-            OPERATORS[name] = fn
+            OPERATORS[name] = _guarded(fn, f"the operator {name}")
         return fn
 
     return register
@@ -60,16 +63,46 @@ def is_builtin(value: object) -> bool:
 
 
 def call(lx: Lowerer, name: object, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    """Lower a call of the DSL ``name``; binding errors are compile errors."""
+    """Lower a call of the DSL ``name``; binding errors are compile errors.
+
+    Every lowering runs through ``_lower`` (here, or as an operator of
+    ``OPERATORS``): any exception it raises other than a ``CompileError`` (a
+    bug of the compiler, not of the kernel) becomes an internal error at the
+    kernel line being lowered, the original exception chained (as Triton's
+    ``visit()`` does)."""
     lowering = BUILTINS[name]
     signature = inspect.signature(name)  # type: ignore[arg-type]
+    shown = getattr(name, "__qualname__", str(name)).replace("Tile.", "tile.")
     try:
         bound = signature.bind(*args, **kwargs)
     except TypeError as err:
-        shown = getattr(name, "__qualname__", str(name)).replace("Tile.", "tile.")
         raise lx.error(f"bad call of {shown}: {err}", f"its signature is {shown}{signature}") from None
     bound.apply_defaults()
-    return lowering(lx, *bound.args, **bound.kwargs)
+    return _lower(lx, shown, lowering, bound.args, bound.kwargs)
+
+
+def _lower(lx: Lowerer, shown: str, lowering: Lowering, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """``lowering(lx, *args, **kwargs)``, any exception but a ``CompileError`` made an internal
+    error at the kernel line being lowered."""
+    try:
+        return lowering(lx, *args, **kwargs)
+    except CompileError:
+        raise
+    except Exception as err:
+        raise lx.error(
+            f"internal error: lowering {shown} raised {type(err).__name__}: {err}",
+            "this is a bug in safetile, not in the kernel: please report it with this message",
+        ) from err
+
+
+def _guarded(lowering: Lowering, shown: str) -> Lowering:
+    """``lowering`` run through ``_lower`` (the operators' table holds these)."""
+
+    @functools.wraps(lowering)
+    def run(lx: Lowerer, *args: Any, **kwargs: Any) -> Any:
+        return _lower(lx, shown, lowering, args, kwargs)
+
+    return run
 
 
 def property_getter(api_class: type, attribute: str) -> object | None:

@@ -61,7 +61,7 @@ from .parse import MISSING, DeviceFunction, ParsedFunction
 from . import ops_arith, ops_misc, ops_shape  # noqa: F401 - the op families fill builtins' tables
 from .ops_memory import owned_tile_range
 from .pybuiltins import PY_BUILTINS
-from .rust_names import spelling
+from .spellings import spelling
 from .scope import RETURN_SLOT, Scope
 from .types import (
     API_CLASS,
@@ -108,6 +108,10 @@ _UNARY = {
     ast.Not: ("Not", pyop.not_),
 }
 _MAX_DRY_VISITS = 6
+
+_HOST_RUNTIME = "safetile.runtime"
+"""The host runtime's package: a value of its types made in a kernel came from a plain Python
+call run at compile time (the frontend does not import the runtime: layering)."""
 
 
 # --------------------------------------------------------------------------
@@ -1035,10 +1039,12 @@ class Lowerer:
             value = value.values
         if isinstance(value, tuple | str) and not _is_runtime(index):
             return self.python(pyop.getitem, value, index)
-        raise self.error(
-            f"cannot index {describe(value)} with {describe(index)}",
-            "tiles are indexed by whole sub-tiles: use st.extract(tile, index, shape)",
-        )
+        if index is None or (isinstance(index, tuple) and None in index):
+            hint = ("a None index adds a dimension of size 1 in numpy and Triton: here reshape, "
+                    "e.g. x.reshape((M, 1))")
+        else:
+            hint = "tiles are indexed by whole sub-tiles: use st.extract(tile, index, shape)"
+        raise self.error(f"cannot index {describe(value)} with {describe(index)}", hint)
 
     def expr_Slice(self, node: ast.Slice) -> slice:
         parts = [self.eval(p) if p is not None else None for p in (node.lower, node.upper, node.step)]
@@ -1056,7 +1062,7 @@ class Lowerer:
                 raise self.error(f"{describe(value)} has no attribute '{node.attr}'", spelling(node.attr) or "") from None
         getter = builtins.property_getter(api, node.attr)
         if getter is not None and builtins.is_builtin(getter):
-            return builtins.BUILTINS[getter](self, value)
+            return builtins.call(self, getter, (value,), {})
         member = getattr(api, node.attr, None)
         if member is None or not builtins.is_builtin(member):
             raise self.error(
@@ -1145,13 +1151,22 @@ class Lowerer:
                 f"'{name}' is not a kernel function",
                 f"decorate '{name}' with @st.function to call it with tiles",
             )
+        name = getattr(func, "__name__", describe(func))
         try:
-            return func(*args, **kwargs)
+            result = func(*args, **kwargs)
         except RuntimeError as err:
-            name = getattr(func, "__name__", describe(func))
             raise self.error(str(err), f"decorate '{name}' with @st.function") from None
         except Exception as err:
             raise self.error(f"cannot evaluate at compile time: {err}") from None
+        if type(result).__module__.startswith(_HOST_RUNTIME):
+            # A host function (st.arange, st.from_numpy...): what it made cannot enter the kernel.
+            raise self.error(
+                f"'{name}' is a plain Python function: it ran at compile time, on the host, and "
+                f"made {describe(result)}, which a kernel cannot use",
+                spelling(name) or "in a kernel, make tiles with the kernel language's functions "
+                "(docs/language.md, \"Plain Python calls\")",
+            )
+        return result
 
     def inline(self, fn: DeviceFunction, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """Inline a ``@st.function`` at this call site."""

@@ -1,14 +1,15 @@
-"""cuTile Rust's names for operations the kernel language spells otherwise.
+"""Other languages' names for what the kernel language spells otherwise.
 
-Users porting a Rust kernel write ``st.reduce_sum(x, 0)`` or
-``st.gt_tile(a, b)``; the compiler answers with the Python spelling instead
+Users porting a cuTile Rust kernel write ``st.reduce_sum(x, 0)`` or
+``st.gt_tile(a, b)``; users of Triton write ``st.program_id(0)`` or
+``st.cdiv(n, B)``.  The compiler answers with the safetile spelling instead
 of a bare "no attribute" (``spelling``).  Names the language shares with
-Rust (``mma``, ``exp``, ``load_tile_like``...) are not listed.
+them (``mma``, ``exp``, ``where``, ``load_tile_like``...) are not listed.
 """
 
 from __future__ import annotations
 
-_SPELLINGS: dict[str, str] = {
+_RUST: dict[str, str] = {
     "get_tile_block_id": "st.tile_block_id()",
     "get_num_tile_blocks": "st.num_tile_blocks()",
     "get_shape_dim": "x.shape[i]",
@@ -78,7 +79,25 @@ _SPELLINGS: dict[str, str] = {
 }
 
 
+_TRITON: dict[str, str] = {
+    "program_id": "st.tile_block_id()[axis] (the block's index along the output's partition)",
+    "num_programs": "st.num_tile_blocks()[axis]",
+    "cdiv": "st.ceil_div(a, b)",
+    "dot": "a @ b, or st.mma(a, b, acc) to accumulate into acc",
+    "arange": "st.iota((n,), st.i32) (st.arange makes a host tensor)",
+    "load": "x.partition(shape).load(index), or z.load() for the output's own tile",
+    "store": "z.store(tile) (the output's own tile)",
+    "trans": "tile.T or st.permute(tile, perm)",
+    "view": "tile.reshape(shape)",
+    "expand_dims": "tile.reshape(shape) (a reshape adds the dimension of size 1)",
+    "jit": "@st.kernel",
+}
+
+
 def spelling(name: str) -> str | None:
-    """How to write cuTile Rust's ``name`` here, or None if it is not a Rust-only name."""
-    found = _SPELLINGS.get(name)
-    return None if found is None else f"'{name}' is cuTile Rust's name: write {found}"
+    """How to write cuTile Rust's or Triton's ``name`` here, or None if it is neither's own name."""
+    if (found := _RUST.get(name)) is not None:
+        return f"'{name}' is cuTile Rust's name: write {found}"
+    if (found := _TRITON.get(name)) is not None:
+        return f"'{name}' is Triton's name: write {found}"
+    return None

@@ -195,7 +195,10 @@ def __getattr__(name: str) -> Any:
         except PackageNotFoundError:  # a source tree that is not installed
             value = "0.0.0"
     else:
-        raise AttributeError(f"module 'safetile' has no attribute '{name}'")
+        from safetile.frontend.spellings import spelling  # no imports of its own: cheap
+
+        hint = None if name.startswith("_") else spelling(name)
+        raise AttributeError(f"module 'safetile' has no attribute '{name}'" + (f"; {hint}" if hint else ""))
     globals()[name] = value  # the next access is a plain attribute read
     return value
 

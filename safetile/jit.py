@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import sys
+import types
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -34,6 +36,13 @@ class Kernel(KernelDefinition):
 
     __call__ = launch
     """``kernel(z_part, x, y)``: a lazy launch (``runtime/launch.py``; docs/runtime.md)."""
+
+    def __getitem__(self, grid: object) -> Any:
+        """``kernel[grid]`` is Triton's launch: refused with safetile's way."""
+        raise TypeError(
+            f"{self.name}[grid] is Triton's launch syntax; safetile launches one tile block per tile of "
+            f"the output's partition: {self.name}(z.partition(tile_shape), x, ...) (docs/runtime.md)"
+        )
 
     def compile(self, *specializations: Mapping[str, Any], stage: str = "after-clean-up",
                 **values: Any) -> ModuleOp:
@@ -139,3 +148,14 @@ def warm_up_kernel(kernel: Kernel, specializations: Iterable[Mapping[str, Any]],
     (``SAFETILE_CACHE_DIR``) to the GPU machine.
     """
     return kernel.warm_up(specializations, arch=arch)
+
+
+class _Module(types.ModuleType):
+    """This module, callable only to say so: ``st.jit`` is this module once it is imported
+    (a submodule is an attribute of its package), and ``@st.jit`` is Triton's decorator."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("st.jit is Triton's decorator; safetile's is @st.kernel (docs/language.md)")
+
+
+sys.modules[__name__].__class__ = _Module

@@ -224,6 +224,112 @@ def test_rust_names_suggest_the_python_spelling(kernel: object, hint: str) -> No
     assert info.value.hint == hint and info.value.line > 0
 
 
+# -- Triton's spellings ----------------------------------------------------------
+
+
+@st.kernel
+def triton_program_id(z: st.Mut[f32, (4,)]):
+    pid = st.program_id(0)  # noqa: F841
+    z.store(0.0)
+
+
+@st.kernel
+def triton_cdiv(z: st.Mut[f32, (4,)], x: st.Ref[f32, (-1,)]):
+    z.store(st.cdiv(x.shape[0], 4) + 0.0)
+
+
+@st.kernel
+def triton_dot(z: st.Mut[f32, (4, 4)], x: st.Ref[f32, (-1, -1)]):
+    t = x.partition((4, 4)).load((0, 0))
+    z.store(st.dot(t, t))
+
+
+@st.kernel
+def triton_num_programs(z: st.Mut[f32, (4,)]):
+    z.store(st.num_programs(0) + 0.0)
+
+
+@st.kernel
+def triton_arange(z: st.Mut[f32, (16,)]):
+    z.store(st.arange(16))
+
+
+@st.kernel
+def triton_none_index(z: st.Mut[f32, (4, 1)], x: st.Ref[f32, (-1,)]):
+    z.store(x.partition((4,)).load((0,))[:, None])
+
+
+@pytest.mark.parametrize(
+    "kernel, message, hint",
+    [
+        (triton_program_id, "module has no attribute 'program_id'",
+         "'program_id' is Triton's name: write st.tile_block_id()[axis]"),
+        (triton_cdiv, "module has no attribute 'cdiv'", "'cdiv' is Triton's name: write st.ceil_div(a, b)"),
+        (triton_dot, "module has no attribute 'dot'", "'dot' is Triton's name: write a @ b"),
+        (triton_num_programs, "module has no attribute 'num_programs'",
+         "'num_programs' is Triton's name: write st.num_tile_blocks()[axis]"),
+        (triton_arange, "'arange' is a plain Python function: it ran at compile time, on the host, and made "
+         "deviceop, which a kernel cannot use", "'arange' is Triton's name: write st.iota((n,), st.i32)"),
+        (triton_none_index, "cannot index tile<4xf32> with (slice, None)",
+         "a None index adds a dimension of size 1 in numpy and Triton: here reshape"),
+    ],
+)
+def test_triton_names_suggest_the_safetile_spelling(kernel: object, message: str, hint: str) -> None:
+    with pytest.raises(CompileError) as info:
+        kernel.compile()  # type: ignore[attr-defined]
+    assert info.value.message == message and info.value.hint.startswith(hint) and info.value.line > 0
+
+
+def test_a_host_function_called_in_a_kernel_says_it_ran_at_compile_time() -> None:
+    @st.kernel
+    def host_call(z: st.Mut[f32, (16,)]):
+        z.store(st.from_numpy(np.zeros(16, np.float32)))
+
+    with pytest.raises(CompileError, match="'from_numpy' is a plain Python function: it ran at compile time") as info:
+        host_call.compile()
+    assert "Plain Python calls" in info.value.hint
+
+
+def test_triton_decorator_and_launch_are_refused_with_the_safetile_way() -> None:
+    with pytest.raises(TypeError, match=r"st.jit is Triton's decorator; safetile's is @st.kernel"):
+        st.jit(lambda z: None)
+    with pytest.raises(TypeError, match=r"triton_program_id\[grid\] is Triton's launch syntax; .*"
+                       r"triton_program_id\(z.partition\(tile_shape\), x, \.\.\.\)"):
+        triton_program_id[(4,)]
+    with pytest.raises(AttributeError, match="'program_id' is Triton's name: write st.tile_block_id"):
+        st.program_id  # noqa: B018
+
+
+# -- an exception inside a lowering is an internal error at the kernel line ----------
+
+
+@pytest.mark.parametrize("table, key", [("BUILTINS", st.exp), ("OPERATORS", "Add")])
+def test_a_lowering_that_raises_is_an_internal_error_at_the_kernel_line(
+    monkeypatch: pytest.MonkeyPatch, table: str, key: object
+) -> None:
+    from safetile.frontend import builtins
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise KeyError("the bug")
+
+    lowerings = dict(getattr(builtins, table))
+    lowerings[key] = builtins._guarded(broken, "the operator Add") if table == "OPERATORS" else broken
+    monkeypatch.setattr(builtins, table, lowerings)
+
+    @st.kernel
+    def uses_it(z: st.Mut[f32, (4,)], x: st.Ref[f32, (-1,)]):
+        t = st.load_tile_like(x, z)
+        z.store(st.exp(t) + t)
+
+    with pytest.raises(CompileError) as info:
+        uses_it.compile()
+    assert info.value.message.startswith("internal error: lowering ")
+    assert info.value.message.endswith("raised KeyError: 'the bug'")
+    assert info.value.hint == "this is a bug in safetile, not in the kernel: please report it with this message"
+    assert "z.store(st.exp(t) + t)" in info.value.source_line
+    assert isinstance(info.value.__cause__, KeyError)
+
+
 # -- conversions take the rounding mode Tile IR has ------------------------------
 
 
