@@ -234,6 +234,11 @@ def _lower(
                 # check would be a dropped bounds check.
                 guard.accept(module)
         stages.append((stage, module.clone()))
+    try:
+        module.verify()
+    except DiagnosticException as err:
+        raise kernel.error(f"the IR after stage '{stages[-1][0]}' does not verify:\n{str(err).strip()}",
+                           "this is a bug in safetile; please report it with the kernel") from None
     if STAGES.index(until) >= STAGES.index("safety"):
         # The IR that runs, proved again: a clean-up that broke a proof is a bug of ours.
         broken = guard.violations(module)

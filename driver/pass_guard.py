@@ -72,7 +72,7 @@ class PassGuard:
         return broken[0] if broken else None
 
     def violations(self, module: ModuleOp) -> list[Violation]:
-        """What ``module`` breaks that no trusted pass already left."""
+        """What the verified ``module`` breaks that no trusted pass already left."""
         if not self.record.has_facts:
             return []  # hand-written IR without the frontend's facts: nothing was proved
         now = fact_signature(module)

@@ -3,27 +3,28 @@
 The safety passes prove a kernel safe on the frontend's IR; every pass after
 them (clean-ups, user passes) could undo what they proved.  ``reprove`` takes
 the final, pure ``cuda_tile`` module and the :class:`SafetyRecord` of the
-frontend's IR, puts the record's facts back on a copy of the module (never
-trusting a fact found in it), and runs the same analyses again:
+frontend's IR, puts the record's facts on the module for the time of the
+proof (setting aside any fact found in it: none is trusted; the module is as
+it was afterwards), and runs the same analyses again on the verified module
+(the caller verifies it, dominance included):
 
-1. **it verifies** — dominance included (``module.verify()``);
-2. **views as the launch ABI describes them** — every ``make_tensor_view``
+1. **views as the launch ABI describes them** — every ``make_tensor_view``
    outside unsafe code is a tensor parameter's: its base pointer, type and
    dynamic shape and stride operands are the entry arguments the ABI gives
    (``frontend/abi.py``); no ``assume`` outside unsafe code but the ABI's own
    facts about entry arguments;
-3. **one writer per tile, nothing written through a read-only view** —
-   ``partition-disjointness`` itself, on the copy; pointer accesses, view
+2. **one writer per tile, nothing written through a read-only view** —
+   ``partition-disjointness`` itself; pointer accesses, view
    atomics and multimem operations only in unsafe code;
-4. **every index in range** — each partition access index is proved by the
+3. **every index in range** — each partition access index is proved by the
    interval analysis of ``bounds-check-elision`` (the same ``decide``), or
    covered by one of the variant's launch checks, or guarded by an in-kernel
    assert (``lower-tile-safety``'s) that runs before it; none of this with
    ``unchecked_accesses``;
-5. **token order** — the accesses to each mutable tensor are ordered by its
+4. **token order** — the accesses to each mutable tensor are ordered by its
    tokens (``analyses/token_chains.py``).
 
-Unsafe code (the record's ``unsafe`` operations) is exempt from 2, 3 and 5,
+Unsafe code (the record's ``unsafe`` operations) is exempt from all but 3,
 as it is from the safety passes.  ``reprove`` returns the violations; the
 caller (the compile driver, ``tile-opt``) turns them into errors naming the
 pass that ran last, or, for a pass the user trusts by name, into entries of
@@ -37,7 +38,6 @@ from dataclasses import dataclass, replace
 
 from xdsl.dialects.builtin import DenseArrayBase, ModuleOp, StringAttr, UnitAttr, i64
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
-from xdsl.utils.exceptions import DiagnosticException
 
 from safetile.dialects import tile_safety
 from safetile.dialects.cuda_tile.attributes import ComparisonPredicate
@@ -79,44 +79,53 @@ class Violation:
         return None if self.op is None else self.op.location
 
     def key(self) -> tuple[str, str, str]:
-        """What identifies the violation across passes (the copy's ops differ each run)."""
+        """What identifies the violation across passes (the ops differ after each)."""
         return self.property, self.message, str(self.location)
 
 
 def reprove(
     module: ModuleOp, record: SafetyRecord, launch_checks: Sequence[tile_safety.LaunchCheckAttr] = ()
 ) -> list[Violation]:
-    """The safety violations of ``module`` (pure ``cuda_tile``, what runs) against ``record``
-    (the frontend's facts), given the launch checks the runtime will evaluate; empty if it is
-    proved safe."""
-    try:
-        module.verify()
-    except DiagnosticException as err:
-        return [Violation("the IR verifies", str(err).strip())]
-    copy = module.clone()
+    """The safety violations of the verified ``module`` (pure ``cuda_tile``, what runs) against
+    ``record`` (the frontend's facts), given the launch checks the runtime will evaluate; empty
+    if it is proved safe."""
     violations: list[Violation] = []
     carried = {(c.lhs, c.rhs) for c in launch_checks}
-    for entry in [o for o in copy.walk() if isinstance(o, EntryOp)]:
-        facts = record.entries.get(entry.sym_name.data)
-        if facts is None:
-            violations.append(Violation("entries as the frontend made them",
-                                        f"entry @{entry.sym_name.data} is not one the frontend made", entry))
-            continue
-        found = _restore_facts(entry, facts) + _one_writer(entry)
-        if not facts.unchecked_accesses:
-            found += _indices_in_range(entry, facts, carried)
-        found += _token_order(entry, facts)
-        violations += [replace(v, entry=entry.sym_name.data) for v in found]
+    found_facts = _set_aside_facts(module)
+    try:
+        for entry in [o for o in module.walk() if isinstance(o, EntryOp)]:
+            facts = record.entries.get(entry.sym_name.data)
+            if facts is None:
+                violations.append(Violation("entries as the frontend made them",
+                                            f"entry @{entry.sym_name.data} is not one the frontend made", entry))
+                continue
+            found = _restore_facts(entry, facts) + _one_writer(entry)
+            if not facts.unchecked_accesses:
+                found += _indices_in_range(entry, facts, carried)
+            found += _token_order(entry, facts)
+            violations += [replace(v, entry=entry.sym_name.data) for v in found]
+    finally:
+        _set_aside_facts(module)
+        for op, attributes in found_facts.items():
+            op.attributes.update(attributes)
     return violations
 
 
+def _set_aside_facts(module: ModuleOp) -> dict[Operation, dict[str, Attribute]]:
+    """Remove every ``tile_safety`` attribute from ``module``; what was removed, by op."""
+    removed: dict[Operation, dict[str, Attribute]] = {}
+    for op in module.walk():
+        names = [n for n in op.attributes if tile_safety.is_safety_attribute(n)]
+        if names:
+            removed[op] = {n: op.attributes.pop(n) for n in names}
+    return removed
+
+
 def _restore_facts(entry: EntryOp, facts: EntryRecord) -> list[Violation]:
-    """Put the record's facts on ``entry`` (removing any the IR carries); the views,
-    assumes and unsafe-only operations that the record does not allow."""
+    """Put the record's facts on ``entry`` (which carries none now); the views, assumes and
+    unsafe-only operations that the record does not allow."""
     found: list[Violation] = []
     for op in entry.walk():
-        for name in [n for n in op.attributes if tile_safety.is_safety_attribute(n)]:
-            del op.attributes[name]
         if facts.is_unsafe(op):
             op.attributes[tile_safety.UNSAFE] = UnitAttr()
     if facts.unchecked_accesses:
@@ -163,7 +172,7 @@ def _restore_view(op: MakeTensorViewOp, entry: EntryOp, facts: EntryRecord) -> l
 
 
 def _one_writer(entry: EntryOp) -> list[Violation]:
-    """``partition-disjointness`` on the copy with the record's facts (it reads, never rewrites)."""
+    """``partition-disjointness`` with the record's facts (it reads, never rewrites)."""
     return [Violation("one writer per tile; nothing written through a read-only view", err.message, err.op)
             for err in PartitionDisjointness().refusals(entry)]
 

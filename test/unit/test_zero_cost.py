@@ -76,3 +76,17 @@ def test_a_zero_trip_loop_checks_nothing_and_a_running_one_does() -> None:
     assert (launch(1, 3) == 3.0).all()
     with pytest.raises(DeviceAssertError, match=r"test_zero_cost.py:\d+:\d+"):
         launch(5, 2)
+
+
+@pytest.mark.parametrize(("kernel", "values"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_the_reproof_leaves_the_bytecode_as_the_bare_pipeline_makes_it(kernel: st.Kernel, values: dict[str, Any]) -> None:
+    """The compile driver proves the IR that runs again (``passes/analyses/reproof.py``);
+    it reads a copy, so what runs is byte for byte the default pipeline's output."""
+    from safetile.frontend.kernel import context
+    from safetile.passes.pipeline import clean_up_passes, safety_passes
+
+    compiled = kernel.compile_variant(**values)
+    bare = dict(compiled.stages)["frontend"].clone()
+    for step in safety_passes(launch_checks=True, dependent_launch=kernel.options.dependent_launch) + clean_up_passes():
+        step.apply(context(), bare)
+    assert write_bytecode(compiled.module, "13.4") == write_bytecode(bare, "13.4")
