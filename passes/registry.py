@@ -93,6 +93,11 @@ def _builtin_passes() -> dict[str, PassFactory]:
 
         return SynthesizeDebugInfoScopes
 
+    def loop_split() -> type[ModulePass]:
+        from safetile.passes.loop_split import LoopSplit
+
+        return LoopSplit
+
     return {
         "canonicalize": canonicalize,
         "cse": cse,
@@ -105,6 +110,7 @@ def _builtin_passes() -> dict[str, PassFactory]:
         "lower-tile-safety": lower_tile_safety,
         "safetile-pipeline": safetile_pipeline,
         "fuse-fma": fuse_fma,
+        "loop-split": loop_split,
         "synthesize-debug-info-scopes": synthesize_debug_info_scopes,
     }
 
