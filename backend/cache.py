@@ -79,7 +79,7 @@ from safetile.backend.bytecode import (
 )
 
 from . import toolchain as toolchains
-from .tileiras import ELF_MAGIC, CompileOptions, Kernel, kernels_of, run_tileiras
+from .tileiras import ELF_MAGIC, CompileOptions, KernelSymbol, kernels_of, run_tileiras
 
 CACHE_ENV = "SAFETILE_CACHE_DIR"
 LAYOUT = "cubin-v1"
@@ -381,7 +381,7 @@ class _Flock:
             self._file.close()
 
 
-def _kernels(source: Operation | bytes, bytecode: bytes) -> tuple[Kernel, ...]:
+def _kernels(source: Operation | bytes, bytecode: bytes) -> tuple[KernelSymbol, ...]:
     """The kernels, for errors and the metadata (none if our reader cannot read the bytes)."""
     if isinstance(source, Operation):
         return kernels_of(source)

@@ -29,24 +29,12 @@ from pathlib import Path
 from xdsl.dialects.builtin import FileLineColLoc
 from xdsl.ir import Operation
 
+from safetile.dialects.cuda_tile.attributes import GPU_ARCHS
 from safetile.dialects.cuda_tile.ops.structure import EntryOp
 
 from .toolchain import Toolchain, ToolchainError, default_toolchain
 
-SUPPORTED_ARCHS = (
-    "sm_80",
-    "sm_86",
-    "sm_87",
-    "sm_88",
-    "sm_89",
-    "sm_90",
-    "sm_100",
-    "sm_103",
-    "sm_107",
-    "sm_110",
-    "sm_120",
-    "sm_121",
-)
+SUPPORTED_ARCHS = GPU_ARCHS
 """What ``tileiras`` 13.4 accepts as ``--gpu-name``.  sm_90 means sm_90a (H100/H200 only)."""
 
 TIMEOUT_ENV = "SAFETILE_TILEIRAS_TIMEOUT"
@@ -99,14 +87,14 @@ class SourceLocation:
 
 
 @dataclass(frozen=True)
-class Kernel:
+class KernelSymbol:
     """An ``entry`` of the module being compiled, and where the IR says it comes from."""
 
     name: str
     location: SourceLocation | None = None
 
 
-def kernels_of(module: Operation) -> tuple[Kernel, ...]:
+def kernels_of(module: Operation) -> tuple[KernelSymbol, ...]:
     """The kernels of a module, with their ``loc("file":line:col)`` if they have one."""
     found = []
     for op in module.walk():
@@ -117,7 +105,7 @@ def kernels_of(module: Operation) -> tuple[Kernel, ...]:
                 if isinstance(loc, FileLineColLoc)
                 else None
             )
-            found.append(Kernel(op.sym_name.data, where))
+            found.append(KernelSymbol(op.sym_name.data, where))
     return tuple(found)
 
 
@@ -154,7 +142,7 @@ def run_tileiras(
     bytecode: bytes,
     options: CompileOptions,
     *,
-    kernels: Sequence[Kernel] = (),
+    kernels: Sequence[KernelSymbol] = (),
     toolchain: Toolchain | None = None,
     timeout: float | None = None,
 ) -> bytes:
@@ -216,7 +204,7 @@ def _environment(tools: Toolchain) -> dict[str, str]:
 
 
 def _failure(
-    returncode: int, stderr: str, options: CompileOptions, kernels: Sequence[Kernel]
+    returncode: int, stderr: str, options: CompileOptions, kernels: Sequence[KernelSymbol]
 ) -> TileirasError:
     """The error for a non-zero exit: messages, kernel and location parsed from stderr."""
     if returncode < 0:
@@ -240,7 +228,7 @@ def _failure(
 def _error(
     message: str,
     options: CompileOptions,
-    kernels: Sequence[Kernel],
+    kernels: Sequence[KernelSymbol],
     stderr: str = "",
     returncode: int | None = None,
     location: SourceLocation | None = None,

@@ -424,6 +424,7 @@ class KernelDefinition:
             if any(d == 0 or d < -1 for d in dims):
                 raise self.error(
                     f"dimension sizes of '{p.name}' must be positive or -1 (dynamic), got {dims}",
+                    "give each dimension its size, or -1 for a size known only at launch",
                     p.name,
                 )
             static = tuple(None if d == -1 else d for d in dims)

@@ -2,9 +2,7 @@
 
 A ``Scope`` maps each local name to its current value (compile-time or
 runtime, see ``frontend.types``).  Control flow works on snapshots:
-``snapshot`` before a branch or a loop body, ``restore`` after it, and
-``changed_since`` to see what the body assigned — the names an ``if``
-yields and a loop carries.
+``snapshot`` before a branch or a loop body, ``restore`` after it.
 """
 
 from __future__ import annotations
@@ -35,17 +33,8 @@ class Scope:
     def __iter__(self) -> Iterator[str]:
         return iter(self.names)
 
-    def pop(self, name: str) -> None:
-        self.names.pop(name, None)
-
     def snapshot(self) -> dict[str, object]:
         return dict(self.names)
 
     def restore(self, snapshot: dict[str, object]) -> None:
         self.names = dict(snapshot)
-
-    def changed_since(self, snapshot: dict[str, object]) -> list[str]:
-        """Names whose value is not the one in ``snapshot`` (new names included)."""
-        return [
-            n for n, v in self.names.items() if n not in snapshot or snapshot[n] is not v
-        ]

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from safetile.backend.interpreter import DISPATCH, run_kernel
-from safetile.backend.interpreter import Kernel as InterpreterKernel
+from safetile.backend.interpreter import Program
 from safetile.backend.interpreter.memory import ALIGNMENT, GAP, PLACED_FROM, GlobalMemory
 
 from safetile.driver import CompiledVariant
@@ -141,10 +141,10 @@ class CpuBackend(Backend):
     def restore(self, storage: np.ndarray, snapshot: np.ndarray) -> None:
         np.copyto(storage, snapshot)
 
-    def prepare(self, compiled: CompiledVariant) -> InterpreterKernel:
-        return InterpreterKernel(compiled.entry, DISPATCH)
+    def prepare(self, compiled: CompiledVariant) -> Program:
+        return Program(compiled.entry, DISPATCH)
 
-    def launcher(self, runnable: InterpreterKernel, grid: tuple[int, int, int], params: ParamTemplate) -> CpuLauncher:
+    def launcher(self, runnable: Program, grid: tuple[int, int, int], params: ParamTemplate) -> CpuLauncher:
         return CpuLauncher(runnable, grid, params)
 
 
@@ -200,7 +200,7 @@ ADDRESSES = AddressSpace()
 class CpuLauncher(Launcher):
     """Runs a plan's kernel on the interpreter: the parameters are the arrays themselves and the scalars."""
 
-    def __init__(self, runnable: InterpreterKernel, grid: tuple[int, int, int], params: ParamTemplate):
+    def __init__(self, runnable: Program, grid: tuple[int, int, int], params: ParamTemplate):
         self.runnable, self.grid, self.params = runnable, grid, params
 
     def launch(self, args: Sequence[Any], stream: Stream, options: dict[str, Any]) -> None:

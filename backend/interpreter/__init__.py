@@ -13,7 +13,7 @@ Modules: ``runner`` (launch API), ``engine`` (execution core), ``ops``
 ``printf`` (``print_tko`` formatting), ``errors``.
 """
 
-from .engine import Kernel, LaunchOptions
+from .engine import LaunchOptions, Program
 from .errors import (
     AssumptionError,
     DeviceAssertError,
@@ -39,12 +39,12 @@ __all__ = [
     "DeviceAssertError",
     "GlobalMemory",
     "InterpreterError",
-    "Kernel",
     "LaunchError",
     "LaunchOptions",
     "LaunchResult",
     "MemoryAccessError",
     "OutOfRangeError",
+    "Program",
     "RaceError",
     "TensorView",
     "TileView",

@@ -1,6 +1,6 @@
 """The execution core: runs one ``entry`` over every tile block of a grid.
 
-Each op is compiled once per ``Kernel`` into an *executor*: a closure built by
+Each op is compiled once per ``Program`` into an *executor*: a closure built by
 the builder registered for the op's class in ``ops.DISPATCH`` (attributes,
 types and constants are decoded at build time).  An executor takes the
 current ``Frame`` and the op's operand values and returns the result values,
@@ -62,7 +62,7 @@ class LaunchOptions:
 class Launch:
     """What every tile block of one launch shares."""
 
-    kernel: Kernel
+    kernel: Program
     grid: BlockId
     memory: GlobalMemory
     options: LaunchOptions
@@ -86,13 +86,13 @@ class Frame:
 Executor = Callable[[Frame, list[Any]], Any]
 """Runs one op: (frame, operand values) -> result values, or an ``Exit``."""
 
-Builder = Callable[[Operation, "Kernel"], Executor]
+Builder = Callable[[Operation, "Program"], Executor]
 """Compiles one op of a kernel into its executor."""
 
 _Step = tuple[Executor, tuple[SSAValue, ...], tuple[SSAValue, ...], Operation]
 
 
-class Kernel:
+class Program:
     """An ``entry`` op ready to run: its ops compiled on first use."""
 
     def __init__(self, entry: EntryOp, dispatch: dict[type[Operation], Builder]):

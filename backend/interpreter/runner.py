@@ -35,7 +35,7 @@ from safetile.dialects.cuda_tile.types import (
     TileViewType,
 )
 
-from .engine import Kernel, Launch, LaunchOptions
+from .engine import Program, Launch, LaunchOptions
 from .errors import BlockId, LaunchError
 from .memory import GlobalMemory
 from .ops import DISPATCH
@@ -75,7 +75,7 @@ def find_entry(module_or_entry: Operation, name: str | None = None) -> EntryOp:
 
 
 def run_kernel(
-    module_or_entry: Operation | Kernel,
+    module_or_entry: Operation | Program,
     grid: Sequence[int] = (1, 1, 1),
     args: Sequence[Any] = (),
     *,
@@ -91,8 +91,8 @@ def run_kernel(
     """Run an ``entry`` on every tile block of ``grid``, one block at a time.
 
     ``module_or_entry`` is a module (``entry`` names the kernel if it holds
-    several), an ``entry`` op, or a ``Kernel`` (which keeps its compiled ops
-    across launches; build one with ``Kernel(entry, DISPATCH)`` and do not
+    several), an ``entry`` op, or a ``Program`` (which keeps its compiled ops
+    across launches; build one with ``Program(entry, DISPATCH)`` and do not
     change the IR under it).
     ``shuffle`` runs the blocks in a random order (``seed`` fixes it);
     ``detect_races`` makes conflicting accesses of two blocks a
@@ -101,10 +101,10 @@ def run_kernel(
     ``check_assumes`` checks every ``assume`` predicate.  ``print_tko``
     writes to ``stream`` (default: ``sys.stdout``).
     """
-    if isinstance(module_or_entry, Kernel):
+    if isinstance(module_or_entry, Program):
         kernel = module_or_entry
     else:
-        kernel = Kernel(find_entry(module_or_entry, entry), DISPATCH)
+        kernel = Program(find_entry(module_or_entry, entry), DISPATCH)
     full_grid = _grid(grid)
     memory = GlobalMemory() if memory is None else memory
     options = LaunchOptions(shuffle, seed, detect_races, check_bounds, check_assumes, stream)
@@ -131,7 +131,7 @@ def _grid(grid: Sequence[int]) -> BlockId:
     return dims  # type: ignore[return-value]
 
 
-def marshal_arguments(kernel: Kernel, args: Sequence[Any], memory: GlobalMemory) -> list[Any]:
+def marshal_arguments(kernel: Program, args: Sequence[Any], memory: GlobalMemory) -> list[Any]:
     """The entry's argument values from host ``args``."""
     params = kernel.entry.body.block.args
     if len(args) != len(params):

@@ -232,7 +232,7 @@ class MultimemReductionKindAttr(
 # Optimization hints
 # --------------------------------------------------------------------------
 
-HINT_ARCHS = (
+GPU_ARCHS = (
     "sm_80",
     "sm_86",
     "sm_87",
@@ -245,8 +245,10 @@ HINT_ARCHS = (
     "sm_110",
     "sm_120",
     "sm_121",
-    "default",
 )
+"""The GPU architectures of Tile IR 13.4: what ``tileiras`` accepts as ``--gpu-name``."""
+
+HINT_ARCHS = (*GPU_ARCHS, "default")
 """Keys an ``optimization_hints`` dictionary may use (``default`` since 13.3)."""
 
 ENTRY_HINTS = ("num_cta_in_cga", "num_worker_warps_per_cta", "occupancy")

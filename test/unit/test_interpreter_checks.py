@@ -20,10 +20,10 @@ from safetile.backend.interpreter import (
     DeviceAssertError,
     GlobalMemory,
     InterpreterError,
-    Kernel,
     LaunchError,
     MemoryAccessError,
     OutOfRangeError,
+    Program,
     RaceError,
     find_entry,
     run_kernel,
@@ -342,7 +342,7 @@ def test_print_formats_tiles_with_c_conversions() -> None:
 
 
 def test_a_kernel_object_runs_many_launches() -> None:
-    compiled = Kernel(find_entry(SAFE), DISPATCH)
+    compiled = Program(find_entry(SAFE), DISPATCH)
     for scale in (1.0, 3.0):
         x = np.arange(16, dtype=np.float32) * scale
         y = poisoned(16, np.float32)

@@ -30,8 +30,9 @@ import pytest
 from bytecode_support import skip_without_toolchain
 from safetile.backend.cache import CacheEntry, compile_cubin, to_bytecode
 from safetile.backend.tileiras import (
+    SUPPORTED_ARCHS,
     CompileOptions,
-    Kernel,
+    KernelSymbol,
     SourceLocation,
     TileirasError,
     kernels_of,
@@ -44,6 +45,7 @@ from safetile.backend.toolchain import (
     default_toolchain,
     find_toolchain,
 )
+from safetile.dialects.cuda_tile.attributes import GPU_ARCHS, HINT_ARCHS
 from safetile.dialects.cuda_tile.syntax import parse_tile_ir
 from support import EXAMPLES_DIR, REPO_ROOT, make_context, run_tile_opt, tile_opt_script
 
@@ -261,6 +263,11 @@ def fake_tileiras(tmp_path: Path, body: str) -> Toolchain:
     return Toolchain(tool, tool, tool, "13.4.92", "PATH")
 
 
+def test_the_arch_list_is_the_dialects() -> None:
+    """One list of GPU architectures: the hints' keys are it and ``default``."""
+    assert SUPPORTED_ARCHS is GPU_ARCHS and HINT_ARCHS == (*GPU_ARCHS, "default")
+
+
 def test_options_are_checked() -> None:
     with pytest.raises(ValueError, match="unknown GPU architecture 'sm_91'; tileiras supports"):
         CompileOptions("sm_91")
@@ -288,7 +295,7 @@ def test_tileiras_failure_carries_the_kernels_location(
     head, tail = text.rsplit("  }\n}", 1)
     located = head + '  } loc("kernels/gemm.py":12:5)\n}' + tail
     module = parse_tile_ir(make_context(), located)
-    assert kernels_of(module) == (Kernel("gemm_fp8", SourceLocation("kernels/gemm.py", 12, 5)),)
+    assert kernels_of(module) == (KernelSymbol("gemm_fp8", SourceLocation("kernels/gemm.py", 12, 5)),)
     with pytest.raises(TileirasError) as err:
         compile_cubin(module, "sm_80", cache_dir=tmp_path, toolchain=toolchain)
     assert err.value.location == SourceLocation("kernels/gemm.py", 12, 5)
@@ -299,7 +306,7 @@ def test_location_from_the_debug_section(tmp_path: Path) -> None:
     printed = tmp_path / "stderr.txt"
     printed.write_text(DEBUG_INFO_STDERR)
     tools = fake_tileiras(tmp_path, f"cat {printed} >&2; exit 5")
-    kernels = (Kernel("a"), Kernel("f8k"))
+    kernels = (KernelSymbol("a"), KernelSymbol("f8k"))
     with pytest.raises(TileirasError) as err:
         run_tileiras(b"bytecode", CompileOptions("sm_80"), kernels=kernels, toolchain=tools)
     e = err.value
@@ -320,7 +327,7 @@ def test_timeout(tmp_path: Path) -> None:
     tools = fake_tileiras(tmp_path, "sleep 30")
     with pytest.raises(TileirasError) as err:
         run_tileiras(
-            b"x", CompileOptions("sm_90"), kernels=[Kernel("k")], toolchain=tools, timeout=0.3
+            b"x", CompileOptions("sm_90"), kernels=[KernelSymbol("k")], toolchain=tools, timeout=0.3
         )
     assert "did not finish within 0.3 s" in str(err.value)
     assert "SAFETILE_TILEIRAS_TIMEOUT" in str(err.value)

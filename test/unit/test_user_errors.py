@@ -373,3 +373,15 @@ def test_other_rounding_modes_are_refused_with_the_one_that_works(kernel: object
     with pytest.raises(CompileError, match=message) as info:
         kernel.compile()  # type: ignore[attr-defined]
     assert hint in info.value.hint
+
+
+def test_a_zero_dimension_names_the_parameter_and_the_fix() -> None:
+    @st.kernel
+    def zero_dim(z: st.Mut[f32, (4,)], x: st.Ref[f32, (0,)]):
+        z.store(0.0)
+
+    with pytest.raises(CompileError) as info:
+        zero_dim.compile()
+    assert info.value.message == "dimension sizes of 'x' must be positive or -1 (dynamic), got (0,)"
+    assert info.value.hint == "give each dimension its size, or -1 for a size known only at launch"
+    assert info.value.source_line[info.value.column - 1:].startswith("x: st.Ref")

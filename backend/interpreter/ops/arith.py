@@ -29,7 +29,7 @@ from safetile.dialects.cuda_tile.attributes import RoundingMode, Signedness
 from safetile.dialects.cuda_tile.ops import arith
 
 from safetile.backend import floats
-from ..engine import Builder, Executor, Frame, Kernel
+from ..engine import Builder, Executor, Frame, Program
 from ..errors import UndefinedBehaviorError
 from safetile.backend.elements import signed, unsigned, wrap
 from .common import element, width
@@ -45,7 +45,7 @@ IntFn = Callable[[np.ndarray, np.ndarray, int], np.ndarray]
 def _binary(fn: IntFn) -> Builder:
     """An op computing ``fn(lhs, rhs, width)`` (any integer dtype), wrapped."""
 
-    def build(op: Operation, kernel: Kernel) -> Executor:
+    def build(op: Operation, kernel: Program) -> Executor:
         w = width(op.results[0])
 
         def run(frame: Frame, a: list[Any]) -> tuple[np.ndarray]:
@@ -59,7 +59,7 @@ def _binary(fn: IntFn) -> Builder:
 def _by_signedness(on_signed: IntFn, on_unsigned: IntFn) -> Builder:
     """An op whose ``signedness`` picks how the operands are read."""
 
-    def build(op: Operation, kernel: Kernel) -> Executor:
+    def build(op: Operation, kernel: Program) -> Executor:
         w = width(op.results[0])
         fn = on_signed if op.signedness.data == Signedness.SIGNED else on_unsigned
 
@@ -72,7 +72,7 @@ def _by_signedness(on_signed: IntFn, on_unsigned: IntFn) -> Builder:
 
 
 def _unary(fn: Callable[[np.ndarray, int], np.ndarray]) -> Builder:
-    def build(op: Operation, kernel: Kernel) -> Executor:
+    def build(op: Operation, kernel: Program) -> Executor:
         w = width(op.results[0])
 
         def run(frame: Frame, a: list[Any]) -> tuple[np.ndarray]:
@@ -120,7 +120,7 @@ def _check_divisor(y: np.ndarray, op_name: str) -> None:
         raise UndefinedBehaviorError(f"integer {op_name} by zero")
 
 
-def _build_divi(op: Operation, kernel: Kernel) -> Executor:
+def _build_divi(op: Operation, kernel: Program) -> Executor:
     assert isinstance(op, arith.DivIOp)
     w = width(op.result)
     is_signed = op.signedness.data == Signedness.SIGNED
@@ -143,7 +143,7 @@ def _build_divi(op: Operation, kernel: Kernel) -> Executor:
     return run
 
 
-def _build_remi(op: Operation, kernel: Kernel) -> Executor:
+def _build_remi(op: Operation, kernel: Program) -> Executor:
     assert isinstance(op, arith.RemIOp)
     w = width(op.result)
     is_signed = op.signedness.data == Signedness.SIGNED
@@ -220,7 +220,7 @@ _NATIVE = {
 def _float_binary(exact: Exact) -> Builder:
     """``addf``, ``subf``, ``mulf``, ``divf``: rounding mode and flush-to-zero."""
 
-    def build(op: Operation, kernel: Kernel) -> Executor:
+    def build(op: Operation, kernel: Program) -> Executor:
         t = element(op.results[0])
         mode = op.rounding_mode.data
         if mode in (RoundingMode.APPROX, RoundingMode.FULL):
@@ -240,7 +240,7 @@ def _float_binary(exact: Exact) -> Builder:
     return build
 
 
-def _build_fma(op: Operation, kernel: Kernel) -> Executor:
+def _build_fma(op: Operation, kernel: Program) -> Executor:
     assert isinstance(op, arith.FmaOp)
     t = element(op.result)
     mode = op.rounding_mode.data
@@ -268,7 +268,7 @@ def _build_fma(op: Operation, kernel: Kernel) -> Executor:
 def _extremum(pick_greater: bool) -> Builder:
     """``maxf``/``minf``: IEEE maximum(Number)/minimum(Number), +0 > -0."""
 
-    def build(op: Operation, kernel: Kernel) -> Executor:
+    def build(op: Operation, kernel: Program) -> Executor:
         propagate = op.propagate_nan is not None
         ftz = op.flush_to_zero is not None
         nan = np.array(np.nan, dtype=floats.carrier_of(element(op.results[0])))
@@ -296,7 +296,7 @@ def _extremum(pick_greater: bool) -> Builder:
     return build
 
 
-def _build_remf(op: Operation, kernel: Kernel) -> Executor:
+def _build_remf(op: Operation, kernel: Program) -> Executor:
     t = element(op.results[0])
 
     def run(frame: Frame, a: list[Any]) -> tuple[np.ndarray]:
@@ -306,7 +306,7 @@ def _build_remf(op: Operation, kernel: Kernel) -> Executor:
     return run
 
 
-def _build_fpowi(op: Operation, kernel: Kernel) -> Executor:
+def _build_fpowi(op: Operation, kernel: Program) -> Executor:
     assert isinstance(op, arith.FPowIOp)
     t = element(op.result)
     w = width(op.exponent)

@@ -14,7 +14,7 @@ from safetile.dialects.cuda_tile.types import TileType, int_width
 from safetile.backend import elements, floats
 
 from .. import values
-from ..engine import Executor, Frame, Kernel
+from ..engine import Executor, Frame, Program
 
 
 def slot(op: Operation, value: SSAValue | None) -> int | None:
@@ -74,7 +74,7 @@ def typed_scalar(attr: Attribute, elem: Attribute) -> np.ndarray:
     return elements.wrap(np.asarray(attr.value.data & ((1 << max(w, 1)) - 1), dtype=np.uint64), w)
 
 
-def token(op: Operation, kernel: Kernel) -> Executor:
+def token(op: Operation, kernel: Program) -> Executor:
     """An op whose only result is a token (tokens carry no data here)."""
 
     def run(frame: Frame, a: list[Any]) -> tuple[Any]:

@@ -18,7 +18,7 @@ from safetile.dialects.cuda_tile.attributes import (
 )
 from safetile.dialects.cuda_tile.ops import compare
 
-from ..engine import Builder, Executor, Frame, Kernel
+from ..engine import Builder, Executor, Frame, Program
 from safetile.backend.elements import signed, unsigned
 from .common import width
 
@@ -32,7 +32,7 @@ _PREDICATES = {
 }
 
 
-def _build_cmpi(op: Operation, kernel: Kernel) -> Executor:
+def _build_cmpi(op: Operation, kernel: Program) -> Executor:
     assert isinstance(op, compare.CmpIOp)
     fn = _PREDICATES[op.comparison_predicate.data]
     w = width(op.lhs)
@@ -44,7 +44,7 @@ def _build_cmpi(op: Operation, kernel: Kernel) -> Executor:
     return run
 
 
-def _build_cmpf(op: Operation, kernel: Kernel) -> Executor:
+def _build_cmpf(op: Operation, kernel: Program) -> Executor:
     assert isinstance(op, compare.CmpFOp)
     predicate = op.comparison_predicate.data
     fn = _PREDICATES[predicate]
@@ -62,7 +62,7 @@ def _build_cmpf(op: Operation, kernel: Kernel) -> Executor:
     return run
 
 
-def _build_select(op: Operation, kernel: Kernel) -> Executor:
+def _build_select(op: Operation, kernel: Program) -> Executor:
     def run(frame: Frame, a: list[Any]) -> tuple[np.ndarray]:
         return (np.where(a[0], a[1], a[2]),)
 

@@ -3,7 +3,7 @@
 Terminators return an ``Exit``; ``for``/``loop`` consume ``continue`` and
 ``break`` from their body (also when they come out of an ``if`` inside it)
 and ``if`` consumes ``yield`` and passes every other exit on (a ``return``
-reaches ``engine.Kernel.run``).
+reaches ``engine.Program.run``).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from xdsl.ir import Operation
 
 from safetile.dialects.cuda_tile.ops import control
 
-from ..engine import Builder, Executor, Exit, ExitKind, Frame, Kernel
+from ..engine import Builder, Executor, Exit, ExitKind, Frame, Program
 from ..errors import UndefinedBehaviorError
 from safetile.backend.elements import signed, unsigned, wrap
 from .common import width
@@ -24,7 +24,7 @@ from .common import width
 def terminator(kind: ExitKind) -> Builder:
     """A terminator: ends its block with ``kind`` and its operand values."""
 
-    def build(op: Operation, kernel: Kernel) -> Executor:
+    def build(op: Operation, kernel: Program) -> Executor:
         def run(frame: Frame, a: list[Any]) -> Exit:
             return Exit(kind, a)
 
@@ -33,7 +33,7 @@ def terminator(kind: ExitKind) -> Builder:
     return build
 
 
-def _build_for(op: Operation, kernel: Kernel) -> Executor:
+def _build_for(op: Operation, kernel: Program) -> Executor:
     assert isinstance(op, control.ForOp)
     w = width(op.lower_bound)
     read = unsigned if op.unsigned_cmp is not None else signed
@@ -58,7 +58,7 @@ def _build_for(op: Operation, kernel: Kernel) -> Executor:
     return run
 
 
-def _build_loop(op: Operation, kernel: Kernel) -> Executor:
+def _build_loop(op: Operation, kernel: Program) -> Executor:
     assert isinstance(op, control.LoopOp)
     body = op.region.block
 
@@ -76,7 +76,7 @@ def _build_loop(op: Operation, kernel: Kernel) -> Executor:
     return run
 
 
-def _build_if(op: Operation, kernel: Kernel) -> Executor:
+def _build_if(op: Operation, kernel: Program) -> Executor:
     assert isinstance(op, control.IfOp)
     then_block = op.then_region.block
     else_block = op.else_region.block if op.else_region.blocks else None

@@ -23,11 +23,11 @@ from safetile.dialects.cuda_tile.types import PointerType
 
 from safetile.backend import elements, floats
 from .. import views
-from ..engine import Builder, Executor, Frame, Kernel
+from ..engine import Builder, Executor, Frame, Program
 from .common import element, width
 
 
-def _build_bitcast(op: Operation, kernel: Kernel) -> Executor:
+def _build_bitcast(op: Operation, kernel: Program) -> Executor:
     source, result = element(op.operands[0]), element(op.results[0])
 
     def run(frame: Frame, a: list[Any]) -> tuple[np.ndarray]:
@@ -36,7 +36,7 @@ def _build_bitcast(op: Operation, kernel: Kernel) -> Executor:
     return run
 
 
-def _build_identity(op: Operation, kernel: Kernel) -> Executor:
+def _build_identity(op: Operation, kernel: Program) -> Executor:
     """``ptr_to_ptr``: the same addresses."""
 
     def run(frame: Frame, a: list[Any]) -> tuple[Any]:
@@ -45,7 +45,7 @@ def _build_identity(op: Operation, kernel: Kernel) -> Executor:
     return run
 
 
-def _build_reinterpret(op: Operation, kernel: Kernel) -> Executor:
+def _build_reinterpret(op: Operation, kernel: Program) -> Executor:
     """``int_to_ptr`` / ``ptr_to_int``: the same 64 bits."""
     dtype = elements.carrier(element(op.results[0]))
 
@@ -55,7 +55,7 @@ def _build_reinterpret(op: Operation, kernel: Kernel) -> Executor:
     return run
 
 
-def _build_exti(op: Operation, kernel: Kernel) -> Executor:
+def _build_exti(op: Operation, kernel: Program) -> Executor:
     assert isinstance(op, conversion.ExtIOp)
     w_from, w_to = width(op.from_), width(op.to)
     read = elements.signed if op.signedness.data == Signedness.SIGNED else elements.unsigned
@@ -66,7 +66,7 @@ def _build_exti(op: Operation, kernel: Kernel) -> Executor:
     return run
 
 
-def _build_trunci(op: Operation, kernel: Kernel) -> Executor:
+def _build_trunci(op: Operation, kernel: Program) -> Executor:
     assert isinstance(op, conversion.TruncIOp)
     w_from, w_to = width(op.from_), width(op.to)
 
@@ -76,7 +76,7 @@ def _build_trunci(op: Operation, kernel: Kernel) -> Executor:
     return run
 
 
-def _build_ftof(op: Operation, kernel: Kernel) -> Executor:
+def _build_ftof(op: Operation, kernel: Program) -> Executor:
     assert isinstance(op, conversion.FToFOp)
     target = element(op.to)
     mode = op.rounding_mode.data
@@ -88,7 +88,7 @@ def _build_ftof(op: Operation, kernel: Kernel) -> Executor:
     return run
 
 
-def _build_ftoi(op: Operation, kernel: Kernel) -> Executor:
+def _build_ftoi(op: Operation, kernel: Program) -> Executor:
     assert isinstance(op, conversion.FToIOp)
     w = width(op.to)
     is_signed = op.signedness.data == Signedness.SIGNED
@@ -108,7 +108,7 @@ def _build_ftoi(op: Operation, kernel: Kernel) -> Executor:
     return run
 
 
-def _build_itof(op: Operation, kernel: Kernel) -> Executor:
+def _build_itof(op: Operation, kernel: Program) -> Executor:
     assert isinstance(op, conversion.IToFOp)
     w = width(op.from_)
     target = element(op.to)
@@ -128,7 +128,7 @@ def _build_itof(op: Operation, kernel: Kernel) -> Executor:
     return run
 
 
-def _build_offset(op: Operation, kernel: Kernel) -> Executor:
+def _build_offset(op: Operation, kernel: Program) -> Executor:
     assert isinstance(op, conversion.OffsetOp)
     pointee = element(op.ptr)
     assert isinstance(pointee, PointerType)

@@ -25,7 +25,7 @@ from safetile.dialects.cuda_tile.attributes import RoundingMode
 from safetile.dialects.cuda_tile.ops import math
 
 from safetile.backend import floats
-from ..engine import Builder, Executor, Frame, Kernel
+from ..engine import Builder, Executor, Frame, Program
 from .common import element
 
 F64 = np.float64
@@ -34,7 +34,7 @@ F64 = np.float64
 def exact_unary(fn: Callable[[np.ndarray], np.ndarray]) -> Builder:
     """Ops exact on the carrier itself (``absf``, ``negf``, ``ceil``, ``floor``)."""
 
-    def build(op: Operation, kernel: Kernel) -> Executor:
+    def build(op: Operation, kernel: Program) -> Executor:
         def run(frame: Frame, a: list[Any]) -> tuple[np.ndarray]:
             return (fn(a[0]),)
 
@@ -46,7 +46,7 @@ def exact_unary(fn: Callable[[np.ndarray], np.ndarray]) -> Builder:
 def rounded_function(fn: Callable[..., np.ndarray], *, has_ftz: bool = False) -> Builder:
     """A function evaluated in float64 and rounded once to the element type."""
 
-    def build(op: Operation, kernel: Kernel) -> Executor:
+    def build(op: Operation, kernel: Program) -> Executor:
         t = element(op.results[0])
         ftz = has_ftz and op.flush_to_zero is not None
 
@@ -60,7 +60,7 @@ def rounded_function(fn: Callable[..., np.ndarray], *, has_ftz: bool = False) ->
     return build
 
 
-def _build_sqrt(op: Operation, kernel: Kernel) -> Executor:
+def _build_sqrt(op: Operation, kernel: Program) -> Executor:
     assert isinstance(op, math.SqrtOp)
     t = element(op.result)
     mode = RoundingMode.NEAREST_EVEN if op.rounding_mode.data is RoundingMode.APPROX else op.rounding_mode.data

@@ -30,7 +30,7 @@ from safetile.dialects.cuda_tile.types import DYNAMIC, PointerType, TileType, Ti
 
 from safetile.backend import elements, floats
 from .. import views
-from ..engine import Builder, Executor, Frame, Kernel
+from ..engine import Builder, Executor, Frame, Program
 from ..values import TOKEN, TensorView, TileView
 from safetile.backend.elements import signed, unsigned, wrap
 from . import arith
@@ -55,7 +55,7 @@ def _atomic(ordering: MemoryOrdering) -> bool:
 # --------------------------------------------------------------------------
 
 
-def _build_make_tensor_view(op: Operation, kernel: Kernel) -> Executor:
+def _build_make_tensor_view(op: Operation, kernel: Program) -> Executor:
     assert isinstance(op, view_ops.MakeTensorViewOp)
     t = op.result.type
     static_shape, static_strides = t.shape, t.strides
@@ -75,7 +75,7 @@ def _build_make_tensor_view(op: Operation, kernel: Kernel) -> Executor:
     return run
 
 
-def _build_make_tile_view(op: Operation, kernel: Kernel) -> Executor:
+def _build_make_tile_view(op: Operation, kernel: Program) -> Executor:
     t = op.results[0].type
     assert isinstance(t, TileViewType)
 
@@ -88,7 +88,7 @@ def _build_make_tile_view(op: Operation, kernel: Kernel) -> Executor:
 def _build_shape_query(of_tile_view: bool) -> Builder:
     """``get_tensor_shape`` / ``get_index_space_shape``."""
 
-    def build(op: Operation, kernel: Kernel) -> Executor:
+    def build(op: Operation, kernel: Program) -> Executor:
         w = width(op.results[0]) if op.results else 32
 
         def run(frame: Frame, a: list[Any]) -> tuple[np.ndarray, ...]:
@@ -130,7 +130,7 @@ def _padding(view_type: TileViewType) -> np.ndarray | None:
     return floats.round_to_format(np.asarray(_PADDING[padding.data]), elem)
 
 
-def _build_load_view(op: Operation, kernel: Kernel) -> Executor:
+def _build_load_view(op: Operation, kernel: Program) -> Executor:
     assert isinstance(op, view_access.LoadViewTkoOp)
     read_index = _view_index(op)
     inbounds = _inbounds(op)
@@ -151,7 +151,7 @@ def _build_load_view(op: Operation, kernel: Kernel) -> Executor:
     return run
 
 
-def _build_store_view(op: Operation, kernel: Kernel) -> Executor:
+def _build_store_view(op: Operation, kernel: Program) -> Executor:
     assert isinstance(op, view_access.StoreViewTkoOp)
     read_index = _view_index(op)
     inbounds = _inbounds(op)
@@ -194,7 +194,7 @@ def _rmw_update(mode: AtomicRMWMode, t: Attribute) -> Callable[[np.ndarray, np.n
     return lambda old, arg: wrap(np.asarray(fn(old, arg)), w)
 
 
-def _build_atomic_rmw(op: Operation, kernel: Kernel) -> Executor:
+def _build_atomic_rmw(op: Operation, kernel: Program) -> Executor:
     assert isinstance(op, pointers.AtomicRMWTkoOp)
     t = element(op.arg)
     combine = _rmw_update(op.mode.data, t)
@@ -211,7 +211,7 @@ def _build_atomic_rmw(op: Operation, kernel: Kernel) -> Executor:
     return run
 
 
-def _build_atomic_cas(op: Operation, kernel: Kernel) -> Executor:
+def _build_atomic_cas(op: Operation, kernel: Program) -> Executor:
     assert isinstance(op, pointers.AtomicCASTkoOp)
     t = element(op.val)
     mask_at = slot(op, op.mask)
@@ -233,7 +233,7 @@ def _build_atomic_cas(op: Operation, kernel: Kernel) -> Executor:
     return run
 
 
-def _build_atomic_red_view(op: Operation, kernel: Kernel) -> Executor:
+def _build_atomic_red_view(op: Operation, kernel: Program) -> Executor:
     assert isinstance(op, view_access.AtomicRedViewTkoOp)
     read_index = _view_index(op)
     value_at = slot(op, op.value)
@@ -256,7 +256,7 @@ def _build_atomic_red_view(op: Operation, kernel: Kernel) -> Executor:
 # --------------------------------------------------------------------------
 
 
-def _build_load_ptr(op: Operation, kernel: Kernel) -> Executor:
+def _build_load_ptr(op: Operation, kernel: Program) -> Executor:
     assert isinstance(op, pointers.LoadPtrTkoOp)
     t = element(op.result)
     mask_at, padding_at = slot(op, op.mask), slot(op, op.padding_value)
@@ -272,7 +272,7 @@ def _build_load_ptr(op: Operation, kernel: Kernel) -> Executor:
     return run
 
 
-def _build_store_ptr(op: Operation, kernel: Kernel) -> Executor:
+def _build_store_ptr(op: Operation, kernel: Program) -> Executor:
     assert isinstance(op, pointers.StorePtrTkoOp)
     t = element(op.value)
     mask_at = slot(op, op.mask)
@@ -297,7 +297,7 @@ def _pointee(op: Operation) -> Attribute:
     return t.element_type.pointee
 
 
-def _build_alloca(op: Operation, kernel: Kernel) -> Executor:
+def _build_alloca(op: Operation, kernel: Program) -> Executor:
     assert isinstance(op, tokens.AllocaOp)
     size = op.num_elem.value.data * views.storage_itemsize_of(_pointee(op))
     alignment = op.alignment.value.data

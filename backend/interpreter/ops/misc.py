@@ -20,21 +20,21 @@ from safetile.dialects.cuda_tile.ops import misc
 from safetile.dialects.cuda_tile.types import PointerType, TileType, int_width
 from safetile.backend import elements
 
-from ..engine import Builder, Executor, Frame, Kernel
+from ..engine import Builder, Executor, Frame, Program
 from ..errors import AssumptionError, DeviceAssertError
 from ..printf import format_tiles
 from ..values import TOKEN, TensorView
 from .common import element, slot, token
 
 
-def _build_block_id(op: Operation, kernel: Kernel) -> Executor:
+def _build_block_id(op: Operation, kernel: Program) -> Executor:
     def run(frame: Frame, a: list[Any]) -> tuple[np.ndarray, ...]:
         return tuple(np.asarray(i, dtype=np.int32) for i in frame.block_id)
 
     return run
 
 
-def _build_num_blocks(op: Operation, kernel: Kernel) -> Executor:
+def _build_num_blocks(op: Operation, kernel: Program) -> Executor:
     def run(frame: Frame, a: list[Any]) -> tuple[np.ndarray, ...]:
         return tuple(np.asarray(n, dtype=np.int32) for n in frame.launch.grid)
 
@@ -89,7 +89,7 @@ def _violation(predicate: Attribute, value: Any, t: Attribute) -> str | None:
     return f"value {int(heads[bad].flat[0]):#x}" if bad.any() else None
 
 
-def _build_assume(op: Operation, kernel: Kernel) -> Executor:
+def _build_assume(op: Operation, kernel: Program) -> Executor:
     assert isinstance(op, misc.AssumeOp)
     predicate = op.predicate
     t = op.value.type
@@ -116,7 +116,7 @@ def _params(predicate: Attribute) -> str:
 # --------------------------------------------------------------------------
 
 
-def _build_assert(op: Operation, kernel: Kernel) -> Executor:
+def _build_assert(op: Operation, kernel: Program) -> Executor:
     assert isinstance(op, misc.AssertOp)
     message = op.message.data
 
@@ -133,7 +133,7 @@ def _build_assert(op: Operation, kernel: Kernel) -> Executor:
     return run
 
 
-def _build_print(op: Operation, kernel: Kernel) -> Executor:
+def _build_print(op: Operation, kernel: Program) -> Executor:
     assert isinstance(op, misc.PrintTkoOp)
     text = op.str.data
     positions = [slot(op, v) for v in op.args]

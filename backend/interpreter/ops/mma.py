@@ -20,11 +20,11 @@ from safetile.dialects.cuda_tile.ops import mma
 
 from safetile.backend import elements, floats
 
-from ..engine import Builder, Executor, Frame, Kernel
+from ..engine import Builder, Executor, Frame, Program
 from .common import element, tile_type
 
 
-def _build_mmaf(op: Operation, kernel: Kernel) -> Executor:
+def _build_mmaf(op: Operation, kernel: Program) -> Executor:
     assert isinstance(op, mma.MmaFOp)
     t = element(op.acc)
 
@@ -35,7 +35,7 @@ def _build_mmaf(op: Operation, kernel: Kernel) -> Executor:
     return run
 
 
-def _build_mmai(op: Operation, kernel: Kernel) -> Executor:
+def _build_mmai(op: Operation, kernel: Program) -> Executor:
     assert isinstance(op, mma.MmaIOp)
     read_lhs = elements.signed if op.signedness_lhs.data == Signedness.SIGNED else elements.unsigned
     read_rhs = elements.signed if op.signedness_rhs.data == Signedness.SIGNED else elements.unsigned
@@ -48,7 +48,7 @@ def _build_mmai(op: Operation, kernel: Kernel) -> Executor:
     return run
 
 
-def _build_mmaf_scaled(op: Operation, kernel: Kernel) -> Executor:
+def _build_mmaf_scaled(op: Operation, kernel: Program) -> Executor:
     assert isinstance(op, mma.MmaFScaledOp)
     t = element(op.acc)
     lhs_t, scale_t = tile_type(op.lhs), tile_type(op.lhs_scale)

@@ -33,7 +33,7 @@ from safetile.dialects.cuda_tile.attributes import Signedness
 from safetile.dialects.cuda_tile.ops import arith, control, reduction
 from safetile.backend import elements
 
-from ..engine import Builder, Executor, Frame, Kernel
+from ..engine import Builder, Executor, Frame, Program
 from .arith import ELEMENTWISE as ARITH_ELEMENTWISE
 from .common import element, typed_scalar
 from .compare import ELEMENTWISE as COMPARE_ELEMENTWISE
@@ -59,7 +59,7 @@ _UFUNCS: dict[type[Operation], np.ufunc] = {
 Combine = Callable[[Frame, Sequence[np.ndarray], Sequence[np.ndarray]], list[np.ndarray]]
 
 
-def _combiner(body: Block, kernel: Kernel) -> Combine:
+def _combiner(body: Block, kernel: Program) -> Combine:
     """``f(elems, accs)`` evaluated by running the body."""
 
     def combine(frame: Frame, elems: Sequence[np.ndarray], accs: Sequence[np.ndarray]) -> list[np.ndarray]:
@@ -89,7 +89,7 @@ def _ufunc_of(op: reduction.ReduceOp | reduction.ScanOp) -> tuple[np.ufunc, bool
 
 
 def _setup(
-    op: reduction.ReduceOp | reduction.ScanOp, kernel: Kernel
+    op: reduction.ReduceOp | reduction.ScanOp, kernel: Program
 ) -> tuple[int, list[np.ndarray], bool, Combine, tuple[np.ufunc, bool] | None]:
     """``dim``, the identities, whether the body is element-wise, the
     combiner, and the ufunc of a single-op body."""
@@ -105,7 +105,7 @@ def _ufunc_operand(x: np.ndarray, w: int, reads_signed: bool) -> np.ndarray:
     return elements.signed(x, w) if reads_signed else elements.unsigned(x, w)
 
 
-def _build_reduce(op: Operation, kernel: Kernel) -> Executor:
+def _build_reduce(op: Operation, kernel: Program) -> Executor:
     assert isinstance(op, reduction.ReduceOp)
     dim, identities, elementwise, combine, ufunc = _setup(op, kernel)
     w = elements.bit_width(element(op.operands_[0]))
@@ -161,7 +161,7 @@ def _scalar_fold(
     return outs
 
 
-def _build_scan(op: Operation, kernel: Kernel) -> Executor:
+def _build_scan(op: Operation, kernel: Program) -> Executor:
     assert isinstance(op, reduction.ScanOp)
     dim, identities, elementwise, combine, ufunc = _setup(op, kernel)
     reverse = bool(op.reverse.value.data)

@@ -19,12 +19,12 @@ from xdsl.ir import Attribute, Operation
 from safetile.dialects.cuda_tile.ops import shape
 from safetile.backend import elements
 
-from ..engine import Builder, Executor, Frame, Kernel
+from ..engine import Builder, Executor, Frame, Program
 from ..errors import OutOfRangeError
 from .common import dense, element, frozen, index, tile_type, width
 
 
-def _build_constant(op: Operation, kernel: Kernel) -> Executor:
+def _build_constant(op: Operation, kernel: Program) -> Executor:
     assert isinstance(op, shape.ConstantOp)
     result = (frozen(dense(op.value, tile_type(op.result))),)
 
@@ -34,7 +34,7 @@ def _build_constant(op: Operation, kernel: Kernel) -> Executor:
     return run
 
 
-def _build_iota(op: Operation, kernel: Kernel) -> Executor:
+def _build_iota(op: Operation, kernel: Program) -> Executor:
     t = tile_type(op.results[0])
     result = (frozen(elements.wrap(np.arange(t.shape[0], dtype=np.uint64), width(op.results[0]))),)
 
@@ -44,7 +44,7 @@ def _build_iota(op: Operation, kernel: Kernel) -> Executor:
     return run
 
 
-def _build_reshape(op: Operation, kernel: Kernel) -> Executor:
+def _build_reshape(op: Operation, kernel: Program) -> Executor:
     target = tile_type(op.results[0]).shape
 
     def run(frame: Frame, a: list[Any]) -> tuple[np.ndarray]:
@@ -53,7 +53,7 @@ def _build_reshape(op: Operation, kernel: Kernel) -> Executor:
     return run
 
 
-def _build_broadcast(op: Operation, kernel: Kernel) -> Executor:
+def _build_broadcast(op: Operation, kernel: Program) -> Executor:
     target = tile_type(op.results[0]).shape
 
     def run(frame: Frame, a: list[Any]) -> tuple[np.ndarray]:
@@ -62,7 +62,7 @@ def _build_broadcast(op: Operation, kernel: Kernel) -> Executor:
     return run
 
 
-def _build_permute(op: Operation, kernel: Kernel) -> Executor:
+def _build_permute(op: Operation, kernel: Program) -> Executor:
     assert isinstance(op, shape.PermuteOp)
     permutation = tuple(op.permutation.get_values())
 
@@ -72,7 +72,7 @@ def _build_permute(op: Operation, kernel: Kernel) -> Executor:
     return run
 
 
-def _build_cat(op: Operation, kernel: Kernel) -> Executor:
+def _build_cat(op: Operation, kernel: Program) -> Executor:
     assert isinstance(op, shape.CatOp)
     dim = op.dim.value.data
 
@@ -96,7 +96,7 @@ def _subtile(
     return tuple(slice(i * p, (i + 1) * p) for i, p in zip(position, part))
 
 
-def _build_extract(op: Operation, kernel: Kernel) -> Executor:
+def _build_extract(op: Operation, kernel: Program) -> Executor:
     assert isinstance(op, shape.ExtractOp)
     whole, part = tile_type(op.source).shape, tile_type(op.result).shape
     widths = [width(v) for v in op.indices]
@@ -107,7 +107,7 @@ def _build_extract(op: Operation, kernel: Kernel) -> Executor:
     return run
 
 
-def _build_insert(op: Operation, kernel: Kernel) -> Executor:
+def _build_insert(op: Operation, kernel: Program) -> Executor:
     assert isinstance(op, shape.InsertOp)
     whole, part = tile_type(op.destination).shape, tile_type(op.source).shape
     widths = [width(v) for v in op.indices]
@@ -153,7 +153,7 @@ def unpack_bytes(raw: np.ndarray, t: Attribute) -> np.ndarray:
     return elements.from_bits(bits, t)
 
 
-def _build_pack(op: Operation, kernel: Kernel) -> Executor:
+def _build_pack(op: Operation, kernel: Program) -> Executor:
     t = element(op.operands[0])
 
     def run(frame: Frame, a: list[Any]) -> tuple[np.ndarray]:
@@ -162,7 +162,7 @@ def _build_pack(op: Operation, kernel: Kernel) -> Executor:
     return run
 
 
-def _build_unpack(op: Operation, kernel: Kernel) -> Executor:
+def _build_unpack(op: Operation, kernel: Program) -> Executor:
     t = element(op.results[0])
 
     def run(frame: Frame, a: list[Any]) -> tuple[np.ndarray]:

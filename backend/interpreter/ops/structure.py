@@ -1,7 +1,7 @@
 """Executors of the ``structure`` ops that run: ``return`` and ``get_global``.
 
 ``module``, ``entry`` and ``global`` are structure, not executed:
-``engine.Kernel`` runs an ``entry``'s body, and ``get_global`` allocates its
+``engine.Program`` runs an ``entry``'s body, and ``get_global`` allocates its
 ``global`` in the launch's memory on first use (later launches sharing that
 ``GlobalMemory`` see what earlier ones stored).
 """
@@ -17,12 +17,12 @@ from xdsl.traits import SymbolTable
 from safetile.dialects.cuda_tile.ops import structure
 from safetile.backend import elements
 
-from ..engine import Builder, Executor, ExitKind, Frame, Kernel
+from ..engine import Builder, Executor, ExitKind, Frame, Program
 from .common import dense
 from .control import terminator
 
 
-def _build_get_global(op: Operation, kernel: Kernel) -> Executor:
+def _build_get_global(op: Operation, kernel: Program) -> Executor:
     assert isinstance(op, structure.GetGlobalOp)
     target = SymbolTable.lookup_symbol(op, op.global_name)
     assert isinstance(target, structure.GlobalOp)
