@@ -8,13 +8,15 @@ from enum import Enum
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
+from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 
 from safetile.dialects import tile_safety
 from safetile.dialects.cuda_tile.attributes import ComparisonPredicate, Signedness
 from safetile.dialects.cuda_tile.ops.compare import CmpIOp
 from safetile.dialects.cuda_tile.ops.control import ForOp, IfOp, LoopOp
+from safetile.dialects.cuda_tile.ops.memory.views import MakeTensorViewOp
+from safetile.dialects.cuda_tile.types import PointerType
 from safetile.dialects.cuda_tile.ops.structure import EntryOp
 from safetile.passes.analyses.intervals import (
     Extent,
@@ -22,6 +24,7 @@ from safetile.passes.analyses.intervals import (
     IntervalAnalysis,
     defined_outside,
     extent_of,
+    strip_assumes,
 )
 from safetile.passes.analyses.locations import OpDiagnostic, where
 
@@ -78,16 +81,27 @@ class BoundsCheckElision(ModulePass):
         deny = self.deny_in_kernel_checks or tile_safety.DENY_IN_KERNEL_CHECKS in entry.attributes
         launch: list[tile_safety.LaunchCheckAttr] = []
         checks = [o for o in entry.walk() if isinstance(o, tile_safety.CheckIndexOp)]
+        decided = {check: decide(analysis.interval(check.index),
+                                 analysis.canonical(extent_of(check.view, check.dim.value.data)))
+                   for check in ([] if unchecked else checks)}
+        # Launch checks of accesses that run whenever the kernel does: a check of the same
+        # sides elsewhere refuses no launch these would not.
+        sure = {_sides(host) for check, (rung, host) in decided.items()
+                if rung is Rung.LAUNCH and host is not None and not _under_if(check, entry)
+                and not _may_skip(check, entry, analysis)}
         for check in checks:
             message = check.message.data
             if unchecked:
                 rung, host = Rung.UNCHECKED, None
             else:
-                rung, host = decide(analysis.interval(check.index),
-                                  analysis.canonical(extent_of(check.view, check.dim.value.data)))
-                if rung is Rung.LAUNCH and (not self.launch_checks or _under_if(check, entry)):
-                    # Under an ``if`` the access may never run: a launch check
-                    # (blind to the condition) would refuse launches that are fine.
+                rung, host = decided[check]
+                if rung is Rung.LAUNCH and (not self.launch_checks or (
+                        (_under_if(check, entry) or _may_skip(check, entry, analysis))
+                        and (host is None or _sides(host) not in sure))):
+                    # Under an ``if``, or in a loop that may run no trip, the access
+                    # may never run: a launch check (blind to the condition) would
+                    # refuse launches that are fine, unless an access that always
+                    # runs has the same check.
                     rung = Rung.IN_KERNEL
             if self.report:
                 print(f"{rung.value}: {where(check)}: {message}", file=sys.stderr)
@@ -111,7 +125,10 @@ class BoundsCheckElision(ModulePass):
 def decide(
     index: Interval, extent: Extent | None
 ) -> tuple[Rung, tuple[tile_safety.TileBoundAttr, tile_safety.TileBoundAttr] | None]:
-    """The rung for ``0 <= index < extent``, and the launch check's sides if it takes that rung."""
+    """The rung for ``0 <= index < extent``, and the launch check's sides if it takes that rung.
+
+    A launch check needs a tight index (``Interval.tight``): its bound is an index the
+    kernel computes, so the check refuses exactly the launches whose accesses would fail."""
     if index.lo is None or index.lo < 0 or index.hi is None or extent is None:
         return Rung.IN_KERNEL, None
     hi = index.hi
@@ -128,9 +145,57 @@ def decide(
             return Rung.STATIC, None
         return Rung.IN_KERNEL, None  # statically out of range: the assert reports it
     lhs, rhs = hi.host(), extent.host()
-    if lhs is None or rhs is None:
+    if lhs is None or rhs is None or not index.tight:
         return Rung.IN_KERNEL, None
     return Rung.LAUNCH, (lhs, rhs)
+
+
+def _sides(host: tuple[tile_safety.TileBoundAttr, tile_safety.TileBoundAttr]) -> tuple[object, object]:
+    """A launch check's condition, comparable with another's (the attributes compare by value)."""
+    return host[0], host[1]
+
+
+def _may_skip(check: tile_safety.CheckIndexOp, entry: EntryOp, analysis: IntervalAnalysis) -> bool:
+    """Whether ``check`` sits in a ``for`` whose trip count depends on a scalar argument (which no
+    launch check sees: ``for j in range(n)`` runs no trip for ``n <= 0``) while its index does not
+    depend on that loop's index.  An index that does is covered by its interval (a tight ``for``
+    index starts at ``<= 0``, so over a loop of no trip its bound is below any tile count).
+
+    Loops bounded by shapes, tile counts and block ids are taken to run in some block (the kernels'
+    row and tile loops: they run no trip only for an empty tensor or in blocks past the work,
+    while another block runs them)."""
+    scalars = _scalar_arguments(entry)
+    parent = check.parent_op()
+    while parent is not None and parent is not entry:
+        if isinstance(parent, ForOp) and not runs_at_least_once(parent, analysis) \
+                and any(_depends_on(bound, s) for bound in (parent.lower_bound, parent.upper_bound) for s in scalars) \
+                and not _depends_on(check.index, parent.region.block.args[0]):
+            return True
+        parent = parent.parent_op()
+    return False
+
+
+def _scalar_arguments(entry: EntryOp) -> list[SSAValue]:
+    """The entry's scalar arguments: its block arguments that are no pointer and no tensor's shape or
+    stride (those are operands of a ``make_tensor_view``, through ``assume``s)."""
+    of_views = {id(strip_assumes(v)) for op in entry.walk() if isinstance(op, MakeTensorViewOp) for v in op.operands}
+    return [a for a in entry.body.block.args
+            if id(a) not in of_views and not isinstance(getattr(a.type, "element_type", None), PointerType)]
+
+
+def _depends_on(value: SSAValue, root: SSAValue) -> bool:
+    """Whether ``value`` is computed from ``root`` (through the ops defining it)."""
+    seen: set[int] = set()
+    work = [value]
+    while work:
+        v = work.pop()
+        if v is root:
+            return True
+        if id(v) in seen or not isinstance(v, OpResult):
+            continue
+        seen.add(id(v))
+        work.extend(v.op.operands)
+    return False
 
 
 def _under_if(op: Operation, entry: EntryOp) -> bool:

@@ -43,6 +43,17 @@ Facts used, each sound for the IR the frontend makes:
   both.
 
 Index arithmetic is assumed not to wrap (indices are far below 2^31).
+
+Tightness.  An interval is *tight* when its upper bound is reached: some run
+of the value's definition computes exactly the bound whenever the kernel
+runs.  Tile block ids, constants, shapes and tile counts are, and shifts,
+floor division by a constant, a decided ``select`` and the walks above keep
+it; it is lost where the index math folds or clamps: a remainder that may
+wrap (``(pid + 4) % 3`` is at most 2, but reaches 2 only on a grid of two
+blocks or more), a ``min``/``max`` of bounds that do not compare, an
+undecided ``select``, an ``assume``'s own bound, a ``for`` index stepping by
+more than one.  Only a tight bound may become a launch check: a check
+stricter than every index the kernel computes refuses launches that are fine.
 """
 
 from __future__ import annotations
@@ -59,7 +70,7 @@ from safetile.dialects.cuda_tile.attributes import (
     RoundingMode,
     Signedness,
 )
-from safetile.dialects.cuda_tile.ops.arith import AddIOp, DivIOp, MinIOp, RemIOp, SubIOp
+from safetile.dialects.cuda_tile.ops.arith import AddIOp, DivIOp, MaxIOp, MinIOp, RemIOp, SubIOp
 from safetile.dialects.cuda_tile.ops.compare import CmpIOp, SelectOp
 from safetile.dialects.cuda_tile.ops.control import ForOp
 from safetile.dialects.cuda_tile.ops.memory.views import (
@@ -149,11 +160,19 @@ class Bound:
 class Interval:
     lo: int | None = None
     hi: Bound | None = None
+    tight: bool = True
+    """Whether ``hi`` is reached whenever the kernel runs (see the module doc)."""
 
     def shifted(self, by: int) -> Interval:
         return Interval(
-            None if self.lo is None else self.lo + by, None if self.hi is None else self.hi.shifted(by)
+            None if self.lo is None else self.lo + by, None if self.hi is None else self.hi.shifted(by), self.tight
         )
+
+    def single(self) -> int | None:
+        """The one value of a constant interval."""
+        if self.hi is not None and self.hi.extent is None and self.lo == self.hi.offset:
+            return self.lo
+        return None
 
 
 def extent_of(view: SSAValue, dim: int) -> Extent | None:
@@ -227,10 +246,7 @@ class IntervalAnalysis:
         return self._memo[value]
 
     def constant(self, value: SSAValue) -> int | None:
-        iv = self.interval(value)
-        if iv.hi is not None and iv.hi.extent is None and iv.lo == iv.hi.offset:
-            return iv.lo
-        return None
+        return self.interval(value).single()
 
     def decided(self, cond: SSAValue) -> bool | None:
         """The value of a ``cmpi x, c`` (signed, ``c`` constant) the interval of ``x`` decides."""
@@ -287,6 +303,8 @@ class IntervalAnalysis:
             return self._quotient(op)
         if isinstance(op, MinIOp) and op.signedness.data == Signedness.SIGNED:
             return _minimum(self.interval(op.lhs), self.interval(op.rhs))
+        if isinstance(op, MaxIOp) and op.signedness.data == Signedness.SIGNED:
+            return _maximum(self.interval(op.lhs), self.interval(op.rhs))
         if isinstance(op, SelectOp):
             chosen = self.decided(op.cond)
             if chosen is not None:
@@ -305,7 +323,8 @@ class IntervalAnalysis:
             return self._row_of_product(op)
         if c < 1:
             return Interval()
-        return Interval(numerator.lo // c, None if numerator.hi is None else numerator.hi.divided(c))
+        # floor is monotone: where the numerator reaches its bound, the quotient reaches its own
+        return Interval(numerator.lo // c, None if numerator.hi is None else numerator.hi.divided(c), numerator.tight)
 
     def _row_of_product(self, op: DivIOp) -> Interval:
         """``t / n1`` for a ``for`` index ``t`` below ``n0 * n1``: in ``[0, n0)``.
@@ -330,7 +349,7 @@ class IntervalAnalysis:
         if not self._numbers_tiles(tile):
             return Interval()
         bound = self.interval(count).hi
-        return Interval(0, None if bound is None else bound.shifted(-1))
+        return Interval(0, None if bound is None else bound.shifted(-1))  # the order is one to one
 
     def _numbers_tiles(self, tile: GroupedTile) -> bool:
         """``0 <= t < n0 * n1`` for the tile number ``t`` of ``tile``, with ``n0, n1 >= 0``:
@@ -353,27 +372,39 @@ class IntervalAnalysis:
         return iv.lo is not None and iv.lo >= 0 and limit is not None and iv.hi == limit.shifted(-1)
 
     def _remainder(self, op: RemIOp) -> Interval:
-        lo = self.interval(op.lhs).lo
+        x = self.interval(op.lhs)
+        lo = x.lo
         if lo is None or lo < 0:
             return Interval()
         divisor = strip_assumes(op.rhs)
         if (c := self.constant(divisor)) is not None:
-            return Interval(0, Bound(None, c - 1)) if c >= 1 else Interval()
+            if c < 1:
+                return Interval()
+            hi = None if x.hi is None else x.hi.constant()
+            if hi is not None and hi - lo < c and lo % c <= hi % c:
+                # no wrap between lo and hi: x % c runs from lo % c to hi % c, reaching it with x
+                return Interval(lo % c, Bound(None, hi % c), x.tight)
+            return Interval(0, Bound(None, c - 1), False)  # reached only if x takes a value c - 1 mod c
         if isinstance(divisor, OpResult) and isinstance(divisor.op, GetIndexSpaceShapeOp):
             extent = self.canonical(extent_of(divisor.op.src, divisor.index))
             if extent is not None:
-                return Interval(0, Bound(extent, -1))
+                return Interval(0, Bound(extent, -1))  # the column of a tile walk's tile number
         return Interval()
 
     def _block_argument(self, arg: BlockArgument) -> Interval:
+        """A ``for`` index: ``[lo(lb), hi(ub) - 1]``.  Tight where the upper bound is and the last trip
+        reaches ``ub - 1``: a step of 1, or a tile walk (``range(b, n0 * n1, blocks)``: the blocks
+        between them number every tile).  Whether the loop runs at all is the launch check's other
+        condition (``bounds_check_elision._may_skip``)."""
         loop = arg.block.parent_op()
         if not (isinstance(loop, ForOp) and arg.index == 0 and loop.unsigned_cmp is None):
             return Interval()
         step = self.interval(loop.step)
         if step.lo is None or step.lo < 1:
             return Interval()
-        upper = self.interval(loop.upper_bound).hi
-        return Interval(self.interval(loop.lower_bound).lo, None if upper is None else upper.shifted(-1))
+        upper = self.interval(loop.upper_bound)
+        tight = upper.tight and (self.constant(loop.step) == 1 or loop_product(loop.upper_bound) is not None)
+        return Interval(self.interval(loop.lower_bound).lo, None if upper.hi is None else upper.hi.shifted(-1), tight)
 
     def _assume(self, op: AssumeOp) -> Interval:
         inner = self.interval(op.value)
@@ -383,17 +414,46 @@ class IntervalAnalysis:
         lo = inner.lo
         if predicate.lb is not None:
             lo = predicate.lb if lo is None else max(lo, predicate.lb)
-        hi = inner.hi
+        hi, tight = inner.hi, inner.tight
         if predicate.ub is not None and (hi is None or (hi.extent is None and hi.offset > predicate.ub)):
-            hi = Bound(None, predicate.ub)
-        return Interval(lo, hi)
+            hi, tight = Bound(None, predicate.ub), False  # the user's bound: maybe never reached
+        return Interval(lo, hi, tight)
 
 
 def _minimum(a: Interval, b: Interval) -> Interval:
-    """The interval of ``min(x, y)`` for ``x`` in ``a`` and ``y`` in ``b``."""
+    """The interval of ``min(x, y)`` for ``x`` in ``a`` and ``y`` in ``b``: the smaller upper bound
+    where they compare.  A constant and a tile count do not: ``min(pid + 1, 1)`` is at most
+    either, but its constant bound is reached only on a grid of two blocks, so it is not tight.
+    (Two tile counts that do not compare keep the first, as tight as both: ``min(num_tiles(k),
+    bm + 1)`` reaches ``num_tiles(k)`` on a grid at least that long; on a shorter one its launch
+    check is stricter than the index, a limit of the ``lhs < rhs`` form of launch checks.)"""
     lo = None if a.lo is None or b.lo is None else min(a.lo, b.lo)
-    hi = a.hi if b.hi is None else b.hi if a.hi is None else _lower_bound_of(a.hi, b.hi)
-    return Interval(lo, hi)
+    if a.hi is None or b.hi is None:
+        return Interval(lo, a.hi or b.hi, (a if b.hi is None else b).tight)
+    constants = [bound.constant() is not None for bound in (a.hi, b.hi)]
+    tight = a.tight and b.tight and constants[0] == constants[1]
+    return Interval(lo, _lower_bound_of(a.hi, b.hi), tight)
+
+
+def _maximum(a: Interval, b: Interval) -> Interval:
+    """The interval of ``max(x, y)`` for ``x`` in ``a`` and ``y`` in ``b``: at least either's lower
+    bound; at most the larger upper bound where they compare, reached where that one is reached."""
+    known = [i.lo for i in (a, b) if i.lo is not None]
+    lo = max(known) if known else None
+    larger: Interval | None = None
+    if a.hi is not None and b.hi is not None:
+        ca, cb = a.hi.constant(), b.hi.constant()
+        if ca is not None and cb is not None:
+            larger = a if ca >= cb else b
+        elif (a.hi.extent, a.hi.divisor) == (b.hi.extent, b.hi.divisor):
+            larger = a if a.hi.offset >= b.hi.offset else b
+    for one, other in ((a, b), (b, a)):  # max(x, c) is x where c <= lo(x)
+        c = one.single()
+        if larger is None and c is not None and other.lo is not None and c <= other.lo:
+            larger = other
+    if larger is None:
+        return Interval(lo, None)
+    return Interval(lo, larger.hi, larger.tight)
 
 
 def _lower_bound_of(a: Bound, b: Bound) -> Bound:
@@ -416,7 +476,7 @@ def _hull(a: Interval, b: Interval) -> Interval:
             hi = a.hi if ca >= cb else b.hi
         elif (a.hi.extent, a.hi.divisor) == (b.hi.extent, b.hi.divisor):
             hi = a.hi if a.hi.offset >= b.hi.offset else b.hi
-    return Interval(lo, hi)
+    return Interval(lo, hi, False)  # which one a run takes is not known
 
 
 def defined_outside(value: SSAValue, op: Operation) -> bool:

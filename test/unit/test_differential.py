@@ -11,8 +11,14 @@ edge, or out.  Each case runs on the interpreter twice:
   host as launch checks, or hoisted in the kernel.
 
 Both must store the same values, or both refuse (an assert in the kernel, or
-a refused launch).  A failure prints the case (kernel source and arguments)
-and hypothesis's reproduction blob.
+a refused launch).  A refusal by the elided run alone is a *false refusal*: a
+launch check stricter than the index math (``(pid + 4) % 3`` checked as if
+index 2 were reached).  A failure prints the case (kernel source and
+arguments) and hypothesis's reproduction blob.
+
+The number of cases is the ``differential`` settings profile's:
+``$SAFETILE_DIFFERENTIAL_CASES`` (default 300, what ``make test`` runs; the
+bar for a change to the index analysis is 30000 cases without a failure).
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from __future__ import annotations
 import importlib.util
 import itertools
 import math
+import os
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
@@ -79,6 +86,49 @@ TEMPLATES = {
                 acc = acc + px.load((j + C,))
             z.store(acc)
     """,
+    # The Python remainder of the block id: (pid + C) % D reaches D - 1 only on a grid of enough blocks.
+    "remainder": """
+        def k(z: st.Mut[f32, (T,)], x: st.Ref[f32, (-1,)], n: i32):
+            pid = st.tile_block_id()
+            z.store(x.partition((T,)).load(((pid[0] + C) % D,)))
+    """,
+    # The floor quotient of the block id.
+    "quotient": """
+        def k(z: st.Mut[f32, (T,)], x: st.Ref[f32, (-1,)], n: i32):
+            pid = st.tile_block_id()
+            z.store(x.partition((T,)).load(((pid[0] + C) // D,)))
+    """,
+    # The block id clamped from above.
+    "minimum": """
+        def k(z: st.Mut[f32, (T,)], x: st.Ref[f32, (-1,)], n: i32):
+            pid = st.tile_block_id()
+            z.store(x.partition((T,)).load((min(pid[0] + C, D),)))
+    """,
+    # The block id clamped from below.
+    "maximum": """
+        def k(z: st.Mut[f32, (T,)], x: st.Ref[f32, (-1,)], n: i32):
+            pid = st.tile_block_id()
+            z.store(x.partition((T,)).load((max(pid[0] + C, D - 2),)))
+    """,
+    # A loop over the block's own tiles of x, folded by a remainder.
+    "remainder_loop": """
+        def k(z: st.Mut[f32, (T,)], x: st.Ref[f32, (-1,)], n: i32):
+            px = x.partition((T,))
+            acc = st.zeros((T,), f32)
+            for j in range(C + 1, C + 1 + D):
+                acc = acc + px.load((j % D,))
+            z.store(acc)
+    """,
+    # A loop-invariant access in a loop of runtime trips (it may never run: no launch check).
+    "invariant_in_loop": """
+        def k(z: st.Mut[f32, (T,)], x: st.Ref[f32, (-1,)], n: i32):
+            pid = st.tile_block_id()
+            px = x.partition((T,))
+            acc = st.zeros((T,), f32)
+            for j in range(n):
+                acc = acc + px.load((pid[0] + C,))
+            z.store(acc)
+    """,
     # An access under a runtime condition (it may never run: no launch check).
     "guarded": """
         def k(z: st.Mut[f32, (T,)], x: st.Ref[f32, (-1,)], n: i32):
@@ -99,9 +149,12 @@ class Case:
     out_len: int
     in_len: int
     n: int
+    divisor: int = 3
+    """``D`` in the templates: a remainder's or quotient's divisor, a clamp's bound."""
 
     def source(self) -> str:
-        body = textwrap.dedent(TEMPLATES[self.template]).replace("(T,)", f"({self.tile},)").replace("C", str(self.offset))
+        body = (textwrap.dedent(TEMPLATES[self.template]).replace("(T,)", f"({self.tile},)")
+                .replace("C", str(self.offset)).replace("D", str(self.divisor)))
         return f"import safetile as st\nfrom safetile import f32, i32\n\n\n@st.kernel\n{body.strip()}\n"
 
 
@@ -176,20 +229,26 @@ def cases(draw: Any) -> Case:
     return Case(
         template=draw(hs.sampled_from(sorted(TEMPLATES))),
         tile=tile,
-        offset=draw(hs.integers(-1, 2)),
+        offset=draw(hs.integers(-1, 4)),
         out_len=out_len,
         in_len=in_len,
         n=draw(hs.integers(-1, 4)),
+        divisor=draw(hs.integers(1, 4)),
     )
 
 
-@settings(
-    max_examples=300,
+CASES_ENV = "SAFETILE_DIFFERENTIAL_CASES"
+settings.register_profile(
+    "differential",
+    max_examples=int(os.environ.get(CASES_ENV, "300")),
     deadline=None,
     derandomize=True,
     print_blob=True,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
+
+
+@settings(settings.get_profile("differential"))
 @given(case=cases())
 def test_elision_changes_no_answer(case: Case, tmp_path: Path) -> None:
     kernel = kernel_of(case, tmp_path)
@@ -211,3 +270,14 @@ def test_the_cases_reach_both_outcomes(tmp_path: Path) -> None:
             case = Case(template, 4, offset, 8, 8, n)
             refused.add(run_kept(kernel_of(case, tmp_path), case) is None)
     assert refused == {True, False}
+
+
+def test_a_remainder_is_refused_only_where_a_block_reaches_the_index(tmp_path: Path) -> None:
+    """``(pid + 4) % 3`` is at most 2 but reaches 2 only from 2 blocks on: one block with 2 tiles
+    of ``x`` runs (index 1); the launch check ``2 < tiles`` refused it.  Three blocks reach 2."""
+    one_block = Case("remainder", 4, 4, 4, 8, 0, 3)
+    kernel = kernel_of(one_block, tmp_path)
+    np.testing.assert_array_equal(run_elided(kernel, one_block), [5.0, 6.0, 7.0, 8.0])
+    assert not [c for c in kernel.compile_variant().launch_checks if "2 <" in str(c)]
+    three_blocks = Case("remainder", 4, 4, 12, 8, 0, 3)
+    assert run_kept(kernel, three_blocks) is None and run_elided(kernel, three_blocks) is None
