@@ -28,6 +28,7 @@ with MLIR's rules (``verify_diagnostics``) and exits 1 on any mismatch.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import difflib
 import sys
 import time
@@ -56,6 +57,7 @@ from safetile.dialects.cuda_tile.ops.structure import EntryOp
 from safetile.dialects.cuda_tile.diagnostics import Diagnostic, TileIRError
 from safetile.dialects.cuda_tile.diagnostics import verify
 from safetile.dialects.cuda_tile.hints import HintChecks
+from safetile.dialects.cuda_tile.ops.testing import TestingFuncOp
 from safetile.dialects.cuda_tile.syntax import parse_tile_ir, print_tile_ir
 from safetile.passes.registry import (
     PassRegistryError,
@@ -107,6 +109,8 @@ class TileOptMain(xDSLOptMain):
     def register_all_dialects(self) -> None:
         self.ctx.load_dialect(Builtin)
         self.ctx.load_dialect(CudaTile)
+        # NVIDIA's test-only function, as cuda-tile-opt built with tests has it.
+        self.ctx.load_op(TestingFuncOp)
         self.ctx.register_dialect("tile_safety", _tile_safety)  # loaded on first use
 
     def register_all_passes(self) -> None:
@@ -308,7 +312,12 @@ class TileOptMain(xDSLOptMain):
     ) -> None:
         if done is not None:
             self.pass_times.append((done.name, time.perf_counter() - self._pass_start))
-            verify(module, {}, self.get_input_name())
+            try:
+                verify(module, {}, self.get_input_name())
+            except TileIRError as err:  # name the pass that broke it, as a note (MLIR's form)
+                d = err.diagnostic
+                note = Diagnostic(d.file, d.line, d.column, f"in the IR after pass '{done.name}'", severity="note")
+                raise TileIRError(dataclasses.replace(d, notes=(*d.notes, note))) from None
             self.guard_pass(done, module)
             if self.args.print_ir_after_all or (
                 self.args.print_between_passes and following is not None

@@ -358,7 +358,7 @@ def add(z: st.Mut[f32, (128,)], x: st.Ref[f32, (-1,)], y: st.Ref[f32, (-1,)]):
 
 
 @pytest.fixture()
-def files(tmp_path: Path) -> tuple[str, str]:
+def files(tmp_path: Path, isolated_registry: None) -> tuple[str, str]:
     (tmp_path / "evil_passes.py").write_text(EVIL_PASSES)
     (tmp_path / "kernels.py").write_text(KERNEL_FILE)
     return str(tmp_path / "evil_passes.py"), str(tmp_path / "kernels.py")
@@ -414,3 +414,58 @@ def test_the_tutorial_pass_is_the_one_the_docs_show() -> None:
     shown = doc.split("```python\n# my_passes.py\n", 1)[1].split("```", 1)[0]
     used = (root / "test" / "lit" / "tools" / "inputs" / "exact_reciprocal.py").read_text()
     assert used.split("\n", 1)[1] == shown
+
+
+KERNEL_SOURCES = {
+    "add": KERNEL_FILE,
+    "bump": '''
+import safetile as st
+from safetile import f32
+
+
+@st.kernel(specialize=[{}])
+def bump(z: st.Mut[f32, (128,)], x: st.Ref[f32, (-1,)]):
+    z.store(st.load_tile_like(x, z))
+    z.store(z.load() + 1.0)
+''',
+    "pick": '''
+import safetile as st
+from safetile import f32, i32
+
+
+@st.kernel(specialize=[{}])
+def pick(z: st.Mut[f32, (16,)], x: st.Ref[f32, (-1,)], i: i32):
+    z.store(x.partition((16,)).load((i,)))
+''',
+    "row_sum": '''
+import safetile as st
+from safetile import f32
+
+
+@st.kernel(specialize=[{}])
+def row_sum(z: st.Mut[f32, (1, 16)], x: st.Ref[f32, (-1, -1)]):
+    bm, _, _ = st.tile_block_id()
+    px = x.partition((1, 16))
+    acc = st.zeros((1, 16), f32)
+    for k in range(st.num_tiles(px, 1)):
+        acc = acc + px.load((bm, k))
+    z.store(acc)
+''',
+}
+
+
+@pytest.mark.parametrize(("kernel", "attack", "property", "line"), ATTACKS_AFTER_SAFETY,
+                         ids=[a[1].__name__ for a in ATTACKS_AFTER_SAFETY])
+def test_tile_opt_refuses_every_attack_after_the_pipeline(
+    kernel: Callable[[list[object]], st.Kernel], attack: Callable[[ModuleOp], None], property: str, line: str,
+    tmp_path: Path, isolated_registry: None,
+) -> None:
+    from safetile.passes import registry
+
+    evil = edits(attack.__name__.replace("_", "-"), attack)
+    registry.register_pass(type(evil))
+    source = tmp_path / "kernels.py"
+    source.write_text(KERNEL_SOURCES[kernel.__name__])
+    status, out, err = tile_opt(str(source), "-p", f"safetile-pipeline,{evil.name}")
+    assert status == 1 and out == "", err
+    assert f"pass '{evil.name}'" in err and (property in err or "does not dominate this use" in err), err
