@@ -8,6 +8,7 @@ globals.  Inside the module, op and type names drop the ``cuda_tile.`` prefix;
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Self
 
 from xdsl.dialects.builtin import (
     I64,
@@ -113,16 +114,14 @@ class ModuleOp(CudaTileOp):
             printer.print_region(self.body, print_empty_block=False)
 
 
-@irdl_op_definition
-class EntryOp(CudaTileOp):
-    """``entry @k(%a: tile<ptr<f32>>, ...) [optimization_hints=<...>] { ... }``.
+class FunctionOp(CudaTileOp):
+    """``@f(%a: T, ...) [-> R] [optimization_hints=<...>] { ... }``: what
+    ``entry`` and the test-only ``testing$func`` share (fields, syntax).
 
-    A kernel.  Arguments are scalars (0-d tiles) or views; it returns nothing.
     The body is one block ending in ``return`` (added when omitted, and always
     printed, as NVIDIA's tools do).
     """
 
-    name = "cuda_tile.entry"
     sym_name = prop_def(StringAttr)
     function_type = prop_def(FunctionType)
     arg_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
@@ -153,7 +152,7 @@ class EntryOp(CudaTileOp):
         )
 
     @classmethod
-    def parse(cls, parser: Parser) -> EntryOp:
+    def parse(cls, parser: Parser) -> Self:
         start = parser.pos
         name = parser.parse_symbol_name().data
         located = parser.parse_comma_separated_list(
@@ -205,17 +204,10 @@ class EntryOp(CudaTileOp):
         printer.print_region(self.body, print_entry_block_args=False)
         printer.print_op_attributes(self.attributes)
 
-    def verify_(self) -> None:
-        # NVIDIA checks hint *values* only under -Werr-hints; by default any
-        # architecture key and hint name is accepted (entry_opt_hints_default_silent).
-        if self.function_type.outputs.data:
-            raise VerifyException("entry op must not return values")
+
+    def verify_signature(self) -> None:
+        """The body's arguments are the function type's inputs."""
         inputs = self.function_type.inputs.data
-        for t in inputs:
-            if isinstance(t, TileType) and t.rank != 0:
-                raise VerifyException(
-                    "entry op must have scalar types (rank 0 !cuda_tile.tile)"
-                )
         args = self.body.block.args
         if len(args) != len(inputs):
             raise VerifyException(
@@ -228,10 +220,37 @@ class EntryOp(CudaTileOp):
                     f"type of entry block argument #{i}({quoted(arg.type)}) must match the "
                     f"type of the corresponding argument in function signature({quoted(t)})"
                 )
+
+
+@irdl_op_definition
+class EntryOp(FunctionOp):
+    """``entry @k(%a: tile<ptr<f32>>, ...) [optimization_hints=<...>] { ... }``.
+
+    A kernel.  Arguments are scalars (0-d tiles) or views; it returns nothing.
+    """
+
+    name = "cuda_tile.entry"
+
+    def verify_(self) -> None:
+        # NVIDIA checks hint *values* only under -Werr-hints; by default any
+        # architecture key and hint name is accepted (entry_opt_hints_default_silent).
+        if self.function_type.outputs.data:
+            raise VerifyException("entry op must not return values")
+        inputs = self.function_type.inputs.data
+        for t in inputs:
+            if isinstance(t, TileType) and t.rank != 0:
+                raise VerifyException(
+                    "entry op must have scalar types (rank 0 !cuda_tile.tile)"
+                )
+        self.verify_signature()
         verify_entry_debug_info(self, self.sym_name.data)
         # Last, as MLIR checks dominance once every op holds: so that
         # ``module.verify()`` refuses a use before its definition too.
         verify_dominance(self)
+
+
+TESTING_FUNC = "cuda_tile.testing$func"
+"""NVIDIA's test-only function (``ops/testing.py``), a parent ``return`` accepts."""
 
 
 @irdl_op_definition
@@ -244,7 +263,9 @@ class ReturnOp(control.TerminatorOp):
     name = "cuda_tile.return"
     operands_ = var_operand_def()
     traits = traits_def(
-        IsTerminator(), ReturnLike(), ParentOneOf((EntryOp.name, control.IfOp.name))
+        IsTerminator(),
+        ReturnLike(),
+        ParentOneOf((TESTING_FUNC, EntryOp.name, control.IfOp.name)),
     )
 
     def verify_(self) -> None:
@@ -253,21 +274,29 @@ class ReturnOp(control.TerminatorOp):
             parent = parent.parent_op()
         if parent is None:
             return
-        if not isinstance(parent, EntryOp):
+        if not isinstance(parent, FunctionOp):
             raise VerifyException(
-                "must be used within a cuda_tile.entry, or cuda_tile.if operation"
+                f"must be used within a {TESTING_FUNC}, cuda_tile.entry, or cuda_tile.if "
+                "operation"
             )
         count = len(self.operands_)
-        returns = len(parent.function_type.outputs)
-        if count != returns:
+        results = parent.function_type.outputs.data
+        if count != len(results):
             raise VerifyException(
                 f"has {count} operands, but enclosing function "
-                f"(@{parent.sym_name.data}) returns {returns}"
+                f"(@{parent.sym_name.data}) returns {len(results)}"
             )
-        if count:
+        if count and isinstance(parent, EntryOp):
             raise VerifyException(
                 f"has {count} operands, but entry function must return 0 operands"
             )
+        for i, (value, t) in enumerate(zip(self.operands_, results)):
+            if value.type != t:
+                raise VerifyException(
+                    f"type of return operand {i} ({quoted(value.type)}) doesn't match "
+                    f"function result type ({quoted(t)}) in function @{parent.sym_name.data}"
+                )
+
 
 
 @irdl_op_definition

@@ -66,14 +66,15 @@ cuda_tile.module @m {
 
 // -----
 
-// `return` may leave through `if` branches, but not through a loop.
-// CHECK: error: 'cuda_tile.return' op must be used within a cuda_tile.entry, or cuda_tile.if operation
+// `return` may leave through `if` branches, but not through a loop.  The
+// message names NVIDIA's test-only `testing$func` too, as cuda-tile-opt's does.
+// CHECK: error: 'cuda_tile.return' op must be used within a cuda_tile.testing$func, cuda_tile.entry, or cuda_tile.if operation
 // RULE: return.parent
 cuda_tile.module @m {
   entry @k(%c: tile<i1>) {
     loop {
       if %c {
-        // expected-error@+1 {{must be used within a cuda_tile.entry, or cuda_tile.if operation}}
+        // expected-error@+1 {{must be used within a cuda_tile.testing$func, cuda_tile.entry, or cuda_tile.if operation}}
         return
       }
       break
@@ -83,12 +84,12 @@ cuda_tile.module @m {
 
 // -----
 
-// CHECK: error: 'cuda_tile.return' op expects parent op to be one of 'cuda_tile.entry, cuda_tile.if'
+// CHECK: error: 'cuda_tile.return' op expects parent op to be one of 'cuda_tile.testing$func, cuda_tile.entry, cuda_tile.if'
 // RULE: return.parent-one-of
 cuda_tile.module @m {
   entry @k() {
     loop {
-      // expected-error@+1 {{expects parent op to be one of 'cuda_tile.entry, cuda_tile.if'}}
+      // expected-error@+1 {{expects parent op to be one of 'cuda_tile.testing$func, cuda_tile.entry, cuda_tile.if'}}
       return
     }
   }
