@@ -411,7 +411,8 @@ def test_the_tutorial_pass_is_the_one_the_docs_show() -> None:
     """docs/tile-opt.md's tutorial code is the pass its lit test and snippet run."""
     root = Path(__file__).resolve().parents[2]
     doc = (root / "docs" / "tile-opt.md").read_text()
-    shown = doc.split("```python\n# my_passes.py\n", 1)[1].split("```", 1)[0]
+    tutorial = doc.split("`test/lit/tools/inputs/exact_reciprocal.py`:", 1)[1]
+    shown = tutorial.split("```python\n# my_passes.py\n", 1)[1].split("```", 1)[0]
     used = (root / "test" / "lit" / "tools" / "inputs" / "exact_reciprocal.py").read_text()
     assert used.split("\n", 1)[1] == shown
 
