@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import ast
 import inspect
+import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from xdsl.context import Context
@@ -62,53 +63,65 @@ HintsOption = Mapping[str, Mapping[str, Any]] | Callable[..., Mapping[str, Mappi
 """Per-arch hints, or a function of the generics giving them (per specialization)."""
 
 
-@dataclass(frozen=True)
+def _option(default: Any, key: bool | str = True) -> Any:
+    """A kernel option: its default, and whether it makes variants differ (``key``: True,
+    ``"hints"`` for a hints option, frozen for the key, or False)."""
+    return field(default=default, metadata={"key": key})
+
+
+@dataclass(frozen=True, kw_only=True)
 class KernelOptions:
-    """The entry attributes of cuTile Rust, plus ``arg_facts``.
+    """The options of ``@st.kernel(...)``, each declared once here: the entry attributes of
+    cuTile Rust, plus ``arg_facts``, the user passes and the launch options.  Keyword-only;
+    ``key()`` is derived from the fields' metadata."""
 
-    ``optimization_hints`` maps an arch (``"sm_90"``, ``"default"``) to its
-    hints (``{"num_cta_in_cga": 2}``), or is a function of the generics giving
-    that map (hints per specialization: ``lambda BM, BN, **_: {...}``), as are
-    ``load_hints``/``store_hints``; ``unchecked_accesses`` emits no index
-    checks (the kernel takes responsibility, as ``unsafe fn`` does in Rust);
-    ``deny_in_kernel_checks`` makes a check that would need an in-kernel
-    assert a compile error; ``arg_facts=False`` drops the argument facts
-    (alignment, divisibility, unit strides) for debugging; ``dependent_launch``
-    (default on) lets a launch start while the kernel before it drains: the
-    kernel waits for it before touching memory (``passes/grid_dependency.py``);
-    ``early_reads`` names ``st.Ref`` tensors the kernel may read before that
-    wait, while the kernel before it drains (its weights: the runtime starts
-    a launch early only if the work before it writes none of their memory).
-    """
-
-    print_ir: bool = False
-    dump_ir_dir: str | None = None
-    optimization_hints: HintsOption = None
-    unchecked_accesses: bool = False
-    deny_in_kernel_checks: bool = False
-    arg_facts: bool = True
-    passes: tuple[Any, ...] = ()
-    """User passes for this kernel's pipeline (``driver/user_passes.py``)."""
-    load_hints: HintsOption = None
+    print_ir: bool = _option(False, key=False)
+    """Print the IR that runs when a variant is compiled."""
+    dump_ir_dir: str | None = _option(None, key=False)
+    """Write every stage's IR as ``<dir>/<symbol>/<n>-<stage>.mlir``."""
+    optimization_hints: HintsOption = _option(None, key="hints")
+    """Maps an arch (``"sm_90"``, ``"default"``) to its entry hints (``{"num_cta_in_cga": 2}``), or is a
+    function of the generics giving that map (``lambda BM, BN, **_: {...}``)."""
+    unchecked_accesses: bool = _option(False)
+    """No partition index is checked (the kernel takes responsibility, as ``unsafe fn`` does in Rust):
+    the entry is marked and ``bounds-check-elision`` drops every check; in the unsafe report."""
+    deny_in_kernel_checks: bool = _option(False)
+    """A check that would need an in-kernel assert is a compile error."""
+    arg_facts: bool = _option(True)
+    """Compile in the argument facts (alignment, divisibility, unit strides); False for debugging."""
+    passes: tuple[Any, ...] = _option((), key=False)
+    """User passes for this kernel's pipeline (``driver/user_passes.py``; their identities are in
+    the driver's key)."""
+    load_hints: HintsOption = _option(None, key="hints")
     """Per-arch hints of every load (``{"sm_90": {"latency": 6}}``: ``frontend/hints.py``)."""
-    store_hints: HintsOption = None
+    store_hints: HintsOption = _option(None, key="hints")
     """Per-arch hints of every store."""
-    dependent_launch: bool = True
-    """Compile with ``grid-dependency`` and launch as a programmatic dependent (sm_90 and later)."""
-    early_reads: tuple[str, ...] = ()
+    dependent_launch: bool = _option(True)
+    """Compile with ``grid-dependency`` and launch as a programmatic dependent (sm_90 and later):
+    the kernel waits for the one before it before touching memory."""
+    early_reads: tuple[str, ...] = _option(())
     """``st.Ref`` tensor parameters whose loads at the top of the body (not in a loop or branch)
-    ``grid-dependency`` puts before the wait."""
+    ``grid-dependency`` puts before the wait (the runtime starts a launch early only if the work
+    before it writes none of their memory)."""
+
+    def __post_init__(self) -> None:
+        # What users write as lists or paths, held as the hashable, printable values of the key.
+        object.__setattr__(self, "passes", tuple(self.passes))
+        object.__setattr__(self, "early_reads", tuple(self.early_reads))
+        if self.dump_ir_dir is not None:
+            object.__setattr__(self, "dump_ir_dir", os.fspath(self.dump_ir_dir))
 
     def key(self) -> tuple[Any, ...]:
-        """What makes variants differ (``passes`` count in the driver's key)."""
-        return (
-            self.unchecked_accesses,
-            self.deny_in_kernel_checks,
-            self.arg_facts,
-            self.dependent_launch,
-            self.early_reads,
-            *(_frozen(h) for h in (self.optimization_hints, self.load_hints, self.store_hints)),
+        """What makes variants differ: every option whose metadata says so."""
+        return tuple(
+            _frozen(getattr(self, f.name)) if f.metadata["key"] == "hints" else getattr(self, f.name)
+            for f in fields(self)
+            if f.metadata["key"]
         )
+
+
+OPTION_NAMES = tuple(f.name for f in fields(KernelOptions))
+"""The keywords ``@st.kernel`` takes besides ``specialize``."""
 
 
 @dataclass(frozen=True)
@@ -510,7 +523,7 @@ class KernelDefinition:
             arg.name_hint = p.name.replace(".shape[", "_shape").replace(".stride[", "_stride").rstrip("]")
             arg.location = parsed.source.location(_arg_node(parsed.tree, p.name.split(".")[0]))
         builder = Builder(block)
-        state = CompileState(builder, unchecked_accesses=self.options.unchecked_accesses,
+        state = CompileState(builder,
                              load_hints=self._hints(self.options.load_hints, generics),
                              store_hints=self._hints(self.options.store_hints, generics))
         scope = Scope(dict(generics))

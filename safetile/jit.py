@@ -11,7 +11,6 @@ users, here at the top, so that no stage reaches up into a later one.
 from __future__ import annotations
 
 import dataclasses
-import os
 import sys
 import types
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -20,7 +19,7 @@ from typing import Any
 from xdsl.dialects.builtin import ModuleOp
 
 from safetile.driver import CompiledVariant, CompileOptions, compile_kernels, compile_variant
-from safetile.frontend.kernel import KernelDefinition, KernelOptions
+from safetile.frontend.kernel import OPTION_NAMES, KernelDefinition, KernelOptions
 from safetile.runtime.launch import LaunchCache, launch
 from safetile.runtime.warmup import WarmedUp, warm_up
 
@@ -78,7 +77,7 @@ class Kernel(KernelDefinition):
         try:
             options = dataclasses.replace(self.options, **changes)
         except TypeError as err:
-            raise TypeError(f"{self.name}.with_options: {err}; options are {', '.join(_OPTION_NAMES)}") from None
+            raise TypeError(f"{self.name}.with_options: {err}; options are {', '.join(OPTION_NAMES)}") from None
         return Kernel(self.python, options, self.specializations)
 
     def warm_up(self, specializations: Iterable[Mapping[str, Any]], *, arch: str | None = None) -> list[WarmedUp]:
@@ -86,54 +85,32 @@ class Kernel(KernelDefinition):
         return warm_up(self, specializations, arch=arch, cache=self.launch_cache)
 
 
-def kernel(
-    fn: Callable[..., Any] | None = None,
-    *,
-    specialize: Sequence[Mapping[str, Any]] = (),
-    print_ir: bool = False,
-    dump_ir_dir: str | os.PathLike[str] | None = None,
-    optimization_hints: Mapping[str, Mapping[str, Any]] | None = None,
-    unchecked_accesses: bool = False,
-    deny_in_kernel_checks: bool = False,
-    arg_facts: bool = True,
-    passes: Sequence[Any] = (),
-    load_hints: Mapping[str, Mapping[str, Any]] | None = None,
-    store_hints: Mapping[str, Mapping[str, Any]] | None = None,
-    dependent_launch: bool = True,
-    early_reads: Sequence[str] = (),
-) -> Any:
+def kernel(fn: Callable[..., Any] | None = None, *, specialize: Sequence[Mapping[str, Any]] = (),
+           **options: Any) -> Any:
     """``@st.kernel`` or ``@st.kernel(option=...)``: declare a kernel entry point.
 
     ``specialize`` lists specializations compiled by default (and by
-    ``tile-opt kernel.py``); ``passes`` adds user passes to its pipeline
-    (names, specs, ``ModulePass`` objects or ``(point, pass)`` pairs: see
-    docs/tile-opt.md); ``optimization_hints`` (the entry's),
-    ``load_hints`` and ``store_hints`` (every load's and store's) map an
-    arch (``"sm_90"``, ``"default"``) to tileiras hints
-    (``{"num_worker_warps_per_cta": 8}``, ``{"latency": 6}``); the other
-    options are ``KernelOptions``.
+    ``tile-opt kernel.py``); every other keyword is a ``KernelOptions`` field
+    (``frontend/kernel.py`` declares each, with what it does): ``passes``
+    adds user passes to its pipeline (names, specs, ``ModulePass`` objects,
+    ``st.trusted(...)`` or ``(point, pass)`` pairs: see docs/tile-opt.md);
+    ``optimization_hints`` (the entry's), ``load_hints`` and ``store_hints``
+    (every load's and store's) map an arch (``"sm_90"``, ``"default"``) to
+    tileiras hints; ``print_ir``, ``dump_ir_dir``, ``unchecked_accesses``,
+    ``deny_in_kernel_checks``, ``arg_facts``, ``dependent_launch``,
+    ``early_reads``.
     """
-    options = KernelOptions(
-        print_ir,
-        None if dump_ir_dir is None else os.fspath(dump_ir_dir),
-        optimization_hints,
-        unchecked_accesses,
-        deny_in_kernel_checks,
-        arg_facts,
-        tuple(passes),
-        load_hints,
-        store_hints,
-        dependent_launch,
-        tuple(early_reads),
-    )
+    try:
+        made = KernelOptions(**options)
+    except TypeError as err:
+        raise TypeError(f"st.kernel: {err}; its options are specialize, {', '.join(OPTION_NAMES)}") from None
 
     def wrap(f: Callable[..., Any]) -> Kernel:
-        return Kernel(f, options, specialize)
+        return Kernel(f, made, specialize)
 
     return wrap(fn) if fn is not None else wrap
 
 
-_OPTION_NAMES = [f.name for f in dataclasses.fields(KernelOptions)]
 
 
 def warm_up_kernel(kernel: Kernel, specializations: Iterable[Mapping[str, Any]], *,

@@ -35,5 +35,5 @@ def trusted(z: st.Mut[f32, (16,)]):
 
 
 # CHECK-LABEL: entry @trusted(
-# CHECK-NOT: check_index
+# CHECK: check_index
 # CHECK: } {tile_safety.unchecked_accesses, tile_safety.deny_in_kernel_checks}
