@@ -11,10 +11,14 @@ One module per concern, in the order data flows through them:
 * ``lower``     the AST visitor: statements, expressions, control flow;
 * ``scope``     the local names of a function being lowered;
 * ``types``     runtime values (tiles, tensors, partitions) and typing rules;
-* ``core``      IR helpers every lowering shares (constants, broadcasting);
-* ``builtins``  the lowering table, filled by ``ops_arith``, ``ops_shape``,
-                ``ops_memory`` and ``ops_misc``; ``pybuiltins`` gives Python's
-                builtins (``len``, ``max``, ``print``...) their kernel meaning;
+* ``core``      IR helpers every lowering shares (constants, broadcasting,
+                emitting an op, checking operands);
+* ``builtins``  the lowering table, filled by the ``ops_<family>`` modules,
+                one per family of the dialect's ops (``ops_arith``,
+                ``ops_math``, ``ops_compare``, ``ops_conversion``,
+                ``ops_shape``, ``ops_reduction``, ``ops_mma``, ``ops_memory``,
+                ``ops_misc``); ``pybuiltins`` gives Python's builtins
+                (``len``, ``max``, ``print``...) their kernel meaning;
 * ``emit``      where ops go and which source line made each;
 * ``errors``    ``CompileError`` with ``file:line:col``, the line and a caret;
 * ``pyfile``    the kernels of a Python file, for ``tile-opt kernels.py``.

@@ -9,14 +9,17 @@ it appends ops (``lx.add``) and raises errors at the current source node
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from xdsl.dialects.builtin import UnitAttr
+from xdsl.ir import Attribute
 
 from safetile.dialects.cuda_tile.attributes import Signedness
 from safetile.dialects.cuda_tile.ops.compare import CmpFOp, CmpIOp
 from safetile.dialects.cuda_tile.ops.conversion import ExtIOp, FToFOp, FToIOp, IToFOp, TruncIOp
 from safetile.dialects.cuda_tile.ops.shape import BroadcastOp, ConstantOp, ReshapeOp
 from safetile.dialects.cuda_tile.types import MAX_TILE_ELEMENTS
-from safetile.dialects.cuda_tile.attributes import ComparisonOrdering, ComparisonPredicate, RoundingMode
+from safetile.dialects.cuda_tile.attributes import ComparisonOrdering, ComparisonPredicate, RoundingMode, RoundingModeAttr
 
 from . import dsl
 from .dsl import DType
@@ -244,3 +247,109 @@ def index_value(lx: Lowerer, value: object, what: str = "index") -> TileValue:
     if isinstance(value, int) and not isinstance(value, bool):
         return const(lx, value, dsl.i32)
     raise lx.error(f"{what} must be an integer, got {describe(value)}")
+
+
+# --------------------------------------------------------------------------
+# Shared by the op families: emitting an op, checking operands
+# --------------------------------------------------------------------------
+
+
+BASE_FLOATS = ("f16", "bf16", "f32", "f64")
+
+
+def emit(
+    lx: Lowerer,
+    cls: type,
+    operands: list[TileValue],
+    dtype: DType,
+    shape: tuple[int, ...] | None = None,
+    **props: Attribute | None,
+) -> TileValue:
+    """Build ``cls`` on ``operands``; the result has ``dtype`` and ``shape``
+    (by default the first operand's)."""
+    op = lx.add(
+        cls.build(
+            operands=[o.value for o in operands],
+            result_types=[tile_type(operands[0].shape if shape is None else shape, dtype)],
+            properties={k: v for k, v in props.items() if v is not None},
+        )
+    )
+    return TileValue(op.results[0], dtype)
+
+
+def rounding_attr(lx: Lowerer, mode: str, allowed: tuple[RoundingMode, ...]) -> RoundingModeAttr:
+    try:
+        value = RoundingMode(mode)
+    except ValueError:
+        value = None
+    if value not in allowed:
+        names = ", ".join(repr(m.value) for m in allowed)
+        raise lx.error(f"unknown rounding mode {mode!r} here", f"use one of {names}")
+    return RoundingModeAttr(value)
+
+
+IEEE_ROUNDINGS = (
+    RoundingMode.NEAREST_EVEN,
+    RoundingMode.ZERO,
+    RoundingMode.NEGATIVE_INF,
+    RoundingMode.POSITIVE_INF,
+)
+
+
+def ftz_attr(lx: Lowerer, ftz: bool, dtype: DType) -> UnitAttr | None:
+    if ftz and dtype != dsl.f32:
+        raise lx.error(
+            f"flush-to-zero needs f32 tiles, got {dtype.name}", "drop ftz=True or compute in f32"
+        )
+    return UnitAttr() if ftz else None
+
+
+def need(lx: Lowerer, t: TileValue, what: str, kinds: str) -> None:
+    """``t``'s element type must be of ``kinds`` (``float``, ``int`` or ``bits``)."""
+    dtype = t.dtype
+    ok = {
+        "float": dtype.name in BASE_FLOATS,
+        "int": dtype.kind in ("int", "uint"),
+        "bits": dtype.kind in ("int", "uint", "bool"),
+        "number": dtype.name in BASE_FLOATS or dtype.kind in ("int", "uint"),
+    }[kinds]
+    if ok:
+        return
+    wanted = {
+        "float": "f16, bf16, f32 or f64 tiles",
+        "int": "integer tiles",
+        "bits": "integer or bool tiles",
+        "number": "integer or f16/bf16/f32/f64 tiles",
+    }[kinds]
+    hint = (
+        "convert first, e.g. x.astype(st.f32)"
+        if kinds in ("float", "number")
+        else "convert first, e.g. x.astype(st.i32)"
+    )
+    raise lx.error(f"{what} needs {wanted}, got {t.describe()}", hint)
+
+
+
+
+def dtype_arg(lx: Lowerer, dtype: object) -> DType:
+    """``dtype`` if it is an element type (not a pointer), else an error."""
+    if not isinstance(dtype, DType) or dtype.kind == "ptr":
+        raise lx.error(f"expected an element type, got {describe(dtype)}", "e.g. st.f32 or a DType generic")
+    return dtype
+
+
+
+
+def tile_arg(lx: Lowerer, value: Any, what: str) -> TileValue:
+    if not isinstance(value, TileValue):
+        raise lx.error(f"{what} needs a tile, got {describe(value)}")
+    return value
+
+
+def axis_arg(lx: Lowerer, axis: Any, rank: int) -> int:
+    if not isinstance(axis, int) or isinstance(axis, bool) or not -rank <= axis < rank:
+        raise lx.error(
+            f"axis {describe(axis)} is out of range for a tile of rank {rank}",
+            f"use an int in [-{rank}, {rank - 1}]" if rank else "a scalar has no axes",
+        )
+    return axis % rank

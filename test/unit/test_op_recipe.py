@@ -98,3 +98,21 @@ def test_every_op_runs_on_the_interpreter() -> None:
     missing = sorted(op.name for op in ALL_OPS if op not in DISPATCH and op.name not in STRUCTURAL | NO_EXECUTOR)
     assert not missing, f"ops with no executor in backend/interpreter/ops (HANDLERS): {missing}"
     assert len(NO_EXECUTOR) == 3
+
+
+def test_the_frontend_lowers_each_family_in_a_module_named_after_it() -> None:
+    families = {f.__name__.rsplit(".", 1)[1] for f in FAMILIES}
+    modules = {p.stem.removeprefix("ops_") for p in (REPO_ROOT / "frontend").glob("ops_*.py")}
+    assert modules <= families, f"frontend lowering modules not named after a family: {sorted(modules - families)}"
+    from safetile.frontend import builtins, dsl, lower  # noqa: F401 - lower fills the tables
+
+    lowered_in = {
+        "math": [builtins.BUILTINS[f] for f in (dsl.exp, dsl.exp2, dsl.tanh, dsl.sqrt, dsl.log, dsl.atan2)],
+        "compare": [builtins.OPERATORS["Lt"], builtins.OPERATORS["NotEq"], builtins.BUILTINS[dsl.where]],
+        "conversion": [builtins.BUILTINS[dsl.astype], builtins.BUILTINS[dsl.bitcast]],
+        "reduction": [builtins.BUILTINS[dsl.reduce], builtins.BUILTINS[dsl.cumsum]],
+        "mma": [builtins.BUILTINS[dsl.mma], builtins.OPERATORS["MatMult"]],
+        "arith": [builtins.OPERATORS["Add"], builtins.BUILTINS[dsl.fma], builtins.OPERATORS["BitAnd"]],
+    }
+    for family, lowerings in lowered_in.items():
+        assert {f.__module__ for f in lowerings} == {f"safetile.frontend.ops_{family}"}, family
