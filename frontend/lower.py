@@ -125,7 +125,6 @@ class CompileState:
     """What every function lowered into one entry shares."""
 
     builder: Builder
-    unchecked_accesses: bool = False
     inlining: list[DeviceFunction] = field(default_factory=list)
     unsafe_depth: int = 0
     dry_depth: int = 0
@@ -1217,9 +1216,8 @@ class Lowerer:
     # -- index checks -------------------------------------------------------
 
     def check_index(self, index: TileValue, view: PartitionValue, dim: int, what: str) -> None:
-        """The obligation ``0 <= index < num_tiles(view, dim)`` (unless unchecked)."""
-        if self.state.unchecked_accesses:
-            return
+        """The obligation ``0 <= index < num_tiles(view, dim)`` (``unchecked_accesses`` drops it
+        in ``bounds-check-elision``, the one place that option acts)."""
         self.refuse_static_out_of_range(index, view, dim, what)
         self.add(tile_safety.CheckIndexOp(index.value, view.view, dim, what))
 
