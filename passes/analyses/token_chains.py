@@ -167,6 +167,12 @@ class _Must:
         self.solved: set[Operation] = set()
 
     def of(self, value: SSAValue) -> frozenset[Marker]:
+        if isinstance(value, BlockArgument) and isinstance(value.type, TokenType):
+            loop = value.block.parent_op()
+            if isinstance(loop, ForOp | LoopOp):
+                # The loop's current approximation, also while it is being solved.
+                self._solve(loop)
+                return self.args.get(value, frozenset())
         if value in self.memo:
             return self.memo[value]
         self.memo[value] = frozenset()  # a cycle not through a loop argument orders nothing
@@ -176,11 +182,7 @@ class _Must:
 
     def _compute(self, value: SSAValue) -> frozenset[Marker]:
         if isinstance(value, BlockArgument):
-            loop = value.block.parent_op()
-            if isinstance(loop, ForOp | LoopOp) and isinstance(value.type, TokenType):
-                self._solve(loop)
-                return self.args.get(value, frozenset())
-            return frozenset()
+            return frozenset()  # an entry argument, or a token of another region: orders nothing
         assert isinstance(value, OpResult)
         op = value.op
         if isinstance(op, TokenOrderedOp) and value is op.result_token:
@@ -224,8 +226,9 @@ class _Must:
                 return frozenset()
             out = self.of(term.operands[index])
             if arg in out:
-                # Ordered after the iteration's start, hence after every earlier iteration.
-                out = out | self.args[arg]
+                # Ordered after the iteration's start: after what came before the loop and what
+                # every earlier iteration carried out.
+                out = out | self.args[arg] | (self.carried_out(loop, arg) & inside)
             else:
                 out = out - inside  # only the last iteration's accesses
             sets.append(out - {arg})
