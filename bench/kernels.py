@@ -82,8 +82,6 @@ ATTENTION_METHOD = Method(rounds=6, warm=10, reps=3, cool_s=0.2, steady_s=1.0)
 ADD_METHOD = Method(rounds=10, warm=5, reps=3, flush_l2=True)
 SPIN_CYCLES = 1_000_000
 """``torch.cuda._sleep`` before each attention timing (about 0.5 ms): the host queues the launches meanwhile."""
-PERSISTENT_BLOCKS = 132 * 8
-"""The grid of the persistent alternative (8 blocks an SM on an H100's 132 SMs)."""
 
 
 @dataclass(frozen=True)
@@ -150,15 +148,14 @@ def launch_row(case: Case, z: Any, x: Any, w: Any, b: Any) -> st.DeviceOp:
 def row_variants(case: Case) -> dict[str, Callable[..., st.DeviceOp]]:
     """Other configs timed beside the launcher's for ``case`` (f16 and f32; softmax, rms_norm,
     layer_norm), each a function of ``(z, x, w, b)``: where a row fits one tile, the one-tile
-    kernel with 4x the rows per block, and the looped kernel as a persistent one (a row block
-    per column tile, ``PERSISTENT_BLOCKS`` blocks); where it does not, the looped kernel with
-    column tiles of 2048 and 8192."""
+    kernel with 4x the launcher's rows per block (up to 16384 elements a block); where it does
+    not, the looped kernel with the two other column tiles of 2048, 4096 and 8192."""
     if case.dtype == "bf16" or case.workload not in ("softmax", "rms_norm", "layer_norm"):
         return {}
     module = {"softmax": softmax_example, "rms_norm": rms_norm_example, "layer_norm": layer_norm_example}[case.workload]
     one_tile, looped = getattr(module, f"{case.workload}_row"), getattr(module, case.workload)
-    width = case.shape[1]
-    tile, rows = module.row_tile(width), module.rows_per_block(width)
+    width, dtype = case.shape[1], getattr(st, case.dtype)
+    tile, rows = module.row_tile(width), module.rows_per_block(width, dtype)
 
     def call(kernel: Any, bm: int, bn: int, **launch: Any) -> Callable[..., st.DeviceOp]:
         def launch_it(z: Any, x: Any, w: Any, b: Any) -> st.DeviceOp:
@@ -167,16 +164,17 @@ def row_variants(case: Case) -> dict[str, Callable[..., st.DeviceOp]]:
         return launch_it
 
     if tile <= module.MAX_ROW_TILE:
-        return {f"{case.workload}_row BM={4 * rows}": call(one_tile, 4 * rows, tile),
-                f"{case.workload} persistent BM={rows} BN={tile}": call(looped, rows, tile, grid=(PERSISTENT_BLOCKS,))}
-    blocks = (-(-case.shape[0] // rows),)
-    return {f"{case.workload} BN={bn}": call(looped, rows, bn, grid=blocks) for bn in (2048, 8192)}
+        more = 4 * rows
+        return {f"{case.workload}_row BM={more}": call(one_tile, more, tile)} if more * tile <= 16384 else {}
+    blocks = (-(-case.shape[0] // 1),)
+    return {f"{case.workload} BN={bn}": call(looped, 1, bn, grid=blocks) for bn in (2048, 4096, 8192)
+            if bn != module.loop_tile(width, dtype)}
 
 
 # -- ahead of time, here --------------------------------------------------------------
 
 
-def build(arch: str) -> None:
+def build(arch: str, only: set[str] | None = None) -> None:
     """Every variant the run launches, into the cache for ``arch``, and its resources: the row
     launchers run here on the CPU interpreter (16 rows, as divisible by 16 as the GPU's) with
     ``SAFETILE_AOT_ARCHS=arch``; every attention config through ``warm_up``."""
@@ -195,6 +193,8 @@ def build(arch: str) -> None:
                   f"{usage.shared_bytes} |", flush=True)
 
     for case in cases(quick=False):
+        if only and case.workload not in only:
+            continue
         dtype = getattr(st, case.dtype)
         if case.workload == "attention":
             bh, seq, d = case.shape
@@ -476,7 +476,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     only = set(args.only.split(",")) if args.only else None
     if args.build:
-        build(args.build)
+        build(args.build, only)
         return 0
     if args.out is None:
         parser.error("give the output folder (or --build ARCH)")

@@ -87,15 +87,25 @@ def grouped_gemm(
     z.store(acc.astype(E), idx)
 
 
+SMS = 132
+"""Streaming multiprocessors of an H100 SXM: the blocks of one wave."""
+
+
 def gemm_tiles(m: int, n: int) -> tuple[int, int, int]:
-    """``(BM, BN, BK)`` for an ``m x n`` output: 128x256x64 where both sides hold a few such
-    tiles, 128x128x64 for mid-sized outputs, 64x64x64 for small ones (more blocks to fill
-    the SMs)."""
-    if m >= 1024 and n >= 1024:
-        return 128, 256, 64
-    if m >= 128 and n >= 128:
-        return 128, 128, 64
-    return 64, 64, 64
+    """``(BM, BN, BK)`` for an ``m x n`` output: 64x64x64 below 128 rows or columns; else
+    128x256x64 unless its last wave of blocks leaves the SMs idler than 128x128x64's does by
+    more than the 10% the big tile is faster per block.  Fitted to bench/gemm.py on an H100
+    (docs/benchmarks.md §4): Qwen3-4B's QKV at 1024 tokens runs 0.94 of cuBLAS on 128x128
+    tiles (384 blocks, 2.9 waves) against 0.81 on 128x256 (192 blocks, 1.45 waves)."""
+    if m < 128 or n < 128:
+        return 64, 64, 64
+
+    def busy(bm: int, bn: int) -> float:
+        """The fraction of the SMs' block slots the launch's waves fill."""
+        blocks = -(-m // bm) * -(-n // bn)
+        return blocks / (-(-blocks // SMS) * SMS)
+
+    return (128, 256, 64) if busy(128, 256) >= 0.9 * busy(128, 128) else (128, 128, 64)
 
 
 def matmul(z: st.Tensor, x: st.Tensor, y: st.Tensor) -> st.DeviceOp:

@@ -22,8 +22,8 @@ from safetile import f32
 
 MAX_ROW_TILE = 8192
 """The widest row ``layer_norm_row`` takes in one tile (elements)."""
-LOOP_TILE = 4096
-"""The column tile of the looped kernel."""
+WIDE_TILE = 8192
+"""The looped kernel's usual column tile (``loop_tile`` gives the exceptions)."""
 ROW_GROUP = 1 << 16
 """The looped kernel's tile order (as softmax.py's): on a grid of one block per row block, each
 block walks its own row block's tiles left to right."""
@@ -111,10 +111,16 @@ def row_tile(width: int) -> int:
     return 1 << max(0, (width - 1).bit_length())
 
 
-def rows_per_block(width: int) -> int:
+def rows_per_block(width: int, dtype: st.DType = f32) -> int:
     """The launcher's rows per block: about 4096 elements a block (several rows of narrow ones,
-    at most 16), one row from 4096 columns up."""
+    at most 16), one row from 4096 columns up, for every element type (4x as many measured
+    slower on an H100)."""
     return max(1, min(16, 4096 // row_tile(width)))
+
+
+def loop_tile(width: int, dtype: st.DType = f32) -> int:
+    """The looped kernel's column tile: 8192 (the best of 2048/4096/8192 measured on an H100, docs/benchmarks.md §5)."""
+    return WIDE_TILE
 
 
 def launch_layer_norm(z: st.Tensor, x: st.Tensor, w: st.Tensor, b: st.Tensor, eps: float,
@@ -122,8 +128,8 @@ def launch_layer_norm(z: st.Tensor, x: st.Tensor, w: st.Tensor, b: st.Tensor, ep
     """``z = layer_norm(x) * w + b``: ``layer_norm_row`` when a row fits in ``MAX_ROW_TILE``
     elements, else ``layer_norm``."""
     width = x.shape[1]
-    if rows is None:
-        rows = rows_per_block(width)
     if row_tile(width) <= MAX_ROW_TILE:
+        rows = rows or rows_per_block(width, x.dtype)
         return layer_norm_row(z.partition((rows, row_tile(width))), x, w, b, eps)
-    return layer_norm(z.partition((rows, LOOP_TILE)), x, w, b, eps, grid=(-(-x.shape[0] // rows),))
+    rows = rows or 1
+    return layer_norm(z.partition((rows, loop_tile(width, x.dtype))), x, w, b, eps, grid=(-(-x.shape[0] // rows),))

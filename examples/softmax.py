@@ -24,8 +24,8 @@ from safetile import f32
 LOG2E = 1.4426950408889634
 MAX_ROW_TILE = 8192
 """The widest row ``softmax_row`` takes in one tile (elements); wider rows take the online loop."""
-LOOP_TILE = 4096
-"""The column tile of the online loop."""
+WIDE_TILE = 8192
+"""The looped kernel's usual column tile (``loop_tile`` gives the exceptions)."""
 ROW_GROUP = 1 << 16
 """The grouped order of the looped kernels' tiles: with at most this many row blocks, tile ``t``
 of ``n0`` row blocks is ``(t % n0, t // n0)``, so on a grid of ``n0`` blocks block ``b`` walks
@@ -86,18 +86,26 @@ def row_tile(width: int) -> int:
     return 1 << max(0, (width - 1).bit_length())
 
 
-def rows_per_block(width: int) -> int:
-    """The launcher's rows per block: about 4096 elements a block (several rows of narrow ones,
-    at most 16), one row from 4096 columns up."""
-    return max(1, min(16, 4096 // row_tile(width)))
+def rows_per_block(width: int, dtype: st.DType = f32) -> int:
+    """The launcher's rows per block: about 4096 elements a block for f32 (several rows of narrow
+    ones, at most 16), 16384 for 16-bit types (at most 64): measured on an H100
+    (docs/benchmarks.md §5), 16-bit rows of 1024 run 20% faster 16 to a block than 4."""
+    per_block = 16384 if dtype.bits == 16 else 4096
+    return max(1, min(per_block // 256, per_block // row_tile(width)))
+
+
+def loop_tile(width: int, dtype: st.DType = f32) -> int:
+    """The looped kernel's column tile: 8192, but 4096 for 16-bit rows wider than 16384 (the
+    best of 2048/4096/8192 measured on an H100, docs/benchmarks.md §5)."""
+    return 4096 if dtype.bits == 16 and width > 16384 else WIDE_TILE
 
 
 def launch_softmax(z: st.Tensor, x: st.Tensor, rows: int | None = None, log: bool = False) -> st.DeviceOp:
     """``z = softmax(x)`` (``log``: ``log_softmax(x)``) along rows: ``softmax_row`` with ``rows``
     rows per block when a row fits in ``MAX_ROW_TILE`` elements, else the online ``softmax``."""
     width = x.shape[1]
-    if rows is None:
-        rows = rows_per_block(width)
     if row_tile(width) <= MAX_ROW_TILE:
+        rows = rows or rows_per_block(width, x.dtype)
         return softmax_row(z.partition((rows, row_tile(width))), x, LOG=int(log))
-    return softmax(z.partition((rows, LOOP_TILE)), x, LOG=int(log), grid=(-(-x.shape[0] // rows),))
+    rows = rows or 1
+    return softmax(z.partition((rows, loop_tile(width, x.dtype))), x, LOG=int(log), grid=(-(-x.shape[0] // rows),))

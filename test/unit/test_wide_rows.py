@@ -91,7 +91,7 @@ def test_the_launchers_pick_the_rows_per_block_from_the_width(width: int, rows_p
 
 
 @pytest.mark.parametrize(("m", "n", "k", "tiles"), [(70, 50, 48, (64, 64, 64)), (130, 200, 64, (128, 128, 64)),
-                                                    (1024, 1100, 64, (128, 256, 64))])
+                                                    (2048, 2048, 64, (128, 256, 64))])
 def test_matmul_takes_the_tiles_for_the_shape_and_matches_numpy(m: int, n: int, k: int,
                                                                 tiles: tuple[int, int, int]) -> None:
     assert GEMM.gemm_tiles(m, n) == tiles
@@ -106,6 +106,24 @@ def test_matmul_refuses_a_K_it_cannot_tile_and_says_how_to_pad() -> None:
     z, x, y = st.zeros((64, 64)).sync(), st.ones((64, 40)).sync(), st.ones((40, 64)).sync()
     with pytest.raises(ValueError, match="K = 40 is not a multiple of 16; pad"):
         GEMM.matmul(z, x, y)
+
+
+@pytest.mark.parametrize(("m", "n", "tiles"), [(1024, 6144, (128, 128, 64)), (1024, 2560, (128, 256, 64)),
+                                               (8192, 6144, (128, 256, 64)), (128, 2560, (128, 128, 64)),
+                                               (16, 6144, (64, 64, 64)), (8192, 8192, (128, 256, 64))])
+def test_gemm_tiles_follows_the_measured_choices(m: int, n: int, tiles: tuple[int, int, int]) -> None:
+    """The H100 run's best of 128x128 and 128x256 for Qwen3-4B's QKV (N=6144) and down (N=2560)."""
+    assert GEMM.gemm_tiles(m, n) == tiles
+
+
+def test_the_row_launchers_measured_choices_by_element_type() -> None:
+    assert SOFTMAX.rows_per_block(1024, st.f16) == 16 and SOFTMAX.rows_per_block(1024, st.f32) == 4
+    assert SOFTMAX.rows_per_block(256, st.bf16) == 64 and SOFTMAX.rows_per_block(8192, st.f16) == 2
+    assert SOFTMAX.loop_tile(16384, st.f16) == 8192 and SOFTMAX.loop_tile(65536, st.f16) == 4096
+    assert SOFTMAX.loop_tile(65536, st.f32) == 8192
+    assert RMS_NORM.loop_tile(65536, st.f32) == 2048 and RMS_NORM.loop_tile(65536, st.bf16) == 8192
+    assert LAYER_NORM.loop_tile(262144, st.f32) == 8192
+    assert RMS_NORM.rows_per_block(1024, st.f16) == LAYER_NORM.rows_per_block(1024, st.f32) == 4
 
 
 def test_the_big_tiles_carry_the_tuned_hints_and_the_small_ones_none() -> None:
