@@ -130,10 +130,7 @@ def grouped_column(value: SSAValue) -> GroupedTile | None:
 def _grouped(first: SSAValue, remainder: SSAValue, rows: SSAValue) -> GroupedTile | None:
     """The tile if ``first = (t / width) * G``, ``remainder = t % width`` with
     ``width = G * n1``, and ``rows = min(n0 - first, G)``, one constant ``G >= 1``."""
-    start = _times_constant(first)
-    if start is None:
-        return None
-    group_of, group = start
+    group_of, group = _times_constant(first)
     quotient = _op(group_of, DivIOp)
     within = _op(remainder, RemIOp)
     if quotient is None or within is None or not (_floor_division(quotient) and _signed(within)):
@@ -141,11 +138,10 @@ def _grouped(first: SSAValue, remainder: SSAValue, rows: SSAValue) -> GroupedTil
     number, width = strip_assumes(quotient.lhs), strip_assumes(quotient.rhs)
     if strip_assumes(within.lhs) is not number or strip_assumes(within.rhs) is not width:
         return None
-    span = _times_constant(width)
+    columns, span_group = _times_constant(width)
     count = _op(rows, MinIOp)
-    if span is None or count is None or not _signed(count):
+    if count is None or not _signed(count):
         return None
-    columns, span_group = span
     for left, limit in _either_order(count):
         difference = _op(left, SubIOp)
         if (
@@ -157,15 +153,16 @@ def _grouped(first: SSAValue, remainder: SSAValue, rows: SSAValue) -> GroupedTil
     return None
 
 
-def _times_constant(value: SSAValue) -> tuple[SSAValue, int] | None:
-    """``(x, c)`` when ``value`` is ``muli x, c`` with a constant ``c``."""
+def _times_constant(value: SSAValue) -> tuple[SSAValue, int]:
+    """``(x, c)`` when ``value`` is ``muli x, c`` with a constant ``c``; else ``(value, 1)``
+    (``x * 1`` is ``x``, and the canonicalizer folds it so: the grouped order with
+    ``G = 1`` must be recognized after the clean-ups too, where it is proved again)."""
     product = _op(value, MulIOp)
-    if product is None:
-        return None
-    for x, c in _either_order(product):
-        if (k := constant_value(c)) is not None:
-            return strip_assumes(x), k
-    return None
+    if product is not None:
+        for x, c in _either_order(product):
+            if (k := constant_value(c)) is not None:
+                return strip_assumes(x), k
+    return strip_assumes(value), 1
 
 
 def _op(value: SSAValue, op_type: type[Operation]) -> Operation | None:
