@@ -27,13 +27,21 @@ install: $(STAMP)
 run: install
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python examples/run_all.py
 
+# lit and pytest run at once (lit keeps a worker per core busy, pytest one): lit's
+# report is printed when both are done; the status is non-zero if either failed.
+define run_tests
+	export PATH="$(CURDIR)/$(BIN):$$PATH"; \
+	$(BIN)/lit -v test/lit > $(VENV)/lit.log 2>&1 & lit=$$!; \
+	$(BIN)/python -m pytest -q $(1); status=$$?; \
+	wait $$lit || status=1; \
+	cat $(VENV)/lit.log; exit $$status
+endef
+
 test: install
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -v test/lit
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest -q
+	@$(call run_tests,)
 
 test-full: install
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -v test/lit
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest -q -m 'not gpu'
+	@$(call run_tests,-m 'not gpu')
 
 clean:
 	rm -rf $(VENV) build *.egg-info
