@@ -105,6 +105,12 @@ def load_above_the_store_keeping_its_token(module: ModuleOp) -> None:
     first.parent_block().insert_op_before(load, first)  # uses the store's token before it exists
 
 
+def reroot_the_last_store(module: ModuleOp) -> None:
+    """The last store of ``z`` takes the chain's first token: no longer after the load before it."""
+    first, last = ops(module, StoreViewTkoOp)[0], ops(module, StoreViewTkoOp)[-1]
+    last.operands = (*last.operands[:-1], first.token)
+
+
 def erase_the_asserts(module: ModuleOp) -> None:
     for assertion in ops(module, AssertOp):
         assertion.detach()
@@ -181,6 +187,7 @@ ATTACKS_AFTER_SAFETY = [
     (add, widen_the_input_view, "views as the launch ABI describes them", "def add"),
     (bump, load_above_the_store, "accesses to each mutable tensor ordered by its tokens", "z.store"),
     (bump, load_above_the_store_keeping_its_token, "does not verify", "def bump"),
+    (bump, reroot_the_last_store, "accesses to each mutable tensor ordered by its tokens", "z.store(z.load() + 1.0)"),
     (pick, erase_the_asserts, "every index in range", "load((i,))"),
     (row_sum, one_more_iteration, "every index in range", "px.load((bm, k))"),
 ]
