@@ -10,7 +10,9 @@ the pass by name, and then listed by ``kernel.unsafe_report()``.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import io
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -140,45 +142,84 @@ def set_unchecked_accesses(module: ModuleOp) -> None:
         entry.attributes[tile_safety.UNCHECKED_ACCESSES] = UnitAttr()
 
 
-# -- the kernels --------------------------------------------------------------------------------------
+# -- the kernels (one source each: the JIT tests load it, the tile-opt tests pass it as a file) ----------
+
+KERNEL_SOURCES = {
+    "add": '''
+import safetile as st
+from safetile import f32
 
 
-def add(passes: list[object]) -> st.Kernel:
-    @st.kernel(passes=passes)
-    def add(z: st.Mut[f32, (128,)], x: st.Ref[f32, (-1,)], y: st.Ref[f32, (-1,)]):
-        z.store(st.load_tile_like(x, z) + st.load_tile_like(y, z))
-
-    return add
-
-
-def bump(passes: list[object]) -> st.Kernel:
-    @st.kernel(passes=passes)
-    def bump(z: st.Mut[f32, (128,)], x: st.Ref[f32, (-1,)]):
-        z.store(st.load_tile_like(x, z))
-        z.store(z.load() + 1.0)
-
-    return bump
+@st.kernel(specialize=[{}])
+def add(z: st.Mut[f32, (128,)], x: st.Ref[f32, (-1,)], y: st.Ref[f32, (-1,)]):
+    z.store(st.load_tile_like(x, z) + st.load_tile_like(y, z))
+''',
+    "bump": '''
+import safetile as st
+from safetile import f32
 
 
-def pick(passes: list[object]) -> st.Kernel:
-    @st.kernel(passes=passes)
-    def pick(z: st.Mut[f32, (16,)], x: st.Ref[f32, (-1,)], i: i32):
-        z.store(x.partition((16,)).load((i,)))
+@st.kernel(specialize=[{}])
+def bump(z: st.Mut[f32, (128,)], x: st.Ref[f32, (-1,)]):
+    z.store(st.load_tile_like(x, z))
+    z.store(z.load() + 1.0)
+''',
+    "pick": '''
+import safetile as st
+from safetile import f32, i32
 
-    return pick
+
+@st.kernel(specialize=[{}])
+def pick(z: st.Mut[f32, (16,)], x: st.Ref[f32, (-1,)], i: i32):
+    z.store(x.partition((16,)).load((i,)))
+''',
+    "row_sum": '''
+import safetile as st
+from safetile import f32
 
 
-def row_sum(passes: list[object]) -> st.Kernel:
-    @st.kernel(passes=passes)
-    def row_sum(z: st.Mut[f32, (1, 16)], x: st.Ref[f32, (-1, -1)]):
-        bm, _, _ = st.tile_block_id()
-        px = x.partition((1, 16))
-        acc = st.zeros((1, 16), f32)
-        for k in range(st.num_tiles(px, 1)):
-            acc = acc + px.load((bm, k))
-        z.store(acc)
+@st.kernel(specialize=[{}])
+def row_sum(z: st.Mut[f32, (1, 16)], x: st.Ref[f32, (-1, -1)]):
+    bm, _, _ = st.tile_block_id()
+    px = x.partition((1, 16))
+    acc = st.zeros((1, 16), f32)
+    for k in range(st.num_tiles(px, 1)):
+        acc = acc + px.load((bm, k))
+    z.store(acc)
+''',
+}
 
-    return row_sum
+
+KERNEL_DIR = Path(tempfile.mkdtemp(prefix="user_pass_safety_"))
+
+
+def kernel_path(name: str) -> Path:
+    path = KERNEL_DIR / f"{name}.py"
+    if not path.exists():
+        path.write_text(KERNEL_SOURCES[name])
+    return path
+
+
+def load_kernel(name: str) -> st.Kernel:
+    spec = importlib.util.spec_from_file_location(f"user_pass_safety_{name}", kernel_path(name))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return getattr(module, name)
+
+
+def kernel_with(name: str) -> Callable[[list[object]], st.Kernel]:
+    """The kernel ``name`` with a pass list (a kernel of its own, compiled apart)."""
+    kernel = load_kernel(name)
+
+    def with_passes(passes: list[object]) -> st.Kernel:
+        return kernel.with_options(passes=tuple(passes))
+
+    with_passes.__name__ = name
+    return with_passes
+
+
+add, bump, pick, row_sum = (kernel_with(n) for n in ("add", "bump", "pick", "row_sum"))
 
 
 ATTACKS_AFTER_SAFETY = [
@@ -207,7 +248,7 @@ def test_a_pass_after_the_safety_passes_cannot_break_a_proof(
     assert f"user pass '{evil.name}' (at {point})" in message
     assert property in message
     assert line in message, message  # the kernel line of the op (or the kernel, for the IR as a whole)
-    assert info.value.file.endswith("test_user_pass_safety.py")
+    assert info.value.file.endswith(f"{kernel.__name__}.py")
 
 
 def test_the_same_kernels_compile_without_the_attacks() -> None:
@@ -238,7 +279,7 @@ def test_a_trusted_pass_runs_and_the_kernel_is_an_unsafe_island() -> None:
     compiled = add([st.trusted(evil)]).compile_variant()
     report = compiled.unsafe_report
     assert report and all("trusted pass 'store-at-tile-zero' (at after-safety): not proved" in line for line in report)
-    assert "one writer per tile" in report[0] and "test_user_pass_safety.py" in report[0]
+    assert "one writer per tile" in report[0] and "add.py" in report[0]
     kernel = add([("before-safety", st.trusted(edits("mark-stores-unsafe", mark_stores_unsafe)))])
     lines = kernel.unsafe_report()
     assert any("trusted pass 'mark-stores-unsafe' (at before-safety)" in line for line in lines), lines
@@ -290,28 +331,23 @@ def test_two_passes_with_one_name_and_options_do_not_share_a_compile() -> None:
     assert plain.key != changed.key
 
 
-def test_a_safe_user_pass_runs_in_the_launch() -> None:
-    """The re-proof refuses what breaks the proofs, nothing else: a pass that only
-    rewrites arithmetic compiles and its result shows in the numbers."""
-    from safetile.dialects.cuda_tile.ops.arith import AddFOp, SubFOp
+def test_a_safe_user_pass_runs_in_the_launch(isolated_registry: None) -> None:
+    """The re-proof refuses what breaks the proofs, nothing else: the tutorial's pass
+    (docs/tile-opt.md) rewrites arithmetic; it compiles and its result shows in the launch."""
+    from safetile.passes.registry import load_pass_file
 
-    def adds_to_subs(module: ModuleOp) -> None:
-        for op in ops(module, AddFOp):
-            sub = SubFOp.create(operands=list(op.operands), result_types=[op.result.type],
-                                properties=dict(op.properties))
-            sub.location = op.location
-            op.parent_block().insert_op_before(sub, op)
-            op.result.replace_all_uses_with(sub.result)
-            op.detach()
-            op.erase()
+    load_pass_file(Path(__file__).resolve().parents[1] / "lit" / "tools" / "inputs" / "exact_reciprocal.py")
 
-    kernel = add([edits("adds-to-subs", adds_to_subs)])
-    x = st.from_numpy(np.full(256, 5.0, np.float32)).sync()
-    y = st.from_numpy(np.full(256, 2.0, np.float32)).sync()
+    @st.kernel(passes=["exact-reciprocal"])
+    def quarter(z: st.Mut[f32, (128,)], x: st.Ref[f32, (-1,)]):
+        z.store(st.load_tile_like(x, z) / 4.0)
+
+    x = st.from_numpy(np.arange(256, dtype=np.float32)).sync()
     z = st.zeros((256,), f32).sync().partition((128,))
-    z, x, y = kernel(z, x, y).sync()
-    assert (z.unpartition().numpy() == 3.0).all()
-    assert kernel.unsafe_report() == []
+    z, x = quarter(z, x).sync()
+    assert (z.unpartition().numpy() == np.arange(256, dtype=np.float32) / 4).all()
+    assert "mulf" in quarter.compile_variant().ir() and "divf" not in quarter.compile_variant().ir()
+    assert quarter.unsafe_report() == []
 
 
 # -- the same guard in tile-opt ---------------------------------------------------------------------------
@@ -353,21 +389,12 @@ class MarkStoresUnsafe(ModulePass):
             store.attributes[tile_safety.UNSAFE] = UnitAttr()
 '''
 
-KERNEL_FILE = '''
-import safetile as st
-from safetile import f32
-
-
-@st.kernel(specialize=[{}])
-def add(z: st.Mut[f32, (128,)], x: st.Ref[f32, (-1,)], y: st.Ref[f32, (-1,)]):
-    z.store(st.load_tile_like(x, z) + st.load_tile_like(y, z))
-'''
 
 
 @pytest.fixture()
 def files(tmp_path: Path, isolated_registry: None) -> tuple[str, str]:
     (tmp_path / "evil_passes.py").write_text(EVIL_PASSES)
-    (tmp_path / "kernels.py").write_text(KERNEL_FILE)
+    (tmp_path / "kernels.py").write_text(KERNEL_SOURCES["add"])
     return str(tmp_path / "evil_passes.py"), str(tmp_path / "kernels.py")
 
 
@@ -424,56 +451,18 @@ def test_the_tutorial_pass_is_the_one_the_docs_show() -> None:
     assert used.split("\n", 1)[1] == shown
 
 
-KERNEL_SOURCES = {
-    "add": KERNEL_FILE,
-    "bump": '''
-import safetile as st
-from safetile import f32
-
-
-@st.kernel(specialize=[{}])
-def bump(z: st.Mut[f32, (128,)], x: st.Ref[f32, (-1,)]):
-    z.store(st.load_tile_like(x, z))
-    z.store(z.load() + 1.0)
-''',
-    "pick": '''
-import safetile as st
-from safetile import f32, i32
-
-
-@st.kernel(specialize=[{}])
-def pick(z: st.Mut[f32, (16,)], x: st.Ref[f32, (-1,)], i: i32):
-    z.store(x.partition((16,)).load((i,)))
-''',
-    "row_sum": '''
-import safetile as st
-from safetile import f32
-
-
-@st.kernel(specialize=[{}])
-def row_sum(z: st.Mut[f32, (1, 16)], x: st.Ref[f32, (-1, -1)]):
-    bm, _, _ = st.tile_block_id()
-    px = x.partition((1, 16))
-    acc = st.zeros((1, 16), f32)
-    for k in range(st.num_tiles(px, 1)):
-        acc = acc + px.load((bm, k))
-    z.store(acc)
-''',
-}
 
 
 @pytest.mark.parametrize(("kernel", "attack", "property", "line"), ATTACKS_AFTER_SAFETY,
                          ids=[a[1].__name__ for a in ATTACKS_AFTER_SAFETY])
 def test_tile_opt_refuses_every_attack_after_the_pipeline(
     kernel: Callable[[list[object]], st.Kernel], attack: Callable[[ModuleOp], None], property: str, line: str,
-    tmp_path: Path, isolated_registry: None,
+    isolated_registry: None,
 ) -> None:
     from safetile.passes import registry
 
     evil = edits(attack.__name__.replace("_", "-"), attack)
     registry.register_pass(type(evil))
-    source = tmp_path / "kernels.py"
-    source.write_text(KERNEL_SOURCES[kernel.__name__])
-    status, out, err = tile_opt(str(source), "-p", f"safetile-pipeline,{evil.name}")
+    status, out, err = tile_opt(str(kernel_path(kernel.__name__)), "-p", f"safetile-pipeline,{evil.name}")
     assert status == 1 and out == "", err
     assert f"pass '{evil.name}'" in err and (property in err or "does not dominate this use" in err), err
