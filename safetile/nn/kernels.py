@@ -1,0 +1,198 @@
+"""Safe forward and backward kernels of the row-wise layers a transformer trains with.
+
+Every kernel here is safe code (``kernel.unsafe_report()`` is empty): each
+output is partitioned by the host, one writer per tile, no atomics, no raw
+pointers.  The backward kernels that reduce over rows (the weight and bias
+gradients of the norms) own a column tile each and loop over every row tile
+themselves, so no two blocks add into one place.
+
+Conventions shared by the kernels:
+
+* ``E`` is the tensors' element type, ``A`` the type arithmetic is done in
+  (f64 for f64 tensors, so ``torch.autograd.gradcheck`` sees exact
+  derivatives; f32 otherwise).  Per-row statistics saved for the backward
+  (``lse``, ``mean``, ``rstd``) are stored in ``A``.
+* Row kernels (``N`` = the row width, from ``x``'s shape) hold ``BM`` whole
+  rows in one ``(BM, BN)`` tile, ``BN >= N`` a power of two; columns past the
+  end load as the padding and are dropped by the stores.
+* ``cross_entropy_forward`` and ``cross_entropy_backward`` take rows of any
+  width (a vocabulary): the forward walks the row's column tiles with an
+  online max and sum; the backward's tiles are independent given the saved
+  ``lse``.
+
+``safetile.nn`` registers them as torch custom ops with autograd
+(docs/torch.md).
+"""
+
+import safetile as st
+
+
+@st.kernel
+def softmax_forward(y: st.Mut["E", ("BM", "BN")], x: st.Ref["E", (-1, "N")], *, E: st.DType, A: st.DType,
+                    BM: int, BN: int, N: int, LOG: int = 0):
+    """``y = softmax(x)`` along rows (``LOG``: ``log_softmax``)."""
+    assert N <= BN, "softmax_forward holds a whole row in one tile: partition y with BN >= the row width"
+    bm, bn, _ = st.tile_block_id()
+    row = x.partition((BM, BN), padding="neg_inf").load((bm, bn)).astype(A)
+    shifted = row - st.max(row, 1, keepdims=True)
+    e = st.exp(shifted)
+    if LOG:
+        y.store((shifted - st.log(st.sum(e, 1, keepdims=True))).astype(E))
+    else:
+        y.store((e / st.sum(e, 1, keepdims=True)).astype(E))
+
+
+@st.kernel
+def softmax_backward(dx: st.Mut["E", ("BM", "BN")], y: st.Ref["E", (-1, "N")], dy: st.Ref["E", (-1, "N")], *,
+                     E: st.DType, A: st.DType, BM: int, BN: int, N: int, LOG: int = 0):
+    """``dx`` from the forward's output ``y`` and ``dy``: ``y * (dy - sum(dy * y))`` for softmax,
+    ``dy - exp(y) * sum(dy)`` for log_softmax (padded columns: ``y`` and ``dy`` load as 0 and are
+    not stored)."""
+    assert N <= BN, "softmax_backward holds a whole row in one tile: partition dx with BN >= the row width"
+    bm, bn, _ = st.tile_block_id()
+    out = y.partition((BM, BN), padding="zero").load((bm, bn)).astype(A)
+    grad = dy.partition((BM, BN), padding="zero").load((bm, bn)).astype(A)
+    if LOG:
+        dx.store((grad - st.exp(out) * st.sum(grad, 1, keepdims=True)).astype(E))
+    else:
+        dx.store((out * (grad - st.sum(grad * out, 1, keepdims=True))).astype(E))
+
+
+@st.kernel
+def cross_entropy_forward(loss: st.Mut["A", ("BM",)], lse: st.Mut["A", ("BM",)], x: st.Ref["E", (-1, -1)],
+                          target: st.Ref[st.i64, (-1,)], *, E: st.DType, A: st.DType, BM: int, BN: int):
+    """Per row ``r``: ``lse[r] = logsumexp(x[r])`` and ``loss[r] = lse[r] - x[r, target[r]]``, the
+    row walked in column tiles of ``BN`` (an online max and sum: when the max grows, the sum so far
+    is rescaled).  A target outside ``[0, width)`` picks nothing (its loss is ``lse``)."""
+    bm = st.tile_block_id()[0]
+    px = x.partition((BM, BN), padding="neg_inf")
+    picked_column = target.partition((BM,), padding="zero").load((bm,)).astype(st.i32).reshape((BM, 1))
+    columns = st.iota((BN,)).reshape((1, BN))
+    row_max = st.full((BM, 1), float("-inf"), A)
+    row_sum = st.zeros((BM, 1), A)
+    picked = st.zeros((BM, 1), A)
+    for j in range(st.num_tiles(px, 1)):
+        tile = px.load((bm, j)).astype(A)
+        new_max = st.maximum(row_max, st.max(tile, 1, keepdims=True))
+        row_sum = row_sum * st.exp(row_max - new_max) + st.sum(st.exp(tile - new_max), 1, keepdims=True)
+        row_max = new_max
+        picked = picked + st.sum(st.where(columns + j * BN == picked_column, tile, 0.0), 1, keepdims=True)
+    total = row_max + st.log(row_sum)
+    lse.store(total.reshape((BM,)))
+    loss.store((total - picked).reshape((BM,)))
+
+
+@st.kernel
+def cross_entropy_backward(dx: st.Mut["E", ("BM", "BN")], x: st.Ref["E", (-1, -1)], lse: st.Ref["A", (-1,)],
+                           target: st.Ref[st.i64, (-1,)], dloss: st.Ref["A", (-1,)], *, E: st.DType, A: st.DType,
+                           BM: int, BN: int):
+    """``dx[r, c] = (exp(x[r, c] - lse[r]) - (c == target[r])) * dloss[r]``: each block one tile."""
+    bm, bn, _ = st.tile_block_id()
+    tile = x.partition((BM, BN), padding="zero").load((bm, bn)).astype(A)
+    row_lse = lse.partition((BM,), padding="zero").load((bm,)).reshape((BM, 1))
+    scale = dloss.partition((BM,), padding="zero").load((bm,)).reshape((BM, 1))
+    picked_column = target.partition((BM,), padding="zero").load((bm,)).astype(st.i32).reshape((BM, 1))
+    columns = st.iota((BN,)).reshape((1, BN)) + bn * BN
+    hit = st.where(columns == picked_column, 1.0, 0.0).astype(A)
+    dx.store(((st.exp(tile - row_lse) - hit) * scale).astype(E))
+
+
+@st.kernel
+def rms_norm_forward(y: st.Mut["E", ("BM", "BN")], rstd: st.Mut["A", ("BM",)], x: st.Ref["E", (-1, "N")],
+                     w: st.Ref["E", ("N",)], *, E: st.DType, A: st.DType, BM: int, BN: int, N: int, EPS: float):
+    """``y = x * rstd * w`` with ``rstd = 1 / sqrt(mean(x**2) + EPS)`` per row (saved)."""
+    assert N <= BN, "rms_norm_forward holds a whole row in one tile: partition y with BN >= the row width"
+    bm, bn, _ = st.tile_block_id()
+    row = x.partition((BM, BN), padding="zero").load((bm, bn)).astype(A)
+    weight = w.partition((BN,), padding="zero").load((bn,)).astype(A).reshape((1, BN))
+    inv = st.rsqrt(st.sum(row * row, 1, keepdims=True) * (1.0 / N) + EPS)
+    rstd.store(inv.reshape((BM,)))
+    y.store((row * inv * weight).astype(E))
+
+
+@st.kernel
+def rms_norm_backward(dx: st.Mut["E", ("BM", "BN")], x: st.Ref["E", (-1, "N")], w: st.Ref["E", ("N",)],
+                      rstd: st.Ref["A", (-1,)], dy: st.Ref["E", (-1, "N")], *, E: st.DType, A: st.DType, BM: int,
+                      BN: int, N: int):
+    """``dx = rstd * g - x * rstd**3 * mean(g * x)`` with ``g = dy * w``, per row."""
+    assert N <= BN, "rms_norm_backward holds a whole row in one tile: partition dx with BN >= the row width"
+    bm, bn, _ = st.tile_block_id()
+    row = x.partition((BM, BN), padding="zero").load((bm, bn)).astype(A)
+    weight = w.partition((BN,), padding="zero").load((bn,)).astype(A).reshape((1, BN))
+    inv = rstd.partition((BM,), padding="zero").load((bm,)).reshape((BM, 1))
+    g = dy.partition((BM, BN), padding="zero").load((bm, bn)).astype(A) * weight
+    dot = st.sum(g * row, 1, keepdims=True) * (1.0 / N)
+    dx.store((inv * g - row * (inv * inv * inv * dot)).astype(E))
+
+
+@st.kernel
+def rms_norm_weight_backward(dw: st.Mut["E", ("BN",)], x: st.Ref["E", (-1, -1)], rstd: st.Ref["A", (-1,)],
+                             dy: st.Ref["E", (-1, -1)], *, E: st.DType, A: st.DType, BM: int, BN: int):
+    """``dw = sum over rows of dy * x * rstd``: each block owns a column tile and walks every row
+    tile (padded rows load as 0 and add nothing)."""
+    bn = st.tile_block_id()[0]
+    px, pdy = x.partition((BM, BN), padding="zero"), dy.partition((BM, BN), padding="zero")
+    pr = rstd.partition((BM,), padding="zero")
+    acc = st.zeros((BN,), A)
+    for i in range(st.num_tiles(px, 0)):
+        inv = pr.load((i,)).reshape((BM, 1))
+        acc = acc + st.sum(pdy.load((i, bn)).astype(A) * px.load((i, bn)).astype(A) * inv, 0)
+    dw.store(acc.astype(E))
+
+
+@st.kernel
+def layer_norm_forward(y: st.Mut["E", ("BM", "BN")], mean: st.Mut["A", ("BM",)], rstd: st.Mut["A", ("BM",)],
+                       x: st.Ref["E", (-1, "N")], w: st.Ref["E", ("N",)], b: st.Ref["E", ("N",)], *, E: st.DType,
+                       A: st.DType, BM: int, BN: int, N: int, EPS: float):
+    """``y = (x - mean) * rstd * w + b``, ``rstd = 1 / sqrt(var + EPS)`` per row (both saved; the
+    variance of the centered values, padded columns masked out)."""
+    assert N <= BN, "layer_norm_forward holds a whole row in one tile: partition y with BN >= the row width"
+    bm, bn, _ = st.tile_block_id()
+    row = x.partition((BM, BN), padding="zero").load((bm, bn)).astype(A)
+    mu = st.sum(row, 1, keepdims=True) * (1.0 / N)
+    centered = st.where(st.iota((BN,)).reshape((1, BN)) < N, row - mu, 0.0)
+    inv = st.rsqrt(st.sum(centered * centered, 1, keepdims=True) * (1.0 / N) + EPS)
+    weight = w.partition((BN,), padding="zero").load((bn,)).astype(A).reshape((1, BN))
+    bias = b.partition((BN,), padding="zero").load((bn,)).astype(A).reshape((1, BN))
+    mean.store(mu.reshape((BM,)))
+    rstd.store(inv.reshape((BM,)))
+    y.store((centered * inv * weight + bias).astype(E))
+
+
+@st.kernel
+def layer_norm_backward(dx: st.Mut["E", ("BM", "BN")], x: st.Ref["E", (-1, "N")], w: st.Ref["E", ("N",)],
+                        mean: st.Ref["A", (-1,)], rstd: st.Ref["A", (-1,)], dy: st.Ref["E", (-1, "N")], *,
+                        E: st.DType, A: st.DType, BM: int, BN: int, N: int):
+    """``dx = rstd * (g - mean(g) - xhat * mean(g * xhat))`` with ``g = dy * w`` and
+    ``xhat = (x - mean) * rstd`` (padded columns masked out of both means)."""
+    assert N <= BN, "layer_norm_backward holds a whole row in one tile: partition dx with BN >= the row width"
+    bm, bn, _ = st.tile_block_id()
+    row = x.partition((BM, BN), padding="zero").load((bm, bn)).astype(A)
+    weight = w.partition((BN,), padding="zero").load((bn,)).astype(A).reshape((1, BN))
+    mu = mean.partition((BM,), padding="zero").load((bm,)).reshape((BM, 1))
+    inv = rstd.partition((BM,), padding="zero").load((bm,)).reshape((BM, 1))
+    xhat = st.where(st.iota((BN,)).reshape((1, BN)) < N, (row - mu) * inv, 0.0)
+    g = dy.partition((BM, BN), padding="zero").load((bm, bn)).astype(A) * weight
+    g_mean = st.sum(g, 1, keepdims=True) * (1.0 / N)
+    gx_mean = st.sum(g * xhat, 1, keepdims=True) * (1.0 / N)
+    dx.store((inv * (g - g_mean - xhat * gx_mean)).astype(E))
+
+
+@st.kernel
+def layer_norm_params_backward(dw: st.Mut["E", ("BN",)], db: st.Mut["E", ("BN",)], x: st.Ref["E", (-1, -1)],
+                               mean: st.Ref["A", (-1,)], rstd: st.Ref["A", (-1,)], dy: st.Ref["E", (-1, -1)], *,
+                               E: st.DType, A: st.DType, BM: int, BN: int):
+    """``dw = sum over rows of dy * xhat``, ``db = sum over rows of dy``: each block owns a column
+    tile of both and walks every row tile (padded rows load as 0: their ``xhat`` is 0)."""
+    bn = st.tile_block_id()[0]
+    px, pdy = x.partition((BM, BN), padding="zero"), dy.partition((BM, BN), padding="zero")
+    pm, pr = mean.partition((BM,), padding="zero"), rstd.partition((BM,), padding="zero")
+    acc_w = st.zeros((BN,), A)
+    acc_b = st.zeros((BN,), A)
+    for i in range(st.num_tiles(px, 0)):
+        grad = pdy.load((i, bn)).astype(A)
+        xhat = (px.load((i, bn)).astype(A) - pm.load((i,)).reshape((BM, 1))) * pr.load((i,)).reshape((BM, 1))
+        acc_w = acc_w + st.sum(grad * xhat, 0)
+        acc_b = acc_b + st.sum(grad, 0)
+    dw.store(acc_w.astype(E))
+    db.store(acc_b.astype(E))
