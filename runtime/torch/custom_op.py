@@ -1,0 +1,161 @@
+"""``kernel_op``: a safetile kernel and its recipe registered as a ``torch.library`` custom op.
+
+A recipe is a function of the op's arguments (torch tensors and Python
+numbers, annotated with their torch types) that returns a ``Launch``: the
+kernel, the spec of each output (shape, torch dtype, the tile it is
+partitioned into), the kernel's other arguments and its generics.  The
+kernel's parameters are the outputs first, then ``Launch.args`` in order.
+
+The recipe only does shape arithmetic, so it runs on fake tensors too, and
+the op's two implementations come from it:
+
+* the real one allocates each output with ``torch.empty``, shares every
+  tensor with safetile through DLPack (no copy), partitions the outputs,
+  launches the kernel and waits for it: the outputs hold the results when
+  the op returns (torch in, torch out);
+* the fake one (``torch.compile``'s tracing, meta tensors) returns empty
+  tensors of the output spec, after specializing the kernel for the
+  arguments' facts, so a kernel that cannot compile for them fails while
+  tracing with the kernel's own ``CompileError`` naming its line.
+
+Invariant: the op never mutates its arguments (``mutates_args=()``): a
+kernel writes only the outputs the recipe declares, and safetile's launch
+checks refuse an output that overlaps an input.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+
+from safetile.frontend.dsl import DType, TensorSpec, bf16, bool_, f16, f32, f64, i8, i16, i32, i64, u8
+
+from ..interop import from_dlpack
+from ..launch import OPTIONS
+
+_DTYPES: dict[torch.dtype, DType] = {
+    torch.float64: f64, torch.float32: f32, torch.float16: f16, torch.bfloat16: bf16,
+    torch.int64: i64, torch.int32: i32, torch.int16: i16, torch.int8: i8, torch.uint8: u8, torch.bool: bool_,
+}
+"""The torch element types a recipe may use, and their safetile types."""
+
+
+def safetile_dtype(dtype: torch.dtype) -> DType:
+    """The safetile element type of a torch dtype (``ValueError`` naming the supported ones)."""
+    try:
+        return _DTYPES[dtype]
+    except KeyError:
+        names = ", ".join(str(d).removeprefix("torch.") for d in _DTYPES)
+        raise ValueError(f"safetile kernels take no {dtype} tensors: use one of {names}") from None
+
+
+def accumulator(dtype: torch.dtype) -> DType:
+    """The type a kernel computes ``dtype`` data in: f64 for f64 (exact for gradcheck), else f32."""
+    return f64 if dtype == torch.float64 else f32
+
+
+@dataclass(frozen=True)
+class Output:
+    """One output of a launch: a new tensor of ``shape`` and ``dtype``, partitioned into ``tile``."""
+
+    shape: tuple[int, ...]
+    dtype: torch.dtype
+    tile: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Launch:
+    """What a recipe returns: ``kernel(*outputs partitioned, *args, **options)``."""
+
+    kernel: Any
+    """A ``@st.kernel``."""
+    outputs: Sequence[Output]
+    args: Sequence[Any] = ()
+    """torch tensors and Python numbers, in the order of the kernel's parameters after the outputs."""
+    options: Mapping[str, Any] = field(default_factory=dict)
+    """Generics and launch options (``grid``...)."""
+
+
+def kernel_op(name: str, *, outputs: int = 1) -> Callable[[Callable[..., Launch]], Any]:
+    """Register ``recipe`` as the custom op ``name`` (``"namespace::op"``) returning ``outputs``
+    tensors (one: a tensor; more: a tuple).  Returns torch's ``CustomOpDef``: call it like the
+    recipe; ``.register_autograd(backward, setup_context=...)`` pairs it with backward ops."""
+
+    def register(recipe: Callable[..., Launch]) -> Any:
+        def real(*args: Any) -> Any:
+            return _result(_run(_launch_of(name, recipe, args, outputs)))
+
+        def fake(*args: Any) -> Any:
+            launch = _launch_of(name, recipe, args, outputs)
+            _specialize(launch)
+            device = _device(args)
+            return _result([torch.empty(o.shape, dtype=o.dtype, device=device) for o in launch.outputs])
+
+        op = torch.library.custom_op(name, real, mutates_args=(), schema=_schema(recipe, outputs))
+        op.register_fake(fake)
+        return op
+
+    return register
+
+
+def _launch_of(name: str, recipe: Callable[..., Launch], args: Sequence[Any], outputs: int) -> Launch:
+    launch = recipe(*args)
+    if not isinstance(launch, Launch) or len(launch.outputs) != outputs:
+        raise TypeError(f"the recipe of custom op '{name}' must return a Launch with {outputs} output(s), "
+                        f"got {launch!r}")
+    return launch
+
+
+def _schema(recipe: Callable[..., Launch], outputs: int) -> str:
+    """The op's schema: the recipe's parameters (their torch annotations), returning the outputs."""
+    signature = inspect.signature(recipe, eval_str=True)
+    returns = torch.Tensor if outputs == 1 else tuple[(torch.Tensor,) * outputs]  # type: ignore[misc]
+
+    def prototype() -> None: ...
+
+    prototype.__signature__ = signature.replace(return_annotation=returns)  # type: ignore[attr-defined]
+    return torch.library.infer_schema(prototype, mutates_args=())
+
+
+def _device(args: Sequence[Any]) -> torch.device:
+    tensors = [a for a in args if isinstance(a, torch.Tensor)]
+    return tensors[0].device if tensors else torch.device("cpu")
+
+
+def _result(outputs: list[torch.Tensor]) -> Any:
+    return outputs[0] if len(outputs) == 1 else tuple(outputs)
+
+
+def _run(launch: Launch) -> list[torch.Tensor]:
+    """Launch on real tensors: the outputs, written by the kernel (shared with it through DLPack)."""
+    device = _device(launch.args)
+    outputs = [torch.empty(o.shape, dtype=o.dtype, device=device) for o in launch.outputs]
+    parts = [from_dlpack(t).partition(o.tile) for t, o in zip(outputs, launch.outputs, strict=True)]
+    # detached (DLPack refuses tensors that require grad), contiguous (the layout the fake
+    # implementation specialized for)
+    args = [from_dlpack(a.detach().contiguous()) if isinstance(a, torch.Tensor) else a for a in launch.args]
+    launch.kernel(*parts, *args, **launch.options).sync()
+    return outputs
+
+
+def _spec(tensor: torch.Tensor, tile: tuple[int, ...] | None = None) -> TensorSpec:
+    strides = tuple(tensor.contiguous().stride())  # as _run passes them
+    return TensorSpec(safetile_dtype(tensor.dtype), tuple(tensor.shape), strides, tile, True)
+
+
+def _specialize(launch: Launch) -> None:
+    """Specialize the kernel for the launch's facts (compile errors name the kernel's line)."""
+    kernel = launch.kernel
+    params = [p for p in kernel.params if p.kind != "generic"]
+    specs: dict[str, TensorSpec] = {}
+    values = [*(torch.empty(o.shape, dtype=o.dtype, device="meta") for o in launch.outputs), *launch.args]
+    tiles = [o.tile for o in launch.outputs] + [None] * len(launch.args)
+    for param, value, tile in zip(params, values, tiles):
+        if param.kind == "tensor" and isinstance(value, torch.Tensor):
+            specs[param.name] = _spec(value, tile)
+    generics = {k: v for k, v in launch.options.items() if k not in OPTIONS}
+    kernel.specialize(**generics, **specs)

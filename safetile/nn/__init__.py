@@ -1,0 +1,253 @@
+"""Training layers on safetile kernels: torch custom ops with autograd.
+
+``import safetile.nn`` registers, in the ``safetile`` op namespace, a
+forward op and its backward ops for each layer (kernels in
+``safetile.nn.kernels``, all safe code), and pairs them with
+``register_autograd``.  The functions below take torch tensors of any
+leading shape (rows are the last dimension), run eagerly, under
+``torch.compile(fullgraph=True)`` and through ``torch.autograd``:
+
+* ``softmax(x)``, ``log_softmax(x)``
+* ``cross_entropy(logits, target)``: the mean over rows of
+  ``logsumexp(logits[r]) - logits[r, target[r]]``, fused over
+  vocabulary-wide rows (the logits' gradient from the saved ``lse``)
+* ``rms_norm(x, weight, eps)``, ``layer_norm(x, weight, bias, eps)``
+
+Row kernels hold a whole row in one tile (rows up to ``MAX_ROW`` wide);
+cross-entropy takes rows of any width.  Why a facade subpackage: the
+layers need both the kernel language and the torch edge
+(``safetile.runtime.torch``), which only the facade may import together
+(test_layering.py); examples/ stays a folder of scripts.  See docs/torch.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from safetile.runtime.torch import Launch, Output, accumulator, kernel_op
+
+from . import kernels as K
+
+MAX_ROW = 8192
+"""The widest row the row kernels (softmax, the norms) hold in one tile."""
+ROW_ELEMENTS = 4096
+"""About this many elements a block: several narrow rows a block, at most 16."""
+VOCAB_TILE = 4096
+"""Cross-entropy's column tile (its rows may be any width)."""
+COLUMN_TILE = 256
+"""The column tile of the norms' weight gradients (each block owns one, looping over the rows)."""
+
+
+def _pow2(n: int) -> int:
+    """The smallest power of two holding ``n``."""
+    return 1 << max(0, (n - 1).bit_length())
+
+
+def _row_tiles(x: torch.Tensor, name: str) -> tuple[int, int]:
+    """``(BM, BN)`` for a row kernel on the 2-D ``x``: whole rows of ``BN`` columns."""
+    if x.dim() != 2:
+        raise ValueError(f"safetile.nn.{name} takes rows: a 2-D tensor, got shape {tuple(x.shape)}")
+    bn = _pow2(x.shape[1])
+    if bn > MAX_ROW:
+        raise ValueError(f"safetile.nn.{name} holds a row in one tile: rows up to {MAX_ROW} wide, got {x.shape[1]}")
+    return max(1, min(16, ROW_ELEMENTS // bn)), bn
+
+
+def _torch_accumulator(dtype: torch.dtype) -> torch.dtype:
+    return torch.float64 if dtype == torch.float64 else torch.float32
+
+
+def _rows_output(x: torch.Tensor, tiles: tuple[int, int], dtype: torch.dtype | None = None) -> Output:
+    return Output(tuple(x.shape), dtype or x.dtype, tiles)
+
+
+def _stat_output(x: torch.Tensor, bm: int) -> Output:
+    """A per-row statistic saved for the backward, in the accumulator type."""
+    return Output((x.shape[0],), _torch_accumulator(x.dtype), (bm,))
+
+
+def _generics(x: torch.Tensor) -> dict[str, Any]:
+    return {"A": accumulator(x.dtype)}
+
+
+# -- softmax and log_softmax ----------------------------------------------------------
+
+
+@kernel_op("safetile::softmax")
+def _softmax(x: torch.Tensor, log: bool) -> Launch:
+    tiles = _row_tiles(x, "softmax")
+    return Launch(K.softmax_forward, [_rows_output(x, tiles)], [x], {**_generics(x), "LOG": int(log)})
+
+
+@kernel_op("safetile::softmax_backward")
+def _softmax_backward(y: torch.Tensor, dy: torch.Tensor, log: bool) -> Launch:
+    tiles = _row_tiles(y, "softmax")
+    return Launch(K.softmax_backward, [_rows_output(y, tiles)], [y, dy], {**_generics(y), "LOG": int(log)})
+
+
+def _softmax_context(ctx: Any, inputs: tuple[Any, ...], output: torch.Tensor) -> None:
+    ctx.log = inputs[1]
+    ctx.save_for_backward(output)
+
+
+def _softmax_grad(ctx: Any, dy: torch.Tensor) -> tuple[Any, ...]:
+    (y,) = ctx.saved_tensors
+    return _softmax_backward(y, dy, ctx.log), None
+
+
+_softmax.register_autograd(_softmax_grad, setup_context=_softmax_context)
+
+
+def softmax(x: torch.Tensor) -> torch.Tensor:
+    """``torch.softmax(x, -1)`` on safetile kernels."""
+    return _softmax(x.reshape(-1, x.shape[-1]), False).reshape(x.shape)
+
+
+def log_softmax(x: torch.Tensor) -> torch.Tensor:
+    """``torch.log_softmax(x, -1)`` on safetile kernels."""
+    return _softmax(x.reshape(-1, x.shape[-1]), True).reshape(x.shape)
+
+
+# -- cross-entropy ---------------------------------------------------------------------
+
+
+def _vocab_tile(logits: torch.Tensor) -> int:
+    return min(_pow2(logits.shape[1]), VOCAB_TILE)
+
+
+@kernel_op("safetile::cross_entropy", outputs=2)
+def _cross_entropy(logits: torch.Tensor, target: torch.Tensor) -> Launch:
+    if logits.dim() != 2 or target.shape != logits.shape[:1] or target.dtype != torch.int64:
+        raise ValueError("safetile.nn.cross_entropy takes logits (rows, vocabulary) and int64 targets (rows,), got "
+                         f"{tuple(logits.shape)} and {target.dtype} {tuple(target.shape)}")
+    bm = 16
+    return Launch(K.cross_entropy_forward, [_stat_output(logits, bm), _stat_output(logits, bm)], [logits, target],
+                  {**_generics(logits), "BN": _vocab_tile(logits)})
+
+
+@kernel_op("safetile::cross_entropy_backward")
+def _cross_entropy_backward(logits: torch.Tensor, lse: torch.Tensor, target: torch.Tensor,
+                            dloss: torch.Tensor) -> Launch:
+    tiles = (max(1, ROW_ELEMENTS // _vocab_tile(logits)), _vocab_tile(logits))
+    return Launch(K.cross_entropy_backward, [_rows_output(logits, tiles)], [logits, lse, target, dloss],
+                  _generics(logits))
+
+
+def _cross_entropy_context(ctx: Any, inputs: tuple[Any, ...], output: tuple[torch.Tensor, ...]) -> None:
+    ctx.save_for_backward(inputs[0], output[1], inputs[1])
+
+
+def _cross_entropy_grad(ctx: Any, dloss: torch.Tensor, _dlse: torch.Tensor) -> tuple[Any, ...]:
+    # lse is internal (cross_entropy returns the loss alone), so its gradient is never used
+    logits, lse, target = ctx.saved_tensors
+    return _cross_entropy_backward(logits, lse, target, dloss), None
+
+
+_cross_entropy.register_autograd(_cross_entropy_grad, setup_context=_cross_entropy_context)
+
+
+def cross_entropy(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    """``torch.nn.functional.cross_entropy(logits, target)`` (mean over rows; the vocabulary is
+    the last dimension) on safetile kernels."""
+    loss, _ = _cross_entropy(logits.reshape(-1, logits.shape[-1]), target.reshape(-1))
+    return loss.mean().to(logits.dtype)
+
+
+# -- rms_norm ----------------------------------------------------------------------------
+
+
+@kernel_op("safetile::rms_norm", outputs=2)
+def _rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float) -> Launch:
+    tiles = _row_tiles(x, "rms_norm")
+    return Launch(K.rms_norm_forward, [_rows_output(x, tiles), _stat_output(x, tiles[0])], [x, weight],
+                  {**_generics(x), "EPS": eps})
+
+
+@kernel_op("safetile::rms_norm_backward")
+def _rms_norm_backward(x: torch.Tensor, weight: torch.Tensor, rstd: torch.Tensor, dy: torch.Tensor) -> Launch:
+    tiles = _row_tiles(x, "rms_norm")
+    return Launch(K.rms_norm_backward, [_rows_output(x, tiles)], [x, weight, rstd, dy], _generics(x))
+
+
+def _column_tile(x: torch.Tensor) -> int:
+    return min(_pow2(x.shape[1]), COLUMN_TILE)
+
+
+@kernel_op("safetile::rms_norm_weight_backward")
+def _rms_norm_weight_backward(x: torch.Tensor, rstd: torch.Tensor, dy: torch.Tensor) -> Launch:
+    bn = _column_tile(x)
+    return Launch(K.rms_norm_weight_backward, [Output((x.shape[1],), x.dtype, (bn,))], [x, rstd, dy],
+                  {**_generics(x), "BM": 16})
+
+
+def _rms_norm_context(ctx: Any, inputs: tuple[Any, ...], output: tuple[torch.Tensor, ...]) -> None:
+    ctx.save_for_backward(inputs[0], inputs[1], output[1])
+
+
+def _rms_norm_grad(ctx: Any, dy: torch.Tensor, _drstd: torch.Tensor) -> tuple[Any, ...]:
+    # rstd is internal (rms_norm returns y alone)
+    x, weight, rstd = ctx.saved_tensors
+    return _rms_norm_backward(x, weight, rstd, dy), _rms_norm_weight_backward(x, rstd, dy), None
+
+
+_rms_norm.register_autograd(_rms_norm_grad, setup_context=_rms_norm_context)
+
+
+def rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float = 1e-6) -> torch.Tensor:
+    """``x / sqrt(mean(x**2, -1) + eps) * weight`` on safetile kernels."""
+    y, _ = _rms_norm(x.reshape(-1, x.shape[-1]), weight, eps)
+    return y.reshape(x.shape)
+
+
+# -- layer_norm --------------------------------------------------------------------------
+
+
+@kernel_op("safetile::layer_norm", outputs=3)
+def _layer_norm(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor, eps: float) -> Launch:
+    tiles = _row_tiles(x, "layer_norm")
+    stat = _stat_output(x, tiles[0])
+    return Launch(K.layer_norm_forward, [_rows_output(x, tiles), stat, stat], [x, weight, bias],
+                  {**_generics(x), "EPS": eps})
+
+
+@kernel_op("safetile::layer_norm_backward")
+def _layer_norm_backward(x: torch.Tensor, weight: torch.Tensor, mean: torch.Tensor, rstd: torch.Tensor,
+                         dy: torch.Tensor) -> Launch:
+    tiles = _row_tiles(x, "layer_norm")
+    return Launch(K.layer_norm_backward, [_rows_output(x, tiles)], [x, weight, mean, rstd, dy], _generics(x))
+
+
+@kernel_op("safetile::layer_norm_params_backward", outputs=2)
+def _layer_norm_params_backward(x: torch.Tensor, mean: torch.Tensor, rstd: torch.Tensor, dy: torch.Tensor) -> Launch:
+    column = Output((x.shape[1],), x.dtype, (_column_tile(x),))
+    return Launch(K.layer_norm_params_backward, [column, column], [x, mean, rstd, dy], {**_generics(x), "BM": 16})
+
+
+def _layer_norm_context(ctx: Any, inputs: tuple[Any, ...], output: tuple[torch.Tensor, ...]) -> None:
+    ctx.save_for_backward(inputs[0], inputs[1], output[1], output[2])
+
+
+def _layer_norm_grad(ctx: Any, dy: torch.Tensor, _dmean: torch.Tensor, _drstd: torch.Tensor) -> tuple[Any, ...]:
+    # mean and rstd are internal (layer_norm returns y alone)
+    x, weight, mean, rstd = ctx.saved_tensors
+    dw, db = _layer_norm_params_backward(x, mean, rstd, dy)
+    return _layer_norm_backward(x, weight, mean, rstd, dy), dw, db, None
+
+
+_layer_norm.register_autograd(_layer_norm_grad, setup_context=_layer_norm_context)
+
+
+def layer_norm(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor, eps: float = 1e-5) -> torch.Tensor:
+    """``torch.nn.functional.layer_norm(x, x.shape[-1:], weight, bias, eps)`` on safetile kernels."""
+    y, _, _ = _layer_norm(x.reshape(-1, x.shape[-1]), weight, bias, eps)
+    return y.reshape(x.shape)
+
+
+KERNELS = (K.softmax_forward, K.softmax_backward, K.cross_entropy_forward, K.cross_entropy_backward,
+           K.rms_norm_forward, K.rms_norm_backward, K.rms_norm_weight_backward, K.layer_norm_forward,
+           K.layer_norm_backward, K.layer_norm_params_backward)
+"""Every kernel of the library (each safe: ``unsafe_report()`` is empty)."""
+
+__all__ = ["KERNELS", "cross_entropy", "layer_norm", "log_softmax", "rms_norm", "softmax"]
