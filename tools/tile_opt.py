@@ -568,7 +568,7 @@ class TileOptMain(xDSLOptMain):
         # Diagnostics still go to standard output, for FileCheck to read.
         for diagnostic in produced:
             print(diagnostic, file=out)
-        produced += [note for diagnostic in produced for note in diagnostic.notes]
+        produced = [each for diagnostic in produced for each in diagnostic.all()]
         name = self.get_input_name()
         try:
             expected = expectations(text, offset) if isinstance(text, str) else []

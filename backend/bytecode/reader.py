@@ -100,7 +100,7 @@ from .format import (
 from .values import ELEMENT_TYPES, bit_width, bits_to_float
 
 OP_CLASSES: dict[str, type[Operation]] = {op.name: op for op in ALL_OPS}
-MODULE_NAME = "kernels"
+MODULE_NAME = structure.UNNAMED_MODULE
 
 
 def read_bytecode(data: bytes) -> structure.ModuleOp:

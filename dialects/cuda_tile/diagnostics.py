@@ -16,6 +16,7 @@ from io import StringIO
 from typing import TypeVar
 
 from xdsl.ir import Attribute, Operation
+from xdsl.irdl import OptOperandDef, OptResultDef, VarOperandDef, VarResultDef
 from xdsl.utils.exceptions import (
     DiagnosticException,
     MultipleSpansParseError,
@@ -40,19 +41,30 @@ class Diagnostic:
     """``error``, ``warning``, ``note`` or ``remark``, as MLIR's diagnostics."""
     notes: tuple[Diagnostic, ...] = ()
     """Notes attached to this diagnostic (MLIR's ``prior use here``), printed after it."""
+    preceding: tuple[Diagnostic, ...] = ()
+    """Errors MLIR reports just before this one, at the same place: a custom
+    parser's own message follows the ``expected valid keyword`` of the
+    ``parseKeyword`` that failed.  Printed before it."""
 
     def __str__(self) -> str:
         head = f"{self.file}:{self.line}:{self.column}: {self.severity}: {self.message}"
         if self.source_line:
             head += f"\n{self.source_line}\n" + " " * (self.column - 1) + "^"
-        return "\n".join([head, *map(str, self.notes)])
+        return "\n".join([*map(str, self.preceding), head, *map(str, self.notes)])
 
     def shifted(self, lines: int) -> Diagnostic:
         """This diagnostic (and its notes) ``lines`` further down: a split chunk's place in its file."""
         if not self.line:
             return self
         notes = tuple(n.shifted(lines) for n in self.notes)
-        return dataclasses.replace(self, line=self.line + lines, notes=notes)
+        preceding = tuple(p.shifted(lines) for p in self.preceding)
+        return dataclasses.replace(
+            self, line=self.line + lines, notes=notes, preceding=preceding
+        )
+
+    def all(self) -> list[Diagnostic]:
+        """This diagnostic with the errors before it and its notes, in the order MLIR emits them."""
+        return [*self.preceding, self, *self.notes]
 
 
 class ConstraintError(VerifyException):
@@ -120,8 +132,20 @@ def at_span(span: Span[str] | Span[bytes], message: str) -> Diagnostic:
     return Diagnostic(inp.name, loc.line, loc.col, message, line.rstrip("\r"))
 
 
+class PrecededParseError(ParseError):
+    """A parse error that MLIR reports after others at the same place
+    (``preceding``, e.g. ``expected valid keyword``)."""
+
+    def __init__(self, span: Span[str] | Span[bytes], msg: str, preceding: Sequence[str]):
+        super().__init__(span, msg)
+        self.preceding = tuple(preceding)
+
+
 def from_parse_error(err: ParseError) -> Diagnostic:
     diagnostic = at_span(err.span, err.msg)
+    if isinstance(err, PrecededParseError):
+        preceding = tuple(at_span(err.span, message) for message in err.preceding)
+        diagnostic = dataclasses.replace(diagnostic, preceding=preceding)
     if isinstance(err, MultipleSpansParseError):
         notes = tuple(
             dataclasses.replace(at_span(span, note or ""), severity="note")
@@ -131,9 +155,24 @@ def from_parse_error(err: ParseError) -> Diagnostic:
     return diagnostic
 
 
-def constraint_message(op_name: str, kind: str, index: int, what: str, attr: Attribute) -> str:
-    """MLIR's wording of a type constraint failure (``operand #0 must be ...``)."""
+def constraint_message(
+    op_name: str, kind: str, index: int, what: str, attr: Attribute, variadic: bool = False
+) -> str:
+    """MLIR's wording of a type constraint failure (``operand #0 must be ...``);
+    a variadic group's constraint reads ``variadic of ...``, as ODS's summary."""
+    what = f"variadic of {what}" if variadic and not what.startswith("variadic of") else what
     return f"'{op_name}' op {kind} #{index} must be {what}, but got {quoted(attr)}"
+
+
+def is_variadic(op_type: type[Operation], kind: str, name: str) -> bool:
+    """Whether ``op_type``'s operand or result group ``name`` is ``Variadic``
+    (not ``Optional``, whose constraint MLIR names as it is)."""
+    op_def = op_type.get_irdl_definition()  # pyright: ignore[reportAttributeAccessIssue]
+    defs = dict(op_def.operands if kind == "operand" else op_def.results)
+    arg_def = defs.get(name)
+    return isinstance(arg_def, (VarOperandDef, VarResultDef)) and not isinstance(
+        arg_def, (OptOperandDef, OptResultDef)
+    )
 
 
 def short_message(err: Exception) -> str:
@@ -218,7 +257,9 @@ def _cause_of_type(err: BaseException, kind: type[_E]) -> _E | None:
     return error
 
 
-_ARGUMENT = re.compile(r"(operand|result) '\w+' at positions? (\d+)(?: to (\d+))? does not verify")
+_ARGUMENT = re.compile(
+    r"(operand|result) '(?P<name>\w+)' at positions? (\d+)(?: to (\d+))? does not verify"
+)
 
 
 def _constraint_failure(op: Operation, err: BaseException) -> str | None:
@@ -232,13 +273,14 @@ def _constraint_failure(op: Operation, err: BaseException) -> str | None:
         match = _ARGUMENT.match(str(error))
         if match and isinstance(error.__cause__, ConstraintError):
             cause = error.__cause__
-            kind, first = match[1], int(match[2])
+            kind, first = match[1], int(match[3])
             values = op.operands if kind == "operand" else op.results
-            last = int(match[3] or first)
+            last = int(match[4] or first)
             index = next(
                 (i for i in range(first, last + 1) if values[i].type == cause.attr), first
             )
-            return constraint_message(op.name, kind, index, cause.what, cause.attr)
+            variadic = is_variadic(type(op), kind, match["name"])
+            return constraint_message(op.name, kind, index, cause.what, cause.attr, variadic)
         error = error.__cause__
     return None
 

@@ -67,10 +67,12 @@ from .debuginfo import DI_NODES, DILocAttr
 from .diagnostics import (
     ConstraintError,
     Diagnostic,
+    PrecededParseError,
     TileIRError,
     at_span,
     constraint_message,
     from_parse_error,
+    is_variadic,
     quoted,
     short_message,
     verify,
@@ -137,6 +139,43 @@ def _rejects(constr: RangeConstraint, err: ConstraintError) -> bool:
 FormatProgram.resolve_constraint_variables = _resolve_naming_the_value
 
 
+class InMLIRWords(PrecededParseError):
+    """A parse error already in MLIR's words (``TileIRParser._in_mlir_words``)."""
+
+
+_TYPE_EXPECTED = re.compile(r"type expected")
+_MLIR_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"Expected (.*?)!?"), r"expected \1"),
+    (re.compile(r"'(.+)' expected"), r"expected '\1'"),
+    (re.compile(r"attribute expected"), "expected attribute value"),
+    (re.compile(r"operand expected"), "expected SSA operand"),
+    (re.compile(r"expect symbol name"), "expected valid '@'-identifier for symbol name"),
+    (re.compile(r"identifier or string literal expected"), "expected valid keyword or string"),
+    (re.compile(r"Operation has 0 results, but was given \d+ to bind\."), "cannot name an operation with no results"),
+    (
+        re.compile(r"Operation has (\d+) results, but was given (\d+) to bind\."),
+        r"operation defines \1 results but was provided \2 to bind",
+    ),
+    (_TYPE_EXPECTED, "expected valid keyword"),
+)
+"""xDSL's parser messages and MLIR's words for them."""
+
+_CUSTOM_ONLY = (_TYPE_EXPECTED,)
+"""Translations that hold in a custom op's syntax only: NVIDIA's ops read their
+types with ``custom<CudaTileType>``, which first expects a keyword."""
+
+_AFTER_PARSING = (
+    re.compile(r"cannot name an operation with no results"),
+    re.compile(r"operation defines \d+ results but was provided \d+ to bind"),
+)
+"""MLIR's messages about an op's result names, given after its parser is done
+(by MLIR's parser, not the op's: no ``custom op`` prefix)."""
+
+
+GENERIC_PROPERTY_NAMES = {"unsigned_cmp": "unsignedCmp"}
+"""Our property names that NVIDIA's generic form spells otherwise (its ODS names)."""
+
+
 GENERIC_ENUM_INTEGERS = {
     "memory_ordering_semantics": MemoryOrderingAttr,
     "memory_scope": MemoryScopeAttr,
@@ -163,6 +202,7 @@ class TileIRParser(Parser):
         self._forward_spans: dict[str, Span[str] | Span[bytes]] = {}
         """The first use of each name not (yet) defined in scope."""
         self._op_types: list[type[Operation]] = []  # of the ops being parsed, outermost first
+        self._custom: list[bool] = []  # whether each of them is in its custom form
         self._deferred_locations: dict[str, Span[str] | Span[bytes]] = {}
 
     def parse_operation(self) -> Operation:
@@ -170,15 +210,19 @@ class TileIRParser(Parser):
         depth = len(self._op_types)
         try:
             op = super().parse_operation()
+            self._read_generic_form(op, start)
         except ConstraintError as err:
             # A custom format read operand or result types that break the
             # op's constraints: report it at the op, in MLIR's words.
-            self.raise_error(self._constraint_message(self._op_types[depth], err), start)
+            message = self._constraint_message(self._op_types[depth], err)
+            raise InMLIRWords(start, message, ()) from None
         except VerifyException as err:
-            self.raise_error(short_message(err), start)
+            raise InMLIRWords(start, short_message(err), ()) from None
+        except ParseError as err:
+            raise self._in_mlir_words(err, depth) from None
         finally:
             del self._op_types[depth:]
-        self._decode_enum_integers(op, start)
+            del self._custom[depth:]
         self.op_spans[op] = start
         return op
 
@@ -201,8 +245,11 @@ class TileIRParser(Parser):
         return cast(LocationAttr, value)
 
     def parse_module(self, *args: bool) -> ModuleOp:
+        # Top-level ops may drop the prefix too: ``tileirdisasm`` prints a
+        # module's entries without the module around them (see ``_wrapped``).
+        self._parser_state.dialect_stack = ["cuda_tile", *self._parser_state.dialect_stack]
         try:
-            module = super().parse_module(*args)
+            module = _wrapped(super().parse_module(*args))
         except ParseError as err:
             if not (err.msg.startswith("values used but not defined") and self._forward_spans):
                 raise
@@ -236,14 +283,45 @@ class TileIRParser(Parser):
     def _get_op_by_name(self, name: str) -> type[Operation]:
         op_type = super()._get_op_by_name(name)
         self._op_types.append(op_type)
+        # The custom form names the op with a bare identifier, the generic
+        # form with a string: the text before the current token tells which.
+        before = self.lexer.input.content[: self._current_token.span.start].rstrip()
+        self._custom.append(not str(before).endswith('"'))
         return op_type
+
+    def _in_mlir_words(self, err: ParseError, depth: int) -> ParseError:
+        """``err``, raised while parsing the op at ``depth``, in MLIR's words.
+
+        xDSL's wording is translated (``Expected ':'`` is MLIR's ``expected
+        ':'``), and an error of a custom-format op's own parser gets MLIR's
+        ``custom op 'NAME'`` prefix (``CustomOpAsmParser::emitError``).  The
+        innermost op handles an error; the ops around it leave it as it is.
+        """
+        if isinstance(err, (InMLIRWords, MultipleSpansParseError)):
+            return err
+        custom = len(self._op_types) > depth and self._custom[depth]
+
+        def in_mlir_words(message: str) -> str:
+            for pattern, words in _MLIR_WORDS:
+                if pattern.fullmatch(message) and (custom or pattern not in _CUSTOM_ONLY):
+                    message = pattern.sub(words, message)
+                    break
+            if custom and not any(p.fullmatch(message) for p in _AFTER_PARSING):
+                message = f"custom op '{self._op_types[depth].name}' {message}"
+            return message
+
+        preceding = err.preceding if isinstance(err, PrecededParseError) else ()
+        return InMLIRWords(err.span, in_mlir_words(err.msg), list(map(in_mlir_words, preceding)))
 
     @staticmethod
     def _constraint_message(op_type: type[Operation], err: ConstraintError) -> str:
         if err.position is None:
             return f"'{op_type.name}' op {short_message(err)}"
         kind, index = err.position
-        return constraint_message(op_type.name, kind, index, err.what, err.attr)
+        op_def = op_type.get_irdl_definition()  # pyright: ignore[reportAttributeAccessIssue]
+        name = (op_def.operands if kind == "operand" else op_def.results)[index][0]
+        variadic = is_variadic(op_type, kind, name)
+        return constraint_message(op_type.name, kind, index, err.what, err.attr, variadic)
 
     def _register_ssa_definition(
         self, name: str, values: Sequence[SSAValue], span: Span[str] | Span[bytes]
@@ -275,13 +353,17 @@ class TileIRParser(Parser):
                 self._value_spans.setdefault(name, operand.span)
         return super().resolve_operand(operand, type)
 
-    def _decode_enum_integers(self, op: Operation, start: Span[str] | Span[bytes]) -> None:
-        """NVIDIA's generic form writes some enums as integers: read them back.
+    def _read_generic_form(self, op: Operation, start: Span[str] | Span[bytes]) -> None:
+        """Read NVIDIA's generic form: its property names, and enums as integers.
 
+        ``unsignedCmp`` is our ``unsigned_cmp`` (``GENERIC_PROPERTY_NAMES``).
         ``memory_ordering_semantics = 0 : i32`` is ``weak``: MLIR stores an
         ``I32EnumAttr`` that has no dialect attribute of its own as its case
         number (the bytecode's code).
         """
+        for ours, theirs in GENERIC_PROPERTY_NAMES.items():
+            if theirs in op.properties:
+                op.properties[ours] = op.properties.pop(theirs)
         for name, attr_type in GENERIC_ENUM_INTEGERS.items():
             value = op.properties.get(name)
             if not isinstance(value, IntegerAttr):
@@ -369,6 +451,11 @@ class TileIRPrinter(Printer):
             return
         super().print_attribute(attribute)
 
+    def _print_op_properties(self, properties: dict[str, Attribute]) -> None:
+        """The generic form's properties, under NVIDIA's names (``unsignedCmp``)."""
+        renamed = {GENERIC_PROPERTY_NAMES.get(name, name): value for name, value in properties.items()}
+        super()._print_op_properties(renamed)
+
     def _print_array_element(self, attribute: Attribute) -> None:
         """MLIR leaves out the ``: f64`` of a decimal f64 in an array."""
         if isinstance(attribute, FloatAttr) and isinstance(attribute.type, Float64Type):
@@ -426,6 +513,27 @@ class TileIRPrinter(Printer):
             self.print_attribute(op.location)
         if isolated:
             self.exit_scope()
+
+
+MODULE_MEMBERS = ("cuda_tile.entry", "cuda_tile.global", "cuda_tile.testing$func")
+"""Ops that live directly in a ``cuda_tile.module``."""
+
+
+def _wrapped(module: ModuleOp) -> ModuleOp:
+    """``module``, its top-level entries and globals (as ``tileirdisasm``
+    prints a module) put in a ``cuda_tile.module`` named ``UNNAMED_MODULE``."""
+    ops = list(module.ops)
+    if not ops or not all(op.name in MODULE_MEMBERS for op in ops):
+        return module
+    # Imported here: the ops import this module.
+    from .ops.structure import UNNAMED_MODULE
+    from .ops.structure import ModuleOp as TileModuleOp
+
+    for op in ops:
+        op.detach()
+    tile_module = TileModuleOp(UNNAMED_MODULE, ops)  # pyright: ignore[reportArgumentType]
+    module.body.block.add_op(tile_module)
+    return module
 
 
 def parse_tile_ir(

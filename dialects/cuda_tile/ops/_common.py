@@ -38,6 +38,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 from xdsl.utils.str_enum import StrEnum
 
 from ..attributes import (
@@ -53,7 +54,7 @@ from ..attributes import (
     SignednessAttr,
 )
 from ..debuginfo import verify_op_debug_scope
-from ..diagnostics import ConstraintError, quoted
+from ..diagnostics import ConstraintError, PrecededParseError, quoted
 from ..types import (
     PointerType,
     TileType,
@@ -406,12 +407,19 @@ class EnumKeyword(CustomDirective):
     OPTIONAL: ClassVar[bool] = False
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
-        pos = parser.pos
         word = parser.parse_optional_keyword_in([case.value for case in self.ENUM])
         if word is None:
             if self.OPTIONAL:
                 return
-            parser.raise_error(self.MESSAGE, pos)
+            # MLIR's parseKeyword reports a missing keyword before the enum's
+            # own message; a keyword that is no case gets the message alone.
+            token = parser._current_token  # pyright: ignore[reportPrivateUsage]
+            missing = token.kind != MLIRTokenKind.BARE_IDENT
+            raise PrecededParseError(
+                token.span,
+                self.MESSAGE,
+                ["expected valid keyword"] if missing else [],
+            )
         self.attr.set(state, self.ATTR_TYPE(self.ENUM(word)))  # type: ignore[call-arg]
 
     def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:

@@ -59,6 +59,11 @@ from . import control
 from .control import ImplicitTerminator, ParentOneOf, ensure_terminator
 
 
+UNNAMED_MODULE = "kernels"
+"""The name of a module whose source gives none: bytecode (which keeps no
+module name), and the unwrapped entries ``tileirdisasm`` prints."""
+
+
 @irdl_op_definition
 class ModuleOp(CudaTileOp):
     """``cuda_tile.module @name [attributes {producer = "..."}] { ... }``: the unit of compilation.

@@ -10,7 +10,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected rounding mode to be one of: 'nearest_even', 'zero', 'negative_inf', 'positive_inf', got: 'approx'
+// CHECK: error: custom op 'cuda_tile.mulf' expected rounding mode to be one of: 'nearest_even', 'zero', 'negative_inf', 'positive_inf', got: 'approx'
 
 // -----
 
@@ -21,7 +21,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected rounding mode to be one of: 'nearest_even', 'zero', 'negative_inf', 'positive_inf', got: 'nearest'
+// CHECK: error: custom op 'cuda_tile.fma' expected rounding mode to be one of: 'nearest_even', 'zero', 'negative_inf', 'positive_inf', got: 'nearest'
 
 // -----
 
@@ -107,7 +107,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: `propagate_nan` clause can appear at most once in the expansion of the oilist directive
+// CHECK: error: custom op 'cuda_tile.minf' `propagate_nan` clause can appear at most once in the expansion of the oilist directive
 
 // -----
 
@@ -119,7 +119,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected rounding mode to be one of: 'nearest_even', 'zero', 'negative_inf', 'positive_inf', 'approx', 'full'
+// CHECK: error: custom op 'cuda_tile.divf' expected rounding mode to be one of: 'nearest_even', 'zero', 'negative_inf', 'positive_inf', 'approx', 'full'
 
 // -----
 
@@ -275,12 +275,13 @@ cuda_tile.module @m {
 // Signed-or-unsigned ops must say which.
 cuda_tile.module @m {
   entry @e(%i: tile<i32>) {
+    // expected-error@below {{expected valid keyword}}
     // expected-error@+1 {{expected signedness to be one of: {'signed', 'unsigned'}}}
     %0 = shri %i, %i : tile<i32>
     return
   }
 }
-// CHECK: error: expected signedness to be one of: {'signed', 'unsigned'}
+// CHECK: error: custom op 'cuda_tile.shri' expected signedness to be one of: {'signed', 'unsigned'}
 
 // -----
 

@@ -48,7 +48,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected 'comparison_predicate' to be one of: {'equal', 'not_equal', 'less_than', 'less_than_or_equal', 'greater_than', 'greater_than_or_equal'}
+// CHECK: error: custom op 'cuda_tile.cmpf' expected 'comparison_predicate' to be one of: {'equal', 'not_equal', 'less_than', 'less_than_or_equal', 'greater_than', 'greater_than_or_equal'}
 
 // -----
 
@@ -59,7 +59,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected 'comparison_ordering' to be one of: {'ordered', 'unordered'}
+// CHECK: error: custom op 'cuda_tile.cmpf' expected 'comparison_ordering' to be one of: {'ordered', 'unordered'}
 
 // -----
 
@@ -123,18 +123,18 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected 'comparison_predicate' to be one of: {'equal', 'not_equal', 'less_than', 'less_than_or_equal', 'greater_than', 'greater_than_or_equal'}
+// CHECK: error: custom op 'cuda_tile.cmpi' expected 'comparison_predicate' to be one of: {'equal', 'not_equal', 'less_than', 'less_than_or_equal', 'greater_than', 'greater_than_or_equal'}
 
 // -----
 
 cuda_tile.module @m {
   entry @e(%i: tile<i32>) {
-    // expected-error@+1 {{Expected ','}}
+    // expected-error@+1 {{expected ','}}
     %0 = cmpi less_than %i, %i : tile<i32> -> tile<i1>
     return
   }
 }
-// CHECK: error: Expected ','
+// CHECK: error: custom op 'cuda_tile.cmpi' expected ','
 
 // -----
 

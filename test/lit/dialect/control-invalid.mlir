@@ -215,7 +215,7 @@ cuda_tile.module @m {
 
 // -----
 
-// CHECK: error: mismatch in number of loop-carried values and defined values
+// CHECK: error: custom op 'cuda_tile.for' mismatch in number of loop-carried values and defined values
 cuda_tile.module @m {
   entry @k(%lb: tile<i32>, %f: tile<f32>) {
     // expected-error@+1 {{mismatch in number of loop-carried values and defined values}}
@@ -334,7 +334,7 @@ cuda_tile.module @m {
 
 // -----
 
-// CHECK: error: found different number of iter_values and types
+// CHECK: error: custom op 'cuda_tile.loop' found different number of iter_values and types
 cuda_tile.module @m {
   entry @k(%f: tile<f32>) {
     // expected-error@+1 {{found different number of iter_values and types}}

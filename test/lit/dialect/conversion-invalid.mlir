@@ -170,12 +170,13 @@ cuda_tile.module @m {
 
 cuda_tile.module @m {
   entry @e(%b: tile<i8>) {
+    // expected-error@below {{expected valid keyword}}
     // expected-error@+1 {{expected signedness to be one of: {'signed', 'unsigned'}}}
     %0 = exti %b : tile<i8> -> tile<i16>
     return
   }
 }
-// CHECK: error: expected signedness to be one of: {'signed', 'unsigned'}
+// CHECK: error: custom op 'cuda_tile.exti' expected signedness to be one of: {'signed', 'unsigned'}
 
 // -----
 
@@ -290,7 +291,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected rounding mode to be one of: 'nearest_even', 'zero', 'negative_inf', 'positive_inf', 'nearest_away', got: 'approx'
+// CHECK: error: custom op 'cuda_tile.ftof' expected rounding mode to be one of: 'nearest_even', 'zero', 'negative_inf', 'positive_inf', 'nearest_away', got: 'approx'
 
 // -----
 
@@ -408,12 +409,13 @@ cuda_tile.module @m {
 
 cuda_tile.module @m {
   entry @e(%f: tile<f32>) {
+    // expected-error@below {{expected valid keyword}}
     // expected-error@+1 {{expected signedness to be one of: {'signed', 'unsigned'}}}
     %0 = ftoi %f : tile<f32> -> tile<i32>
     return
   }
 }
-// CHECK: error: expected signedness to be one of: {'signed', 'unsigned'}
+// CHECK: error: custom op 'cuda_tile.ftoi' expected signedness to be one of: {'signed', 'unsigned'}
 
 // -----
 
@@ -424,7 +426,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected rounding mode to be one of: 'nearest_int_to_zero', got: 'zero'
+// CHECK: error: custom op 'cuda_tile.ftoi' expected rounding mode to be one of: 'nearest_int_to_zero', got: 'zero'
 
 // -----
 
@@ -480,12 +482,13 @@ cuda_tile.module @m {
 
 cuda_tile.module @m {
   entry @e(%b: tile<i8>) {
+    // expected-error@below {{expected valid keyword}}
     // expected-error@+1 {{expected signedness to be one of: {'signed', 'unsigned'}}}
     %0 = itof %b : tile<i8> -> tile<f16>
     return
   }
 }
-// CHECK: error: expected signedness to be one of: {'signed', 'unsigned'}
+// CHECK: error: custom op 'cuda_tile.itof' expected signedness to be one of: {'signed', 'unsigned'}
 
 // -----
 

@@ -83,7 +83,7 @@ cuda_tile.module @m {
 // -----
 
 // RULE: di_loc.scope-is-local-scope
-// CHECK: error: 'cuda_tile.di_loc' expects a local scope (di_subprogram or di_lexical_block)
+// CHECK: error: custom op 'cuda_tile.return' 'cuda_tile.di_loc' expects a local scope (di_subprogram or di_lexical_block)
 cuda_tile.module @m {
   entry @k() {
     // expected-error@+1 {{'cuda_tile.di_loc' expects a local scope (di_subprogram or di_lexical_block), but got #cuda_tile.di_file<"k.py" in "">}}
@@ -94,7 +94,7 @@ cuda_tile.module @m {
 // -----
 
 // RULE: di_loc.source-is-file-location
-// CHECK: error: expected a file location ("file":line:col) in #cuda_tile.di_loc
+// CHECK: error: custom op 'cuda_tile.return' expected a file location ("file":line:col) in #cuda_tile.di_loc
 cuda_tile.module @m {
   entry @k() {
     // expected-error@+1 {{expected a file location ("file":line:col) in #cuda_tile.di_loc}}

@@ -10,7 +10,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected rounding mode to be one of: 'approx', 'full'
+// CHECK: error: custom op 'cuda_tile.exp' expected rounding mode to be one of: 'approx', 'full'
 
 // -----
 
@@ -84,7 +84,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected rounding mode to be one of: 'nearest_even', 'zero', 'negative_inf', 'positive_inf', 'approx'
+// CHECK: error: custom op 'cuda_tile.sqrt' expected rounding mode to be one of: 'nearest_even', 'zero', 'negative_inf', 'positive_inf', 'approx'
 
 // -----
 

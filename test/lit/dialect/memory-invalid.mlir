@@ -10,7 +10,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected either integer or SSA value
+// CHECK: error: custom op 'cuda_tile.make_tensor_view' expected either integer or SSA value
 
 // -----
 
@@ -22,7 +22,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected shape declaration to contain 2 elements due to tensor_view type, but 0 were provided
+// CHECK: error: custom op 'cuda_tile.make_tensor_view' expected shape declaration to contain 2 elements due to tensor_view type, but 0 were provided
 
 // -----
 
@@ -33,7 +33,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected stride declaration to contain 2 elements due to tensor_view type, but 0 were provided
+// CHECK: error: custom op 'cuda_tile.make_tensor_view' expected stride declaration to contain 2 elements due to tensor_view type, but 0 were provided
 
 // -----
 
@@ -45,7 +45,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: input shape dimension 1 does not match tensor_view type (expected 32, got 64)
+// CHECK: error: custom op 'cuda_tile.make_tensor_view' input shape dimension 1 does not match tensor_view type (expected 32, got 64)
 
 // -----
 
@@ -56,7 +56,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: input stride dimension 1 does not match tensor_view type (expected 32, got dynamic)
+// CHECK: error: custom op 'cuda_tile.make_tensor_view' input stride dimension 1 does not match tensor_view type (expected 32, got dynamic)
 
 // -----
 
@@ -67,7 +67,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: input shape dimension 1 does not match tensor_view type (expected dynamic, got 32)
+// CHECK: error: custom op 'cuda_tile.make_tensor_view' input shape dimension 1 does not match tensor_view type (expected dynamic, got 32)
 
 // -----
 
@@ -79,7 +79,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected 'tensor_view' type, but got '!cuda_tile.tile<32xf32>'
+// CHECK: error: custom op 'cuda_tile.make_tensor_view' expected 'tensor_view' type, but got '!cuda_tile.tile<32xf32>'
 
 // -----
 
@@ -162,12 +162,12 @@ cuda_tile.module @m {
 // Dynamic values are scalar integers.
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<f32>>, %x: tile<f32>) {
-    // expected-error@+1 {{'cuda_tile.make_tensor_view' op operand #1 must be 0D tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'}}
+    // expected-error@+1 {{'cuda_tile.make_tensor_view' op operand #1 must be variadic of 0D tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'}}
     %0 = make_tensor_view %p, shape = [%x], strides = [1] : tile<f32> -> tensor_view<?xf32, strides=[1]>
     return
   }
 }
-// CHECK: error: 'cuda_tile.make_tensor_view' op operand #1 must be 0D tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'
+// CHECK: error: 'cuda_tile.make_tensor_view' op operand #1 must be variadic of 0D tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'
 
 // -----
 
@@ -179,7 +179,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected 'partition_view' type, but got '!cuda_tile.tensor_view<16x16xf32, strides=[16,1]>'
+// CHECK: error: custom op 'cuda_tile.make_partition_view' expected 'partition_view' type, but got '!cuda_tile.tensor_view<16x16xf32, strides=[16,1]>'
 
 // -----
 
@@ -203,7 +203,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected 'strided_view' type, but got '!cuda_tile.tensor_view<16x16xf32, strides=[16,1]>'
+// CHECK: error: custom op 'cuda_tile.make_strided_view' expected 'strided_view' type, but got '!cuda_tile.tensor_view<16x16xf32, strides=[16,1]>'
 
 // -----
 
@@ -226,7 +226,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected 'gather_scatter_view' type, but got '!cuda_tile.tensor_view<16x16xf32, strides=[16,1]>'
+// CHECK: error: custom op 'cuda_tile.make_gather_scatter_view' expected 'gather_scatter_view' type, but got '!cuda_tile.tensor_view<16x16xf32, strides=[16,1]>'
 
 // -----
 
@@ -298,7 +298,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected tensor_view, got '!cuda_tile.tile<ptr<i32>>'
+// CHECK: error: custom op 'cuda_tile.get_tensor_shape' expected tensor_view, got '!cuda_tile.tile<ptr<i32>>'
 
 // -----
 
@@ -316,12 +316,12 @@ cuda_tile.module @m {
 
 cuda_tile.module @m {
   entry @e(%tv: tensor_view<64x64xf16, strides=[1,1]>) {
-    // expected-error@+1 {{Operation has 2 results, but was given 3 to bind.}}
+    // expected-error@+1 {{operation defines 2 results but was provided 3 to bind}}
     %0:3 = get_tensor_shape %tv : tensor_view<64x64xf16, strides=[1,1]> -> tile<i32>
     return
   }
 }
-// CHECK: error: Operation has 2 results, but was given 3 to bind.
+// CHECK: error: operation defines 2 results but was provided 3 to bind
 
 // -----
 
@@ -329,12 +329,12 @@ cuda_tile.module @m {
 // The results are scalar integers.
 cuda_tile.module @m {
   entry @e(%tv: tensor_view<64x64xf16, strides=[1,1]>) {
-    // expected-error@+1 {{'cuda_tile.get_tensor_shape' op result #0 must be 0D tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'}}
+    // expected-error@+1 {{'cuda_tile.get_tensor_shape' op result #0 must be variadic of 0D tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'}}
     %0:2 = get_tensor_shape %tv : tensor_view<64x64xf16, strides=[1,1]> -> tile<f32>
     return
   }
 }
-// CHECK: error: 'cuda_tile.get_tensor_shape' op result #0 must be 0D tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'
+// CHECK: error: 'cuda_tile.get_tensor_shape' op result #0 must be variadic of 0D tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'
 
 // -----
 
@@ -346,7 +346,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected tile view, got '!cuda_tile.tensor_view<64x64xf16, strides=[1,1]>'
+// CHECK: error: custom op 'cuda_tile.get_index_space_shape' expected tile view, got '!cuda_tile.tensor_view<64x64xf16, strides=[1,1]>'
 
 // -----
 
@@ -370,7 +370,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: invalid memory_ordering_semantics attribute specification. Got "invalid" but expect one of: weak, relaxed, acquire, release, acq_rel
+// CHECK: error: custom op 'cuda_tile.load_view_tko' invalid memory_ordering_semantics attribute specification. Got "invalid" but expect one of: weak, relaxed, acquire, release, acq_rel
 
 // -----
 
@@ -381,7 +381,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: invalid memory_scope attribute specification. Got "invalid" but expect one of: tl_blk, device, sys
+// CHECK: error: custom op 'cuda_tile.load_view_tko' invalid memory_scope attribute specification. Got "invalid" but expect one of: tl_blk, device, sys
 
 // -----
 
@@ -392,7 +392,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: operation specifies weak memory ordering semantics, but then provides "device" scope, expected no memory scope.
+// CHECK: error: custom op 'cuda_tile.load_view_tko' operation specifies weak memory ordering semantics, but then provides "device" scope, expected no memory scope.
 
 // -----
 
@@ -404,7 +404,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: index types must be specified when indices are present
+// CHECK: error: custom op 'cuda_tile.load_view_tko' index types must be specified when indices are present
 
 // -----
 
@@ -415,7 +415,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected 2 index types, got 3
+// CHECK: error: custom op 'cuda_tile.load_view_tko' expected 2 index types, got 3
 
 // -----
 
@@ -426,7 +426,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected index type after comma
+// CHECK: error: custom op 'cuda_tile.load_view_tko' expected index type after comma
 
 // -----
 
@@ -522,12 +522,12 @@ cuda_tile.module @m {
 // RULE: load_view_tko.type-constraints
 cuda_tile.module @m {
   entry @e(%v: partition_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>>, %x: tile<f32>) {
-    // expected-error@+1 {{'cuda_tile.load_view_tko' op operand #1 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'}}
+    // expected-error@+1 {{'cuda_tile.load_view_tko' op operand #1 must be variadic of tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'}}
     %0, %1 = load_view_tko weak %v[%x, %x] : partition_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>>, tile<f32> -> tile<16x32xf32>, token
     return
   }
 }
-// CHECK: error: 'cuda_tile.load_view_tko' op operand #1 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'
+// CHECK: error: 'cuda_tile.load_view_tko' op operand #1 must be variadic of tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'
 
 // -----
 
@@ -591,7 +591,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: operation specifies weak memory ordering semantics, but then provides "tl_blk" scope, expected no memory scope.
+// CHECK: error: custom op 'cuda_tile.store_view_tko' operation specifies weak memory ordering semantics, but then provides "tl_blk" scope, expected no memory scope.
 
 // -----
 
@@ -642,7 +642,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: invalid memory_ordering_semantics: 'acquire_release'; expected one of: weak, relaxed, acquire, release, acq_rel
+// CHECK: error: custom op 'cuda_tile.atomic_red_view_tko' invalid memory_ordering_semantics: 'acquire_release'; expected one of: weak, relaxed, acquire, release, acq_rel
 
 // -----
 
@@ -653,7 +653,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: invalid memory_scope: 'cluster'; expected one of: tl_blk, device, sys
+// CHECK: error: custom op 'cuda_tile.atomic_red_view_tko' invalid memory_scope: 'cluster'; expected one of: tl_blk, device, sys
 
 // -----
 
@@ -664,7 +664,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: unknown atomic RMW mode: 'nand'; expected one of: and, or, xor, add, addf, max, min, umax, umin
+// CHECK: error: custom op 'cuda_tile.atomic_red_view_tko' unknown atomic RMW mode: 'nand'; expected one of: and, or, xor, add, addf, max, min, umax, umin
 
 // -----
 
@@ -828,7 +828,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected string or keyword containing one of the following enum values for attribute 'memory_ordering_semantics' [weak, relaxed, acquire, release, acq_rel]
+// CHECK: error: custom op 'cuda_tile.load_ptr_tko' expected string or keyword containing one of the following enum values for attribute 'memory_ordering_semantics' [weak, relaxed, acquire, release, acq_rel]
 
 // -----
 
@@ -1013,12 +1013,13 @@ cuda_tile.module @m {
 // atomic_cas_tko: the scope is required.
 cuda_tile.module @m {
   entry @e(%p: tile<ptr<i32>>, %i: tile<i32>) {
+    // expected-error@below {{expected valid keyword}}
     // expected-error@+1 {{expected string or keyword containing one of the following enum values for attribute 'memory_scope' [tl_blk, device, sys]}}
     %0, %1 = atomic_cas_tko relaxed %p, %i, %i : tile<ptr<i32>>, tile<i32> -> tile<i32>, token
     return
   }
 }
-// CHECK: error: expected string or keyword containing one of the following enum values for attribute 'memory_scope' [tl_blk, device, sys]
+// CHECK: error: custom op 'cuda_tile.atomic_cas_tko' expected string or keyword containing one of the following enum values for attribute 'memory_scope' [tl_blk, device, sys]
 
 // -----
 
@@ -1108,7 +1109,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected string or keyword containing one of the following enum values for attribute 'mode' [and, or, xor, add, addf, max, min, umax, umin, xchg]
+// CHECK: error: custom op 'cuda_tile.atomic_rmw_tko' expected string or keyword containing one of the following enum values for attribute 'mode' [and, or, xor, add, addf, max, min, umax, umin, xchg]
 
 // -----
 
@@ -1477,12 +1478,12 @@ cuda_tile.module @m {
 // RULE: get_index_space_shape.type-constraints
 cuda_tile.module @m {
   entry @e(%v: partition_view<tile=(16), tensor_view<64xf32, strides=[1]>>) {
-    // expected-error@+1 {{'cuda_tile.get_index_space_shape' op result #0 must be 0D tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'}}
+    // expected-error@+1 {{'cuda_tile.get_index_space_shape' op result #0 must be variadic of 0D tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'}}
     %0 = get_index_space_shape %v : partition_view<tile=(16), tensor_view<64xf32, strides=[1]>> -> tile<f32>
     return
   }
 }
-// CHECK: error: 'cuda_tile.get_index_space_shape' op result #0 must be 0D tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'
+// CHECK: error: 'cuda_tile.get_index_space_shape' op result #0 must be variadic of 0D tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'
 
 // -----
 
@@ -1503,12 +1504,12 @@ cuda_tile.module @m {
 // The operand's type constraint fires before verify()'s own check, as in NVIDIA's.
 cuda_tile.module @m {
   entry @e(%v: partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, %t: tile<2x2xi32>, %f: tile<f32>) {
-    // expected-error@+1 {{'cuda_tile.atomic_red_view_tko' op operand #1 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'}}
+    // expected-error@+1 {{'cuda_tile.atomic_red_view_tko' op operand #1 must be variadic of tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'}}
     %0 = atomic_red_view_tko relaxed device %v[%f, %f], add, %t : tile<2x2xi32>, partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, tile<f32> -> token
     return
   }
 }
-// CHECK: error: 'cuda_tile.atomic_red_view_tko' op operand #1 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'
+// CHECK: error: 'cuda_tile.atomic_red_view_tko' op operand #1 must be variadic of tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'
 
 // -----
 
@@ -1542,21 +1543,21 @@ cuda_tile.module @m {
 // The indices are integer tiles.
 cuda_tile.module @m {
   entry @e(%v: partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, %t: tile<2x2xi32>, %f: tile<f32>) {
-    // expected-error@+1 {{'cuda_tile.store_view_tko' op operand #2 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'}}
+    // expected-error@+1 {{'cuda_tile.store_view_tko' op operand #2 must be variadic of tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'}}
     %0 = store_view_tko weak %t, %v[%f, %f] : tile<2x2xi32>, partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, tile<f32> -> token
     return
   }
 }
-// CHECK: error: 'cuda_tile.store_view_tko' op operand #2 must be tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'
+// CHECK: error: 'cuda_tile.store_view_tko' op operand #2 must be variadic of tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'
 
 // -----
 
 // RULE: join_tokens.type-constraints
 cuda_tile.module @m {
   entry @e(%t: token, %c: tile<i32>) {
-    // expected-error@+1 {{'cuda_tile.join_tokens' op operand #1 must be cuda tile token type, but got '!cuda_tile.tile<i32>'}}
+    // expected-error@+1 {{'cuda_tile.join_tokens' op operand #1 must be variadic of cuda tile token type, but got '!cuda_tile.tile<i32>'}}
     %0 = "cuda_tile.join_tokens"(%t, %c) : (!cuda_tile.token, !cuda_tile.tile<i32>) -> !cuda_tile.token
     return
   }
 }
-// CHECK: error: 'cuda_tile.join_tokens' op operand #1 must be cuda tile token type, but got '!cuda_tile.tile<i32>'
+// CHECK: error: 'cuda_tile.join_tokens' op operand #1 must be variadic of cuda tile token type, but got '!cuda_tile.tile<i32>'

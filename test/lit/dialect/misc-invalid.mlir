@@ -25,7 +25,7 @@ cuda_tile.module @m {
 
 // -----
 
-// CHECK: error: expected assume predicate attribute
+// CHECK: error: custom op 'cuda_tile.assume' expected assume predicate attribute
 cuda_tile.module @m {
   entry @k(%x: tile<i32>) {
     // expected-error@+1 {{expected assume predicate attribute}}
@@ -35,7 +35,7 @@ cuda_tile.module @m {
 
 // -----
 
-// CHECK: error: unknown assume predicate attribute: aligned (expected 'div_by', 'same_elements', or 'bounded')
+// CHECK: error: custom op 'cuda_tile.assume' unknown assume predicate attribute: aligned (expected 'div_by', 'same_elements', or 'bounded')
 cuda_tile.module @m {
   entry @k(%x: tile<i32>) {
     // expected-error@+1 {{unknown assume predicate attribute: aligned (expected 'div_by', 'same_elements', or 'bounded')}}
@@ -247,10 +247,10 @@ cuda_tile.module @m {
 
 // -----
 
-// CHECK: error: attribute expected
+// CHECK: error: custom op 'cuda_tile.print_tko' expected attribute value
 cuda_tile.module @m {
   entry @k(%x: tile<f16>) {
-    // expected-error@+1 {{attribute expected}}
+    // expected-error@+1 {{expected attribute value}}
     %t = print_tko : tile<f16> -> token
   }
 }

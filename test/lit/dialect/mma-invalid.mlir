@@ -285,13 +285,13 @@ cuda_tile.module @m {
 // -----
 
 // Mmaf has no signedness.
-// CHECK: error: Expected ':'
+// CHECK: error: custom op 'cuda_tile.mmaf' expected ':'
 cuda_tile.module @m {
   entry @k() {
     %a = constant <f32: 1.0> : tile<4x8xf32>
     %b = constant <f32: 1.0> : tile<8x16xf32>
     %c = constant <f32: 1.0> : tile<4x16xf32>
-    // expected-error@+1 {{Expected ':'}}
+    // expected-error@+1 {{expected ':'}}
     %r = mmaf %a, %b, %c signed signed : tile<4x8xf32>, tile<8x16xf32>, tile<4x16xf32>
   }
 }
@@ -326,12 +326,13 @@ cuda_tile.module @m {
 
 // -----
 
-// CHECK: error: expected signedness to be one of: {'signed', 'unsigned'}
+// CHECK: error: custom op 'cuda_tile.mmai' expected signedness to be one of: {'signed', 'unsigned'}
 cuda_tile.module @m {
   entry @k() {
     %a = constant <i8: 1> : tile<4x8xi8>
     %b = constant <i8: 1> : tile<8x16xi8>
     %c = constant <i32: 1> : tile<4x16xi32>
+    // expected-error@below {{expected valid keyword}}
     // expected-error@+1 {{expected signedness to be one of: {'signed', 'unsigned'}}}
     %r = mmai %a, %b, %c signed : tile<4x8xi8>, tile<8x16xi8>, tile<4x16xi32>
   }

@@ -284,7 +284,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected the input token's type, 'token', last
+// CHECK: error: custom op 'cuda_tile.multimem_store_view_tko' expected the input token's type, 'token', last
 
 // -----
 
@@ -423,12 +423,12 @@ cuda_tile.module @m {
 
 // A ptr_attr is one of none, unicast, multicast.
 cuda_tile.module @m {
-  // expected-error@+1 {{Expected `none`, `unicast`, or `multicast`.}}
+  // expected-error@+1 {{expected `none`, `unicast`, or `multicast`.}}
   entry @e(%x: tile<ptr<f32, <broadcast>>>) {
     return
   }
 }
-// CHECK: error: Expected `none`, `unicast`, or `multicast`.
+// CHECK: error: custom op 'cuda_tile.entry' expected `none`, `unicast`, or `multicast`.
 
 // -----
 
@@ -438,9 +438,9 @@ cuda_tile.module @m {
     %tv = make_tensor_view %x, shape = [128], strides = [1] : tile<ptr<f32, <multicast>>> -> tensor_view<128xf32, strides=[1], #cuda_tile.ptr_attr<multicast>>
     %pv = make_partition_view %tv : partition_view<tile=(64), tensor_view<128xf32, strides=[1], #cuda_tile.ptr_attr<multicast>>>
     %c = constant <f32: 0.0> : tile<64xf32>
-    // expected-error@+1 {{Expected `add`, `min`, `max`, `and`, `or`, `xor`, `umin`, or `umax`.}}
+    // expected-error@+1 {{expected `add`, `min`, `max`, `and`, `or`, `xor`, `umin`, or `umax`.}}
     %v, %t = multimem_load_reduce_view_tko weak %pv[%i] attributes {reduction = #cuda_tile.multimem_reduction_kind<mul>} : partition_view<tile=(64), tensor_view<128xf32, strides=[1], #cuda_tile.ptr_attr<multicast>>>, tile<i32> -> tile<64xf32>, token
     return
   }
 }
-// CHECK: error: Expected `add`, `min`, `max`, `and`, `or`, `xor`, `umin`, or `umax`.
+// CHECK: error: custom op 'cuda_tile.multimem_load_reduce_view_tko' expected `add`, `min`, `max`, `and`, `or`, `xor`, `umin`, or `umax`.

@@ -28,7 +28,7 @@ cuda_tile.module @m {
 
 // -----
 
-// CHECK: error: number of operands and types do not match: got 0 operands and 1 types
+// CHECK: error: custom op 'cuda_tile.reduce' number of operands and types do not match: got 0 operands and 1 types
 cuda_tile.module @m {
   entry @k() {
     // expected-error@+1 {{number of operands and types do not match: got 0 operands and 1 types}}
@@ -316,7 +316,7 @@ cuda_tile.module @m {
 
 // -----
 
-// CHECK: error: number of operands and types do not match: got 0 operands and 1 types
+// CHECK: error: custom op 'cuda_tile.scan' number of operands and types do not match: got 0 operands and 1 types
 cuda_tile.module @m {
   entry @k() {
     // expected-error@+1 {{number of operands and types do not match: got 0 operands and 1 types}}
@@ -576,7 +576,7 @@ cuda_tile.module @m {
 
 // -----
 
-// CHECK: error: integer constant out of range for attribute
+// CHECK: error: custom op 'cuda_tile.reduce' integer constant out of range for attribute
 cuda_tile.module @m {
   entry @k() {
     %x = constant <f32: 1.0> : tile<8xf32>

@@ -10,7 +10,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected '<'
+// CHECK: error: custom op 'cuda_tile.constant' expected '<'
 
 // -----
 
@@ -22,7 +22,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expect element type to be one of i1 or i8 or i16 or i32 or i64 or f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN values, but got '!cuda_tile.tile<i32>'
+// CHECK: error: custom op 'cuda_tile.constant' expect element type to be one of i1 or i8 or i16 or i32 or i64 or f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN values, but got '!cuda_tile.tile<i32>'
 
 // -----
 
@@ -33,7 +33,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expect element type to be one of i1 or i8 or i16 or i32 or i64 or f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN values, but got 'i4'
+// CHECK: error: custom op 'cuda_tile.constant' expect element type to be one of i1 or i8 or i16 or i32 or i64 or f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN values, but got 'i4'
 
 // -----
 
@@ -44,7 +44,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expect element type to be one of i1 or i8 or i16 or i32 or i64 or f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN values, but got '<<NULL TYPE>>'
+// CHECK: error: custom op 'cuda_tile.constant' expect element type to be one of i1 or i8 or i16 or i32 or i64 or f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN values, but got '<<NULL TYPE>>'
 
 // -----
 
@@ -56,7 +56,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected integer value
+// CHECK: error: custom op 'cuda_tile.constant' expected integer value
 
 // -----
 
@@ -67,7 +67,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected integer value
+// CHECK: error: custom op 'cuda_tile.constant' expected integer value
 
 // -----
 
@@ -78,7 +78,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected integer value
+// CHECK: error: custom op 'cuda_tile.constant' expected integer value
 
 // -----
 
@@ -89,7 +89,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: integer constant out of range for type
+// CHECK: error: custom op 'cuda_tile.constant' integer constant out of range for type
 
 // -----
 
@@ -100,7 +100,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: integer constant out of range for type
+// CHECK: error: custom op 'cuda_tile.constant' integer constant out of range for type
 
 // -----
 
@@ -111,7 +111,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: integer constant out of range for type
+// CHECK: error: custom op 'cuda_tile.constant' integer constant out of range for type
 
 // -----
 
@@ -122,7 +122,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: integer constant out of range for type
+// CHECK: error: custom op 'cuda_tile.constant' integer constant out of range for type
 
 // -----
 
@@ -133,7 +133,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: integer value too large
+// CHECK: error: custom op 'cuda_tile.constant' integer value too large
 
 // -----
 
@@ -145,7 +145,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: unexpected decimal integer literal for a floating point value
+// CHECK: error: custom op 'cuda_tile.constant' unexpected decimal integer literal for a floating point value
 
 // -----
 
@@ -156,7 +156,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: hexadecimal float constant out of range for type
+// CHECK: error: custom op 'cuda_tile.constant' hexadecimal float constant out of range for type
 
 // -----
 
@@ -167,7 +167,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: hexadecimal float literal should not have a leading minus
+// CHECK: error: custom op 'cuda_tile.constant' hexadecimal float literal should not have a leading minus
 
 // -----
 
@@ -178,7 +178,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected floating point literal
+// CHECK: error: custom op 'cuda_tile.constant' expected floating point literal
 
 // -----
 
@@ -190,7 +190,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: mismatch between the element type: 'f16' and the tile element type 'f32'
+// CHECK: error: custom op 'cuda_tile.constant' mismatch between the element type: 'f16' and the tile element type 'f32'
 
 // -----
 
@@ -201,7 +201,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: result #0 must be tile of i1 or i8 or i16 or i32 or i64 or f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN values, but got 'tensor<f32>'
+// CHECK: error: custom op 'cuda_tile.constant' result #0 must be tile of i1 or i8 or i16 or i32 or i64 or f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN values, but got 'tensor<f32>'
 
 // -----
 
@@ -213,7 +213,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: inferred shape of elements literal ([2, 2]) does not match type ([4, 2])
+// CHECK: error: custom op 'cuda_tile.constant' inferred shape of elements literal ([2, 2]) does not match type ([4, 2])
 
 // -----
 
@@ -224,7 +224,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: inferred shape of elements literal ([1]) does not match type ([])
+// CHECK: error: custom op 'cuda_tile.constant' inferred shape of elements literal ([1]) does not match type ([])
 
 // -----
 
@@ -235,7 +235,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: tensor literal is invalid; ranks are not consistent between elements
+// CHECK: error: custom op 'cuda_tile.constant' tensor literal is invalid; ranks are not consistent between elements
 
 // -----
 
@@ -246,7 +246,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: tensor literal is invalid; ranks are not consistent between elements
+// CHECK: error: custom op 'cuda_tile.constant' tensor literal is invalid; ranks are not consistent between elements
 
 // -----
 
@@ -258,7 +258,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected a hex string of the form "0x..."
+// CHECK: error: custom op 'cuda_tile.constant' expected a hex string of the form "0x..."
 
 // -----
 
@@ -269,7 +269,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: hex literal holds 2 elements, but the type has 4
+// CHECK: error: custom op 'cuda_tile.constant' hex literal holds 2 elements, but the type has 4
 
 // -----
 

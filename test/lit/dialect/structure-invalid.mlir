@@ -97,7 +97,7 @@ cuda_tile.module @m {
 
 // -----
 
-// CHECK: error: expected dictionary attribute for optimization_hints entry `sm_100` got value=2
+// CHECK: error: custom op 'cuda_tile.entry' expected dictionary attribute for optimization_hints entry `sm_100` got value=2
 // RULE: entry.optimization-hints-dictionary
 cuda_tile.module @m {
   // expected-error@+1 {{expected dictionary attribute for optimization_hints entry `sm_100` got value=2}}
@@ -107,9 +107,9 @@ cuda_tile.module @m {
 
 // -----
 
-// CHECK: error: expect symbol name
+// CHECK: error: custom op 'cuda_tile.entry' expected valid '@'-identifier for symbol name
 cuda_tile.module @m {
-  // expected-error@+1 {{expect symbol name}}
+  // expected-error@+1 {{expected valid '@'-identifier for symbol name}}
   entry pluto @k() {}
 }
 
@@ -125,9 +125,9 @@ cuda_tile.module @m {
 // -----
 
 // Only `public` and `private` are visibilities.
-// CHECK: error: expect symbol name
+// CHECK: error: custom op 'cuda_tile.global' expected valid '@'-identifier for symbol name
 cuda_tile.module @m {
-  // expected-error@+1 {{expect symbol name}}
+  // expected-error@+1 {{expected valid '@'-identifier for symbol name}}
   global Public @g <i32: [42]> : tile<1xi32>
 }
 

@@ -10,7 +10,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected static shape
+// CHECK: error: custom op 'cuda_tile.entry' expected static shape
 
 // -----
 
@@ -21,7 +21,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: all dimensions must be positive constants, got 4, 0
+// CHECK: error: custom op 'cuda_tile.entry' all dimensions must be positive constants, got 4, 0
 
 // -----
 
@@ -32,7 +32,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: all dimensions must be powers of two, got 3, 4
+// CHECK: error: custom op 'cuda_tile.entry' all dimensions must be powers of two, got 3, 4
 
 // -----
 
@@ -43,7 +43,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: tile would exceed the maximum of 16777216 elements
+// CHECK: error: custom op 'cuda_tile.entry' tile would exceed the maximum of 16777216 elements
 
 // -----
 
@@ -55,7 +55,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: failed to verify 'elementType': f16 or bf16 or f32 or tf32 or f64 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN or fnv8E5M3FNU or i1 or i8 or i16 or i32 or i64 or Pointer type or i4
+// CHECK: error: custom op 'cuda_tile.entry' failed to verify 'elementType': f16 or bf16 or f32 or tf32 or f64 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN or fnv8E5M3FNU or i1 or i8 or i16 or i32 or i64 or Pointer type or i4
 
 // -----
 
@@ -67,7 +67,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: F4E2M1FN tiles must have an even number of elements
+// CHECK: error: custom op 'cuda_tile.entry' F4E2M1FN tiles must have an even number of elements
 
 // -----
 
@@ -79,7 +79,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: failed to verify 'pointeeType': f16 or bf16 or f32 or tf32 or f64 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN or fnv8E5M3FNU or i1 or i8 or i16 or i32 or i64
+// CHECK: error: custom op 'cuda_tile.entry' failed to verify 'pointeeType': f16 or bf16 or f32 or tf32 or f64 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN or fnv8E5M3FNU or i1 or i8 or i16 or i32 or i64
 
 // -----
 
@@ -91,7 +91,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: failed to verify 'elementType': f16 or bf16 or f32 or tf32 or f64 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN or fnv8E5M3FNU or i1 or i8 or i16 or i32 or i64
+// CHECK: error: custom op 'cuda_tile.entry' failed to verify 'elementType': f16 or bf16 or f32 or tf32 or f64 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN or fnv8E5M3FNU or i1 or i8 or i16 or i32 or i64
 
 // -----
 
@@ -102,7 +102,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected 'strides'
+// CHECK: error: custom op 'cuda_tile.entry' expected 'strides'
 
 // -----
 
@@ -112,7 +112,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: strides must not be provided for 0-d tiles
+// CHECK: error: custom op 'cuda_tile.entry' strides must not be provided for 0-d tiles
 
 // -----
 
@@ -122,7 +122,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: unexpected token after element type in 0-d tensor_view
+// CHECK: error: custom op 'cuda_tile.entry' unexpected token after element type in 0-d tensor_view
 
 // -----
 
@@ -132,7 +132,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected either 64-bit integer or question mark
+// CHECK: error: custom op 'cuda_tile.entry' expected either 64-bit integer or question mark
 
 // -----
 
@@ -142,7 +142,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected strictly positive integer, got -5
+// CHECK: error: custom op 'cuda_tile.entry' expected strictly positive integer, got -5
 
 // -----
 
@@ -152,7 +152,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected strictly positive integer, got 0
+// CHECK: error: custom op 'cuda_tile.entry' expected strictly positive integer, got 0
 
 // -----
 
@@ -163,7 +163,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected shape and stride to be of same rank but got shape of rank 1 and stride of rank 2
+// CHECK: error: custom op 'cuda_tile.entry' expected shape and stride to be of same rank but got shape of rank 1 and stride of rank 2
 
 // -----
 
@@ -175,7 +175,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: dimensions must have strictly positive constant sizes but got [4, 0]
+// CHECK: error: custom op 'cuda_tile.entry' dimensions must have strictly positive constant sizes but got [4, 0]
 
 // -----
 
@@ -187,7 +187,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: 0-dimension tile shape is not supported
+// CHECK: error: custom op 'cuda_tile.entry' 0-dimension tile shape is not supported
 
 // -----
 
@@ -198,7 +198,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected tensor_view rank and tile rank to match, got tensor_view of rank 3 and tiles of rank 2
+// CHECK: error: custom op 'cuda_tile.entry' expected tensor_view rank and tile rank to match, got tensor_view of rank 3 and tiles of rank 2
 
 // -----
 
@@ -209,7 +209,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: tile shape dimensions must have power of two length but got [5, 1024]
+// CHECK: error: custom op 'cuda_tile.entry' tile shape dimensions must have power of two length but got [5, 1024]
 
 // -----
 
@@ -220,7 +220,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: tile dimension 0 exceeds i32 limitations (got 1099511627776, expected strictly positive and less than or equal to 2147483647)
+// CHECK: error: custom op 'cuda_tile.entry' tile dimension 0 exceeds i32 limitations (got 1099511627776, expected strictly positive and less than or equal to 2147483647)
 
 // -----
 
@@ -231,7 +231,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: tile would exceed the maximum of 16777216 elements
+// CHECK: error: custom op 'cuda_tile.entry' tile would exceed the maximum of 16777216 elements
 
 // -----
 
@@ -242,7 +242,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: F4E2M1FN tiles must have an even number of elements
+// CHECK: error: custom op 'cuda_tile.entry' F4E2M1FN tiles must have an even number of elements
 
 // -----
 
@@ -253,7 +253,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected 'tensor_view' type, but got '!cuda_tile.tile<4x4xf32>'
+// CHECK: error: custom op 'cuda_tile.entry' expected 'tensor_view' type, but got '!cuda_tile.tile<4x4xf32>'
 
 // -----
 
@@ -265,7 +265,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected dim_map to map exactly all 2 dimensions of the tile, got 1 mappings
+// CHECK: error: custom op 'cuda_tile.entry' expected dim_map to map exactly all 2 dimensions of the tile, got 1 mappings
 
 // -----
 
@@ -276,7 +276,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: target dimension must not be negative, got -1
+// CHECK: error: custom op 'cuda_tile.entry' target dimension must not be negative, got -1
 
 // -----
 
@@ -287,7 +287,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: target dimension is outside of tensor view dimensions, expected strictly less than 2, got 2
+// CHECK: error: custom op 'cuda_tile.entry' target dimension is outside of tensor view dimensions, expected strictly less than 2, got 2
 
 // -----
 
@@ -298,7 +298,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: target dimension 0 mapped at least twice (for tile dimensions 0 and 1)
+// CHECK: error: custom op 'cuda_tile.entry' target dimension 0 mapped at least twice (for tile dimensions 0 and 1)
 
 // -----
 
@@ -310,7 +310,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: padding_value nan can only be used with floating point element types, got 'i32'
+// CHECK: error: custom op 'cuda_tile.entry' padding_value nan can only be used with floating point element types, got 'i32'
 
 // -----
 
@@ -320,7 +320,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: invalid padding_value attribute specification. Got "max" but expect one of: zero, neg_zero, nan, pos_inf, neg_inf
+// CHECK: error: custom op 'cuda_tile.entry' invalid padding_value attribute specification. Got "max" but expect one of: zero, neg_zero, nan, pos_inf, neg_inf
 
 // -----
 
@@ -332,7 +332,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: target dimension 0 mapped at least twice (for tile dimensions 0 and 1)
+// CHECK: error: custom op 'cuda_tile.entry' target dimension 0 mapped at least twice (for tile dimensions 0 and 1)
 
 // -----
 
@@ -343,7 +343,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected 2 traversal strides, got 1
+// CHECK: error: custom op 'cuda_tile.entry' expected 2 traversal strides, got 1
 
 // -----
 
@@ -354,7 +354,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: traversal strides must be strictly positive but got [1, 0]
+// CHECK: error: custom op 'cuda_tile.entry' traversal strides must be strictly positive but got [1, 0]
 
 // -----
 
@@ -365,7 +365,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: traversal strides must be strictly positive but got [1, -1]
+// CHECK: error: custom op 'cuda_tile.entry' traversal strides must be strictly positive but got [1, -1]
 
 // -----
 
@@ -377,7 +377,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected tensor_view rank and tile rank to match, got tensor_view of rank 2 and tiles of rank 1
+// CHECK: error: custom op 'cuda_tile.entry' expected tensor_view rank and tile rank to match, got tensor_view of rank 2 and tiles of rank 1
 
 // -----
 
@@ -388,7 +388,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: tile shape dimensions must have power of two length but got [3, 4]
+// CHECK: error: custom op 'cuda_tile.entry' tile shape dimensions must have power of two length but got [3, 4]
 
 // -----
 
@@ -399,7 +399,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: gather dimension is outside of tensor view dimensions, expected strictly less than 2, got 2
+// CHECK: error: custom op 'cuda_tile.entry' gather dimension is outside of tensor view dimensions, expected strictly less than 2, got 2
 
 // -----
 
@@ -410,7 +410,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: padding_value pos_inf can only be used with floating point element types, got 'i32'
+// CHECK: error: custom op 'cuda_tile.entry' padding_value pos_inf can only be used with floating point element types, got 'i32'
 
 // -----
 
@@ -506,7 +506,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected strictly positive integer, got 0
+// CHECK: error: custom op 'cuda_tile.entry' expected strictly positive integer, got 0
 
 // -----
 
@@ -518,7 +518,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: tile dimension 1 exceeds i32 limitations (got 0, expected strictly positive and less than or equal to 2147483647)
+// CHECK: error: custom op 'cuda_tile.entry' tile dimension 1 exceeds i32 limitations (got 0, expected strictly positive and less than or equal to 2147483647)
 
 // -----
 
@@ -530,7 +530,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: 0-dimension tile shape is not supported
+// CHECK: error: custom op 'cuda_tile.entry' 0-dimension tile shape is not supported
 
 // -----
 
@@ -541,7 +541,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected tensor_view rank and tile rank to match, got tensor_view of rank 2 and tiles of rank 1
+// CHECK: error: custom op 'cuda_tile.entry' expected tensor_view rank and tile rank to match, got tensor_view of rank 2 and tiles of rank 1
 
 // -----
 
@@ -552,7 +552,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: expected dim_map to map exactly all 2 dimensions of the tile, got 1 mappings
+// CHECK: error: custom op 'cuda_tile.entry' expected dim_map to map exactly all 2 dimensions of the tile, got 1 mappings
 
 // -----
 
@@ -563,7 +563,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: tile dimension 1 exceeds i32 limitations (got 0, expected strictly positive and less than or equal to 2147483647)
+// CHECK: error: custom op 'cuda_tile.entry' tile dimension 1 exceeds i32 limitations (got 0, expected strictly positive and less than or equal to 2147483647)
 
 // -----
 
@@ -574,7 +574,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: tile shape dimensions must have power of two length but got [5, 1024]
+// CHECK: error: custom op 'cuda_tile.entry' tile shape dimensions must have power of two length but got [5, 1024]
 
 // -----
 
@@ -585,7 +585,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: target dimension must not be negative, got -1
+// CHECK: error: custom op 'cuda_tile.entry' target dimension must not be negative, got -1
 
 // -----
 
@@ -596,7 +596,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: target dimension is outside of tensor view dimensions, expected strictly less than 2, got 2
+// CHECK: error: custom op 'cuda_tile.entry' target dimension is outside of tensor view dimensions, expected strictly less than 2, got 2
 
 // -----
 
@@ -607,7 +607,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: padding_value nan can only be used with floating point element types, got 'i32'
+// CHECK: error: custom op 'cuda_tile.entry' padding_value nan can only be used with floating point element types, got 'i32'
 
 // -----
 
@@ -618,7 +618,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: tile dimension 0 exceeds i32 limitations (got 1099511627776, expected strictly positive and less than or equal to 2147483647)
+// CHECK: error: custom op 'cuda_tile.entry' tile dimension 0 exceeds i32 limitations (got 1099511627776, expected strictly positive and less than or equal to 2147483647)
 
 // -----
 
@@ -629,7 +629,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: 0-dimension tile shape is not supported
+// CHECK: error: custom op 'cuda_tile.entry' 0-dimension tile shape is not supported
 
 // -----
 
@@ -640,7 +640,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: tile dimension 1 exceeds i32 limitations (got 0, expected strictly positive and less than or equal to 2147483647)
+// CHECK: error: custom op 'cuda_tile.entry' tile dimension 1 exceeds i32 limitations (got 0, expected strictly positive and less than or equal to 2147483647)
 
 // -----
 
@@ -651,7 +651,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: tile dimension 0 exceeds i32 limitations (got 1099511627776, expected strictly positive and less than or equal to 2147483647)
+// CHECK: error: custom op 'cuda_tile.entry' tile dimension 0 exceeds i32 limitations (got 1099511627776, expected strictly positive and less than or equal to 2147483647)
 
 // -----
 
@@ -663,7 +663,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: all dimensions must be positive constants, got 4, 0, 10
+// CHECK: error: custom op 'cuda_tile.entry' all dimensions must be positive constants, got 4, 0, 10
 
 // -----
 
@@ -674,7 +674,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: all dimensions must be positive constants, got 1, 0, 2
+// CHECK: error: custom op 'cuda_tile.constant' all dimensions must be positive constants, got 1, 0, 2
 
 // -----
 
@@ -684,7 +684,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: dimensions must have strictly positive constant sizes but got [0, 16]
+// CHECK: error: custom op 'cuda_tile.entry' dimensions must have strictly positive constant sizes but got [0, 16]
 
 // -----
 
@@ -694,4 +694,4 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: tile dimension 0 exceeds i32 limitations (got 0, expected strictly positive and less than or equal to 2147483647)
+// CHECK: error: custom op 'cuda_tile.entry' tile dimension 0 exceeds i32 limitations (got 0, expected strictly positive and less than or equal to 2147483647)
