@@ -119,8 +119,9 @@ def rows_per_block(width: int, dtype: st.DType = f32) -> int:
 
 
 def loop_tile(width: int, dtype: st.DType = f32) -> int:
-    """The looped kernel's column tile: 8192 (the best of 2048/4096/8192 measured on an H100, docs/benchmarks.md §5)."""
-    return WIDE_TILE
+    """The looped kernel's column tile: 8192 for 16-bit types (the fastest of 2048/4096/8192
+    measured on an H100, docs/benchmarks.md §5), 4096 for f32 (8192 spills 312 bytes a thread)."""
+    return WIDE_TILE // 2 if dtype.bits == 32 else WIDE_TILE
 
 
 def launch_layer_norm(z: st.Tensor, x: st.Tensor, w: st.Tensor, b: st.Tensor, eps: float,

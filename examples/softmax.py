@@ -87,10 +87,11 @@ def row_tile(width: int) -> int:
 
 
 def rows_per_block(width: int, dtype: st.DType = f32) -> int:
-    """The launcher's rows per block: about 4096 elements a block for f32 (several rows of narrow
-    ones, at most 16), 16384 for 16-bit types (at most 64): measured on an H100
-    (docs/benchmarks.md §5), 16-bit rows of 1024 run 20% faster 16 to a block than 4."""
-    per_block = 16384 if dtype.bits == 16 else 4096
+    """The launcher's rows per block: about 4096 elements a block (several rows of narrow ones, at
+    most 16), 16384 for 16-bit rows of up to 1024 columns (at most 64): measured on an H100
+    (docs/benchmarks.md §5), 16-bit rows of 1024 run 20% faster 16 to a block than 4; 4 rows of
+    4096 spill (216 bytes), so wider rows keep 4096 elements a block."""
+    per_block = 16384 if dtype.bits == 16 and row_tile(width) <= 1024 else 4096
     return max(1, min(per_block // 256, per_block // row_tile(width)))
 
 
