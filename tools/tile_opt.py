@@ -37,8 +37,7 @@ from pathlib import Path
 from importlib.metadata import version
 from typing import IO
 
-from xdsl.dialects.builtin import Builtin, FileLineColLoc, ModuleOp
-from xdsl.ir import Dialect
+from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.utils.arg_spec import parse_spec
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
@@ -49,7 +48,6 @@ from safetile.backend.bytecode.format import MAGIC
 from safetile.backend.cache import CACHE_ENV, compile_cubin
 from safetile.backend.tileiras import SUPPORTED_ARCHS, TileirasError
 from safetile.backend.toolchain import ToolchainError
-from safetile.dialects.cuda_tile import CudaTile
 from safetile.frontend.errors import CompileError, import_error
 from safetile.driver.pass_guard import SAFETY_PASSES, PassGuard
 from safetile.driver.unsafe_report import unsafe_report
@@ -58,7 +56,7 @@ from safetile.dialects.cuda_tile.diagnostics import Diagnostic, TileIRError
 from safetile.dialects.cuda_tile.diagnostics import verify
 from safetile.dialects.cuda_tile.hints import HintChecks
 from safetile.dialects.cuda_tile.ops.testing import TestingFuncOp
-from safetile.dialects.cuda_tile.syntax import parse_tile_ir, print_tile_ir
+from safetile.dialects.cuda_tile.syntax import parse_tile_ir, print_tile_ir, tile_ir_context
 from safetile.passes.registry import (
     PassRegistryError,
     all_passes,
@@ -107,11 +105,9 @@ class TileOptMain(xDSLOptMain):
     )
 
     def register_all_dialects(self) -> None:
-        self.ctx.load_dialect(Builtin)
-        self.ctx.load_dialect(CudaTile)
+        tile_ir_context(self.ctx)  # builtin, cuda_tile; tile_safety loaded on first use
         # NVIDIA's test-only function, as cuda-tile-opt built with tests has it.
         self.ctx.load_op(TestingFuncOp)
-        self.ctx.register_dialect("tile_safety", _tile_safety)  # loaded on first use
 
     def register_all_passes(self) -> None:
         for name, factory in all_passes().items():
@@ -603,12 +599,6 @@ def _fix_help(arg_parser: argparse.ArgumentParser) -> None:
     )
     actions["--print-between-passes"].help = "print the IR to standard error between passes"
     actions["--parsing-diagnostics"].help = argparse.SUPPRESS  # xDSL's; tile-opt ignores it
-
-
-def _tile_safety() -> Dialect:
-    from safetile.dialects.tile_safety import TileSafety
-
-    return TileSafety
 
 
 def _version_option(params: Mapping[str, tuple[object, ...]]) -> str:

@@ -46,7 +46,7 @@ from xdsl.dialects.builtin import (
     NoneAttr,
     StringAttr,
 )
-from xdsl.ir import Attribute, AttributeInvT, Operation, SSAValue, TypeAttribute
+from xdsl.ir import Attribute, AttributeInvT, Dialect, Operation, SSAValue, TypeAttribute
 from xdsl.irdl import OpDef, RangeConstraint, VerificationContext
 from xdsl.irdl.declarative_assembly_format import FormatProgram, ParsingState
 from xdsl.parser import Parser, UnresolvedOperand
@@ -536,8 +536,36 @@ def _wrapped(module: ModuleOp) -> ModuleOp:
     return module
 
 
+def tile_ir_context(ctx: Context | None = None) -> Context:
+    """``ctx`` (a new context if None) made able to read any Tile IR text.
+
+    What it lacks is added: the ``builtin`` and ``cuda_tile`` dialects are
+    loaded, and ``tile_safety`` (the frontend's checks) is registered, to be
+    loaded when the text uses it.
+    """
+    # Imported here: the dialects' modules import this one.
+    from xdsl.dialects.builtin import Builtin
+
+    from . import CudaTile
+
+    ctx = Context() if ctx is None else ctx
+    present = set(ctx.registered_dialect_names)
+    for dialect in (Builtin, CudaTile):
+        if dialect.name not in present:
+            ctx.load_dialect(dialect)
+    if "tile_safety" not in present:
+        ctx.register_dialect("tile_safety", _tile_safety)
+    return ctx
+
+
+def _tile_safety() -> Dialect:
+    from ..tile_safety import TileSafety
+
+    return TileSafety
+
+
 def parse_tile_ir(
-    ctx: Context,
+    ctx: Context | None,
     text: str | bytes,
     name: str = "<input>",
     *,
@@ -551,7 +579,11 @@ def parse_tile_ir(
     Bad input raises ``TileIRError`` with a ``file:line:col`` diagnostic.
     ``hints`` asks for NVIDIA's optimization-hint checks (``-Wunsupported-hints``,
     ``-Werr-hints``); their warnings are appended to ``warnings``.
+
+    ``ctx`` is the xDSL context the ops and types are looked up in; ``None`` (or
+    a bare ``Context()``) is completed by ``tile_ir_context``.
     """
+    ctx = tile_ir_context(ctx)
     parser: TileIRParser | None = None
     try:
         parser = TileIRParser(ctx, text, name)  # lexes the first token

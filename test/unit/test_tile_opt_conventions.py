@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import io
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from xdsl.context import Context
 
 from safetile.tools import tile_opt
 from support import run_tile_opt
@@ -222,3 +224,24 @@ def test_help_lists_pass_options_and_tells_the_truth() -> None:
     assert run.status == 0
     assert "exits with code 0" not in run.err + run.out
     assert "--Wunsupported-hints" in run.out and "--mlir-print-op-generic" in run.out
+
+
+# st.parse_tile_ir ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("make", [lambda: None, Context], ids=["None", "bare Context()"])
+def test_parse_tile_ir_needs_no_prepared_context(make: Callable[[], Context | None]) -> None:
+    """The facade's parser completes the context it is given (or makes one)."""
+    import safetile as st
+
+    module = st.parse_tile_ir(make(), GOOD)
+    assert st.print_tile_ir(module) == GOOD
+
+
+def test_interpreter_doc_snippet_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/interpreter.md's first example runs as written (from the repository root)."""
+    root = Path(__file__).resolve().parents[2]
+    doc = (root / "docs" / "interpreter.md").read_text()
+    snippet = doc.split("```python\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(root)
+    exec(compile(snippet, "docs/interpreter.md", "exec"), {})

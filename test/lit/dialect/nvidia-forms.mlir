@@ -19,11 +19,11 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: cuda_tile.module @kernels {
+// CHECK-NEXT: global @g <i32: 1> : tile<1xi32>
 // CHECK-NEXT: entry @k(%a: tile<f32>) {
 // CHECK-NEXT: %0 = negf %a : tile<f32>
-// CHECK: global @g <i32: 1> : tile<1xi32>
+global @g <i32: [1]> : tile<1xi32>
 entry @k(%a: tile<f32>) {
   %0 = negf %a : tile<f32>
   return
 }
-global @g <i32: [1]> : tile<1xi32>
