@@ -10,6 +10,6 @@ Importing this package imports torch (a test dependency of safetile, not a
 requirement of the compiler): nothing else in the runtime imports it.
 """
 
-from .custom_op import Launch, Output, accumulator, kernel_op, safetile_dtype
+from .custom_op import KernelLaunch, OutputSpec, TraceError, accumulator, kernel_op, safetile_dtype
 
-__all__ = ["Launch", "Output", "accumulator", "kernel_op", "safetile_dtype"]
+__all__ = ["KernelLaunch", "OutputSpec", "TraceError", "accumulator", "kernel_op", "safetile_dtype"]

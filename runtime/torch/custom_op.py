@@ -1,10 +1,10 @@
 """``kernel_op``: a safetile kernel and its recipe registered as a ``torch.library`` custom op.
 
 A recipe is a function of the op's arguments (torch tensors and Python
-numbers, annotated with their torch types) that returns a ``Launch``: the
+numbers, annotated with their torch types) that returns a ``KernelLaunch``: the
 kernel, the spec of each output (shape, torch dtype, the tile it is
 partitioned into), the kernel's other arguments and its generics.  The
-kernel's parameters are the outputs first, then ``Launch.args`` in order.
+kernel's parameters are the outputs first, then ``KernelLaunch.args`` in order.
 
 The recipe only does shape arithmetic, so it runs on fake tensors too, and
 the op's two implementations come from it:
@@ -32,6 +32,7 @@ from typing import Any
 
 import torch
 
+from safetile.frontend.errors import CompileError
 from safetile.frontend.dsl import DType, TensorSpec, bf16, bool_, f16, f32, f64, i8, i16, i32, i64, u8
 
 from ..interop import from_dlpack
@@ -59,7 +60,7 @@ def accumulator(dtype: torch.dtype) -> DType:
 
 
 @dataclass(frozen=True)
-class Output:
+class OutputSpec:
     """One output of a launch: a new tensor of ``shape`` and ``dtype``, partitioned into ``tile``."""
 
     shape: tuple[int, ...]
@@ -68,30 +69,40 @@ class Output:
 
 
 @dataclass(frozen=True)
-class Launch:
+class KernelLaunch:
     """What a recipe returns: ``kernel(*outputs partitioned, *args, **options)``."""
 
     kernel: Any
     """A ``@st.kernel``."""
-    outputs: Sequence[Output]
+    outputs: Sequence[OutputSpec]
     args: Sequence[Any] = ()
     """torch tensors and Python numbers, in the order of the kernel's parameters after the outputs."""
     options: Mapping[str, Any] = field(default_factory=dict)
     """Generics and launch options (``grid``...)."""
 
 
-def kernel_op(name: str, *, outputs: int = 1) -> Callable[[Callable[..., Launch]], Any]:
+class TraceError(RuntimeError):
+    """A kernel that cannot compile for the facts ``torch.compile`` traced (the message names
+    the kernel's line; ``__cause__`` is the ``CompileError``)."""
+
+
+def kernel_op(name: str, *, outputs: int = 1) -> Callable[[Callable[..., KernelLaunch]], Any]:
     """Register ``recipe`` as the custom op ``name`` (``"namespace::op"``) returning ``outputs``
     tensors (one: a tensor; more: a tuple).  Returns torch's ``CustomOpDef``: call it like the
     recipe; ``.register_autograd(backward, setup_context=...)`` pairs it with backward ops."""
 
-    def register(recipe: Callable[..., Launch]) -> Any:
+    def register(recipe: Callable[..., KernelLaunch]) -> Any:
         def real(*args: Any) -> Any:
             return _result(_run(_launch_of(name, recipe, args, outputs)))
 
         def fake(*args: Any) -> Any:
             launch = _launch_of(name, recipe, args, outputs)
-            _specialize(launch)
+            try:
+                _specialize(launch)
+            except CompileError as err:
+                # torch.compile reports an error of a fake implementation by its repr, which
+                # leaves out the place: carry the whole located message
+                raise TraceError(f"custom op '{name}' cannot compile its kernel for these arguments:\n{err}") from err
             device = _device(args)
             return _result([torch.empty(o.shape, dtype=o.dtype, device=device) for o in launch.outputs])
 
@@ -102,15 +113,20 @@ def kernel_op(name: str, *, outputs: int = 1) -> Callable[[Callable[..., Launch]
     return register
 
 
-def _launch_of(name: str, recipe: Callable[..., Launch], args: Sequence[Any], outputs: int) -> Launch:
+def _launch_of(name: str, recipe: Callable[..., KernelLaunch], args: Sequence[Any], outputs: int) -> KernelLaunch:
     launch = recipe(*args)
-    if not isinstance(launch, Launch) or len(launch.outputs) != outputs:
-        raise TypeError(f"the recipe of custom op '{name}' must return a Launch with {outputs} output(s), "
+    if not isinstance(launch, KernelLaunch) or len(launch.outputs) != outputs:
+        raise TypeError(f"the recipe of custom op '{name}' must return a KernelLaunch with {outputs} output(s), "
                         f"got {launch!r}")
+    for dtype in [o.dtype for o in launch.outputs] + [a.dtype for a in launch.args if isinstance(a, torch.Tensor)]:
+        try:
+            safetile_dtype(dtype)
+        except ValueError as err:
+            raise ValueError(f"custom op '{name}': {err}") from None
     return launch
 
 
-def _schema(recipe: Callable[..., Launch], outputs: int) -> str:
+def _schema(recipe: Callable[..., KernelLaunch], outputs: int) -> str:
     """The op's schema: the recipe's parameters (their torch annotations), returning the outputs."""
     signature = inspect.signature(recipe, eval_str=True)
     returns = torch.Tensor if outputs == 1 else tuple[(torch.Tensor,) * outputs]  # type: ignore[misc]
@@ -130,7 +146,7 @@ def _result(outputs: list[torch.Tensor]) -> Any:
     return outputs[0] if len(outputs) == 1 else tuple(outputs)
 
 
-def _run(launch: Launch) -> list[torch.Tensor]:
+def _run(launch: KernelLaunch) -> list[torch.Tensor]:
     """Launch on real tensors: the outputs, written by the kernel (shared with it through DLPack)."""
     device = _device(launch.args)
     outputs = [torch.empty(o.shape, dtype=o.dtype, device=device) for o in launch.outputs]
@@ -147,8 +163,14 @@ def _spec(tensor: torch.Tensor, tile: tuple[int, ...] | None = None) -> TensorSp
     return TensorSpec(safetile_dtype(tensor.dtype), tuple(tensor.shape), strides, tile, True)
 
 
-def _specialize(launch: Launch) -> None:
-    """Specialize the kernel for the launch's facts (compile errors name the kernel's line)."""
+def _specialize(launch: KernelLaunch) -> None:
+    """Specialize the kernel for the launch's facts (compile errors name the kernel's line).
+
+    Under dynamic shapes (symbolic sizes: ``torch.compile`` after a size changed, or
+    ``dynamic=True``) the facts are not known while tracing, and the check is the first run's."""
+    tensors = [*launch.outputs, *(a for a in launch.args if isinstance(a, torch.Tensor))]
+    if not all(isinstance(d, int) for t in tensors for d in t.shape):
+        return
     kernel = launch.kernel
     params = [p for p in kernel.params if p.kind != "generic"]
     specs: dict[str, TensorSpec] = {}

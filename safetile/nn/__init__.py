@@ -26,7 +26,7 @@ from typing import Any
 
 import torch
 
-from safetile.runtime.torch import Launch, Output, accumulator, kernel_op
+from safetile.runtime.torch import KernelLaunch, OutputSpec, accumulator, kernel_op
 
 from . import kernels as K
 
@@ -41,8 +41,12 @@ COLUMN_TILE = 256
 
 
 def _pow2(n: int) -> int:
-    """The smallest power of two holding ``n``."""
-    return 1 << max(0, (n - 1).bit_length())
+    """The smallest power of two holding ``n`` (by comparisons: under ``torch.compile`` with a
+    dynamic ``n`` they become guards, so the trace holds for one power of two)."""
+    p = 1
+    while p < n:
+        p *= 2
+    return p
 
 
 def _row_tiles(x: torch.Tensor, name: str) -> tuple[int, int]:
@@ -59,13 +63,13 @@ def _torch_accumulator(dtype: torch.dtype) -> torch.dtype:
     return torch.float64 if dtype == torch.float64 else torch.float32
 
 
-def _rows_output(x: torch.Tensor, tiles: tuple[int, int], dtype: torch.dtype | None = None) -> Output:
-    return Output(tuple(x.shape), dtype or x.dtype, tiles)
+def _rows_output(x: torch.Tensor, tiles: tuple[int, int], dtype: torch.dtype | None = None) -> OutputSpec:
+    return OutputSpec(tuple(x.shape), dtype or x.dtype, tiles)
 
 
-def _stat_output(x: torch.Tensor, bm: int) -> Output:
+def _stat_output(x: torch.Tensor, bm: int) -> OutputSpec:
     """A per-row statistic saved for the backward, in the accumulator type."""
-    return Output((x.shape[0],), _torch_accumulator(x.dtype), (bm,))
+    return OutputSpec((x.shape[0],), _torch_accumulator(x.dtype), (bm,))
 
 
 def _generics(x: torch.Tensor) -> dict[str, Any]:
@@ -76,15 +80,15 @@ def _generics(x: torch.Tensor) -> dict[str, Any]:
 
 
 @kernel_op("safetile::softmax")
-def _softmax(x: torch.Tensor, log: bool) -> Launch:
+def _softmax(x: torch.Tensor, log: bool) -> KernelLaunch:
     tiles = _row_tiles(x, "softmax")
-    return Launch(K.softmax_forward, [_rows_output(x, tiles)], [x], {**_generics(x), "LOG": int(log)})
+    return KernelLaunch(K.softmax_forward, [_rows_output(x, tiles)], [x], {**_generics(x), "LOG": int(log)})
 
 
 @kernel_op("safetile::softmax_backward")
-def _softmax_backward(y: torch.Tensor, dy: torch.Tensor, log: bool) -> Launch:
+def _softmax_backward(y: torch.Tensor, dy: torch.Tensor, log: bool) -> KernelLaunch:
     tiles = _row_tiles(y, "softmax")
-    return Launch(K.softmax_backward, [_rows_output(y, tiles)], [y, dy], {**_generics(y), "LOG": int(log)})
+    return KernelLaunch(K.softmax_backward, [_rows_output(y, tiles)], [y, dy], {**_generics(y), "LOG": int(log)})
 
 
 def _softmax_context(ctx: Any, inputs: tuple[Any, ...], output: torch.Tensor) -> None:
@@ -118,20 +122,20 @@ def _vocab_tile(logits: torch.Tensor) -> int:
 
 
 @kernel_op("safetile::cross_entropy", outputs=2)
-def _cross_entropy(logits: torch.Tensor, target: torch.Tensor) -> Launch:
+def _cross_entropy(logits: torch.Tensor, target: torch.Tensor) -> KernelLaunch:
     if logits.dim() != 2 or target.shape != logits.shape[:1] or target.dtype != torch.int64:
         raise ValueError("safetile.nn.cross_entropy takes logits (rows, vocabulary) and int64 targets (rows,), got "
                          f"{tuple(logits.shape)} and {target.dtype} {tuple(target.shape)}")
     bm = 16
-    return Launch(K.cross_entropy_forward, [_stat_output(logits, bm), _stat_output(logits, bm)], [logits, target],
+    return KernelLaunch(K.cross_entropy_forward, [_stat_output(logits, bm), _stat_output(logits, bm)], [logits, target],
                   {**_generics(logits), "BN": _vocab_tile(logits)})
 
 
 @kernel_op("safetile::cross_entropy_backward")
 def _cross_entropy_backward(logits: torch.Tensor, lse: torch.Tensor, target: torch.Tensor,
-                            dloss: torch.Tensor) -> Launch:
+                            dloss: torch.Tensor) -> KernelLaunch:
     tiles = (max(1, ROW_ELEMENTS // _vocab_tile(logits)), _vocab_tile(logits))
-    return Launch(K.cross_entropy_backward, [_rows_output(logits, tiles)], [logits, lse, target, dloss],
+    return KernelLaunch(K.cross_entropy_backward, [_rows_output(logits, tiles)], [logits, lse, target, dloss],
                   _generics(logits))
 
 
@@ -159,16 +163,16 @@ def cross_entropy(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
 
 
 @kernel_op("safetile::rms_norm", outputs=2)
-def _rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float) -> Launch:
+def _rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float) -> KernelLaunch:
     tiles = _row_tiles(x, "rms_norm")
-    return Launch(K.rms_norm_forward, [_rows_output(x, tiles), _stat_output(x, tiles[0])], [x, weight],
+    return KernelLaunch(K.rms_norm_forward, [_rows_output(x, tiles), _stat_output(x, tiles[0])], [x, weight],
                   {**_generics(x), "EPS": eps})
 
 
 @kernel_op("safetile::rms_norm_backward")
-def _rms_norm_backward(x: torch.Tensor, weight: torch.Tensor, rstd: torch.Tensor, dy: torch.Tensor) -> Launch:
+def _rms_norm_backward(x: torch.Tensor, weight: torch.Tensor, rstd: torch.Tensor, dy: torch.Tensor) -> KernelLaunch:
     tiles = _row_tiles(x, "rms_norm")
-    return Launch(K.rms_norm_backward, [_rows_output(x, tiles)], [x, weight, rstd, dy], _generics(x))
+    return KernelLaunch(K.rms_norm_backward, [_rows_output(x, tiles)], [x, weight, rstd, dy], _generics(x))
 
 
 def _column_tile(x: torch.Tensor) -> int:
@@ -176,9 +180,9 @@ def _column_tile(x: torch.Tensor) -> int:
 
 
 @kernel_op("safetile::rms_norm_weight_backward")
-def _rms_norm_weight_backward(x: torch.Tensor, rstd: torch.Tensor, dy: torch.Tensor) -> Launch:
+def _rms_norm_weight_backward(x: torch.Tensor, rstd: torch.Tensor, dy: torch.Tensor) -> KernelLaunch:
     bn = _column_tile(x)
-    return Launch(K.rms_norm_weight_backward, [Output((x.shape[1],), x.dtype, (bn,))], [x, rstd, dy],
+    return KernelLaunch(K.rms_norm_weight_backward, [OutputSpec((x.shape[1],), x.dtype, (bn,))], [x, rstd, dy],
                   {**_generics(x), "BM": 16})
 
 
@@ -205,24 +209,24 @@ def rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float = 1e-6) -> torch.
 
 
 @kernel_op("safetile::layer_norm", outputs=3)
-def _layer_norm(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor, eps: float) -> Launch:
+def _layer_norm(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor, eps: float) -> KernelLaunch:
     tiles = _row_tiles(x, "layer_norm")
     stat = _stat_output(x, tiles[0])
-    return Launch(K.layer_norm_forward, [_rows_output(x, tiles), stat, stat], [x, weight, bias],
+    return KernelLaunch(K.layer_norm_forward, [_rows_output(x, tiles), stat, stat], [x, weight, bias],
                   {**_generics(x), "EPS": eps})
 
 
 @kernel_op("safetile::layer_norm_backward")
 def _layer_norm_backward(x: torch.Tensor, weight: torch.Tensor, mean: torch.Tensor, rstd: torch.Tensor,
-                         dy: torch.Tensor) -> Launch:
+                         dy: torch.Tensor) -> KernelLaunch:
     tiles = _row_tiles(x, "layer_norm")
-    return Launch(K.layer_norm_backward, [_rows_output(x, tiles)], [x, weight, mean, rstd, dy], _generics(x))
+    return KernelLaunch(K.layer_norm_backward, [_rows_output(x, tiles)], [x, weight, mean, rstd, dy], _generics(x))
 
 
 @kernel_op("safetile::layer_norm_params_backward", outputs=2)
-def _layer_norm_params_backward(x: torch.Tensor, mean: torch.Tensor, rstd: torch.Tensor, dy: torch.Tensor) -> Launch:
-    column = Output((x.shape[1],), x.dtype, (_column_tile(x),))
-    return Launch(K.layer_norm_params_backward, [column, column], [x, mean, rstd, dy], {**_generics(x), "BM": 16})
+def _layer_norm_params_backward(x: torch.Tensor, mean: torch.Tensor, rstd: torch.Tensor, dy: torch.Tensor) -> KernelLaunch:
+    column = OutputSpec((x.shape[1],), x.dtype, (_column_tile(x),))
+    return KernelLaunch(K.layer_norm_params_backward, [column, column], [x, mean, rstd, dy], {**_generics(x), "BM": 16})
 
 
 def _layer_norm_context(ctx: Any, inputs: tuple[Any, ...], output: tuple[torch.Tensor, ...]) -> None:

@@ -1,0 +1,113 @@
+"""The torch edge's custom ops (``safetile.runtime.torch.kernel_op``) on CPU tensors.
+
+A kernel registered with its recipe runs eagerly and under
+``torch.compile(fullgraph=True)`` as one op of the graph (no graph break,
+counted by ``torch._dynamo``), its fake implementation giving the output
+spec; a kernel that cannot compile for the traced facts fails while tracing,
+naming the kernel's line; a recipe that breaks the contract is named.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch")  # a pinned test dependency: make test installs it
+
+from torch._dynamo.utils import counters  # noqa: E402
+
+import safetile as st  # noqa: E402
+from safetile.nn import kernels as K  # noqa: E402
+from safetile.runtime.torch import KernelLaunch, OutputSpec, accumulator, kernel_op  # noqa: E402
+
+
+@kernel_op("safetile_test::scaled_softmax")
+def scaled_softmax(x: torch.Tensor, rows: int) -> KernelLaunch:
+    """softmax_forward with ``rows`` rows a block and a 16-wide tile (rows up to 16 wide)."""
+    return KernelLaunch(K.softmax_forward, [OutputSpec(tuple(x.shape), x.dtype, (rows, 16))], [x],
+                        {"A": accumulator(x.dtype)})
+
+
+@kernel_op("safetile_test::narrow_softmax")
+def narrow_softmax(x: torch.Tensor) -> KernelLaunch:
+    """A recipe whose tile is narrower than the rows: the kernel's assert refuses the variant."""
+    return KernelLaunch(K.softmax_forward, [OutputSpec(tuple(x.shape), x.dtype, (1, 4))], [x],
+                        {"A": accumulator(x.dtype)})
+
+
+@kernel_op("safetile_test::bad_recipe")
+def bad_recipe(x: torch.Tensor) -> KernelLaunch:
+    return x  # type: ignore[return-value]
+
+
+class GraphRecorder:
+    """A torch.compile backend that keeps the traced graphs and runs them as traced."""
+
+    def __init__(self) -> None:
+        self.graphs: list[torch.fx.GraphModule] = []
+
+    def __call__(self, gm: torch.fx.GraphModule, _inputs: list[torch.Tensor]) -> torch.fx.GraphModule:
+        self.graphs.append(gm)
+        return gm
+
+
+def test_the_op_runs_eagerly_torch_in_torch_out() -> None:
+    x = torch.randn(6, 10, dtype=torch.float64)
+    y = scaled_softmax(x, 4)
+    assert isinstance(y, torch.Tensor) and y.shape == x.shape and y.dtype == x.dtype
+    torch.testing.assert_close(y, torch.softmax(x, 1))
+
+
+def test_the_op_is_one_node_of_a_fullgraph_compile() -> None:
+    counters.clear()
+    recorder = GraphRecorder()
+    model = torch.compile(lambda x: scaled_softmax(x * 2, 2) + 1, backend=recorder, fullgraph=True)
+    x = torch.randn(5, 12)
+    torch.testing.assert_close(model(x), torch.softmax(x * 2, 1) + 1)
+    assert dict(counters["graph_break"]) == {}
+    assert len(recorder.graphs) == 1
+    targets = [node.target for node in recorder.graphs[0].graph.nodes if node.op == "call_function"]
+    assert torch.ops.safetile_test.scaled_softmax.default in targets
+
+
+def test_the_fake_implementation_gives_the_output_spec() -> None:
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    with FakeTensorMode():
+        x = torch.empty(7, 9, dtype=torch.float32)
+        y = scaled_softmax(x, 4)
+    assert tuple(y.shape) == (7, 9) and y.dtype == torch.float32
+    torch.library.opcheck(scaled_softmax, (torch.randn(3, 5, dtype=torch.float64), 2))
+
+
+def test_a_kernel_that_cannot_compile_fails_while_tracing_naming_its_line() -> None:
+    model = torch.compile(narrow_softmax, backend="eager", fullgraph=True)
+    with pytest.raises(Exception) as caught:
+        model(torch.randn(2, 10))
+    message = str(caught.value)
+    assert "kernels.py:" in message and "softmax_forward holds a whole row in one tile" in message
+
+
+def test_the_same_kernel_error_eagerly() -> None:
+    with pytest.raises(st.CompileError, match="softmax_forward holds a whole row in one tile"):
+        narrow_softmax(torch.randn(2, 10))
+
+
+def test_a_recipe_returning_no_launch_is_named() -> None:
+    with pytest.raises(TypeError, match="recipe of custom op 'safetile_test::bad_recipe' must return a KernelLaunch"):
+        bad_recipe(torch.randn(2, 3))
+
+
+def test_an_unsupported_dtype_is_named() -> None:
+    with pytest.raises(ValueError, match="safetile kernels take no torch.complex64 tensors"):
+        scaled_softmax(torch.randn(2, 3, dtype=torch.complex64), 2)
+
+
+def test_dynamic_shapes_trace_and_run() -> None:
+    import safetile.nn as nn
+
+    counters.clear()
+    model = torch.compile(nn.softmax, backend="aot_eager", dynamic=True, fullgraph=True)
+    for rows, width in [(3, 10), (5, 12), (4, 20)]:
+        x = torch.randn(rows, width)
+        torch.testing.assert_close(model(x), torch.softmax(x, -1))
+    assert dict(counters["graph_break"]) == {}
