@@ -5,16 +5,21 @@
 its ``BM`` whole rows once; the mean, the variance of the centered values
 (padded columns masked out) and the result come from registers.
 
-``layer_norm``: any width, the output partitioned narrower than a row:
-every block walks all the column tiles of its rows twice (the mean, then
-the variance of the centered values, with the padded columns of the last
-tile masked out), then normalizes its own tile.
+``layer_norm``: any width, the output a mapped partition narrower than a
+row, its tiles numbered column-major: on the launcher's grid (one block per
+row block) each block makes one pass over its row block's column tiles for
+the mean and the centered sum of squares (each tile's own, merged by Chan's
+update; the padded columns of the last tile masked out), then normalizes
+each of its tiles (on any other grid every tile is still right; as
+``softmax.py``'s ``softmax``).
 
-``launch_layer_norm`` picks one from the width.
+``launch_layer_norm`` picks the kernel, the rows per block and the looped
+kernel's column tile from the width and the element type (the best configs
+without spills measured on an H100, docs/benchmarks.md §5).
 
-Shipped hint (what ``bench/kernels.py``'s tuning chose on an H100,
-docs/benchmarks.md): ``occupancy = 4`` on sm_90, 2 for f32 tiles of 8192
-elements or more (at 4 they spill or run slower).
+Shipped hints: ``layer_norm_row`` ``occupancy = 4`` on sm_90, 2 for f32
+tiles of 8192 elements or more (at 4 they spill or run slower);
+``layer_norm`` none (at ``occupancy = 2`` f16 and f32 spill 40 bytes).
 """
 
 import safetile as st

@@ -4,16 +4,20 @@
 shape) and at most ``BN`` (a compile-time assert): each block loads its
 ``BM`` whole rows once and scales them in registers.
 
-``rms_norm``: any width, the output partitioned narrower than a row: every
-block sums the squares of all the column tiles of its rows, then scales
-its own tile.
+``rms_norm``: any width, the output a mapped partition narrower than a row,
+its tiles numbered column-major: on the launcher's grid (one block per row
+block) each block sums the squares of its row block's column tiles once,
+then scales each of its tiles (on any other grid every tile is still right;
+as ``softmax.py``'s ``softmax``).
 
-``launch_rms_norm`` picks one from the width.  Padded columns load as zero
-and add nothing to the sums.
+``launch_rms_norm`` picks the kernel, the rows per block and the looped
+kernel's column tile from the width and the element type (the best configs
+without spills measured on an H100, docs/benchmarks.md §5).  Padded columns
+load as zero and add nothing to the sums.
 
-Shipped hint (what ``bench/kernels.py``'s tuning chose on an H100,
-docs/benchmarks.md): ``occupancy = 4`` on sm_90, 2 for f32 tiles of 8192
-elements or more (at 4 they spill or run slower).
+Shipped hints: ``rms_norm_row`` ``occupancy = 4`` on sm_90, 2 for f32 tiles
+of 8192 elements or more (at 4 they spill or run slower); ``rms_norm``
+``occupancy = 2``.
 """
 
 import safetile as st

@@ -4,18 +4,26 @@
 shape) and at most ``BN`` (a compile-time assert), so each block loads its
 ``BM`` whole rows once and normalizes them in registers.
 
-``softmax``: any width, the output partitioned narrower than a row.  Every
-block walks all the column tiles of its rows once (an online max and sum:
-when the running max grows, the sum so far is rescaled), then normalizes
-its own tile.
+``softmax``: any width, the output a mapped partition (``st.MutMapped``)
+narrower than a row, its tiles numbered column-major (``ROW_GROUP``).  On a
+grid of one block per row block (the launcher's) each block walks its own
+row block's tiles: at the first one it makes one pass over the row's column
+tiles (an online max and sum: when the running max grows, the sum so far is
+rescaled), then it normalizes each tile.  On any other grid every tile is
+still right (a block recomputes the statistics when its row block changes).
 
-``launch_softmax`` picks one from the width.  Columns past the end of a
-row load as ``-inf`` (the partitions' padding), so they add nothing to the
-sum; stores beyond the tensor are dropped.
+``LOG=1`` (both kernels) gives log-softmax, ``x - max - log(sum)``.
 
-Shipped hint (what ``bench/kernels.py``'s tuning chose on an H100,
-docs/benchmarks.md): ``occupancy = 4`` on sm_90, 2 for f32 tiles of 8192
-elements or more (at 4 they spill or run slower).
+``launch_softmax`` picks the kernel, the rows per block (``rows_per_block``)
+and the looped kernel's column tile (``loop_tile``) from the width and the
+element type: the best configs without spills of ``bench/kernels.py`` on
+an H100 (docs/benchmarks.md §5).  Columns past the end of a row load as
+``-inf`` (the partitions' padding), so they add nothing to the sum; stores
+beyond the tensor are dropped.
+
+Shipped hints: ``softmax_row`` ``occupancy = 4`` on sm_90, 2 for f32 tiles
+of 8192 elements or more (at 4 they spill or run slower); ``softmax``
+``occupancy = 2``.
 """
 
 import safetile as st
