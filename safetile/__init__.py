@@ -5,8 +5,9 @@
 kernel-language function: see docs/language.md), the host runtime
 (``st.Tensor``, ``st.Partition``, ``st.zeros``, ``st.from_numpy``,
 ``DeviceOp``s, graphs: docs/runtime.md), the compile driver
-(``st.CompiledVariant``, ``st.register_pipeline_pass``) and the Tile IR text
-API (``parse_tile_ir``, ``print_tile_ir``).  The stages of the compiler are
+(``st.CompiledVariant``, ``st.register_pipeline_pass``), the Tile IR text
+API (``parse_tile_ir``, ``print_tile_ir``) and the torch edge (``st.kernel_op``,
+``st.nn``: docs/torch.md; they import torch).  The stages of the compiler are
 subpackages: ``safetile.frontend``, ``safetile.dialects``,
 ``safetile.passes``, ``safetile.backend``, ``safetile.driver``,
 ``safetile.runtime`` and ``safetile.tools`` (docs/architecture.md).
@@ -168,14 +169,18 @@ _WHERE: dict[str, tuple[str, str]] = {
     "LaunchRefused": (_RUNTIME, "LaunchRefused"),
     "IdenticalTilesWarning": (_RUNTIME, "IdenticalTilesWarning"),
     "OwnershipError": (_RUNTIME, "OwnershipError"),
+    "kernel_op": ("safetile.runtime.torch", "kernel_op"),
+    "KernelLaunch": ("safetile.runtime.torch", "KernelLaunch"),
+    "OutputSpec": ("safetile.runtime.torch", "OutputSpec"),
 }
 """Each public name: the module it comes from, and its name there."""
 
 _HOST_TWINS = ("zeros", "ones", "full")
 """Kernel-language functions that allocate a tensor when called on the host."""
 
-_SUBMODULES = ("testing",)
-"""Modules of the facade imported on first use (``st.testing.do_bench``)."""
+_SUBMODULES = ("testing", "nn")
+"""Modules of the facade imported on first use (``st.testing.do_bench``; ``st.nn``, the torch
+layers, imports torch)."""
 
 
 def __getattr__(name: str) -> Any:
@@ -207,4 +212,7 @@ def __dir__() -> list[str]:
     return sorted([*globals(), *_WHERE, *_HOST_TWINS, *_SUBMODULES, "__version__"])
 
 
-__all__ = sorted([n for n in [*_WHERE, *_HOST_TWINS] if n != "zip"])  # st.zip composes DeviceOps
+_NEEDS_TORCH = ("kernel_op", "KernelLaunch", "OutputSpec")
+"""Names of the torch edge: importing them imports torch (a test dependency), so ``import *`` leaves them out."""
+
+__all__ = sorted([n for n in [*_WHERE, *_HOST_TWINS] if n != "zip" and n not in _NEEDS_TORCH])  # st.zip composes DeviceOps

@@ -111,3 +111,12 @@ def test_dynamic_shapes_trace_and_run() -> None:
         x = torch.randn(rows, width)
         torch.testing.assert_close(model(x), torch.softmax(x, -1))
     assert dict(counters["graph_break"]) == {}
+
+
+def test_the_facade_names_the_torch_edge_lazily() -> None:
+    import safetile.nn
+    import safetile.runtime.torch as edge
+
+    assert (st.kernel_op, st.KernelLaunch, st.OutputSpec) == (edge.kernel_op, edge.KernelLaunch, edge.OutputSpec)
+    assert st.nn is safetile.nn
+    assert not {"kernel_op", "KernelLaunch", "OutputSpec", "nn"} & set(st.__all__)  # import * needs no torch
