@@ -148,8 +148,10 @@ def launch_row(case: Case, z: Any, x: Any, w: Any, b: Any) -> st.DeviceOp:
 def row_variants(case: Case) -> dict[str, Callable[..., st.DeviceOp]]:
     """Other configs timed beside the launcher's for ``case`` (f16 and f32; softmax, rms_norm,
     layer_norm), each a function of ``(z, x, w, b)``: where a row fits one tile, the one-tile
-    kernel with 4x the launcher's rows per block (up to 16384 elements a block); where it does
-    not, the looped kernel with the two other column tiles of 2048, 4096 and 8192."""
+    kernel with 4x the launcher's rows per block (up to 16384 elements a block) and, for f16,
+    with 8 worker warps, occupancy 2 or no hint; where it does not, the looped kernel with the
+    two other column tiles of 2048, 4096 and 8192 and, for f16, with 8 warps, and at 16384
+    columns the one-tile kernel with no hint or 8 warps."""
     if case.dtype == "bf16" or case.workload not in ("softmax", "rms_norm", "layer_norm"):
         return {}
     module = {"softmax": softmax_example, "rms_norm": rms_norm_example, "layer_norm": layer_norm_example}[case.workload]
@@ -163,12 +165,29 @@ def row_variants(case: Case) -> dict[str, Callable[..., st.DeviceOp]]:
             return kernel(z.partition((bm, bn)), *inputs, **launch)
         return launch_it
 
+    found: dict[str, Callable[..., st.DeviceOp]] = {}
+    hinted = {f"{name}": {"sm_90": values} for name, values in
+              (("warps 8", {"num_worker_warps_per_cta": 8}), ("occupancy 2", {"occupancy": 2}),
+               ("no hint", {}))} if case.dtype == "f16" else {}
     if tile <= module.MAX_ROW_TILE:
         more = 4 * rows
-        return {f"{case.workload}_row BM={more}": call(one_tile, more, tile)} if more * tile <= 16384 else {}
+        if more * tile <= 16384:
+            found[f"{case.workload}_row BM={more}"] = call(one_tile, more, tile)
+        for name, hint in hinted.items():  # 16-bit: the hints of the one-tile kernel
+            found[f"{case.workload}_row {name}"] = call(one_tile.with_options(optimization_hints=hint), rows, tile)
+        return found
     blocks = (-(-case.shape[0] // 1),)
-    return {f"{case.workload} BN={bn}": call(looped, 1, bn, grid=blocks) for bn in (2048, 4096, 8192)
-            if bn != module.loop_tile(width, dtype)}
+    bn = module.loop_tile(width, dtype)
+    found.update({f"{case.workload} BN={other}": call(looped, 1, other, grid=blocks) for other in (2048, 4096, 8192)
+                  if other != bn})
+    if hinted:
+        found[f"{case.workload} BN={bn} warps 8"] = call(looped.with_options(optimization_hints=hinted["warps 8"]),
+                                                           1, bn, grid=blocks)
+    if hinted and tile == 2 * module.MAX_ROW_TILE:  # one tile of 16384 columns, no hint or 8 warps
+        for name in ("no hint", "warps 8"):
+            found[f"{case.workload}_row 1x{tile} {name}"] = call(
+                one_tile.with_options(optimization_hints=hinted[name]), 1, tile)
+    return found
 
 
 # -- ahead of time, here --------------------------------------------------------------
