@@ -4,7 +4,8 @@ Two backends: ``cuda`` (an NVIDIA GPU through cuda-python,
 ``runtime/cuda/``) and ``cpu`` (the numpy interpreter, ``runtime/cpu.py``).
 The GPU is used wherever cuda-python finds a device; ``SAFETILE_BACKEND=cpu``
 or ``=cuda`` forces one (forcing ``cuda`` without a GPU is an error saying
-why).  The choice is announced once per process on stderr.
+why).  The choice is announced once per process on stderr, at the first
+kernel launch (``announce``; allocating and reading tensors say nothing).
 
 A backend owns the memory of the tensors it makes (its *storage*: a numpy
 array on the CPU, a ``DeviceArray`` on the GPU), its streams, and how a
@@ -148,13 +149,23 @@ def select_backend() -> str:
     return current_backend().name
 
 
+_announced = False
+
+
 def current_backend() -> Backend:
-    """The backend in use, chosen (and announced) on first use."""
+    """The backend in use, chosen on first use."""
     global _current
     if _current is None:
         _current = _choose()
-        print(f"safetile: {_current.describe()}", file=sys.stderr)
     return _current
+
+
+def announce() -> None:
+    """Print, once per process, which machine runs the kernels (the first launch calls it)."""
+    global _announced
+    if not _announced:
+        _announced = True
+        print(f"safetile: {current_backend().describe()}", file=sys.stderr)
 
 
 def _choose() -> Backend:

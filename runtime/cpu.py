@@ -159,29 +159,38 @@ class AddressSpace:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._next = PLACED_FROM
-        self._owners: dict[int, tuple[int, int]] = {}
-        """id(owner) -> (its address, its size in bytes), while the owner lives."""
+        self._owners: dict[int, tuple[int, int, weakref.ref[np.ndarray]]] = {}
+        """id(owner) -> (its address, its size in bytes, the owner), while the owner lives."""
+        self._dead: list[int] = []
+        """Keys of owners collected since: a finalizer may run at any allocation, inside the lock
+        too, so it only appends here (atomic) and the lock's holders drop them."""
 
     def address(self, array: np.ndarray) -> int:
         owner = array
         while isinstance(owner.base, np.ndarray):
             owner = owner.base
         with self._lock:
+            self._drop_dead()
             found = self._owners.get(id(owner))
-            if found is None:
+            if found is None or found[2]() is not owner:  # a new owner (an id may be reused once dead)
                 address = -(-self._next // ALIGNMENT) * ALIGNMENT
                 self._next = address + max(owner.nbytes, 1) + GAP
-                found = self._owners[id(owner)] = (address, owner.nbytes)
-                weakref.finalize(owner, self._forget, id(owner))
+                found = self._owners[id(owner)] = (address, owner.nbytes, weakref.ref(owner))
+                weakref.finalize(owner, self._dead.append, id(owner))
         return found[0] + (_start(array) - _start(owner))
 
-    def _forget(self, key: int) -> None:
-        with self._lock:
-            self._owners.pop(key, None)
+    def _drop_dead(self) -> None:
+        while self._dead:
+            key = self._dead.pop()
+            entry = self._owners.get(key)
+            if entry is not None and entry[2]() is None:
+                del self._owners[key]
 
     def outside(self, address: int) -> str | None:
         with self._lock:
-            live = any(start <= address < start + size for start, size in self._owners.values())
+            self._drop_dead()
+            live = any(start <= address < start + size for start, size, owner in list(self._owners.values())
+                       if owner() is not None)
         if not live:
             return None
         return ("it is in the memory of a tensor this launch was not given; on the CPU interpreter a "

@@ -52,7 +52,7 @@ from safetile.driver import CompiledVariant, CompileOptions, compile_variant
 from safetile.frontend.dsl import TensorSpec
 from safetile.frontend.kernel import KernelDefinition as Kernel
 
-from .backend import Backend, Launcher, ParamTemplate, current_backend
+from .backend import Backend, Launcher, ParamTemplate, announce, current_backend
 from .errors import DeviceOpError, LaunchRefused, OwnershipError
 from .ops import DeviceOp, _ids, returned
 from .stream import Stream, capturing_here, note_handle
@@ -384,20 +384,38 @@ def tensor_spec(arg: Tensor | Partition | Shared) -> TensorSpec:
 def _plan(kernel: Kernel, cache: LaunchCache, backend: Backend, args: Sequence[Any],
           kwargs: Mapping[str, Any]) -> _Plan:
     """Check a new signature and compile its variant (refusals raise ``LaunchRefused``)."""
+    announce()  # the first launch of the process says where kernels run
     params = _params(kernel)
+    generics = {k: v for k, v in kwargs.items() if k not in OPTIONS}
+    specs, tensors, mutable, written = _check_arguments(kernel, backend, params, args, generics)
+    grid = _grid(kernel, params, args, [tensors[m] for m in mutable], kwargs.get("grid"))
+    variant = kernel.specialize(**generics, **specs)
+    _check_pointees(kernel, params, args, variant.generics)
+    compiled, runnable = ready(kernel, cache, backend, variant)
+    _run_checks(kernel, compiled.launch_checks, specs)
+    _warn_identical_tiles(kernel, compiled, grid)
+    moved = tuple(i for i in tensors if not isinstance(args[i], Shared))
+    shared = tuple(i for i in tensors if isinstance(args[i], Shared))
+    overlap_pairs = tuple((out, j) for out in mutable for j in range(len(tensors)) if j != out)
+    layout = _layout(kernel, compiled, params, args, written)
+    return _Plan(f"{kernel.name}{list(grid)}", backend, backend.launcher(runnable, grid, layout), grid, tuple(tensors),
+                 moved, shared, overlap_pairs)
+
+
+def _check_arguments(kernel: Kernel, backend: Backend, params: Sequence[Any], args: Sequence[Any],
+                     generics: dict[str, Any]) -> tuple[dict[str, TensorSpec], list[int], list[int], list[int]]:
+    """Each argument of the kind its parameter takes, in this backend's memory (refusals raise
+    ``LaunchRefused``; a pointer's ``E`` goes into ``generics``).  What the plan needs of them: the
+    tensors' specs by name, the positions of the tensor arguments (tensors, partitions, shared
+    handles, pointers), which of those (indices into them) are mutable outputs, and the positions
+    of the arguments a launch may write (outputs and pointers)."""
     if len(args) != len(params):
         names = ", ".join(p.name for p in params)
         raise _refuse(kernel, f"it takes {len(params)} arguments ({names}), got {len(args)}")
-    grid_option = kwargs.get("grid")
-    generics = {k: v for k, v in kwargs.items() if k not in OPTIONS}
     specs: dict[str, TensorSpec] = {}
     tensors: list[int] = []
     mutable: list[int] = []
-    template: list[Any] = []
-    storage_slots: list[tuple[int, int]] = []
-    scalar_slots: list[tuple[int, int]] = []
     written: list[int] = []
-    storage_index: dict[str, int] = {}  # a tensor or pointer parameter's name -> its index in the storage order
     for i, (p, arg) in enumerate(zip(params, args)):
         if p.kind == "tensor":
             mode = p.annotation.mode
@@ -409,17 +427,14 @@ def _plan(kernel: Kernel, cache: LaunchCache, backend: Backend, args: Sequence[A
                         f"'{p.name}' is {decl}: pass a Partition (tensor.partition(shape)), "
                         f"got {type(arg).__name__}",
                     )
-                storage = _storage_of(arg)
-                specs[p.name] = tensor_spec(arg)
                 mutable.append(len(tensors))
-                written.append(len(tensors))
-            else:
-                if not isinstance(arg, Tensor | Shared):
-                    raise _refuse(
-                        kernel, f"'{p.name}' is st.Ref: pass a Tensor or a Shared handle, got {type(arg).__name__}"
-                    )
-                storage = _storage_of(arg)
-                specs[p.name] = tensor_spec(arg)
+                written.append(i)
+            elif not isinstance(arg, Tensor | Shared):
+                raise _refuse(
+                    kernel, f"'{p.name}' is st.Ref: pass a Tensor or a Shared handle, got {type(arg).__name__}"
+                )
+            storage = _storage_of(arg)
+            specs[p.name] = tensor_spec(arg)
             if not backend.owns(storage):
                 where = "host (numpy)" if isinstance(storage, np.ndarray) else "GPU"
                 raise _refuse(
@@ -427,37 +442,39 @@ def _plan(kernel: Kernel, cache: LaunchCache, backend: Backend, args: Sequence[A
                     f"'{p.name}' is in {where} memory but kernels run on the {backend.name} backend: "
                     "make tensors with the runtime (st.zeros, st.from_numpy, st.from_dlpack) in this process",
                 )
-            storage_index[p.name] = len(tensors)
-            storage_slots.append((len(template), i))
-            template += [None, *storage.shape, *_strides(storage)]
             tensors.append(i)
         elif p.kind == "scalar":
             if not isinstance(arg, int | float | bool | np.number | np.bool_):
                 raise _refuse(kernel, f"'{p.name}' is a scalar, got {type(arg).__name__}")
-            scalar_slots.append((len(template), i))
-            template.append(None)
         else:
-            storage = _pointer_storage(kernel, backend, p, arg, generics)
-            written.append(len(tensors))  # wherever its pointer arithmetic goes
-            storage_index[p.name] = len(tensors)
-            storage_slots.append((len(template), i))
-            template.append(None)
+            _pointer_storage(kernel, backend, p, arg, generics)
+            written.append(i)  # wherever its pointer arithmetic goes
             tensors.append(i)
+    return specs, tensors, mutable, written
 
-    grid = _grid(kernel, params, args, [tensors[m] for m in mutable], grid_option)
-    values: dict[str, Any] = {**generics, **specs}
-    variant = kernel.specialize(**values)
-    _check_pointees(kernel, params, args, variant.generics)
-    compiled, runnable = ready(kernel, cache, backend, variant)
-    _run_checks(kernel, compiled.launch_checks, specs)
-    _warn_identical_tiles(kernel, compiled, grid)
-    moved = tuple(i for i in tensors if not isinstance(args[i], Shared))
-    shared = tuple(i for i in tensors if isinstance(args[i], Shared))
-    overlap_pairs = tuple((out, j) for out in mutable for j in range(len(tensors)) if j != out)
-    layout = ParamTemplate(tuple(template), tuple(storage_slots), tuple(scalar_slots), tuple(written),
-                           _read_early(kernel, compiled, storage_index))
-    return _Plan(f"{kernel.name}{list(grid)}", backend, backend.launcher(runnable, grid, layout), grid, tuple(tensors),
-                 moved, shared, overlap_pairs)
+
+def _layout(kernel: Kernel, compiled: CompiledVariant, params: Sequence[Any], args: Sequence[Any],
+            written: Sequence[int]) -> ParamTemplate:
+    """The plan's parameters, as ``compiled.params`` lays them out (the launch ABI, docs/abi.md):
+    each tensor's memory (``x``) and each scalar (``n``) a launch's, the shapes and strides
+    (``x.shape[0]``, ``x.stride[0]``) fixed by the signature, in elements."""
+    position = {p.name: i for i, p in enumerate(params)}
+    values: list[Any] = []
+    storage_slots: list[tuple[int, int]] = []
+    scalar_slots: list[tuple[int, int]] = []
+    for slot, entry in enumerate(compiled.params):
+        name, _, field = entry.name.partition(".")
+        i = position[name]
+        if field:
+            what, dim = field.rstrip("]").split("[")
+            storage = args[i]._array
+            values.append(storage.shape[int(dim)] if what == "shape" else _strides(storage)[int(dim)])
+            continue
+        values.append(None)
+        (scalar_slots if params[i].kind == "scalar" else storage_slots).append((slot, i))
+    order = {i: k for k, (_, i) in enumerate(storage_slots)}
+    return ParamTemplate(tuple(values), tuple(storage_slots), tuple(scalar_slots), tuple(order[i] for i in written),
+                         _read_early(kernel, compiled, {p.name: order[i] for i, p in enumerate(params) if i in order}))
 
 
 def _read_early(kernel: Kernel, compiled: CompiledVariant, storage_index: Mapping[str, int]) -> tuple[int, ...]:
