@@ -82,6 +82,12 @@ class LaunchCache:
         so a launch with a key in here needs no overlap check."""
 
 
+class LaunchableKernel(Kernel):
+    """A kernel definition with the cache its launches keep (``safetile.jit.Kernel``, ``@st.kernel``)."""
+
+    launch_cache: LaunchCache
+
+
 def _refuse(kernel: Kernel, message: str) -> LaunchRefused:
     return LaunchRefused(f"launch of '{kernel.name}' refused: {message} (no tensor was changed)")
 
@@ -109,7 +115,7 @@ class _Plan:
 CHECKED_MEMO = 256
 
 
-def launch(kernel: Kernel, *args: Any, **kwargs: Any) -> DeviceOp:
+def launch(kernel: LaunchableKernel, *args: Any, **kwargs: Any) -> DeviceOp:
     """``kernel(*args, **kwargs)``: the lazy launch of ``kernel`` on host ``args`` (see the
     module doc), through the kernel's ``launch_cache``."""
     # The hot path of every warm launch: keep it lean.  The plan comes first (a
@@ -117,7 +123,7 @@ def launch(kernel: Kernel, *args: Any, **kwargs: Any) -> DeviceOp:
     # then every handle is checked and moved in one step (``move_all``), so of
     # two threads moving one handle exactly one wins; a launch that raises
     # after that gives back what it took.
-    cache: LaunchCache = kernel.launch_cache  # type: ignore[attr-defined]
+    cache = kernel.launch_cache
     backend = current_backend()
     parts: list[Any] = []
     for arg in args:

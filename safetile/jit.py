@@ -19,12 +19,12 @@ from typing import Any
 from xdsl.dialects.builtin import ModuleOp
 
 from safetile.driver import CompiledVariant, CompileOptions, compile_kernels, compile_variant
-from safetile.frontend.kernel import OPTION_NAMES, KernelDefinition, KernelOptions
-from safetile.runtime.launch import LaunchCache, launch
+from safetile.frontend.kernel import OPTION_NAMES, KernelOptions
+from safetile.runtime.launch import LaunchableKernel, LaunchCache, launch
 from safetile.runtime.warmup import WarmedUp, warm_up
 
 
-class Kernel(KernelDefinition):
+class Kernel(LaunchableKernel):
     """A ``@st.kernel``: call it on host arguments to launch it (a lazy ``DeviceOp``)."""
 
     def __init__(self, fn: Callable[..., Any], options: KernelOptions,
