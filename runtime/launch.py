@@ -215,9 +215,7 @@ class _Launch(DeviceOp):
 
     def enqueue(self, stream: Stream) -> tuple[Any, ...]:
         """Launch on ``stream`` (``DeviceOp.enqueue``, without the general op's steps)."""
-        if self.state != "pending":
-            return super().enqueue(stream)  # raises: an op runs once
-        self.state = "running"
+        self._claim("drive", "running")  # one step: of two threads driving it, one runs it
         try:
             value = self._launch(stream)
         except BaseException:
