@@ -537,7 +537,9 @@ class _Writer:
         encoding = encoding_of(op.name)
         if encoding is None:
             raise BytecodeWriteError(f"'{op.name}' has no bytecode encoding")
-        self._require(Version.parse(getattr(op, "SINCE", str(encoding.since))), f"'{op.name}'")
+        needed = getattr(op, "version_needed", lambda: (str(encoding.since), f"'{op.name}'"))
+        since, what = needed()
+        self._require(Version.parse(since), what)
         known = {_field(op, f.name) for f in encoding.attrs} | {SEGMENT_SIZES}
         extra = set(op.properties) - known
         if extra:

@@ -83,6 +83,12 @@ class CudaTileOp(IRDLOperation):
         super().verify(verify_nested_ops)
         verify_op_debug_scope(self)
 
+    def version_needed(self) -> tuple[str, str]:
+        """The Tile IR version this op, as it is, needs, and what needs it (for
+        the bytecode writer's message): ``SINCE``, unless a use of the op that
+        an older version's verifier refuses needs a newer one."""
+        return self.SINCE, f"'{self.name}'"
+
 
 # --------------------------------------------------------------------------
 # Type constraints (the ``CudaTile_*TileType`` families of Types.td)

@@ -260,6 +260,27 @@ class FToFOp(_FromTo):
         if self.rounding_mode.data not in allowed:
             raise VerifyException(message)
 
+    def version_needed(self) -> tuple[str, str]:
+        """13.4 for a widening conversion (f32 -> f64) with a rounding mode other
+        than ``nearest_even``: NVIDIA's verifier for 13.1-13.3 refuses it,
+        tileiras 13.4.92 takes it.  (``nearest_away``, itself a 13.4 case, is
+        reported by the writer as such.)"""
+        source, result = self._types()
+        mode = self.rounding_mode.data
+        widening = FloatFormat.of(result.element_type).represents_all_of(
+            FloatFormat.of(source.element_type)
+        )
+        if not widening or mode in (RoundingMode.NEAREST_EVEN, RoundingMode.NEAREST_AWAY):
+            return super().version_needed()
+        what = (
+            f"'{self.name}' from {quoted(source)} to {quoted(result)} with rounding<{mode.value}>"
+        )
+        return ROUNDED_FTOF_SINCE, what  # ftof itself is 13.1
+
+
+ROUNDED_FTOF_SINCE = "13.4"
+"""The version whose ``ftof`` widens with rounding modes other than ``nearest_even``."""
+
 
 _TO_ZERO = RoundingModeAttr(RoundingMode.NEAREST_INT_TO_ZERO)
 
