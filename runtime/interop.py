@@ -7,7 +7,9 @@ Export (no copy): ``Tensor.__dlpack__`` / ``__dlpack_device__`` (``to_dlpack``,
 layout allows, strides kept): ``from_dlpack(obj, dtype=None)`` for anything
 with ``__dlpack__`` (numpy, torch, CuPy, JAX arrays), with
 ``__cuda_array_interface__`` (CuPy, Numba, torch) or a DLPack capsule;
-``as_tensor(obj)`` also passes a safetile ``Tensor`` through.
+``as_tensor(obj)`` also passes a safetile ``Tensor`` through.  At the launch
+boundary a torch tensor needs no import (``import_torch_arguments``, called
+by ``launch``): it is shared as above and given back as itself (docs/torch.md).
 
 This is an FFI edge, where the runtime's ownership checks stop (as the cuTile
 Rust paper says of foreign interfaces): the memory is shared, and what the
@@ -26,7 +28,7 @@ from __future__ import annotations
 
 import ctypes
 import datetime
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -584,4 +586,54 @@ def as_tensor(obj: Any) -> Tensor:
     return obj if isinstance(obj, Tensor) else from_dlpack(obj)
 
 
-__all__ = ["as_tensor", "dlpack_device", "from_dlpack", "to_dlpack"]
+# -- torch tensors at the launch boundary ---------------------------------------------
+
+
+def is_torch_tensor(obj: Any) -> bool:
+    """A torch tensor (``torch.Tensor``, ``nn.Parameter``...), told without importing torch."""
+    module = type(obj).__module__
+    return (module == "torch" or module.startswith("torch.")) and hasattr(obj, "__dlpack__")
+
+
+def import_torch_arguments(params: Sequence[Any], args: Sequence[Any], generics: Mapping[str, Any],
+                           refuse: Callable[[str], Exception]) -> tuple[list[Any], tuple[tuple[int, Any], ...]]:
+    """A launch's arguments with each torch tensor shared as a safetile handle (``from_dlpack``:
+    no copy), and the ``(position, torch tensor)`` pairs to give back in their place.
+
+    An ``st.Ref`` parameter takes the tensor itself; an output (``st.Mut``, ``st.MutMapped``)
+    is partitioned by its parameter's tile shape, with the tile's generics read from
+    ``generics`` (``add(z, x, y, S=(1024,))``).  A tensor that requires grad is shared
+    detached (the launch is invisible to autograd, as an in-place write to ``.data`` is).
+    ``refuse(message)`` makes the error for an argument this cannot take."""
+    converted = list(args)
+    given: list[tuple[int, Any]] = []
+    for i, (param, arg) in enumerate(zip(params, args)):
+        if not is_torch_tensor(arg):
+            continue
+        if param.kind != "tensor":
+            raise refuse(f"'{param.name}' is a {param.kind} parameter: a torch tensor passes only for "
+                         "st.Ref, st.Mut and st.MutMapped parameters")
+        handle = from_dlpack(arg.detach() if arg.requires_grad else arg)
+        if param.annotation.mode in ("mut", "mapped"):
+            converted[i] = handle.partition(_output_tile(param, generics, refuse))
+        else:
+            converted[i] = handle
+        given.append((i, arg))
+    return converted, tuple(given)
+
+
+def _output_tile(param: Any, generics: Mapping[str, Any], refuse: Callable[[str], Exception]) -> tuple[int, ...]:
+    """The tile an output parameter's blocks own, its generics' values taken from ``generics``."""
+    shape = param.annotation.shape
+    names = [shape] if isinstance(shape, str) else [d for d in shape if isinstance(d, str)]
+    missing = [n for n in names if n not in generics]
+    if missing:
+        listed = ", ".join(f"{n}=..." for n in missing)
+        raise refuse(f"'{param.name}' is a torch tensor for an output of tile {shape!r}: pass {listed} (the tile "
+                     f"each block owns), or partition it yourself: st.from_dlpack(t).partition(tile)")
+    if isinstance(shape, str):
+        return tuple(generics[shape])
+    return tuple(generics[d] if isinstance(d, str) else d for d in shape)
+
+
+__all__ = ["as_tensor", "dlpack_device", "from_dlpack", "import_torch_arguments", "is_torch_tensor", "to_dlpack"]

@@ -54,6 +54,7 @@ from safetile.frontend.kernel import KernelDefinition as Kernel
 
 from .backend import Backend, Launcher, ParamTemplate, announce, current_backend
 from .errors import DeviceOpError, LaunchRefused, OwnershipError
+from .interop import import_torch_arguments, is_torch_tensor
 from .ops import DeviceOp, _ids, returned
 from .stream import Stream, capturing_here, note_handle
 from .tensor import Holder, Partition, Shared, Tensor, UnsafePointer, move_all
@@ -131,6 +132,8 @@ def launch(kernel: LaunchableKernel, *args: Any, **kwargs: Any) -> DeviceOp:
         if kind is Tensor or kind is Partition or kind is Shared or kind is UnsafePointer:
             parts.append(arg.launch_key(_launch_key))
         else:
+            if kind.__module__.startswith("torch") and is_torch_tensor(arg):
+                return _launch_torch(kernel, args, kwargs)  # the torch edge: a cold path
             parts.append(kind)
     if kwargs:
         parts.append(_kwargs_key(kwargs))
@@ -249,6 +252,34 @@ class _Launch(DeviceOp):
     def prepare(self) -> Prepared:
         """Keep this launch to enqueue again and again (see ``Prepared``); this op is consumed."""
         return Prepared(self)
+
+
+def _launch_torch(kernel: LaunchableKernel, args: Sequence[Any], kwargs: Mapping[str, Any]) -> DeviceOp:
+    """A launch given torch tensors (docs/torch.md): each is shared with safetile
+    (``interop.import_torch_arguments``: no copy; an output partitioned by its tile's generics),
+    checked and launched as any other, and given back as the torch tensor it was."""
+    generics = {k: v for k, v in kwargs.items() if k not in OPTIONS}
+    converted, given = import_torch_arguments(_params(kernel), args, generics, lambda m: _refuse(kernel, m))
+    op = launch(kernel, *converted, **kwargs)
+    op.__class__ = _TorchLaunch  # the same op (the holder of what moved in), giving back torch tensors
+    op._torch = given  # type: ignore[attr-defined]
+    return op
+
+
+class _TorchLaunch(_Launch):
+    """A launch some of whose arguments were torch tensors: driving it gives those back in place of
+    the safetile handles made for them (same type in, same type out).  ``prepare()`` and a failed
+    launch's ``err.returned`` give the safetile handles."""
+
+    _torch: tuple[tuple[int, Any], ...] = ()
+
+    def _launch(self, stream: Stream) -> tuple[Any, ...]:
+        back = list(super()._launch(stream))
+        for i, tensor in self._torch:
+            back[i] = tensor
+        return tuple(back)
+
+    _run = _launch
 
 
 class Prepared(Holder):
