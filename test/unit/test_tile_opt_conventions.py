@@ -245,3 +245,15 @@ def test_interpreter_doc_snippet_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     snippet = doc.split("```python\n", 1)[1].split("```", 1)[0]
     monkeypatch.chdir(root)
     exec(compile(snippet, "docs/interpreter.md", "exec"), {})
+
+
+def test_internal_error_has_its_own_status(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bug in tile-opt (not in the input) exits 3, distinct from 1 and 2."""
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(tile_opt, "parse_tile_ir", broken)
+    run = run_tile_opt([_write(tmp_path, GOOD)])
+    assert run.status == tile_opt.EXIT_INTERNAL == 3
+    assert "tile-opt: internal error: RuntimeError: boom" in run.err
