@@ -12,6 +12,7 @@ leading shape (rows are the last dimension), run eagerly, under
   ``logsumexp(logits[r]) - logits[r, target[r]]``, fused over
   vocabulary-wide rows (the logits' gradient from the saved ``lse``)
 * ``rms_norm(x, weight, eps)``, ``layer_norm(x, weight, bias, eps)``
+* ``matmul(a, b)``: 2-D ``a @ b``
 
 Row kernels hold a whole row in one tile (rows up to ``MAX_ROW`` wide);
 cross-entropy takes rows of any width.  Why a facade subpackage: the
@@ -249,9 +250,51 @@ def layer_norm(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor, eps: f
     return y.reshape(x.shape)
 
 
+# -- matmul ------------------------------------------------------------------------------
+
+MATMUL_TILE = 64
+"""The output tile's sides of ``matmul`` (smaller for smaller matrices)."""
+MATMUL_STEP = 32
+"""``matmul``'s step along the shared dimension."""
+
+
+@kernel_op("safetile::matmul")
+def _matmul(a: torch.Tensor, b: torch.Tensor, transpose_a: bool, transpose_b: bool) -> KernelLaunch:
+    m, k = (a.shape[1], a.shape[0]) if transpose_a else (a.shape[0], a.shape[1])
+    k_b, n = (b.shape[1], b.shape[0]) if transpose_b else (b.shape[0], b.shape[1])
+    if a.dim() != 2 or b.dim() != 2 or k != k_b or a.dtype != b.dtype:
+        raise ValueError(f"safetile.nn.matmul multiplies 2-D matrices of one dtype with a shared inner dimension, got "
+                         f"{a.dtype} {tuple(a.shape)} and {b.dtype} {tuple(b.shape)}")
+    tile = (min(_pow2(m), MATMUL_TILE), min(_pow2(n), MATMUL_TILE))
+    return KernelLaunch(K.matmul, [OutputSpec((m, n), a.dtype, tile)], [a, b],
+                        {**_generics(a), "BK": min(_pow2(k), MATMUL_STEP), "TA": int(transpose_a),
+                         "TB": int(transpose_b)})
+
+
+def _matmul_context(ctx: Any, inputs: tuple[Any, ...], output: torch.Tensor) -> None:
+    ctx.save_for_backward(inputs[0], inputs[1])
+    ctx.transposed = inputs[2], inputs[3]
+
+
+def _matmul_grad(ctx: Any, dc: torch.Tensor) -> tuple[Any, ...]:
+    a, b = ctx.saved_tensors
+    if ctx.transposed != (False, False):
+        raise NotImplementedError("safetile.nn.matmul differentiates a @ b (the transposed forms are its backward)")
+    return _matmul(dc, b, False, True), _matmul(a, dc, True, False), None, None
+
+
+_matmul.register_autograd(_matmul_grad, setup_context=_matmul_context)
+
+
+def matmul(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """``a @ b`` for 2-D ``a`` and ``b`` on safetile kernels; its backward is the same kernel reading
+    an operand transposed (``dA = dC @ B^T``, ``dB = A^T @ dC``)."""
+    return _matmul(a, b, False, False)
+
+
 KERNELS = (K.softmax_forward, K.softmax_backward, K.cross_entropy_forward, K.cross_entropy_backward,
            K.rms_norm_forward, K.rms_norm_backward, K.rms_norm_weight_backward, K.layer_norm_forward,
-           K.layer_norm_backward, K.layer_norm_params_backward)
+           K.layer_norm_backward, K.layer_norm_params_backward, K.matmul)
 """Every kernel of the library (each safe: ``unsafe_report()`` is empty)."""
 
-__all__ = ["KERNELS", "cross_entropy", "layer_norm", "log_softmax", "rms_norm", "softmax"]
+__all__ = ["KERNELS", "cross_entropy", "layer_norm", "log_softmax", "matmul", "rms_norm", "softmax"]

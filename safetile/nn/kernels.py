@@ -196,3 +196,21 @@ def layer_norm_params_backward(dw: st.Mut["E", ("BN",)], db: st.Mut["E", ("BN",)
         acc_b = acc_b + st.sum(grad, 0)
     dw.store(acc_w.astype(E))
     db.store(acc_b.astype(E))
+
+
+@st.kernel
+def matmul(c: st.Mut["E", ("BM", "BN")], a: st.Ref["E", (-1, -1)], b: st.Ref["E", (-1, -1)], *, E: st.DType,
+           A: st.DType, BM: int, BN: int, BK: int, TA: int = 0, TB: int = 0):
+    """``c = op(a) @ op(b)``, ``op`` the transpose where ``TA`` / ``TB`` say (the backward's
+    ``dA = dC @ B^T`` and ``dB = A^T @ dC`` read ``a`` and ``b`` as they lie).  Each block owns one
+    ``(BM, BN)`` tile of ``c`` and walks the shared dimension in ``BK`` steps, accumulating in ``A``;
+    the padded part of the last step loads as 0 and adds nothing."""
+    bm, bn, _ = st.tile_block_id()
+    pa = a.partition((BK, BM) if TA else (BM, BK), padding="zero")
+    pb = b.partition((BN, BK) if TB else (BK, BN), padding="zero")
+    acc = st.zeros((BM, BN), A)
+    for k in range(st.num_tiles(pa, 0) if TA else st.num_tiles(pa, 1)):
+        tile_a = st.transpose(pa.load((k, bm))) if TA else pa.load((bm, k))
+        tile_b = st.transpose(pb.load((bn, k))) if TB else pb.load((k, bn))
+        acc = st.mma(tile_a, tile_b, acc)
+    c.store(acc.astype(E))

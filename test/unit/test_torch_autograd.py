@@ -97,6 +97,30 @@ def test_f32_layers_match_torch() -> None:
         torch.testing.assert_close(g, h)
 
 
+def test_matmul_gradcheck() -> None:
+    """Sides that are not multiples of the tiles (the padded parts of the last steps)."""
+    a, b = f64(5, 7), f64(7, 6, seed=1)
+    torch.testing.assert_close(nn.matmul(a, b), a @ b)
+    assert gradcheck(nn.matmul, (a, b))
+    for ta, tb in [(0, 0), (0, 1)]:  # the third form, (1, 0), is SAFETY_VARIANTS'
+        assert K.matmul.unsafe_report(E=st.f64, A=st.f64, BM=8, BN=8, BK=8, TA=ta, TB=tb) == []
+
+
+def test_matmul_over_several_tiles_and_steps() -> None:
+    a, b = torch.randn(70, 40, requires_grad=True), torch.randn(40, 66, requires_grad=True)
+    dc = torch.randn(70, 66)
+    torch.testing.assert_close(nn.matmul(a, b), a @ b)
+    got = torch.autograd.grad(nn.matmul(a, b), (a, b), dc)
+    want = torch.autograd.grad(a @ b, (a, b), dc)
+    for g, h in zip(got, want, strict=True):
+        torch.testing.assert_close(g, h)
+
+
+def test_matmul_refuses_mismatched_matrices_naming_them() -> None:
+    with pytest.raises(ValueError, match=r"shared inner dimension, got torch.float64 \(5, 7\) and torch.float64 \(6, 6\)"):
+        nn.matmul(f64(5, 7), f64(6, 6))
+
+
 SAFETY_VARIANTS = {
     K.softmax_forward: dict(E=st.f32, A=st.f32, BM=4, BN=16, N=10),
     K.softmax_backward: dict(E=st.f32, A=st.f32, BM=4, BN=16, N=10),
@@ -108,6 +132,7 @@ SAFETY_VARIANTS = {
     K.layer_norm_forward: dict(E=st.f32, A=st.f32, BM=4, BN=16, N=10, EPS=1e-5),
     K.layer_norm_backward: dict(E=st.f32, A=st.f32, BM=4, BN=16, N=10),
     K.layer_norm_params_backward: dict(E=st.f32, A=st.f32, BM=16, BN=256),
+    K.matmul: dict(E=st.f32, A=st.f32, BM=64, BN=64, BK=32, TA=1),
 }
 
 
