@@ -90,7 +90,11 @@ class LaunchableKernel(Kernel):
 
 
 def _refuse(kernel: Kernel, message: str) -> LaunchRefused:
-    return LaunchRefused(f"launch of '{kernel.name}' refused: {message} (no tensor was changed)")
+    return _refused(kernel.name, message)
+
+
+def _refused(kernel: str, message: str) -> LaunchRefused:
+    return LaunchRefused(f"launch of '{kernel}' refused: {message} (no tensor was changed)")
 
 
 @dataclass(eq=False)
@@ -99,6 +103,9 @@ class _Plan:
 
     name: str
     """The ops' name: kernel and grid."""
+    kernel: str
+    params: tuple[str, ...]
+    """The names of the kernel's parameters, by argument position (for errors)."""
     backend: Backend
     launcher: Launcher
     grid: tuple[int, int, int]
@@ -130,7 +137,8 @@ def launch(kernel: LaunchableKernel, *args: Any, **kwargs: Any) -> DeviceOp:
     for arg in args:
         kind = type(arg)
         if kind is Tensor or kind is Partition or kind is Shared or kind is UnsafePointer:
-            parts.append(arg.launch_key(_launch_key))
+            key = arg._launch_key
+            parts.append(arg.launch_key(_launch_key) if key is None else key)
         else:
             if kind.__module__.startswith("torch") and is_torch_tensor(arg):
                 return _launch_torch(kernel, args, kwargs)  # the torch edge: a cold path
@@ -151,9 +159,7 @@ def launch(kernel: LaunchableKernel, *args: Any, **kwargs: Any) -> DeviceOp:
     if kwargs:
         op._options = {k: kwargs[k] for k in RUN_OPTIONS if k in kwargs}
     handles = [args[i] for i in plan.tensors]
-    move_all(op, handles, lambda k: _use(kernel, plan.tensors[k], handles[k]),
-             lambda k: _refuse(kernel, f"'{_params(kernel)[plan.tensors[k]].name}' is passed twice: "
-                                       "a tensor can be moved into a launch once"))
+    move_all(op, handles, op._explain)
     if fresh:
         try:
             _check_disjoint(kernel, plan, args)
@@ -165,11 +171,6 @@ def launch(kernel: LaunchableKernel, *args: Any, **kwargs: Any) -> DeviceOp:
             cache.checked.clear()
         cache.checked[checked] = plan
     return op
-
-
-def _use(kernel: Kernel, position: int, handle: Any) -> str:
-    """What a launch does with the handle at ``position`` (named in an ``OwnershipError``)."""
-    return f"launch '{kernel.name}' with the {handle._kind} passed as '{_params(kernel)[position].name}'"
 
 
 def _release(handle: Any, holder: Holder) -> None:
@@ -248,6 +249,16 @@ class _Launch(DeviceOp):
         return back
 
     _run = _launch  # what DeviceOp.enqueue and then() run
+
+    def _explain(self, k: int, twice: bool) -> str | Exception:
+        """Why the ``k``-th tensor argument cannot move in (``move_all``): what a dead handle's
+        ``OwnershipError`` names, or the refusal of a handle passed twice."""
+        plan = self._plan
+        position = plan.tensors[k]
+        name = plan.params[position]
+        if twice:
+            return _refused(plan.kernel, f"'{name}' is passed twice: a tensor can be moved into a launch once")
+        return f"launch '{plan.kernel}' with the {self._args[position]._kind} passed as '{name}'"
 
     def prepare(self) -> Prepared:
         """Keep this launch to enqueue again and again (see ``Prepared``); this op is consumed."""
@@ -433,8 +444,8 @@ def _plan(kernel: Kernel, cache: LaunchCache, backend: Backend, args: Sequence[A
     shared = tuple(i for i in tensors if isinstance(args[i], Shared))
     overlap_pairs = tuple((out, j) for out in mutable for j in range(len(tensors)) if j != out)
     layout = _layout(kernel, compiled, params, args, written)
-    return _Plan(f"{kernel.name}{list(grid)}", backend, backend.launcher(runnable, grid, layout), grid, tuple(tensors),
-                 moved, shared, overlap_pairs)
+    return _Plan(f"{kernel.name}{list(grid)}", kernel.name, tuple(p.name for p in params), backend,
+                 backend.launcher(runnable, grid, layout), grid, tuple(tensors), moved, shared, overlap_pairs)
 
 
 def _check_arguments(kernel: Kernel, backend: Backend, params: Sequence[Any], args: Sequence[Any],

@@ -363,13 +363,12 @@ class Shared(_OverTensor, Holder):
         return Tensor(tensor._array, tensor.dtype)
 
 
-def move_all(holder: Holder, handles: Sequence[_Handle], action: Callable[[int], str],
-             twice: Callable[[int], Exception]) -> None:
+def move_all(holder: Holder, handles: Sequence[_Handle], explain: Callable[[int, bool], str | Exception]) -> None:
     """Move ``handles`` into ``holder`` (borrow the ``Shared`` ones) as one step: all or none.
 
-    A dead handle raises its ``OwnershipError`` (``action(k)`` names the use of
-    ``handles[k]``); else one moved twice raises ``twice(k)`` (``k``: its first
-    place).  Either way, and on an interrupt meanwhile, nothing stays moved.
+    A dead handle raises its ``OwnershipError`` (``explain(k, False)`` names the use
+    of ``handles[k]``); else one moved twice raises ``explain(k, True)`` (``k``: its
+    first place).  Either way, and on an interrupt meanwhile, nothing stays moved.
     """
     with OWNERSHIP:
         try:
@@ -387,10 +386,11 @@ def move_all(holder: Holder, handles: Sequence[_Handle], action: Callable[[int],
             raise
         _undo(holder, handles)
         for k, handle in enumerate(handles):
-            handle._check_live(action(k))
+            if not handle.is_live:
+                handle._check_live(str(explain(k, False)))
         for k, handle in enumerate(handles):
             if type(handle) is not Shared and any(other is handle for other in handles[k + 1:]):
-                raise twice(k)
+                raise explain(k, True)  # type: ignore[misc]
         raise AssertionError("move_all stopped at a handle that is live and passed once")
 
 
