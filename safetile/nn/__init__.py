@@ -13,6 +13,8 @@ leading shape (rows are the last dimension), run eagerly, under
   vocabulary-wide rows (the logits' gradient from the saved ``lse``)
 * ``rms_norm(x, weight, eps)``, ``layer_norm(x, weight, bias, eps)``
 * ``matmul(a, b)``: 2-D ``a @ b``
+* ``attention(q, k, v, causal, scale)``: FlashAttention-2 forward and backward, causal and
+  grouped-query (dK/dV owned per key tile, dQ per query tile, no atomics)
 
 Row kernels hold a whole row in one tile (rows up to ``MAX_ROW`` wide);
 cross-entropy takes rows of any width.  Why a facade subpackage: the
@@ -292,9 +294,99 @@ def matmul(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     return _matmul(a, b, False, False)
 
 
+# -- attention -----------------------------------------------------------------------------
+
+ATTENTION_TILE = 64
+"""The query and key tiles of attention (smaller for shorter sequences)."""
+
+
+def _attention_facts(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool) -> tuple[int, int, int]:
+    """``(G, BQ, BK)`` for 3-D ``q`` (BH, T, D) and ``k``, ``v`` (BKV, S, D); refusals name the shapes."""
+    shapes = f"q {tuple(q.shape)}, k {tuple(k.shape)}, v {tuple(v.shape)}"
+    if q.dim() != 3 or k.shape != v.shape or k.dim() != 3 or q.shape[2] != k.shape[2] or q.shape[0] % k.shape[0]:
+        raise ValueError("safetile.nn.attention takes q (batch, heads, T, D) and k, v (batch, kv_heads, S, D) with "
+                         f"heads a multiple of kv_heads, got {shapes}")
+    if causal and q.shape[1] != k.shape[1]:
+        raise ValueError(f"safetile.nn.attention: causal attention needs as many queries as keys, got {shapes}")
+    if _pow2(q.shape[2]) != q.shape[2]:
+        raise ValueError(f"safetile.nn.attention: the head dimension must be a power of two, got {q.shape[2]}")
+    return q.shape[0] // k.shape[0], min(_pow2(q.shape[1]), ATTENTION_TILE), min(_pow2(k.shape[1]), ATTENTION_TILE)
+
+
+def _attention_generics(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool,
+                        scale: float) -> dict[str, Any]:
+    g, bq, bk = _attention_facts(q, k, v, causal)
+    return {**_generics(q), "G": g, "BQ": bq, "BK": bk, "D": q.shape[2], "CAUSAL": int(causal), "SCALE": scale}
+
+
+@kernel_op("safetile::attention", outputs=2)
+def _attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool, scale: float) -> KernelLaunch:
+    generics = _attention_generics(q, k, v, causal, scale)
+    rows = (q.shape[0], q.shape[1])
+    return KernelLaunch(K.attention_forward, [OutputSpec(tuple(q.shape), q.dtype, (1, generics["BQ"], q.shape[2])),
+                                              OutputSpec(rows, _torch_accumulator(q.dtype), (1, generics["BQ"]))],
+                        [q, k, v], generics)
+
+
+@kernel_op("safetile::attention_delta")
+def _attention_delta(o: torch.Tensor, do: torch.Tensor) -> KernelLaunch:
+    bq = min(_pow2(o.shape[1]), ATTENTION_TILE)
+    return KernelLaunch(K.attention_delta, [OutputSpec((o.shape[0], o.shape[1]), _torch_accumulator(o.dtype), (1, bq))],
+                        [o, do], {**_generics(o), "BQ": bq, "D": o.shape[2]})
+
+
+@kernel_op("safetile::attention_backward_dq")
+def _attention_backward_dq(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, do: torch.Tensor, lse: torch.Tensor,
+                           delta: torch.Tensor, causal: bool, scale: float) -> KernelLaunch:
+    generics = _attention_generics(q, k, v, causal, scale)
+    return KernelLaunch(K.attention_backward_dq, [OutputSpec(tuple(q.shape), q.dtype, (1, generics["BQ"], q.shape[2]))],
+                        [q, k, v, do, lse, delta], generics)
+
+
+@kernel_op("safetile::attention_backward_dkdv", outputs=2)
+def _attention_backward_dkdv(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, do: torch.Tensor,
+                             lse: torch.Tensor, delta: torch.Tensor, causal: bool, scale: float) -> KernelLaunch:
+    generics = _attention_generics(q, k, v, causal, scale)
+    tile = OutputSpec(tuple(k.shape), k.dtype, (1, generics["BK"], k.shape[2]))
+    return KernelLaunch(K.attention_backward_dkdv, [tile, tile], [q, k, v, do, lse, delta], generics)
+
+
+def _attention_context(ctx: Any, inputs: tuple[Any, ...], output: tuple[torch.Tensor, ...]) -> None:
+    q, k, v, ctx.causal, ctx.scale = inputs
+    ctx.save_for_backward(q, k, v, output[0], output[1])
+
+
+def _attention_grad(ctx: Any, do: torch.Tensor, _dlse: torch.Tensor) -> tuple[Any, ...]:
+    # lse is internal (attention returns o alone)
+    q, k, v, o, lse = ctx.saved_tensors
+    do = do.contiguous()
+    delta = _attention_delta(o, do)
+    dq = _attention_backward_dq(q, k, v, do, lse, delta, ctx.causal, ctx.scale)
+    dk, dv = _attention_backward_dkdv(q, k, v, do, lse, delta, ctx.causal, ctx.scale)
+    return dq, dk, dv, None, None
+
+
+_attention.register_autograd(_attention_grad, setup_context=_attention_context)
+
+
+def attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool = False,
+              scale: float | None = None) -> torch.Tensor:
+    """``softmax(q k^T * scale) v`` (FlashAttention-2 forward and backward) for q (batch, heads, T, D) and
+    k, v (batch, kv_heads, S, D): grouped-query attention where heads is a multiple of kv_heads
+    (``torch.nn.functional.scaled_dot_product_attention(..., is_causal=causal, enable_gqa=True)``)."""
+    if q.dim() != 4 or k.dim() != 4 or v.dim() != 4:
+        raise ValueError("safetile.nn.attention takes q (batch, heads, T, D) and k, v (batch, kv_heads, S, D), got "
+                         f"q {tuple(q.shape)}, k {tuple(k.shape)}, v {tuple(v.shape)}")
+    scale = q.shape[-1] ** -0.5 if scale is None else scale
+    flat = [t.reshape(-1, t.shape[2], t.shape[3]) for t in (q, k, v)]
+    o, _ = _attention(*flat, causal, scale)
+    return o.reshape(q.shape)
+
+
 KERNELS = (K.softmax_forward, K.softmax_backward, K.cross_entropy_forward, K.cross_entropy_backward,
            K.rms_norm_forward, K.rms_norm_backward, K.rms_norm_weight_backward, K.layer_norm_forward,
-           K.layer_norm_backward, K.layer_norm_params_backward, K.matmul)
+           K.layer_norm_backward, K.layer_norm_params_backward, K.matmul, K.attention_forward, K.attention_delta,
+           K.attention_backward_dq, K.attention_backward_dkdv)
 """Every kernel of the library (each safe: ``unsafe_report()`` is empty)."""
 
-__all__ = ["KERNELS", "cross_entropy", "layer_norm", "log_softmax", "matmul", "rms_norm", "softmax"]
+__all__ = ["KERNELS", "attention", "cross_entropy", "layer_norm", "log_softmax", "matmul", "rms_norm", "softmax"]

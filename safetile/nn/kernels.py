@@ -214,3 +214,125 @@ def matmul(c: st.Mut["E", ("BM", "BN")], a: st.Ref["E", (-1, -1)], b: st.Ref["E"
         tile_b = st.transpose(pb.load((bn, k))) if TB else pb.load((k, bn))
         acc = st.mma(tile_a, tile_b, acc)
     c.store(acc.astype(E))
+
+
+# -- attention (FlashAttention-2) ------------------------------------------------------------
+#
+# q, o, dq: (BH, T, D) -- batch and query heads folded; k, v, dk, dv: (BKV, S, D) with
+# BH = G * BKV: query head bh reads key/value head bh // G (grouped-query attention).  Tiles are
+# (1, BQ, D) of queries and (1, BK, D) of keys; a padded key (past S) and, with CAUSAL, a key
+# after its query (T == S) are masked out of every score.
+
+
+@st.function
+def _scores(q, k, qi, kj, s_len, A, BQ, BK, CAUSAL, SCALE):
+    """``q @ k^T * SCALE`` (in ``A``) for query tile ``qi`` and key tile ``kj``, masked scores ``-inf``."""
+    s = st.mma(q, st.transpose(k), st.zeros((BQ, BK), A)) * SCALE
+    keys = st.iota((BK,)).reshape((1, BK)) + kj * BK
+    valid = keys < s_len
+    if CAUSAL:
+        valid = valid & (keys <= st.iota((BQ,)).reshape((BQ, 1)) + qi * BQ)
+    return st.where(valid, s, float("-inf"))
+
+
+@st.function
+def _key_tiles(qi, s_len, BQ, BK, CAUSAL):
+    """How many key tiles query tile ``qi`` sees (with ``CAUSAL``, none past its last query)."""
+    tiles = (s_len + BK - 1) // BK
+    if CAUSAL:
+        tiles = st.minimum(tiles, ((qi + 1) * BQ + BK - 1) // BK)
+    return tiles
+
+
+@st.kernel
+def attention_forward(o: st.Mut["E", (1, "BQ", "D")], lse: st.Mut["A", (1, "BQ")], q: st.Ref["E", (-1, -1, "D")],
+                      k: st.Ref["E", (-1, -1, "D")], v: st.Ref["E", (-1, -1, "D")], *, E: st.DType, A: st.DType,
+                      BQ: int, BK: int, D: int, G: int, CAUSAL: int, SCALE: float):
+    """``o = softmax(q k^T * SCALE) v`` per query tile, the keys walked in tiles with an online max
+    and sum; ``lse``, the rows' log-sum-exp, is saved for the backward."""
+    bh, qi, _ = st.tile_block_id()
+    kv = bh // G
+    s_len = k.shape[1]
+    pk, pv = k.partition((1, BK, D), padding="zero"), v.partition((1, BK, D), padding="zero")
+    tile_q = q.partition((1, BQ, D), padding="zero").load((bh, qi, 0)).reshape((BQ, D))
+    row_max = st.full((BQ, 1), float("-inf"), A)
+    row_sum = st.zeros((BQ, 1), A)
+    acc = st.zeros((BQ, D), A)
+    for kj in range(_key_tiles(qi, s_len, BQ, BK, CAUSAL)):
+        s = _scores(tile_q, pk.load((kv, kj, 0)).reshape((BK, D)), qi, kj, s_len, A, BQ, BK, CAUSAL, SCALE)
+        new_max = st.maximum(row_max, st.max(s, 1, keepdims=True))
+        p = st.exp(s - new_max)
+        rescale = st.exp(row_max - new_max)
+        row_sum = row_sum * rescale + st.sum(p, 1, keepdims=True)
+        acc = st.mma(p.astype(E), pv.load((kv, kj, 0)).reshape((BK, D)), acc * rescale)
+        row_max = new_max
+    o.store((acc / row_sum).astype(E).reshape((1, BQ, D)))
+    lse.store((row_max + st.log(row_sum)).reshape((1, BQ)))
+
+
+@st.kernel
+def attention_delta(delta: st.Mut["A", (1, "BQ")], o: st.Ref["E", (-1, -1, "D")], do: st.Ref["E", (-1, -1, "D")],
+                    *, E: st.DType, A: st.DType, BQ: int, D: int):
+    """``delta = rowsum(do * o)``, the backward's per-query correction."""
+    bh, qi, _ = st.tile_block_id()
+    tile_o = o.partition((1, BQ, D), padding="zero").load((bh, qi, 0)).astype(A)
+    tile_do = do.partition((1, BQ, D), padding="zero").load((bh, qi, 0)).astype(A)
+    delta.store(st.sum(tile_o * tile_do, 2).reshape((1, BQ)))
+
+
+@st.kernel
+def attention_backward_dq(dq: st.Mut["E", (1, "BQ", "D")], q: st.Ref["E", (-1, -1, "D")],
+                          k: st.Ref["E", (-1, -1, "D")], v: st.Ref["E", (-1, -1, "D")],
+                          do: st.Ref["E", (-1, -1, "D")], lse: st.Ref["A", (-1, -1)], delta: st.Ref["A", (-1, -1)],
+                          *, E: st.DType, A: st.DType, BQ: int, BK: int, D: int, G: int, CAUSAL: int, SCALE: float):
+    """``dq`` of one query tile, owned by its block: ``sum over key tiles of ds @ k * SCALE`` with
+    ``ds = p * (do v^T - delta)`` and ``p = exp(s - lse)``."""
+    bh, qi, _ = st.tile_block_id()
+    kv = bh // G
+    s_len = k.shape[1]
+    pk, pv = k.partition((1, BK, D), padding="zero"), v.partition((1, BK, D), padding="zero")
+    tile_q = q.partition((1, BQ, D), padding="zero").load((bh, qi, 0)).reshape((BQ, D))
+    tile_do = do.partition((1, BQ, D), padding="zero").load((bh, qi, 0)).reshape((BQ, D))
+    row_lse = lse.partition((1, BQ), padding="zero").load((bh, qi)).reshape((BQ, 1))
+    row_delta = delta.partition((1, BQ), padding="zero").load((bh, qi)).reshape((BQ, 1))
+    acc = st.zeros((BQ, D), A)
+    for kj in range(_key_tiles(qi, s_len, BQ, BK, CAUSAL)):
+        tile_k = pk.load((kv, kj, 0)).reshape((BK, D))
+        p = st.exp(_scores(tile_q, tile_k, qi, kj, s_len, A, BQ, BK, CAUSAL, SCALE) - row_lse)
+        dp = st.mma(tile_do, st.transpose(pv.load((kv, kj, 0)).reshape((BK, D))), st.zeros((BQ, BK), A))
+        acc = st.mma((p * (dp - row_delta)).astype(E), tile_k, acc)
+    dq.store((acc * SCALE).astype(E).reshape((1, BQ, D)))
+
+
+@st.kernel
+def attention_backward_dkdv(dk: st.Mut["E", (1, "BK", "D")], dv: st.Mut["E", (1, "BK", "D")],
+                            q: st.Ref["E", (-1, -1, "D")], k: st.Ref["E", (-1, -1, "D")],
+                            v: st.Ref["E", (-1, -1, "D")], do: st.Ref["E", (-1, -1, "D")],
+                            lse: st.Ref["A", (-1, -1)], delta: st.Ref["A", (-1, -1)], *, E: st.DType, A: st.DType,
+                            BQ: int, BK: int, D: int, G: int, CAUSAL: int, SCALE: float):
+    """``dk`` and ``dv`` of one key tile, owned by its block, which walks the query tiles of the
+    ``G`` query heads sharing this key head (with ``CAUSAL``, from the first that sees the tile):
+    ``dv = sum of p^T do``, ``dk = sum of ds^T q * SCALE``.  No atomics: no other block adds
+    into these tiles."""
+    bkv, kj, _ = st.tile_block_id()
+    s_len = k.shape[1]
+    pq, pdo = q.partition((1, BQ, D), padding="zero"), do.partition((1, BQ, D), padding="zero")
+    plse, pdelta = lse.partition((1, BQ), padding="zero"), delta.partition((1, BQ), padding="zero")
+    tile_k = k.partition((1, BK, D), padding="zero").load((bkv, kj, 0)).reshape((BK, D))
+    tile_v = v.partition((1, BK, D), padding="zero").load((bkv, kj, 0)).reshape((BK, D))
+    first = (kj * BK) // BQ if CAUSAL else 0
+    acc_k = st.zeros((BK, D), A)
+    acc_v = st.zeros((BK, D), A)
+    for g in range(G):
+        bh = bkv * G + g
+        for qi in range(first, st.num_tiles(pq, 1)):
+            tile_q = pq.load((bh, qi, 0)).reshape((BQ, D))
+            tile_do = pdo.load((bh, qi, 0)).reshape((BQ, D))
+            row_lse = plse.load((bh, qi)).reshape((BQ, 1))
+            p = st.exp(_scores(tile_q, tile_k, qi, kj, s_len, A, BQ, BK, CAUSAL, SCALE) - row_lse)
+            acc_v = st.mma(st.transpose(p).astype(E), tile_do, acc_v)
+            dp = st.mma(tile_do, st.transpose(tile_v), st.zeros((BQ, BK), A))
+            ds = p * (dp - pdelta.load((bh, qi)).reshape((BQ, 1)))
+            acc_k = st.mma(st.transpose(ds).astype(E), tile_q, acc_k)
+    dk.store((acc_k * SCALE).astype(E).reshape((1, BK, D)))
+    dv.store(acc_v.astype(E).reshape((1, BK, D)))

@@ -121,6 +121,41 @@ def test_matmul_refuses_mismatched_matrices_naming_them() -> None:
         nn.matmul(f64(5, 7), f64(6, 6))
 
 
+def sdpa(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool) -> torch.Tensor:
+    return F.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=True)
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_attention_gradcheck(causal: bool) -> None:
+    """Grouped-query (2 query heads share a key head), 3 queries and keys in a tile of 4."""
+    q, k, v = f64(1, 2, 3, 2), f64(1, 1, 3, 2, seed=1), f64(1, 1, 3, 2, seed=2)
+    torch.testing.assert_close(nn.attention(q, k, v, causal), sdpa(q, k, v, causal))
+    assert gradcheck(lambda q, k, v: nn.attention(q, k, v, causal), (q, k, v))
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_attention_over_several_query_and_key_tiles(causal: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tiles of 4 over 10 queries and keys (3 each, the last partial): the causal loops' bounds
+    (the key tiles a query tile sees, the query tiles that see a key tile), GQA over 2 batches."""
+    monkeypatch.setattr(nn, "ATTENTION_TILE", 4)
+    q, k, v = f64(2, 4, 10, 8), f64(2, 2, 10, 8, seed=1), f64(2, 2, 10, 8, seed=2)
+    do = torch.randn(2, 4, 10, 8, dtype=torch.float64)
+    torch.testing.assert_close(nn.attention(q, k, v, causal), sdpa(q, k, v, causal))
+    got = torch.autograd.grad(nn.attention(q, k, v, causal), (q, k, v), do)
+    want = torch.autograd.grad(sdpa(q, k, v, causal), (q, k, v), do)
+    for g, h in zip(got, want, strict=True):
+        torch.testing.assert_close(g, h)
+
+
+def test_attention_refuses_shapes_naming_them() -> None:
+    with pytest.raises(ValueError, match="heads a multiple of kv_heads, got q \\(3, 5, 8\\), k \\(2, 5, 8\\)"):
+        nn.attention(f64(1, 3, 5, 8), f64(1, 2, 5, 8), f64(1, 2, 5, 8))
+    with pytest.raises(ValueError, match="causal attention needs as many queries as keys"):
+        nn.attention(f64(1, 2, 5, 8), f64(1, 2, 6, 8), f64(1, 2, 6, 8), causal=True)
+    with pytest.raises(ValueError, match="head dimension must be a power of two, got 6"):
+        nn.attention(f64(1, 2, 5, 6), f64(1, 2, 5, 6), f64(1, 2, 5, 6))
+
+
 SAFETY_VARIANTS = {
     K.softmax_forward: dict(E=st.f32, A=st.f32, BM=4, BN=16, N=10),
     K.softmax_backward: dict(E=st.f32, A=st.f32, BM=4, BN=16, N=10),
@@ -133,6 +168,10 @@ SAFETY_VARIANTS = {
     K.layer_norm_backward: dict(E=st.f32, A=st.f32, BM=4, BN=16, N=10),
     K.layer_norm_params_backward: dict(E=st.f32, A=st.f32, BM=16, BN=256),
     K.matmul: dict(E=st.f32, A=st.f32, BM=64, BN=64, BK=32, TA=1),
+    K.attention_forward: dict(E=st.f16, A=st.f32, BQ=64, BK=64, D=64, G=4, CAUSAL=1, SCALE=0.125),
+    K.attention_delta: dict(E=st.f16, A=st.f32, BQ=64, D=64),
+    K.attention_backward_dq: dict(E=st.f16, A=st.f32, BQ=64, BK=64, D=64, G=4, CAUSAL=1, SCALE=0.125),
+    K.attention_backward_dkdv: dict(E=st.f16, A=st.f32, BQ=64, BK=64, D=64, G=4, CAUSAL=1, SCALE=0.125),
 }
 
 
