@@ -238,15 +238,6 @@ def test_parse_tile_ir_needs_no_prepared_context(make: Callable[[], Context | No
     assert st.print_tile_ir(module) == GOOD
 
 
-def test_interpreter_doc_snippet_runs(monkeypatch: pytest.MonkeyPatch) -> None:
-    """docs/interpreter.md's first example runs as written (from the repository root)."""
-    root = Path(__file__).resolve().parents[2]
-    doc = (root / "docs" / "interpreter.md").read_text()
-    snippet = doc.split("```python\n", 1)[1].split("```", 1)[0]
-    monkeypatch.chdir(root)
-    exec(compile(snippet, "docs/interpreter.md", "exec"), {})
-
-
 def test_internal_error_has_its_own_status(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A bug in tile-opt (not in the input) exits 3, distinct from 1 and 2."""
 
