@@ -15,44 +15,46 @@ from torch._dynamo.utils import counters  # noqa: E402
 
 import safetile.nn as snn  # noqa: E402
 
-VOCAB, DIM, HEADS, SEQ, BATCH, HIDDEN = 64, 32, 2, 8, 4, 64
-STEPS = 12
+VOCAB, DIM, HEADS, KV_HEADS, SEQ, BATCH, HIDDEN = 64, 32, 4, 2, 8, 4, 64
+HEAD = DIM // HEADS
+STEPS = 8
 
 
 class Layers:
     """The layers a block is built of: torch's or safetile's."""
 
-    def __init__(self, rms_norm: Callable, softmax: Callable, cross_entropy: Callable) -> None:
-        self.rms_norm, self.softmax, self.cross_entropy = rms_norm, softmax, cross_entropy
+    def __init__(self, rms_norm: Callable, attention: Callable, cross_entropy: Callable) -> None:
+        self.rms_norm, self.attention, self.cross_entropy = rms_norm, attention, cross_entropy
 
 
-TORCH = Layers(lambda x, w: F.rms_norm(x, x.shape[-1:], w, 1e-6), lambda x: torch.softmax(x, -1), F.cross_entropy)
-SAFETILE = Layers(lambda x, w: snn.rms_norm(x, w, 1e-6), snn.softmax, snn.cross_entropy)
+TORCH = Layers(lambda x, w: F.rms_norm(x, x.shape[-1:], w, 1e-6),
+               lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True),
+               F.cross_entropy)
+SAFETILE = Layers(lambda x, w: snn.rms_norm(x, w, 1e-6), lambda q, k, v: snn.attention(q, k, v, causal=True),
+                  snn.cross_entropy)
 
 
 class Decoder(torch.nn.Module):
-    """Embedding, one pre-norm block (causal attention, a SiLU-gated MLP), a final norm, the LM head."""
+    """Embedding, one pre-norm block (causal grouped-query attention, a SiLU-gated MLP), a final norm,
+    the LM head."""
 
     def __init__(self) -> None:
         super().__init__()
         self.embed = torch.nn.Embedding(VOCAB, DIM)
         self.attn_norm = torch.nn.Parameter(torch.ones(DIM))
-        self.qkv = torch.nn.Linear(DIM, 3 * DIM, bias=False)
+        self.qkv = torch.nn.Linear(DIM, DIM + 2 * KV_HEADS * HEAD, bias=False)
         self.out = torch.nn.Linear(DIM, DIM, bias=False)
         self.mlp_norm = torch.nn.Parameter(torch.ones(DIM))
         self.gate_up = torch.nn.Linear(DIM, 2 * HIDDEN, bias=False)
         self.down = torch.nn.Linear(HIDDEN, DIM, bias=False)
         self.final_norm = torch.nn.Parameter(torch.ones(DIM))
         self.head = torch.nn.Linear(DIM, VOCAB, bias=False)
-        self.register_buffer("causal", torch.ones(SEQ, SEQ, dtype=torch.bool).tril())
 
     def forward(self, tokens: torch.Tensor, targets: torch.Tensor, layers: Layers) -> torch.Tensor:
         x = self.embed(tokens)
-        q, k, v = self.qkv(layers.rms_norm(x, self.attn_norm)).split(DIM, -1)
-        q, k, v = (t.reshape(BATCH, SEQ, HEADS, DIM // HEADS).transpose(1, 2) for t in (q, k, v))
-        scores = (q @ k.transpose(-1, -2)) * (DIM // HEADS) ** -0.5
-        probs = layers.softmax(scores.masked_fill(~self.causal, float("-inf")))
-        x = x + self.out((probs @ v).transpose(1, 2).reshape(BATCH, SEQ, DIM))
+        q, k, v = self.qkv(layers.rms_norm(x, self.attn_norm)).split([DIM, KV_HEADS * HEAD, KV_HEADS * HEAD], -1)
+        q, k, v = (t.reshape(BATCH, SEQ, -1, HEAD).transpose(1, 2) for t in (q, k, v))
+        x = x + self.out(layers.attention(q, k, v).transpose(1, 2).reshape(BATCH, SEQ, DIM))
         gate, up = self.gate_up(layers.rms_norm(x, self.mlp_norm)).split(HIDDEN, -1)
         x = x + self.down(F.silu(gate) * up)
         logits = self.head(layers.rms_norm(x, self.final_norm))
