@@ -434,7 +434,13 @@ def test_mutations_are_deterministic() -> None:
     assert len({make_case(i, SEEDS).text for i in range(50)}) > 40
 
 
-@pytest.mark.parametrize("batch", range(FUZZ_CASES // BATCH))
+QUICK_BATCHES = 5
+"""Batches ``make test`` runs; ``make test-full`` runs all ``FUZZ_CASES // BATCH``."""
+
+
+@pytest.mark.parametrize(
+    "batch", [b if b < QUICK_BATCHES else pytest.param(b, marks=pytest.mark.full) for b in range(FUZZ_CASES // BATCH)]
+)
 def test_mutated_inputs_never_crash(batch: int, tmp_path: Path) -> None:
     failures = [
         f
