@@ -139,6 +139,10 @@ def _rejects(constr: RangeConstraint, err: ConstraintError) -> bool:
 FormatProgram.resolve_constraint_variables = _resolve_naming_the_value
 
 
+_BLANKS = (" ", "\t", "\r", "\n", *b" \t\r\n")
+"""Blanks, as characters of a text and as bytes of a byte string."""
+
+
 class InMLIRWords(PrecededParseError):
     """A parse error already in MLIR's words (``TileIRParser._in_mlir_words``)."""
 
@@ -284,9 +288,12 @@ class TileIRParser(Parser):
         op_type = super()._get_op_by_name(name)
         self._op_types.append(op_type)
         # The custom form names the op with a bare identifier, the generic
-        # form with a string: the text before the current token tells which.
-        before = self.lexer.input.content[: self._current_token.span.start].rstrip()
-        self._custom.append(not str(before).endswith('"'))
+        # form with a string: the text just before the current token tells which.
+        content = self.lexer.input.content
+        end = self._current_token.span.start
+        while end > 0 and content[end - 1] in _BLANKS:
+            end -= 1
+        self._custom.append(end == 0 or content[end - 1] not in ('"', ord('"')))
         return op_type
 
     def _in_mlir_words(self, err: ParseError, depth: int) -> ParseError:
