@@ -2,7 +2,9 @@
 
 For every module of the corpus: ``tileirdisasm`` of the bytes we write prints
 entries that our parser reads back into the IR we wrote (modulo SSA names),
-and ``tileiras`` compiles them to a cubin.  Older versions (13.1 to 13.3) are
+and ``tileiras`` compiles them to a cubin.  The tools' outcomes are kept in
+the suite's cache (``cubin_cache``), keyed by the bytes, the arch, the level
+and the tools' pinned version: bytes we write differently run the tools again.  Older versions (13.1 to 13.3) are
 checked the same way on the modules they can express, with the architecture
 that bytecode before 13.3 must name.
 
@@ -18,6 +20,9 @@ with one are expected to crash it, so a fixed disassembler shows up here.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import json
 import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -37,6 +42,8 @@ from bytecode_support import (
     toolchain_bin,
 )
 from safetile.backend.bytecode import BytecodeWriteError, write_bytecode
+from safetile.backend.cache import write_atomically
+from safetile.backend.toolchain import PINNED_VERSION
 from safetile.dialects.cuda_tile.attributes import OptimizationHintsAttr
 from safetile.dialects.cuda_tile.diagnostics import TileIRError
 from safetile.dialects.cuda_tile.ops.structure import EntryOp
@@ -92,29 +99,43 @@ def _cases(workdir: Path, versions: tuple[str, ...]) -> list[Case]:
     return cases
 
 
-def _run(case: Case) -> Outcome:
+def _run(case: Case, cache: Path) -> Outcome:
+    """The tools' outcome on ``case``: from the suite's cache, keyed by what decides it
+    (the bytes, the arch, the level and the tools' version), else run and stored."""
+    level = 3 if case.version == "13.4" else 0
+    what = [hashlib.sha256(case.path.read_bytes()).hexdigest(), case.arch, str(level), str(case.compile), PINNED_VERSION]
+    entry = cache / f"{hashlib.sha256(' '.join(what).encode()).hexdigest()}.json"
+    if entry.is_file():
+        return Outcome(**json.loads(entry.read_text()))
+    outcome = _run_tools(case, level)
+    write_atomically(entry, json.dumps(dataclasses.asdict(outcome)).encode())
+    return outcome
+
+
+def _run_tools(case: Case, level: int) -> Outcome:
     disassembly = disassemble(case.path)
     text, status = disassembly.stdout, disassembly.returncode
     if not case.compile:
         return Outcome(text, status, None, "")
-    level = 3 if case.version == "13.4" else 0
     done = assemble(case.path, case.arch, case.path.with_suffix(".cubin"), level)
     return Outcome(text, status, done.returncode, done.stderr)
 
 
 @pytest.fixture(scope="module")
 def oracle(
-    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest, cubin_cache: Path
 ) -> dict[str, tuple[Case, Outcome]]:
     """Both tools' outcome on every case: 13.4, and the older versions when
-    test_older_versions runs (``make test-full``)."""
+    test_older_versions runs (``make test-full``); kept in the suite's cache."""
     if skip_without_toolchain():
         pytest.skip("SAFETILE_SKIP_TOOLCHAIN_TESTS=1")
     toolchain_bin("tileiras")  # fail early, naming the install command
     older = any(getattr(item, "originalname", "") == "test_older_versions" for item in request.session.items)
     cases = _cases(tmp_path_factory.mktemp("oracle"), ("13.4", *OLDER) if older else ("13.4",))
+    cache = cubin_cache / "oracle"
+    cache.mkdir(exist_ok=True)
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 4) as pool:
-        outcomes = list(pool.map(_run, cases))
+        outcomes = list(pool.map(_run, cases, [cache] * len(cases)))
     return {c.key: (c, o) for c, o in zip(cases, outcomes, strict=True)}
 
 
