@@ -6,7 +6,7 @@ build line tables.  For each ``cuda_tile.module``:
 
 * a compile unit, in the file the module's location names (else
   ``<unknown>``);
-* for each ``entry`` whose location holds no ``di_loc``: a subprogram named
+* for each ``entry`` (or ``testing$func``) whose location holds no ``di_loc``: a subprogram named
   after the kernel, in the file and at the line of the kernel's location
   (else the compile unit's file, line 1), with ``scopeLine`` the same line;
 * every op of that kernel, the kernel included, is then located at
@@ -40,7 +40,7 @@ from safetile.dialects.cuda_tile.debuginfo import (
     file_of,
     source_location,
 )
-from safetile.dialects.cuda_tile.ops.structure import EntryOp
+from safetile.dialects.cuda_tile.ops.structure import FunctionOp
 from safetile.dialects.cuda_tile.ops.structure import ModuleOp as TileModuleOp
 
 UNKNOWN_FILE = "<unknown>"
@@ -65,11 +65,11 @@ class SynthesizeDebugInfoScopes(ModulePass):
             )
             unit = DICompileUnitAttr(file)
             for entry in module.body.block.ops:
-                if isinstance(entry, EntryOp):
+                if isinstance(entry, FunctionOp):  # entry, or the test-only testing$func
                     _scope_kernel(entry, unit)
 
 
-def _scope_kernel(entry: EntryOp, unit: DICompileUnitAttr) -> None:
+def _scope_kernel(entry: FunctionOp, unit: DICompileUnitAttr) -> None:
     if di_location(entry.location) is not None:
         return  # the frontend wrote its scopes
     place = source_location(entry.location)

@@ -57,3 +57,14 @@ cuda_tile.module @test {
     return loc(unknown)
   } loc(#cuda_tile.di_loc<loc("k.py":15:1) in #di_subprogram>)
 }
+
+// -----
+
+// NVIDIA's test-only testing$func is scoped as an entry is.
+// CHECK: #di_subprogram = #cuda_tile.di_subprogram<file = #di_file, line = 3, name = "f", linkageName = "f", compileUnit = #di_compile_unit, scopeLine = 3>
+// CHECK: return %a : tile<f32> loc(#cuda_tile.di_loc<loc("t.py":3:1) in #di_subprogram>)
+cuda_tile.module @test {
+  testing$func @f(%a: tile<f32>) -> tile<f32> {
+    return %a : tile<f32>
+  } loc("t.py":3:1)
+}
