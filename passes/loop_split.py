@@ -60,7 +60,7 @@ from safetile.dialects.cuda_tile.ops._folding import is_splat
 from safetile.dialects.cuda_tile.ops.arith import AddIOp, DivIOp, MaxIOp, MinIOp, MulIOp, SubIOp
 from safetile.dialects.cuda_tile.ops.compare import CmpIOp
 from safetile.dialects.cuda_tile.ops.control import ContinueOp, ForOp, IfOp, YieldOp
-from safetile.dialects.cuda_tile.ops.structure import EntryOp
+from safetile.dialects.cuda_tile.ops.structure import FunctionOp
 from safetile.dialects.cuda_tile.ops.shape import ConstantOp
 from safetile.dialects.cuda_tile.types import TileType
 
@@ -122,7 +122,7 @@ class LoopSplit(ModulePass):
     """A branch must hold this many ops (or a heavy one) for its loop to be split; 0: never."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for entry in [o for o in op.walk() if isinstance(o, EntryOp)]:
+        for entry in [o for o in op.walk() if isinstance(o, FunctionOp)]:
             default = _threshold_attr(entry, self.split_threshold)
             # Innermost loops first (a post-order walk), as MLIR's walk.
             for loop in [o for o in entry.walk(region_first=True) if isinstance(o, ForOp)]:
