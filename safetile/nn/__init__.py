@@ -227,7 +227,8 @@ def _layer_norm_backward(x: torch.Tensor, weight: torch.Tensor, mean: torch.Tens
 
 
 @kernel_op("safetile::layer_norm_params_backward", outputs=2)
-def _layer_norm_params_backward(x: torch.Tensor, mean: torch.Tensor, rstd: torch.Tensor, dy: torch.Tensor) -> KernelLaunch:
+def _layer_norm_params_backward(x: torch.Tensor, mean: torch.Tensor, rstd: torch.Tensor,
+                                dy: torch.Tensor) -> KernelLaunch:
     column = OutputSpec((x.shape[1],), x.dtype, (_column_tile(x),))
     return KernelLaunch(K.layer_norm_params_backward, [column, column], [x, mean, rstd, dy], {**_generics(x), "BM": 16})
 

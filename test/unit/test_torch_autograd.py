@@ -117,7 +117,8 @@ def test_matmul_over_several_tiles_and_steps() -> None:
 
 
 def test_matmul_refuses_mismatched_matrices_naming_them() -> None:
-    with pytest.raises(ValueError, match=r"shared inner dimension, got torch.float64 \(5, 7\) and torch.float64 \(6, 6\)"):
+    message = r"shared inner dimension, got torch.float64 \(5, 7\) and torch.float64 \(6, 6\)"
+    with pytest.raises(ValueError, match=message):
         nn.matmul(f64(5, 7), f64(6, 6))
 
 
