@@ -32,8 +32,8 @@ from typing import Any
 
 import torch
 
-from safetile.frontend.errors import CompileError
 from safetile.frontend.dsl import DType, TensorSpec, bf16, bool_, f16, f32, f64, i8, i16, i32, i64, u8
+from safetile.frontend.errors import CompileError
 
 from ..interop import from_dlpack
 from ..launch import OPTIONS
@@ -86,14 +86,20 @@ class TraceError(RuntimeError):
     the kernel's line; ``__cause__`` is the ``CompileError``)."""
 
 
-def kernel_op(name: str, *, outputs: int = 1) -> Callable[[Callable[..., KernelLaunch]], Any]:
+def kernel_op(name: str, *, outputs: int = 1,
+              check: Callable[..., None] | None = None) -> Callable[[Callable[..., KernelLaunch]], Any]:
     """Register ``recipe`` as the custom op ``name`` (``"namespace::op"``) returning ``outputs``
-    tensors (one: a tensor; more: a tuple).  Returns torch's ``CustomOpDef``: call it like the
-    recipe; ``.register_autograd(backward, setup_context=...)`` pairs it with backward ops."""
+    tensors (one: a tensor; more: a tuple).  ``check``, called with the op's real arguments before
+    each launch (never while tracing), refuses what the data decides (an index out of range).
+    Returns torch's ``CustomOpDef``: call it like the recipe;
+    ``.register_autograd(backward, setup_context=...)`` pairs it with backward ops."""
 
     def register(recipe: Callable[..., KernelLaunch]) -> Any:
         def real(*args: Any) -> Any:
-            return _result(_run(_launch_of(name, recipe, args, outputs)))
+            launch = _launch_of(name, recipe, args, outputs)
+            if check is not None:
+                check(*args)
+            return _result(_run(launch))
 
         def fake(*args: Any) -> Any:
             launch = _launch_of(name, recipe, args, outputs)

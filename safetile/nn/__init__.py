@@ -124,7 +124,15 @@ def _vocab_tile(logits: torch.Tensor) -> int:
     return min(_pow2(logits.shape[1]), VOCAB_TILE)
 
 
-@kernel_op("safetile::cross_entropy", outputs=2)
+def _check_targets(logits: torch.Tensor, target: torch.Tensor) -> None:
+    """Every target a column of the logits (the kernels would pick no logit for another)."""
+    if target.numel() and (int(target.min()) < 0 or int(target.max()) >= logits.shape[1]):
+        bad = target[(target < 0) | (target >= logits.shape[1])]
+        raise ValueError(f"safetile.nn.cross_entropy: target {int(bad[0])} is not a class of logits with "
+                         f"{logits.shape[1]} columns: targets must lie in [0, {logits.shape[1]})")
+
+
+@kernel_op("safetile::cross_entropy", outputs=2, check=_check_targets)
 def _cross_entropy(logits: torch.Tensor, target: torch.Tensor) -> KernelLaunch:
     if logits.dim() != 2 or target.shape != logits.shape[:1] or target.dtype != torch.int64:
         raise ValueError("safetile.nn.cross_entropy takes logits (rows, vocabulary) and int64 targets (rows,), got "

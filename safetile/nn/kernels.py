@@ -63,7 +63,8 @@ def cross_entropy_forward(loss: st.Mut["A", ("BM",)], lse: st.Mut["A", ("BM",)],
                           target: st.Ref[st.i64, (-1,)], *, E: st.DType, A: st.DType, BM: int, BN: int):
     """Per row ``r``: ``lse[r] = logsumexp(x[r])`` and ``loss[r] = lse[r] - x[r, target[r]]``, the
     row walked in column tiles of ``BN`` (an online max and sum: when the max grows, the sum so far
-    is rescaled).  A target outside ``[0, width)`` picks nothing (its loss is ``lse``)."""
+    is rescaled).  A target outside ``[0, width)`` would pick nothing (its loss ``lse``): the op
+    refuses such targets before the launch (``safetile.nn._check_targets``)."""
     bm = st.tile_block_id()[0]
     px = x.partition((BM, BN), padding="neg_inf")
     picked_column = target.partition((BM,), padding="zero").load((bm,)).astype(st.i32).reshape((BM, 1))

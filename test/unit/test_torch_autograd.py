@@ -60,6 +60,15 @@ def test_cross_entropy_refuses_a_bad_target_naming_the_shapes() -> None:
         nn.cross_entropy(f64(ROWS, WIDTH), torch.zeros(ROWS, dtype=torch.int32))
 
 
+def test_cross_entropy_refuses_a_target_out_of_range() -> None:
+    logits = f64(ROWS, WIDTH)
+    with pytest.raises(ValueError, match=r"target 10 is not a class of logits with 10 columns"):
+        nn.cross_entropy(logits, torch.tensor([1, 0, 10, 3, 4]))
+    compiled = torch.compile(nn.cross_entropy, backend="aot_eager", fullgraph=True)
+    with pytest.raises(ValueError, match=r"target -1 is not a class"):
+        compiled(logits, torch.tensor([1, 0, -1, 3, 4]))
+
+
 def test_rms_norm_gradcheck() -> None:
     x, w = f64(ROWS, WIDTH), f64(WIDTH)
     torch.testing.assert_close(nn.rms_norm(x, w, 1e-6), F.rms_norm(x, (WIDTH,), w, 1e-6))
