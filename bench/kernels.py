@@ -436,8 +436,9 @@ def markdown(rows: list[dict[str, Any]], header: str) -> str:
             if workload != "attention":
                 cells.append(_fmt(r.get("of_copy")))
             lines.append("| " + " | ".join(cells) + " |")
-        lines += ["", "Peers and the other configs (same cases):", "", "| dtype | size | options | implementation | burst | steady | "
-                  "alone (control) |", "|---|---|---|---|---|---|---|"]
+        lines += ["", "Peers and the other configs (same cases):", "",
+                  "| dtype | size | options | implementation | burst | steady | alone (control) |",
+                  "|---|---|---|---|---|---|---|"]
         for r in mine:
             if r["impl"] == "safetile":
                 continue
@@ -542,7 +543,8 @@ def main(argv: list[str] | None = None) -> int:
         if r["workload"] != "attention":
             r["copy_gbps"] = copy
             r["of_copy"] = r["rate"] / copy
-    header += f"\n\nCopy bandwidth (1 GiB device-to-device, best of 20, start and end): {copies[0]:.0f} / {copies[1]:.0f} GB/s"
+    header += (f"\n\nCopy bandwidth (1 GiB device-to-device, best of 20, start and end): {copies[0]:.0f} / "
+               f"{copies[1]:.0f} GB/s")
     header += f"\n\nClock samples: {len(sampler.samples)} {sampler.missing}"
     (args.out / "kernels.json").write_text(json.dumps(dict(device=device, header=header, copy_gbps=copies, rows=rows,
                                                            clocks=sampler.samples), indent=1))

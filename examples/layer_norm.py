@@ -18,7 +18,8 @@ kernel's column tile from the width and the element type (the best configs
 without spills measured on an H100, docs/benchmarks.md §5).
 
 Shipped hints: ``layer_norm_row`` ``occupancy = 4`` on sm_90, 2 for f32
-tiles of 8192 elements or more (at 4 they spill or run slower);
+tiles of 8192 elements or more (at 4 they spill or run slower), none for
+tiles of 16384 or more (16-bit rows of 16384: at 4 they spill);
 ``layer_norm`` none (at ``occupancy = 2`` f16 and f32 spill 40 bytes).
 """
 
@@ -34,10 +35,18 @@ ROW_GROUP = 1 << 16
 block walks its own row block's tiles left to right."""
 
 
+def row_hints(dtype: st.DType, elements: int) -> dict[str, dict[str, int]]:
+    """``layer_norm_row``'s sm_90 hints for a tile of ``elements``: ``occupancy = 4``, 2 for f32
+    tiles of 8192 or more, none from 16384 (at 4 or 2 those spill)."""
+    if elements >= 16384:
+        return {}
+    return {"sm_90": {"occupancy": 2 if dtype == st.f32 and elements >= 8192 else 4}}
+
+
 @st.kernel(
     specialize=[dict(E=st.f16, BM=1, BN=4096, N=4096), dict(E=st.f32, BM=2, BN=8192, N=8192),
                 dict(E=st.bf16, BM=4, BN=128, N=100)],
-    optimization_hints=lambda E, BM, BN, **_: {"sm_90": {"occupancy": 2 if E == st.f32 and BM * BN >= 8192 else 4}},
+    optimization_hints=lambda E, BM, BN, **_: row_hints(E, BM * BN),
 )
 def layer_norm_row(
     z: st.Mut["E", ("BM", "BN")],
@@ -116,6 +125,13 @@ def row_tile(width: int) -> int:
     return 1 << max(0, (width - 1).bit_length())
 
 
+def max_row_tile(dtype: st.DType) -> int:
+    """The widest row the launcher gives the one-tile kernel: ``MAX_ROW_TILE``, twice that for
+    16-bit types (one tile of 16384 columns with no hint: 168 registers, no spill, 1.9x the
+    looped kernel on an H100, docs/benchmarks.md §5)."""
+    return 2 * MAX_ROW_TILE if dtype.bits == 16 else MAX_ROW_TILE
+
+
 def rows_per_block(width: int, dtype: st.DType = f32) -> int:
     """The launcher's rows per block: about 4096 elements a block (several rows of narrow ones,
     at most 16), one row from 4096 columns up, for every element type (4x as many measured
@@ -134,7 +150,7 @@ def launch_layer_norm(z: st.Tensor, x: st.Tensor, w: st.Tensor, b: st.Tensor, ep
     """``z = layer_norm(x) * w + b``: ``layer_norm_row`` when a row fits in ``MAX_ROW_TILE``
     elements, else ``layer_norm``."""
     width = x.shape[1]
-    if row_tile(width) <= MAX_ROW_TILE:
+    if row_tile(width) <= max_row_tile(x.dtype):
         rows = rows or rows_per_block(width, x.dtype)
         return layer_norm_row(z.partition((rows, row_tile(width))), x, w, b, eps)
     rows = rows or 1

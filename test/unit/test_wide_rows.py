@@ -124,6 +124,7 @@ def test_the_row_launchers_measured_choices_by_element_type() -> None:
     assert RMS_NORM.loop_tile(65536, st.f32) == 2048 and RMS_NORM.loop_tile(65536, st.bf16) == 4096
     assert LAYER_NORM.loop_tile(262144, st.f32) == 4096 and LAYER_NORM.loop_tile(262144, st.f16) == 8192
     assert RMS_NORM.rows_per_block(1024, st.f16) == LAYER_NORM.rows_per_block(1024, st.f32) == 4
+    assert LAYER_NORM.max_row_tile(st.bf16) == 16384 and LAYER_NORM.max_row_tile(st.f32) == 8192
 
 
 def test_the_big_tiles_carry_the_tuned_hints_and_the_small_ones_none() -> None:
