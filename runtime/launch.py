@@ -57,7 +57,7 @@ from .errors import DeviceOpError, LaunchRefused, OwnershipError
 from .interop import import_torch_arguments, is_torch_tensor
 from .ops import DeviceOp, _ids, returned
 from .stream import Stream, capturing_here, note_handle
-from .tensor import Holder, Partition, Shared, Tensor, UnsafePointer, move_all
+from .tensor import OWNERSHIP, Holder, Partition, Shared, Tensor, UnsafePointer, move_all
 
 AOT_ENV = "SAFETILE_AOT_ARCHS"
 SANITIZE_ENV = "SAFETILE_SANITIZE"
@@ -307,17 +307,21 @@ class Prepared(Holder):
     """
 
     def __init__(self, op: _Launch):
-        op._claim("prepare")
+        op._claim("prepare", "prepared")  # one step: no other thread drives it meanwhile
         self._plan, self._args, self._op_name = op._plan, op._args, op.name
-        self._enqueue: Callable[[Stream], None] | None = op._plan.launcher.bind(op._args, op._options)
         self._streams: list[Stream] = []
         self.launches = 0
-        op.state = "prepared"
-        for i in self._plan.moved:
-            self._args[i].hand_over(op, self)
-        for i in self._plan.shared:
-            self._args[i].borrow(self, "prepare the launch")
-            self._args[i].return_borrow(op)
+        try:
+            self._enqueue: Callable[[Stream], None] | None = op._plan.launcher.bind(op._args, op._options)
+        except BaseException:
+            op.state = "pending"  # nothing moved: the op may still be driven
+            raise
+        with OWNERSHIP:  # the handles pass from the op to this as one step
+            for i in self._plan.moved:
+                self._args[i].hand_over(op, self)
+            for i in self._plan.shared:
+                self._args[i].borrow(self, "prepare the launch")
+                self._args[i].return_borrow(op)
 
     def describe(self) -> str:
         return f"Prepared({self._op_name}, {self.launches} launches)"
