@@ -771,19 +771,20 @@ def test_optimization_hints_parse_errors(ctx: Context) -> None:
         parse_attribute(ctx, "#cuda_tile.optimization_hints<sm_100 = 3>")
 
 
-def test_optimization_hints_verify_for() -> None:
-    ok = OptimizationHintsAttr(
-        {"sm_100": {"num_cta_in_cga": _i64(2)}, "default": {"occupancy": _i64(4)}}
-    )
-    ok.verify_for("cuda_tile.entry", ("num_cta_in_cga", "occupancy"))
-    with raises("unknown hint key sm_999"):
-        OptimizationHintsAttr({"sm_999": {"occupancy": _i64(1)}}).verify_for(
-            "cuda_tile.entry", ("occupancy",)
-        )
-    with raises("latency is not known hint for current Operation"):
-        OptimizationHintsAttr({"sm_90": {"latency": _i64(1)}}).verify_for(
-            "cuda_tile.entry", ("occupancy",)
-        )
+def test_optimization_hints_checks() -> None:
+    """NVIDIA's -Wunsupported-hints checks (``hints.hint_warnings``): per op."""
+    from safetile.dialects.cuda_tile.hints import HintChecks, hint_warnings
+    from safetile.dialects.cuda_tile.ops.structure import EntryOp
+
+    def warnings(hints: dict[str, dict[str, Attribute]]) -> list[str]:
+        entry = EntryOp("k", [], optimization_hints=OptimizationHintsAttr(hints))
+        return hint_warnings(entry, HintChecks.WARN)[0]
+
+    assert warnings({"sm_100": {"num_cta_in_cga": _i64(2)}, "default": {"occupancy": _i64(4)}}) == []
+    assert warnings({"sm_999": {"occupancy": _i64(1)}}) == ["unknown hint key sm_999"]
+    assert warnings({"sm_90": {"latency": _i64(1)}}) == [
+        "latency is not known hint for current Operation"
+    ]
 
 
 # --------------------------------------------------------------------------
