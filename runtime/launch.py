@@ -140,8 +140,6 @@ def launch(kernel: LaunchableKernel, *args: Any, **kwargs: Any) -> DeviceOp:
             key = arg._launch_key
             parts.append(arg.launch_key(_launch_key) if key is None else key)
         else:
-            if kind.__module__.startswith("torch") and is_torch_tensor(arg):
-                return _launch_torch(kernel, args, kwargs)  # the torch edge: a cold path
             parts.append(kind)
     if kwargs:
         parts.append(_kwargs_key(kwargs))
@@ -152,6 +150,10 @@ def launch(kernel: LaunchableKernel, *args: Any, **kwargs: Any) -> DeviceOp:
         signature = _signature(parts)
         plan = cache.plans.get(signature)
         if plan is None or plan.backend is not backend:
+            # no plan takes a torch tensor (a part is its type), so the torch edge costs the
+            # warm path nothing
+            if any(is_torch_tensor(arg) for arg in args):
+                return _launch_torch(kernel, args, kwargs)
             plan = cache.plans[signature] = _plan(kernel, cache, backend, args, kwargs)
 
     op = object.__new__(_Launch)

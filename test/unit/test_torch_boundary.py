@@ -29,9 +29,11 @@ def scale(z: st.Mut["E", ("B",)], x: st.Ref["E", (-1,)], k: f32, *, E: st.DType,
 
 def test_torch_in_torch_out() -> None:
     x, y, z = torch.arange(10.0), torch.ones(10), torch.zeros(10)
-    back = add(z, x, y, S=(4,)).sync()
-    assert back[0] is z and back[1] is x and back[2] is y
-    torch.testing.assert_close(z, x + 1)
+    for _ in range(2):  # the second launch: the kernel has a plan for safetile handles of these shapes
+        back = add(z, x, y, S=(4,)).sync()
+        assert back[0] is z and back[1] is x and back[2] is y
+        torch.testing.assert_close(z, x + 1)
+        x += 1
 
 
 def test_torch_and_safetile_arguments_mix() -> None:
