@@ -166,6 +166,21 @@ def test_attention_refuses_shapes_naming_them() -> None:
         nn.attention(f64(1, 2, 5, 6), f64(1, 2, 5, 6), f64(1, 2, 5, 6))
 
 
+@pytest.mark.parametrize("name", ["softmax", "cross_entropy", "rms_norm", "layer_norm", "matmul", "attention"])
+def test_torch_validates_each_forward_op(name: str) -> None:
+    """``torch.library.opcheck``: the schema, the fake implementation against the real one (static and
+    dynamic shapes through AOT autograd) and the autograd registration."""
+    args = {
+        "softmax": (f64(5, 10), False),
+        "cross_entropy": (f64(5, 10), torch.tensor([1, 0, 9, 3, 4])),
+        "rms_norm": (f64(5, 10), f64(10), 1e-6),
+        "layer_norm": (f64(5, 10), f64(10), f64(10, seed=1), 1e-5),
+        "matmul": (f64(5, 7), f64(7, 6), False, False),
+        "attention": (f64(2, 3, 4), f64(1, 3, 4), f64(1, 3, 4, seed=1), True, 0.5),
+    }[name]
+    torch.library.opcheck(getattr(nn, f"_{name}"), args)
+
+
 SAFETY_VARIANTS = {
     K.softmax_forward: dict(E=st.f32, A=st.f32, BM=4, BN=16, N=10),
     K.softmax_backward: dict(E=st.f32, A=st.f32, BM=4, BN=16, N=10),
