@@ -3,9 +3,9 @@
 ``import safetile.nn`` registers, in the ``safetile`` op namespace, a
 forward op and its backward ops for each layer (kernels in
 ``safetile.nn.kernels``, all safe code), and pairs them with
-``register_autograd``.  The functions below take torch tensors of any
-leading shape (rows are the last dimension), run eagerly, under
-``torch.compile(fullgraph=True)`` and through ``torch.autograd``:
+``register_autograd``.  The functions below run eagerly, under
+``torch.compile(fullgraph=True)`` and through ``torch.autograd``; the row
+layers take tensors of any leading shape (rows are the last dimension):
 
 * ``softmax(x)``, ``log_softmax(x)``
 * ``cross_entropy(logits, target)``: the mean over rows of
