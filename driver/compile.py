@@ -59,8 +59,8 @@ from safetile.passes.grid_dependency import early_arguments, waits_first
 from safetile.passes.pipeline import clean_up_passes, safety_passes
 from safetile.passes.registry import PassRegistryError
 
-from .pass_guard import FACTS, PassGuard
-from .unsafe_report import unsafe_report
+from safetile.passes.analyses.pass_guard import FACTS, PassGuard
+from safetile.passes.analyses.unsafe_report import unsafe_report
 from .user_passes import PassRequest, pass_requests, registered_pipeline_passes
 
 STAGES = ("frontend", "before-safety", "safety", "after-safety", "clean-up", "after-clean-up")
@@ -121,7 +121,7 @@ class CompiledVariant:
     """The arch of ``cubin`` (``"sm_90"``), or None for IR only."""
     cubin: cache.CacheEntry | None = field(default=None, repr=False)
     unsafe_report: tuple[str, ...] = ()
-    """Where this variant, as it runs, leaves safety to its author (``driver/unsafe_report.py``):
+    """Where this variant, as it runs, leaves safety to its author (``passes/analyses/unsafe_report.py``):
     raw pointer parameters, ``unchecked_accesses``, ``st.unsafe()`` operations, and what a pass
     trusted by name (``st.trusted``) left unproved; empty for a kernel proved safe throughout."""
 
@@ -269,7 +269,7 @@ def _lower(
 
 def _apply_user(kernel: KernelDefinition, request: PassRequest, ctx: Context, module: ModuleOp,
                 guard: PassGuard) -> None:
-    """Run a user pass; its output must verify and pass the guard (``driver/pass_guard.py``),
+    """Run a user pass; its output must verify and pass the guard (``passes/analyses/pass_guard.py``),
     unless the user trusts it by name."""
     step = request.pass_
     label = f"'{step.name}' (at {request.point})"

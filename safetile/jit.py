@@ -67,7 +67,7 @@ class Kernel(LaunchableKernel):
         """Where the variant ``values`` specialize, as it runs, leaves safety to its author: raw
         pointer parameters, ``unchecked_accesses``, each ``st.unsafe()`` operation and what a
         pass trusted by name left unproved, one ``file:line:col: what`` line each (read off the
-        ``CompiledVariant``: ``driver/unsafe_report.py``)."""
+        ``CompiledVariant``: ``passes/analyses/unsafe_report.py``)."""
         return list(self.compile_variant(**values).unsafe_report)
 
     def with_options(self, **changes: Any) -> Kernel:

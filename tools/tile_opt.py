@@ -49,9 +49,6 @@ from safetile.backend.cache import CACHE_ENV, compile_cubin
 from safetile.backend.tileiras import SUPPORTED_ARCHS, TileirasError
 from safetile.backend.toolchain import ToolchainError
 from safetile.frontend.errors import CompileError, import_error
-from safetile.driver.pass_guard import SAFETY_PASSES, PassGuard
-from safetile.driver.unsafe_report import unsafe_report
-from safetile.dialects.cuda_tile.ops.structure import EntryOp
 from safetile.dialects.cuda_tile.diagnostics import Diagnostic, TileIRError
 from safetile.dialects.cuda_tile.diagnostics import verify
 from safetile.dialects.cuda_tile.hints import HintChecks
@@ -327,14 +324,20 @@ class TileOptMain(xDSLOptMain):
 
     def apply_passes(self, prog: ModuleOp) -> None:
         """Run the pipeline, every pass under the guard of the input's safety facts."""
-        self.guard = PassGuard.of(prog)
+        if self.pipeline.passes or self.args.unsafe_report:
+            # Imported here: the many tile-opt runs that only parse and print need none of it.
+            from safetile.passes.analyses.pass_guard import PassGuard
+
+            self.guard = PassGuard.of(prog)
         super().apply_passes(prog)
 
     def guard_pass(self, done: ModulePass, module: ModuleOp) -> None:
         """Hold the module after ``done`` against the input's safety facts
-        (``driver/pass_guard.py``): safetile's safety passes consume them by design; any
+        (``passes/analyses/pass_guard.py``): safetile's safety passes consume them by design; any
         other pass must leave them as they are and keep what they proved, unless trusted
         with ``--trust``."""
+        from safetile.passes.analyses.pass_guard import SAFETY_PASSES
+
         if done.name in SAFETY_PASSES:
             self.guard.accept(module)
             return
@@ -352,6 +355,9 @@ class TileOptMain(xDSLOptMain):
 
     def print_unsafe_report(self, module: ModuleOp) -> None:
         """``--unsafe-report``: the report of each entry of ``module`` on standard error."""
+        from safetile.dialects.cuda_tile.ops.structure import EntryOp
+        from safetile.passes.analyses.unsafe_report import unsafe_report
+
         for entry in [o for o in module.walk() if isinstance(o, EntryOp)]:
             facts = self.guard.record.entries.get(entry.sym_name.data)
             if facts is None:
