@@ -77,7 +77,7 @@ class ProductOnTheLeft(RewritePattern):
     def match_and_rewrite(self, op: AddFOp, rewriter: PatternRewriter) -> None:
         if isinstance(op.lhs.owner, MulFOp) or not isinstance(op.rhs.owner, MulFOp):
             return  # already in order, or no product to move
-        rewriter.replace_op(
+        rewriter.replace(
             op,
             AddFOp.create(
                 operands=[op.rhs, op.lhs],
@@ -96,7 +96,7 @@ class FuseMulAdd(RewritePattern):
         mul = _fusable_product(op.lhs, op)
         if mul is None:
             return
-        rewriter.replace_op(op, _fma(mul, op.rhs, op))
+        rewriter.replace(op, _fma(mul, op.rhs, op))
         rewriter.erase_op(mul)  # its one use is gone
 
 
@@ -110,7 +110,7 @@ class FuseMulSub(RewritePattern):
             return
         negated = NegFOp.create(operands=[op.rhs], result_types=[op.rhs.type])
         new_ops: list[Operation] = [negated, _fma(mul, negated.results[0], op)]
-        rewriter.replace_op(op, new_ops)
+        rewriter.replace(op, new_ops)
         rewriter.erase_op(mul)
 
 

@@ -78,7 +78,7 @@ class LowerCheckIndex(RewritePattern):
                 f"{check.message.data}: this index check needs an in-kernel assert, but "
                 f"@{entry.sym_name.data} is compiled with deny_in_kernel_checks",
             )
-        rewriter.replace_op(check, _in_kernel_check(check), new_results=[])
+        rewriter.replace(check, _in_kernel_check(check), new_results=[])
 
 
 def _entry_of(op: Operation) -> EntryOp | None:

@@ -257,6 +257,7 @@ class FakeDriver:
         run there, say, or to launch again from inside a launch)."""
         self.graph_launches = 0
         self.captures: dict[int, Capture] = {}
+        self.capture_lock = threading.Lock()
         """Stream handle -> the capture it records into."""
         self.event_ends: dict[int, tuple[Capture, frozenset[int]]] = {}
         """Event handle -> the capture and the nodes it was recorded after."""
@@ -369,18 +370,22 @@ class FakeDriver:
             self.waits.append((stream, event))
         if int(event) in self.event_ends:
             capture, ends = self.event_ends[int(event)]
-            self.captures.setdefault(int(stream), capture)
+            with self.capture_lock:
+                self.captures.setdefault(int(stream), capture)
             capture.ends[int(stream)] = capture.ends.get(int(stream), frozenset()) | ends
         return _OK
 
     def cuStreamBeginCapture(self, stream: Any, mode: Any) -> tuple[Any, ...]:  # noqa: N802
-        self.captures[int(stream)] = Capture(int(stream))
+        with self.capture_lock:
+            self.captures[int(stream)] = Capture(int(stream))
         return _OK
 
     def cuStreamEndCapture(self, stream: Any) -> tuple[Any, ...]:  # noqa: N802
-        capture = self.captures[int(stream)]
-        for each in [s for s, c in self.captures.items() if c is capture]:
-            del self.captures[each]
+        # The driver is thread-safe, so is its stand-in: threads capture on their own streams at once.
+        with self.capture_lock:
+            capture = self.captures[int(stream)]
+            for each in [s for s, c in self.captures.items() if c is capture]:
+                del self.captures[each]
         if len(ordered_before(capture.nodes, capture.ends[capture.origin])) < len(capture.nodes):
             return CUresult.CUDA_ERROR_STREAM_CAPTURE_UNJOINED, None
         handle = self._handle()

@@ -46,7 +46,7 @@ class DivideAsMultiply(RewritePattern):
         reciprocal = ConstantOp.splat(op.rhs.type, 1.0 / c)
         product = MulFOp.build(operands=[op.lhs, reciprocal.result], result_types=[op.result.type],
                                properties={"rounding_mode": op.rounding_mode})
-        rewriter.replace_op(op, [reciprocal, product])
+        rewriter.replace(op, [reciprocal, product])
 
 
 @dataclass(frozen=True)
