@@ -27,12 +27,13 @@ install: $(STAMP)
 run: install
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python examples/run_all.py
 
-# lit and pytest run at once (lit keeps a worker per core busy, pytest one): lit's
-# report is printed when both are done; the status is non-zero if either failed.
+# lit and pytest run at once, each with a worker per core (pytest-xdist; a test file
+# stays on one worker, in order): lit's report is printed when both are done; the
+# status is non-zero if either failed.
 define run_tests
 	export PATH="$(CURDIR)/$(BIN):$$PATH"; \
 	$(BIN)/lit -v test/lit > $(VENV)/lit.log 2>&1 & lit=$$!; \
-	$(BIN)/python -m pytest -q $(1); status=$$?; \
+	$(BIN)/python -m pytest -q -n auto --dist loadfile $(1); status=$$?; \
 	wait $$lit || status=1; \
 	cat $(VENV)/lit.log; exit $$status
 endef
