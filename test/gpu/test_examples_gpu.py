@@ -27,6 +27,7 @@ SIZES = {
     "layer_norm_row": [dict(m=5, n=100), dict(m=33, n=512)],
     "gemm": [dict(m=70, n=50, k=48), dict(m=256, n=192, k=128)],
     "persistent_gemm": [dict(m=70, n=50, k=48), dict(m=256, n=192, k=128)],
+    "fp8_gemm": [dict(m=70, n=50, k=48), dict(m=256, n=192, k=128)],
     "flash_attention": [dict(bh=3, s=40, sk=64, d=32), dict(bh=4, s=128, sk=128, d=32),
                         dict(bh=4, s=128, sk=128, d=32, causal=1), dict(bh=8, s=100, sk=100, d=32, group=4)],
     "permute_heads": [dict(b=2, s=40, h=4, d=16), dict(b=3, s=64, h=8, d=16)],
