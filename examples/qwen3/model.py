@@ -36,6 +36,7 @@ import numpy as np
 import safetile as st
 
 from . import kernels as K
+from . import prefill_kernels as P
 from .reference import Config, inv_freq
 
 
@@ -141,6 +142,31 @@ def hinted(kernel: st.Kernel, latency: int | None = None, warps: int | None = No
     return kernel.with_options(**options) if options else kernel
 
 
+@dataclass(frozen=True)
+class PrefillTiles:
+    """The prefill's tiles (prefill_kernels.py): ``rows`` x ``cols`` output tiles of its GEMMs,
+    ``depth`` columns of the input a step (it divides the packed weights' column tiles);
+    ``attention``: query rows, and key rows, a block of the causal attention and rows a block of
+    the cache write (it divides ``max_positions``), ``attention_warps``: that kernel's
+    ``num_worker_warps_per_cta`` on sm_90 (examples/flash_attention.py's measured 8 for 128-row
+    tiles); ``embed``: columns an embedding block copies.  The prompt is padded to a multiple
+    of ``rows`` and ``attention``."""
+
+    rows: int = 128
+    cols: int = 128
+    depth: int = 64
+    attention: int = 128
+    attention_warps: int | None = 8
+    embed: int = 256
+
+    @property
+    def row_step(self) -> int:
+        """The prompt's rows are padded to a multiple of this."""
+        return max(self.rows, self.attention)
+
+
+TINY_PREFILL = PrefillTiles(rows=16, cols=16, depth=16, attention=16, attention_warps=None, embed=16)
+
 TINY_TILES = Tiles(rows=16, cols=16, head_rows=16, keys=8, embed=16, sample=8, o_rows=8, o_cols=32, o_early=2)
 
 
@@ -160,10 +186,11 @@ class Qwen3Decoder:
     (default: ``st.from_numpy(a, dtype=dtype)``; ``st.from_dlpack`` shares torch's memory)."""
 
     def __init__(self, config: Config, weights: Mapping[str, Any], *, dtype: st.DType = st.bf16,
-                 max_positions: int = 2048, tiles: Tiles = Tiles(),
+                 max_positions: int = 2048, tiles: Tiles = Tiles(), prefill_tiles: PrefillTiles = PrefillTiles(),
                  upload: Callable[[Any], st.Tensor] | None = None):
-        if max_positions % tiles.keys:
-            raise ValueError(f"max_positions ({max_positions}) must be a multiple of the key tile ({tiles.keys})")
+        for name, tile in (("key tile", tiles.keys), ("prefill's attention tile", prefill_tiles.attention)):
+            if max_positions % tile:
+                raise ValueError(f"max_positions ({max_positions}) must be a multiple of the {name} ({tile})")
         hidden, intermediate, attended = config.hidden, config.intermediate, config.heads * config.head_dim
         for projection, size, length, cols, early in (
                 ("QKV, the LM head", "hidden", hidden, tiles.cols, "early"), ("gate/up", "hidden", hidden, tiles.cols, "up_early"),
@@ -176,6 +203,7 @@ class Qwen3Decoder:
                 raise ValueError(f"Tiles({early}={getattr(tiles, early)}) reads more column tiles early than "
                                  f"{projection} has ({length} / {cols}): pick at most {length // cols}")
         self.config, self.dtype, self.tiles, self.max_positions = config, dtype, tiles, max_positions
+        self.prefill_tiles = prefill_tiles
         put = upload or (lambda a: st.from_numpy(a, dtype=dtype).sync())
 
         def shared(array: Any) -> st.Shared:
@@ -207,6 +235,8 @@ class Qwen3Decoder:
                 }.items()
             })
         self.buffers: dict[str, st.Tensor] = {}
+        self.scratch: dict[str, st.Tensor] = {}
+        """The prefill's buffers (``prefill``), kept for the next prompt of as many padded rows."""
 
     def _allocate(self, prompt: list[int]) -> None:
         """Fresh buffers: the prompt at the head of the token history, position 0, empty caches."""
@@ -282,29 +312,98 @@ class Qwen3Decoder:
             launch(run, t.gemv(K.norm_gate_up), ("mlp", (t.rows,)), "x2", layer["ln2"], layer["gate"], layer["up"], eps,
                    BK=t.cols, **t.reads("up"))
             launch(run, t.gemv(K.gemv_residual), ("x", (t.rows,)), "x2", "mlp", layer["down"], BK=t.cols, **t.reads("down"))
+        self._head(run, prompt_len)
+
+    def _head(self, run: Callable[[st.DeviceOp], Any], prompt_len: int) -> None:
+        """The end of a step, on ``x`` (the last layer's output at ``pos``): the LM head's logits,
+        ``tokens[pos + 1]`` its greedy token (past the prompt), the position advanced."""
+        t, launch = self.tiles, self._launch
         launch(run, K.norm_gemv_argmax, ("logits", (t.head_rows,)), ("best", (1,)), ("best_at", (1,)), "x",
-               self.final_norm, self.head, eps, BK=t.cols, **t.reads())
+               self.final_norm, self.head, self.config.eps, BK=t.cols, **t.reads())
         launch(run, K.sample, ("tokens", (1,)), "best", "best_at", "pos", prompt_len, BT=t.sample)
         launch(run, K.advance, ("pos_next", (1,)), "pos", 1)
         launch(run, K.advance, ("pos", (1,)), "pos_next", 0)
 
-    def record(self, prompt: list[int]) -> st.Graph:
-        """Fresh buffers for ``prompt`` and the graph of one step over them (nothing runs)."""
+    def _prefill_scratch(self, rows: int) -> None:
+        """The prefill's buffers for ``rows`` padded prompt rows, into ``buffers`` (those of the
+        last prefill when it had as many rows)."""
+        c, e = self.config, self.dtype
+        if self.scratch and self.scratch["X"].shape[0] != rows:
+            self.scratch.clear()
+        if not self.scratch:
+            shapes = {"X": (c.hidden, st.f32), "X2": (c.hidden, st.f32), "QKV": (c.qkv, st.f32),
+                      "O": (c.heads * c.head_dim, e), "M": (c.intermediate, e)}
+            # Uploads, not st.zeros: the cuda backend's memset fill fails for bf16.
+            self.scratch = {name: st.from_numpy(np.zeros((rows, cols), np.float32), dtype=dtype).sync()
+                            for name, (cols, dtype) in shapes.items()}
+        self.buffers.update(self.scratch)
+        self.scratch = {}
+
+    def prefill(self, prompt: list[int], stream: st.Stream | None = None) -> None:
+        """The prompt in one pass over fresh buffers (``_allocate``'s): every layer's caches hold
+        rows ``0 .. len(prompt) - 1``, ``logits`` the last row's, ``tokens[len(prompt)]`` its
+        greedy token and the position is ``len(prompt)``: the decode graph continues from there.
+        Enqueued on ``stream`` (default: the default stream); a host read waits for it."""
+        c, t, p = self.config, self.tiles, self.prefill_tiles
+        n, g, d, eps = len(prompt), c.group, c.head_dim, c.eps
+        rows = -(-n // p.row_step) * p.row_step
+        if rows > self.max_positions:
+            raise ValueError(f"a prefill of {n} tokens takes {rows} cache rows (padded to a multiple of "
+                             f"{p.row_step}): more than max_positions ({self.max_positions})")
+        self._prefill_scratch(rows)
+        tokens = np.zeros(rows, np.int32)
+        tokens[:n] = prompt
+        self.buffers["prompt"] = st.from_numpy(tokens).sync()
+        queue = stream or st.current_backend().default_stream
+
+        def run(op: st.DeviceOp) -> Any:
+            return op.enqueue(queue)
+
+        launch, tile = self._launch, (p.rows, p.cols)
+        attention = hinted(P.prefill_attention, warps=p.attention_warps)
+        launch(run, P.embed_rows, ("X", (1, p.embed)), self.embedding, "prompt")
+        for i, layer in enumerate(self.layers):
+            k, v = f"k{i}", f"v{i}"
+            launch(run, P.norm_gemm, ("QKV", tile), "X", layer["ln1"], layer["qkv"], eps, BK=p.depth)
+            launch(run, P.prefill_kv, (k, (1, p.attention, d)), (v, (1, p.attention, d)), "QKV", layer["k_norm"],
+                   self.inv_freq, n, eps, KVH=c.kv_heads, G=g)
+            launch(run, attention, ("O", (p.attention, d)), "QKV", layer["q_norm"], self.inv_freq, k, v, eps,
+                   d ** -0.5, KVH=c.kv_heads, G=g)
+            launch(run, P.gemm_residual, ("X2", tile), "X", "O", layer["o"], BK=p.depth)
+            launch(run, P.norm_gate_up_gemm, ("M", tile), "X2", layer["ln2"], layer["gate"], layer["up"], eps,
+                   BK=p.depth)
+            launch(run, P.gemm_residual, ("X", tile), "X2", "M", layer["down"], BK=p.depth)
+        launch(run, P.take_row, ("x", (t.embed,)), "X", n - 1)
+        self.buffers["pos"] = st.from_numpy(np.array([n - 1], np.int32)).sync()
+        self._head(run, n)
+        del self.buffers["prompt"]
+        for name in ("X", "X2", "QKV", "O", "M"):
+            self.scratch[name] = self.buffers.pop(name)
+
+    def record(self, prompt: list[int], *, prefill: bool = False) -> st.Graph:
+        """Fresh buffers for ``prompt`` and the graph of one step over them; with ``prefill`` the
+        prompt is run through ``prefill`` first (the graph continues at ``len(prompt)``),
+        without, nothing runs."""
         if not 0 < len(prompt) < self.max_positions:
             raise ValueError(f"the prompt must have 1 to {self.max_positions - 1} tokens, got {len(prompt)}")
         self._allocate(prompt)
+        if prefill:
+            self.prefill(prompt)
         with st.Graph.scope() as scope:
             self.step(scope, len(prompt))
         assert scope.graph is not None
         return scope.graph
 
-    def generate(self, prompt: list[int], steps: int) -> list[int]:
-        """``steps`` greedy tokens after ``prompt``: ``len(prompt) - 1 + steps`` replays of one graph."""
+    def generate(self, prompt: list[int], steps: int, *, prefill: bool = False) -> list[int]:
+        """``steps`` greedy tokens after ``prompt``: ``len(prompt) - 1 + steps`` replays of one graph,
+        or with ``prefill`` the prompt in one pass (``prefill``) and ``steps - 1`` replays."""
         if len(prompt) + steps > self.max_positions:
             raise ValueError(f"{len(prompt)} prompt tokens and {steps} steps exceed max_positions "
                              f"({self.max_positions})")
-        graph = self.record(prompt)
-        for _ in range(len(prompt) - 1 + steps):
+        if steps < 1:
+            raise ValueError(f"generate takes at least 1 step, got {steps}")
+        graph = self.record(prompt, prefill=prefill)
+        for _ in range(steps - 1 if prefill else len(prompt) - 1 + steps):
             graph.replay()
         graph.release()
         return [int(t) for t in self.read("tokens")[len(prompt): len(prompt) + steps]]

@@ -1,0 +1,265 @@
+"""The kernels of a Qwen3 prefill: the whole prompt in one pass, every kernel safe.
+
+The prompt's ``n`` tokens are rows (padded to a multiple of the row tile): the
+residual stream ``X`` is an f32 ``[rows, hidden]`` matrix, the GEMMs' other
+inputs are ``E`` (bf16, f16 or f32) and every product accumulates in f32 on
+the tensor cores (``st.mma``).  The projections read the decoder's weights as
+they are uploaded, plain ``(n, k)`` or packed in the GEMV's tiles
+(``kernels.pack_weight``): one copy serves prefill and decode.
+
+* ``embed_rows``         X[r] = table[tokens[r]]
+* ``norm_gemm``          Z = (rms_norm(X) * norm_w) @ W^T               (QKV: f32 out)
+* ``prefill_kv``         rows ``0 .. n`` of the KV caches: keys normalized per head and
+                         rotated at their positions, values as they are
+* ``prefill_attention``  causal GQA flash attention of each query head over the cache
+                         (its queries normalized and rotated in the block), ``E`` out
+* ``gemm_residual``      Z = R + A @ W^T                                (o_proj, down_proj)
+* ``norm_gate_up_gemm``  Z = silu(Xn @ Wg^T) * (Xn @ Wu^T), Xn = rms_norm(X) * norm_w
+* ``take_row``           z = X[row]: the last prompt row, for the decoder's LM head
+
+The RMS norms are fused into the GEMMs that read their output: the norm of a
+row is one factor, so a block sums the squares of its ``A`` tiles in the same
+loop as its products and scales its rows at the end.  The KV cache is written
+by ``prefill_kv``'s grid over the cache's own tiles (blocks past the prompt
+return), so each cache tile has one writer; the attention then reads the cache,
+which the decode graph continues from (model.py: ``Qwen3Decoder.prefill``).
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from pathlib import Path
+
+import safetile as st
+from safetile import f32, i32
+
+from .kernels import LOG2E, head_rms_norm, rope
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/: the flash attention's tile step
+from flash_attention import attend  # noqa: E402
+
+
+@st.function
+def gemm_weight_tile(w, bn, kt, s, BN, BK):
+    """Rows ``bn * BN ...`` of a ``(N, K)`` weight, columns ``(kt * steps + s) * BK ...``, as an
+    ``(BN, BK)`` tile: ``w`` plain (2-d; ``s`` is 0) or packed by ``pack_weight`` (4-d, tiles of
+    ``(P, PK)``: ``BN / P`` consecutive tiles of column tile ``kt``, their ``s``-th ``BK``
+    columns; ``steps = PK / BK``)."""
+    if len(w.shape) == 4:
+        P = w.shape[2]
+        return w.partition((BN // P, 1, P, BK)).load((bn, kt, 0, s)).reshape((BN, BK))
+    return w.partition((BN, BK)).load((bn, kt))
+
+
+@st.function
+def gemm_steps(w, BN, BK, K):
+    """``BK``-column steps per column tile of ``w`` (1 plain, ``PK / BK`` packed), with the
+    static checks that ``w``'s tiles fit the GEMM's."""
+    if len(w.shape) == 4:
+        assert BN % w.shape[2] == 0, "the GEMM's row tile BN is a multiple of the packed tile's rows"
+        assert w.shape[3] % BK == 0, "the GEMM's step BK divides the packed tile's columns"
+        assert w.shape[1] * w.shape[3] == K, "w's packed column tiles cover a row of the input"
+        return w.shape[3] // BK
+    assert len(w.shape) == 2, "w is a (rows, K) matrix, or one packed by pack_weight"
+    assert w.shape[1] == K, "w has a column per column of the input"
+    assert K % BK == 0, "the GEMM's step BK divides the input's columns"
+    return 1
+
+
+@st.function
+def rows_times_weights(a, w, bm, bn, BM, BN, BK, E, norm_w=None, w2=None):
+    """Rows ``bm * BM ...`` of ``a`` times columns ``bn * BN ...`` of ``w^T`` (and of ``w2^T``: both
+    in one loop), f32 ``(BM, BN)`` accumulators; with ``norm_w``, ``a``'s tiles are scaled by it
+    before the product and the sums of their squares come back ``(BM, BK)`` (the rows' RMS is
+    then one factor of each row of the products)."""
+    K = a.shape[1]
+    steps = gemm_steps(w, BN, BK, K)
+    pa = a.partition((BM, BK))
+    acc = acc2 = st.zeros((BM, BN), f32)
+    squares = st.zeros((BM, BK), f32)
+    for kt in range(K // (BK * steps)):
+        for s in st.static_range(steps):
+            at = pa.load((bm, kt * steps + s))
+            if norm_w is not None:
+                squares = squares + at * at
+                at = at * norm_w.partition((BK,)).load((kt * steps + s,)).astype(f32).reshape((1, BK))
+            at = at.astype(E)
+            acc = st.mma(at, st.transpose(gemm_weight_tile(w, bn, kt, s, BN, BK)), acc)
+            if w2 is not None:
+                acc2 = st.mma(at, st.transpose(gemm_weight_tile(w2, bn, kt, s, BN, BK)), acc2)
+    return acc, acc2, squares
+
+
+@st.function
+def row_rms(squares, K, eps):
+    """``1 / rms`` of each row, ``(BM, 1)``, from the rows' summed squares ``(BM, BK)``."""
+    return st.rsqrt(st.sum(squares, 1, keepdims=True) * (1.0 / K) + eps)
+
+
+@st.kernel
+def embed_rows(
+    z: st.Mut[f32, (1, "BH")],
+    table: st.Ref["E", (-1, -1)],
+    tokens: st.Ref[i32, (-1,)],
+    *,
+    E: st.DType,
+    BH: int,
+):
+    """Row ``r`` of ``z`` = ``table[tokens[r]]`` in f32, ``BH`` columns a block."""
+    r, bh, _ = st.tile_block_id()
+    token = tokens.partition((1,)).load((r,)).reshape(())
+    z.store(table.partition((1, BH)).load((token, bh)).astype(f32))
+
+
+@st.kernel
+def norm_gemm(
+    z: st.Mut[f32, ("BM", "BN")],
+    x: st.Ref[f32, (-1, "K")],
+    norm_w: st.Ref["E", ("K",)],
+    w: st.Ref["E", "WS"],
+    eps: f32,
+    *,
+    E: st.DType,
+    BM: int,
+    BN: int,
+    BK: int,
+    K: int,
+    WS: st.Shape,
+):
+    """``z = (rms_norm(x) * norm_w) @ w^T`` (the rows of ``x`` normalized)."""
+    bm, bn, _ = st.tile_block_id()
+    acc, _, squares = rows_times_weights(x, w, bm, bn, BM, BN, BK, E, norm_w)
+    z.store(acc * row_rms(squares, K, eps))
+
+
+@st.kernel
+def gemm_residual(
+    z: st.Mut[f32, ("BM", "BN")],
+    residual: st.Ref[f32, (-1, -1)],
+    a: st.Ref["E", (-1, "K")],
+    w: st.Ref["E", "WS"],
+    *,
+    E: st.DType,
+    BM: int,
+    BN: int,
+    BK: int,
+    K: int,
+    WS: st.Shape,
+):
+    """``z = residual + a @ w^T``."""
+    bm, bn, _ = st.tile_block_id()
+    acc, _, _ = rows_times_weights(a, w, bm, bn, BM, BN, BK, E)
+    z.store(residual.partition((BM, BN)).load((bm, bn)) + acc)
+
+
+@st.kernel
+def norm_gate_up_gemm(
+    z: st.Mut["E", ("BM", "BN")],
+    x: st.Ref[f32, (-1, "K")],
+    norm_w: st.Ref["E", ("K",)],
+    w_gate: st.Ref["E", "WS"],
+    w_up: st.Ref["E", "WS"],
+    eps: f32,
+    *,
+    E: st.DType,
+    BM: int,
+    BN: int,
+    BK: int,
+    K: int,
+    WS: st.Shape,
+):
+    """The gated MLP's first half: ``silu(xn @ w_gate^T) * (xn @ w_up^T)``, ``xn = rms_norm(x) *
+    norm_w``, in ``E`` (down_proj's input)."""
+    bm, bn, _ = st.tile_block_id()
+    gate, up, squares = rows_times_weights(x, w_gate, bm, bn, BM, BN, BK, E, norm_w, w_up)
+    inv = row_rms(squares, K, eps)
+    gate, up = gate * inv, up * inv
+    z.store((gate / (1.0 + st.exp2(gate * -LOG2E)) * up).astype(E))
+
+
+@st.kernel
+def prefill_kv(
+    k_cache: st.Mut["E", (1, "BM", "D")],
+    v_cache: st.Mut["E", (1, "BM", "D")],
+    qkv: st.Ref[f32, (-1, "QKV")],
+    k_norm: st.Ref["E", ("D",)],
+    inv_freq: st.Ref[f32, ("HALF",)],
+    n: i32,
+    eps: f32,
+    *,
+    E: st.DType,
+    BM: int,
+    D: int,
+    HALF: int,
+    QKV: int,
+    KVH: int,
+    G: int,
+):
+    """Rows ``0 .. n`` of the caches (``[KVH, positions, D]``, tiles of ``BM`` rows): block
+    ``(kvh, t)`` writes rows ``t * BM ...`` of kv head ``kvh`` from the QKV rows (``[q (G * KVH
+    heads), k (KVH), v (KVH)]`` of ``D``), keys normalized per head and rotated at their
+    positions; rows from ``n`` on are written as zeros, tiles past the QKV rows return."""
+    kvh, t, _ = st.tile_block_id()
+    heads = qkv.partition((BM, D))
+    if t >= st.num_tiles(heads, 0):
+        return
+    last = st.minimum(t, st.num_tiles(heads, 0) - 1)  # t, in a form the index check sees bounded
+    rows = st.iota((BM,)).reshape((BM, 1)) + t * BM
+    valid = rows < n
+    k = rope(head_rms_norm(heads.load((last, G * KVH + kvh)), k_norm, eps), rows, inv_freq)
+    k_cache.store(st.where(valid, k, 0.0).astype(E).reshape((1, BM, D)))
+    v_cache.store(st.where(valid, heads.load((last, G * KVH + KVH + kvh)), 0.0).astype(E).reshape((1, BM, D)))
+
+
+@st.kernel
+def prefill_attention(
+    o: st.Mut["E", ("BM", "D")],
+    qkv: st.Ref[f32, (-1, "QKV")],
+    q_norm: st.Ref["E", ("D",)],
+    inv_freq: st.Ref[f32, ("HALF",)],
+    k_cache: st.Ref["E", ("KVH", -1, "D")],
+    v_cache: st.Ref["E", ("KVH", -1, "D")],
+    eps: f32,
+    scale: f32,
+    *,
+    E: st.DType,
+    BM: int,
+    D: int,
+    HALF: int,
+    QKV: int,
+    KVH: int,
+    G: int,
+):
+    """Causal attention of the prompt (FlashAttention-2): block ``(t, h)`` takes query rows
+    ``t * BM ...`` of query head ``h`` (normalized per head, rotated at their positions, times
+    ``scale * log2(e)``) over the keys of kv head ``h // G`` up to each row, from the caches
+    (``prefill_kv`` wrote them), and writes the heads' outputs as columns ``h * D ...`` of ``o``
+    (``[rows, heads * D]``, o_proj's input).  The key tiles before the diagonal run unmasked,
+    the diagonal one masked (key tiles are query tiles: ``BM`` rows)."""
+    t, h, _ = st.tile_block_id()
+    kvh = h // G
+    rows = st.iota((BM,)).reshape((BM, 1)) + t * BM
+    q = qkv.partition((BM, D)).load((t, h))
+    qt = (rope(head_rms_norm(q, q_norm, eps), rows, inv_freq) * (scale * LOG2E)).astype(E)
+    pk, pv = k_cache.partition((1, BM, D)), v_cache.partition((1, BM, D))
+    m = st.full((BM, 1), -math.inf, f32)
+    l = st.zeros((BM, 1), f32)
+    acc = st.zeros((BM, D), f32)
+    for j in range(t):
+        kt, vt = pk.load((kvh, j, 0)).reshape((BM, D)), pv.load((kvh, j, 0)).reshape((BM, D))
+        m, l, acc = attend(qt, kt, vt, m, l, acc, j * BM, t * BM, 0, False, False)
+    kt, vt = pk.load((kvh, t, 0)).reshape((BM, D)), pv.load((kvh, t, 0)).reshape((BM, D))
+    m, l, acc = attend(qt, kt, vt, m, l, acc, t * BM, t * BM, (t + 1) * BM, True, True)
+    o.store((acc / l).astype(E))
+
+
+@st.kernel
+def take_row(z: st.Mut[f32, ("BH",)], x: st.Ref[f32, (-1, -1)], row: i32, *, BH: int):
+    """``z = x[row]``, ``BH`` columns a block."""
+    bh, _, _ = st.tile_block_id()
+    z.store(x.partition((1, BH)).load((row, bh)).reshape((BH,)))
+
+
+KERNELS = (embed_rows, norm_gemm, gemm_residual, norm_gate_up_gemm, prefill_kv, prefill_attention, take_row)
+"""Every prefill kernel (the tests check each one's unsafe report is empty)."""

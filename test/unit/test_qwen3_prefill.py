@@ -1,0 +1,103 @@
+"""The Qwen3 prefill (examples/qwen3/prefill_kernels.py, ``Qwen3Decoder.prefill``) at the tiny
+config on the interpreter: the prompt's logits in one pass against the numpy reference, and the
+decode graph continuing from the caches it wrote gives the tokens of token-by-token decoding."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import safetile as st
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
+
+from qwen3 import prefill_kernels as P  # noqa: E402
+from qwen3.model import TINY_PREFILL, TINY_TILES, PrefillTiles, Qwen3Decoder  # noqa: E402
+from qwen3.reference import TINY, forward, random_weights  # noqa: E402
+
+PROMPT_17 = [5, 17, 99, 3, 64, 12, 100, 7, 7, 31, 2, 88, 127, 0, 45, 9, 71]
+
+
+@pytest.fixture(scope="module")
+def weights() -> dict[str, np.ndarray]:
+    return random_weights(TINY, seed=1)
+
+
+def decoder(weights: dict[str, np.ndarray], max_positions: int = 32, **tiles: object) -> Qwen3Decoder:
+    return Qwen3Decoder(TINY, weights, dtype=st.f32, max_positions=max_positions, tiles=replace(TINY_TILES, **tiles),
+                        prefill_tiles=TINY_PREFILL)
+
+
+@pytest.mark.parametrize("prompt", [[42], PROMPT_17], ids=["1 token", "17 tokens"])
+def test_prefill_logits_match_the_numpy_reference(weights: dict[str, np.ndarray], prompt: list[int]) -> None:
+    d = decoder(weights)
+    d.record(prompt, prefill=True).release()
+    logits = forward(TINY, weights, prompt)[-1]
+    np.testing.assert_allclose(d.read("logits"), logits, rtol=1e-4, atol=1e-4)
+    assert int(d.read("tokens")[len(prompt)]) == int(np.argmax(logits))
+    assert int(d.read("pos")[0]) == len(prompt)  # the graph continues at the next position
+
+
+@pytest.mark.parametrize("packed", [True, pytest.param(False, marks=pytest.mark.full)], ids=["packed", "plain"])
+def test_prefill_then_decode_gives_the_tokens_of_token_by_token_decode(weights: dict[str, np.ndarray],
+                                                                       packed: bool) -> None:
+    """17 prompt tokens (two prefill row tiles, the second partial) and 8 generated: the cache rows
+    the prefill wrote are the ones the decode's own appends would have written."""
+    expected = decoder(weights, packed=packed).generate(PROMPT_17, 8)
+    assert decoder(weights, packed=packed).generate(PROMPT_17, 8, prefill=True) == expected
+    assert len(set(expected)) > 2  # not one token repeated
+
+
+@pytest.mark.full
+def test_a_512_token_prefill_matches_the_numpy_reference(weights: dict[str, np.ndarray]) -> None:
+    prompt = [int(t) for t in np.random.default_rng(3).integers(0, TINY.vocab, 512)]
+    d = decoder(weights, max_positions=528)
+    tokens = d.generate(prompt, 2, prefill=True)
+    logits = forward(TINY, weights, prompt + tokens[:1])[-2:]
+    assert tokens[0] == int(np.argmax(logits[0]))
+    np.testing.assert_allclose(d.read("logits"), logits[1], rtol=1e-4, atol=1e-4)
+
+
+def test_a_prompt_padded_past_max_positions_is_refused(weights: dict[str, np.ndarray]) -> None:
+    d = Qwen3Decoder(TINY, weights, dtype=st.f32, max_positions=48, tiles=TINY_TILES,
+                     prefill_tiles=replace(TINY_PREFILL, rows=32))
+    with pytest.raises(ValueError, match=r"a prefill of 40 tokens takes 64 cache rows \(padded to a multiple of "
+                                         r"32\): more than max_positions \(48\)"):
+        d.generate(list(range(40)), 1, prefill=True)
+    with pytest.raises(ValueError, match=r"max_positions \(40\) must be a multiple of the prefill's attention tile "
+                                         r"\(16\)"):
+        Qwen3Decoder(TINY, weights, dtype=st.f32, max_positions=40, tiles=TINY_TILES, prefill_tiles=TINY_PREFILL)
+
+
+def test_a_weight_packed_in_tiles_the_gemm_cannot_step_through_is_refused(weights: dict[str, np.ndarray]) -> None:
+    """The GEMM steps through a packed weight's column tiles ``depth`` columns at a time."""
+    d = Qwen3Decoder(TINY, weights, dtype=st.f32, max_positions=32, tiles=TINY_TILES,
+                     prefill_tiles=replace(TINY_PREFILL, depth=32))
+    with pytest.raises(st.CompileError, match="divides the packed tile's columns"):
+        d.generate([1, 2], 1, prefill=True)
+
+
+LAUNCHED = {
+    P.embed_rows: dict(E=st.bf16, BH=16),
+    P.norm_gemm: dict(E=st.bf16, BM=16, BN=16, BK=16, K=64, WS=(8, 4, 16, 16)),
+    P.gemm_residual: dict(E=st.bf16, BM=16, BN=16, BK=16, K=64, WS=(64, 64)),
+    P.norm_gate_up_gemm: dict(E=st.bf16, BM=16, BN=16, BK=16, K=64, WS=(6, 4, 16, 16)),
+    P.prefill_kv: dict(E=st.bf16, BM=16, D=16, HALF=8, QKV=128, KVH=2, G=2),
+    P.prefill_attention: dict(E=st.bf16, BM=16, D=16, HALF=8, QKV=128, KVH=2, G=2),
+    P.take_row: dict(BH=16),
+}
+
+
+def test_every_prefill_kernel_is_safe() -> None:
+    assert set(P.KERNELS) == set(LAUNCHED)
+    for kernel, generics in LAUNCHED.items():
+        assert kernel.unsafe_report(**generics) == [], kernel.name
+
+
+def test_prefill_tiles_pad_to_the_larger_row_tile() -> None:
+    assert PrefillTiles(rows=128, attention=64).row_step == 128
+    assert TINY_PREFILL.row_step == 16
