@@ -59,6 +59,7 @@ from .tensor import Tensor, numpy_dtype
 
 if TYPE_CHECKING:
     from .cuda.stream import CudaStream
+    from .stream import Stream
 
 # -- dlpack.h -------------------------------------------------------------------
 
@@ -506,27 +507,46 @@ def _wait_for_producer(stream: int, ours: CudaStream) -> None:
         call(driver.cuEventDestroy, event)  # released once the wait is done
 
 
-def _storage(buffer: _Buffer, dtype: DType, owner: Any, backend: Backend) -> Any:
-    """Storage over the producer's memory, keeping ``owner`` alive."""
+def _storage(buffer: _Buffer, dtype: DType, owner: Any, backend: Backend, stream: CudaStream | None = None) -> Any:
+    """Storage over the producer's memory, keeping ``owner`` alive; GPU memory is used on ``stream``
+    (default: the backend's default stream)."""
     storage_dtype = numpy_dtype(dtype)
     if buffer.device[0] == kDLCUDA:
         from .cuda.memory import DeviceArray
 
         strides = tuple(s * storage_dtype.itemsize for s in buffer.strides)
-        return DeviceArray(buffer.ptr, buffer.shape, strides, storage_dtype, _stream_of(backend), owner=owner)
+        return DeviceArray(buffer.ptr, buffer.shape, strides, storage_dtype, stream or _stream_of(backend),
+                           owner=owner)
     return np.asarray(_HostMemory(buffer, storage_dtype, owner))
 
 
-def _request_capsule(obj: Any, backend: Backend) -> object:
+def _request_capsule(obj: Any, backend: Backend, stream: CudaStream | None = None) -> object:
     """``obj.__dlpack__(...)`` after checking its device; on the GPU the producer orders
-    its work before our default stream's."""
+    its work before ``stream``'s (default: our default stream's)."""
     kind, ordinal = (int(v) for v in obj.__dlpack_device__())
     _check_device(kind, ordinal, backend)
-    kwargs = {"stream": int(_stream_of(backend).handle)} if kind == kDLCUDA else {}
+    kwargs = {"stream": _exchange_handle(stream or _stream_of(backend))} if kind == kDLCUDA else {}
     try:
         return obj.__dlpack__(max_version=DLPACK_VERSION, **kwargs)  # type: ignore[no-any-return]
     except TypeError:  # a producer older than DLPack 1.0 does not know max_version
         return obj.__dlpack__(**kwargs)  # type: ignore[no-any-return]
+
+
+def _exchange_handle(stream: CudaStream) -> int:
+    """A stream as DLPack's ``stream=`` names it: 1 for the legacy default stream (handle 0, which
+    DLPack disallows as ambiguous), else its handle."""
+    handle = int(stream.handle)
+    return handle or 1
+
+
+def _import_capsule(capsule: Any, dtype: DType | None, backend: Backend, stream: CudaStream | None = None) -> Tensor:
+    """A ``Tensor`` over a capsule's memory, once every check passed (a refused capsule stays its
+    producer's, freed by its destructor)."""
+    buffer, managed, name = _open_capsule(capsule)
+    _check_device(*buffer.device, backend)
+    element = _element_type(buffer, dtype)
+    owner = _consume(capsule, managed, name)
+    return Tensor(_storage(buffer, element, owner, backend, stream), element)
 
 
 def from_dlpack(obj: Any, *, dtype: DType | None = None) -> Tensor:
@@ -563,13 +583,7 @@ def from_dlpack(obj: Any, *, dtype: DType | None = None) -> Tensor:
             "__dlpack_device__ (numpy, torch, CuPy, JAX), one with __cuda_array_interface__ (CuPy, Numba, "
             "torch) or a DLPack capsule; for other data use st.from_numpy(np.asarray(x))"
         )
-    buffer, managed, name = _open_capsule(capsule)
-    _check_device(*buffer.device, backend)
-    element = _element_type(buffer, dtype)
-    # Consumed only once every check passed: a refused capsule stays its
-    # producer's, freed by its destructor.
-    owner = _consume(capsule, managed, name)
-    return Tensor(_storage(buffer, element, owner, backend), element)
+    return _import_capsule(capsule, dtype, backend)
 
 
 def _from_cuda_interface(obj: Any, interface: dict[str, Any], dtype: DType | None, backend: Backend) -> Tensor:
@@ -587,6 +601,15 @@ def as_tensor(obj: Any) -> Tensor:
 
 
 # -- torch tensors at the launch boundary ---------------------------------------------
+#
+# The contract (docs/torch.md): a launch of CUDA torch tensors runs on torch's current stream
+# on their device, taken when the launch is made (``torch_stream``), so it is ordered with the
+# torch work before and after it as a torch op is.  Each tensor is shared for the launch through
+# DLPack on that stream (``share_torch``: the capsule keeps torch's storage alive while a safetile
+# handle holds it), and before the kernel is enqueued on whichever stream drives it, torch's caching
+# allocator is told that stream uses the memory (``keep_for_stream``: ``Tensor.record_stream``,
+# a no-op for the tensor's allocation stream), so a tensor freed by torch while the launch is
+# pending is not handed out again before the launch has finished.
 
 
 def is_torch_tensor(obj: Any) -> bool:
@@ -595,10 +618,61 @@ def is_torch_tensor(obj: Any) -> bool:
     return (module == "torch" or module.startswith("torch.")) and hasattr(obj, "__dlpack__")
 
 
+def _torch_current_stream(ordinal: int) -> Any:
+    """torch's current stream on GPU ``ordinal`` (the ``torch.cuda.Stream``)."""
+    import torch
+
+    return torch.cuda.current_stream(ordinal)
+
+
+def torch_stream(tensors: Sequence[Any]) -> CudaStream | None:
+    """The stream a launch of these torch tensors runs on: torch's current stream on the cuda
+    backend's GPU (wrapped: ``cuda.stream.foreign_stream``) where one of them is in GPU memory;
+    ``None`` where none is (host memory: the launch runs on the backend's default stream)."""
+    backend = current_backend()
+    if backend.name != "cuda" or not any(int(t.__dlpack_device__()[0]) == kDLCUDA for t in tensors):
+        return None
+    from .cuda.stream import foreign_stream
+
+    device = _stream_of(backend).device
+    return foreign_stream(device, int(_torch_current_stream(device.ordinal).cuda_stream), "torch current")
+
+
+def share_torch(tensor: Any, stream: CudaStream | None) -> Tensor:
+    """A handle on a torch tensor's memory (DLPack: no copy; one that requires grad is shared
+    detached), used on ``stream`` (``torch_stream``): torch orders its current stream's work
+    before it.  Checked as ``from_dlpack`` checks (element type, the backend's memory)."""
+    source = tensor.detach() if tensor.requires_grad else tensor
+    if stream is None:
+        return from_dlpack(source)
+    backend = current_backend()
+    return _import_capsule(_request_capsule(source, backend, stream), None, backend, stream)
+
+
+def keep_for_stream(tensors: Sequence[Any], stream: Stream) -> None:
+    """Tell torch's caching allocator that work about to be enqueued on ``stream`` uses the
+    memory of these torch tensors (``record_stream``): freed by torch meanwhile, it is not reused
+    before that work is done.  Host tensors need nothing (the launch is over when it returns)."""
+    cuda = [t for t in tensors if int(t.__dlpack_device__()[0]) == kDLCUDA]
+    if not cuda:
+        return
+    import torch
+
+    ordinal = int(cuda[0].__dlpack_device__()[1])
+    current = _torch_current_stream(ordinal)
+    address = int(stream.address)  # type: ignore[attr-defined]  # a CudaStream: the cuda backend's
+    torch_side = current if int(current.cuda_stream) == address else torch.cuda.ExternalStream(address, device=ordinal)
+    for t in cuda:
+        t.record_stream(torch_side)
+
+
 def import_torch_arguments(params: Sequence[Any], args: Sequence[Any], generics: Mapping[str, Any],
-                           refuse: Callable[[str], Exception]) -> tuple[list[Any], tuple[tuple[int, Any], ...]]:
-    """A launch's arguments with each torch tensor shared as a safetile handle (``from_dlpack``:
-    no copy), and the ``(position, torch tensor)`` pairs to give back in their place.
+                           refuse: Callable[[str], Exception]) -> tuple[list[Any], tuple[tuple[int, Any], ...],
+                                                                        CudaStream | None]:
+    """A launch's arguments with each torch tensor shared as a safetile handle (``share_torch``:
+    no copy), the ``(position, torch tensor)`` pairs to give back in their place, and the stream
+    the launch runs on when driven without one (``torch_stream``: torch's current stream for
+    GPU tensors; ``None``: the backend's default stream).
 
     An ``st.Ref`` parameter takes the tensor itself; an output (``st.Mut``, ``st.MutMapped``)
     is partitioned by its parameter's tile shape, with the tile's generics read from
@@ -607,19 +681,21 @@ def import_torch_arguments(params: Sequence[Any], args: Sequence[Any], generics:
     ``refuse(message)`` makes the error for an argument this cannot take."""
     converted = list(args)
     given: list[tuple[int, Any]] = []
+    for param, arg in zip(params, args):
+        if is_torch_tensor(arg) and param.kind != "tensor":
+            raise refuse(f"'{param.name}' is a {param.kind} parameter: a torch tensor passes only for "
+                         "st.Ref, st.Mut and st.MutMapped parameters")
+    stream = torch_stream([arg for arg in args if is_torch_tensor(arg)])
     for i, (param, arg) in enumerate(zip(params, args)):
         if not is_torch_tensor(arg):
             continue
-        if param.kind != "tensor":
-            raise refuse(f"'{param.name}' is a {param.kind} parameter: a torch tensor passes only for "
-                         "st.Ref, st.Mut and st.MutMapped parameters")
-        handle = from_dlpack(arg.detach() if arg.requires_grad else arg)
+        handle = share_torch(arg, stream)
         if param.annotation.mode in ("mut", "mapped"):
             converted[i] = handle.partition(_output_tile(param, generics, refuse))
         else:
             converted[i] = handle
         given.append((i, arg))
-    return converted, tuple(given)
+    return converted, tuple(given), stream
 
 
 def _output_tile(param: Any, generics: Mapping[str, Any], refuse: Callable[[str], Exception]) -> tuple[int, ...]:
@@ -636,4 +712,5 @@ def _output_tile(param: Any, generics: Mapping[str, Any], refuse: Callable[[str]
     return tuple(generics[d] if isinstance(d, str) else d for d in shape)
 
 
-__all__ = ["as_tensor", "dlpack_device", "from_dlpack", "import_torch_arguments", "is_torch_tensor", "to_dlpack"]
+__all__ = ["as_tensor", "dlpack_device", "from_dlpack", "import_torch_arguments", "is_torch_tensor", "keep_for_stream",
+           "share_torch", "to_dlpack", "torch_stream"]

@@ -54,7 +54,7 @@ from safetile.frontend.kernel import KernelDefinition as Kernel
 
 from .backend import Backend, Launcher, ParamTemplate, announce, current_backend
 from .errors import DeviceOpError, LaunchRefused, OwnershipError
-from .interop import import_torch_arguments, is_torch_tensor
+from .interop import import_torch_arguments, is_torch_tensor, keep_for_stream
 from .ops import DeviceOp, _ids, returned
 from .stream import Stream, capturing_here, note_handle
 from .tensor import OWNERSHIP, Holder, Partition, Shared, Tensor, UnsafePointer, move_all
@@ -270,23 +270,34 @@ class _Launch(DeviceOp):
 def _launch_torch(kernel: LaunchableKernel, args: Sequence[Any], kwargs: Mapping[str, Any]) -> DeviceOp:
     """A launch given torch tensors (docs/torch.md): each is shared with safetile
     (``interop.import_torch_arguments``: no copy; an output partitioned by its tile's generics),
-    checked and launched as any other, and given back as the torch tensor it was."""
+    checked and launched as any other, and given back as the torch tensor it was.  Driven without
+    a stream (``sync()``, ``await``), a launch of GPU tensors runs on torch's current stream of
+    the call."""
     generics = {k: v for k, v in kwargs.items() if k not in OPTIONS}
-    converted, given = import_torch_arguments(_params(kernel), args, generics, lambda m: _refuse(kernel, m))
+    converted, given, stream = import_torch_arguments(_params(kernel), args, generics, lambda m: _refuse(kernel, m))
     op = launch(kernel, *converted, **kwargs)
     op.__class__ = _TorchLaunch  # the same op (the holder of what moved in), giving back torch tensors
     op._torch = given  # type: ignore[attr-defined]
+    if stream is not None:
+        op._home = stream  # type: ignore[attr-defined]
     return op
 
 
 class _TorchLaunch(_Launch):
     """A launch some of whose arguments were torch tensors: driving it gives those back in place of
     the safetile handles made for them (same type in, same type out).  ``prepare()`` and a failed
-    launch's ``err.returned`` give the safetile handles."""
+    launch's ``err.returned`` give the safetile handles.  Before the kernel is enqueued, torch's
+    caching allocator is told the stream uses the torch tensors' memory (``interop.keep_for_stream``)."""
 
     _torch: tuple[tuple[int, Any], ...] = ()
+    _home: Stream | None = None
+    """torch's current stream at the call, for GPU tensors: where ``sync()`` and ``await`` run it."""
+
+    def home_stream(self) -> Stream:
+        return self._home or super().home_stream()
 
     def _launch(self, stream: Stream) -> tuple[Any, ...]:
+        keep_for_stream([tensor for _, tensor in self._torch], stream)
         back = list(super()._launch(stream))
         for i, tensor in self._torch:
             back[i] = tensor

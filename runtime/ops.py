@@ -131,12 +131,17 @@ class DeviceOp(Holder):
         """Run on ``stream`` and wait: the op's value."""
         return self._wait(self.enqueue(stream), stream.synchronize)
 
+    def home_stream(self) -> Stream:
+        """Where ``sync()`` and ``await`` run the op: the default stream (a launch of GPU torch
+        tensors: torch's current stream of its call)."""
+        return default_stream()
+
     def sync(self) -> Any:
-        """Run on the default stream and wait: the op's value."""
-        return self.sync_on(default_stream())
+        """Run on ``home_stream()`` and wait: the op's value."""
+        return self.sync_on(self.home_stream())
 
     def __await__(self) -> Generator[Any, None, Any]:
-        stream = default_stream()
+        stream = self.home_stream()
         value = self.enqueue(stream)
         try:
             yield from stream.record().wait_async().__await__()

@@ -181,3 +181,42 @@ class CudaStream(Stream):
             self.deferred_frees.append(ptr)
         else:
             call(load().cuMemFreeAsync, ptr, self.handle)
+
+
+class ForeignStream(CudaStream):
+    """A stream another library made and enqueues on (torch's current stream): wrapped, not owned.
+
+    Launches of torch tensors run on it (docs/torch.md).  The other library's work between two
+    of our launches is never seen here, so ``last_writes`` stays unknown and no launch reading
+    memory before its grid-dependency wait starts early on it (the rule of the module doc).
+    Nothing destroys the handle: its owner does.
+    """
+
+    def __init__(self, device: Device, handle: int, name: str = "foreign"):  # noqa: D107 - no stream is created
+        self.name = name
+        self.device = device
+        self.capturing = False
+        self._handle = handle
+        self.address = int(handle)
+        self.last_writes = None
+        self.lock = threading.RLock()
+        self.deferred_frees = []
+
+    def last_work_spares(self, reads: Spans) -> bool:
+        return False
+
+
+_foreign: dict[tuple[int, int], ForeignStream] = {}
+"""(device ordinal, handle) -> its wrapper: one object per stream, so that tensors imported on it
+compare their ``stream`` by identity as the launcher does (``storage.stream is not stream``)."""
+_foreign_lock = threading.Lock()
+
+
+def foreign_stream(device: Device, handle: int, name: str = "foreign") -> ForeignStream:
+    """The wrapper of another library's stream ``handle`` on ``device`` (the same object for one handle)."""
+    key = (device.ordinal, int(handle))
+    found = _foreign.get(key)
+    if found is None:
+        with _foreign_lock:
+            found = _foreign.setdefault(key, ForeignStream(device, int(handle), name))
+    return found

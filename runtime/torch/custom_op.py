@@ -10,9 +10,12 @@ The recipe only does shape arithmetic, so it runs on fake tensors too, and
 the op's two implementations come from it:
 
 * the real one allocates each output with ``torch.empty``, shares every
-  tensor with safetile through DLPack (no copy), partitions the outputs,
-  launches the kernel and waits for it: the outputs hold the results when
-  the op returns (torch in, torch out);
+  tensor with safetile through DLPack (no copy), partitions the outputs and
+  launches the kernel (torch in, torch out): on host tensors it waits, so the
+  outputs hold the results when the op returns; on GPU tensors it enqueues
+  the launch on torch's current stream, as a torch op, the caching allocator
+  told of the use (``interop.keep_for_stream``), so it also records into a
+  ``torch.cuda.graph`` capture;
 * the fake one (``torch.compile``'s tracing, meta tensors) returns empty
   tensors of the output spec, after specializing the kernel for the
   arguments' facts, so a kernel that cannot compile for them fails while
@@ -35,7 +38,7 @@ import torch
 from safetile.frontend.dsl import DType, TensorSpec, bf16, bool_, f16, f32, f64, i8, i16, i32, i64, u8
 from safetile.frontend.errors import CompileError
 
-from ..interop import from_dlpack
+from ..interop import keep_for_stream, share_torch, torch_stream
 from ..launch import OPTIONS
 
 _DTYPES: dict[torch.dtype, DType] = {
@@ -153,14 +156,24 @@ def _result(outputs: list[torch.Tensor]) -> Any:
 
 
 def _run(launch: KernelLaunch) -> list[torch.Tensor]:
-    """Launch on real tensors: the outputs, written by the kernel (shared with it through DLPack)."""
+    """Launch on real tensors: the outputs, written by the kernel (shared with it through DLPack).
+
+    Host tensors: the launch is waited for.  GPU tensors: the launch is enqueued on torch's current
+    stream and not waited for, as a torch op (under ``torch.cuda.graph`` capture it is recorded into
+    the graph); torch's caching allocator is told the stream uses every tensor's memory."""
     device = _device(launch.args)
     outputs = [torch.empty(o.shape, dtype=o.dtype, device=device) for o in launch.outputs]
-    parts = [from_dlpack(t).partition(o.tile) for t, o in zip(outputs, launch.outputs, strict=True)]
-    # detached (DLPack refuses tensors that require grad), contiguous (the layout the fake
-    # implementation specialized for)
-    args = [from_dlpack(a.detach().contiguous()) if isinstance(a, torch.Tensor) else a for a in launch.args]
-    launch.kernel(*parts, *args, **launch.options).sync()
+    # contiguous: the layout the fake implementation specialized for
+    inputs = [a.contiguous() if isinstance(a, torch.Tensor) else a for a in launch.args]
+    stream = torch_stream([*outputs, *(a for a in inputs if isinstance(a, torch.Tensor))])
+    parts = [share_torch(t, stream).partition(o.tile) for t, o in zip(outputs, launch.outputs, strict=True)]
+    args = [share_torch(a, stream) if isinstance(a, torch.Tensor) else a for a in inputs]
+    op = launch.kernel(*parts, *args, **launch.options)
+    if stream is None:
+        op.sync()
+    else:
+        keep_for_stream([*outputs, *(a for a in inputs if isinstance(a, torch.Tensor))], stream)
+        op.enqueue(stream)
     return outputs
 
 

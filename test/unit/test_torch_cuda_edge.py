@@ -1,0 +1,171 @@
+"""CUDA torch tensors at the launch boundary, on the CUDA stand-in (``fake_cuda``: no GPU).
+
+A launch of GPU torch tensors runs on torch's current stream of the call (as a
+torch op), asks torch for the tensors on that stream (DLPack ``stream=``), and
+tells torch's caching allocator, before the kernel is enqueued, which stream
+uses their memory (``record_stream``), so memory torch frees while the launch
+is pending is not handed out again before it has run.  Driven on a safetile
+stream instead, the launch waits for torch's stream and the allocator is told
+of that stream.  Overlapping views of one allocation are refused as safetile
+tensors are.
+
+The torch tensors here are stand-ins over the fake driver's memory (CPU torch
+cannot make CUDA tensors): ``FakeCudaTensor`` has what the edge reads of a
+torch tensor (``__dlpack__``, ``__dlpack_device__``, ``requires_grad``,
+``record_stream``), and torch's ``current_stream``/``ExternalStream`` are
+replaced by stand-ins naming fake stream handles.  test/gpu/test_torch_gpu.py
+checks the same on real torch CUDA tensors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")  # a pinned test dependency: make test installs it
+
+import safetile as st  # noqa: E402
+from safetile import f32  # noqa: E402
+from safetile.runtime import LaunchCache, LaunchRefused, interop  # noqa: E402
+from fake_cuda import FakeDriver, fake_cuda  # noqa: E402
+
+
+@st.kernel
+def add(z: st.Mut[f32, "S"], x: st.Ref[f32, (-1,)], y: st.Ref[f32, (-1,)], *, S: st.Shape):
+    z.store(st.load_tile_like(x, z) + st.load_tile_like(y, z))
+
+
+N, TILE = 256, 128
+
+
+@dataclass(frozen=True)
+class FakeTorchStream:
+    """What the edge reads of a ``torch.cuda.Stream``."""
+
+    cuda_stream: int
+
+
+class FakeCudaTensor:
+    """A GPU torch tensor as the launch edge sees one: ``count`` f32 elements at element ``offset``
+    of a safetile GPU tensor's memory, exported through DLPack on device ``(kDLCUDA, 0)``."""
+
+    # The edge tells torch tensors by their type's module (it never imports torch to check).
+    __module__ = "torch.fake_cuda"
+    requires_grad = False
+
+    def __init__(self, base: st.Tensor, offset: int, count: int, log: list[Any]):
+        self.base, self.offset, self.count, self.log = base, offset, count, log
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return (interop.kDLCUDA, 0)
+
+    def __dlpack__(self, *, stream: Any = None, max_version: Any = None) -> object:
+        self.log.append(("dlpack", self, stream))
+        storage = self.base._array
+        return interop._make_capsule(storage, storage.ptr + 4 * self.offset, (self.count,), (1,),
+                                     (interop.kDLFloat, 32), (interop.kDLCUDA, 0), (1, 1))
+
+    def record_stream(self, stream: Any) -> None:
+        self.log.append(("record_stream", self, stream.cuda_stream))
+
+
+@pytest.fixture
+def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[FakeDriver, dict[str, Any]]]:
+    """The stand-in driver, with torch's current stream a fake one (``torch["current"]``)."""
+    with fake_cuda() as driver:
+        add.launch_cache = LaunchCache()  # kernels loaded by another test's driver are not this one's
+        state: dict[str, Any] = {"current": FakeTorchStream(driver.cuStreamCreate(0)[1]), "log": []}
+        monkeypatch.setattr(torch.cuda, "current_stream", lambda device=None: state["current"])
+        monkeypatch.setattr(torch.cuda, "ExternalStream", lambda handle, device=None: FakeTorchStream(handle))
+        yield driver, state
+
+
+def torch_tensors(log: list[Any]) -> tuple[FakeCudaTensor, FakeCudaTensor, FakeCudaTensor]:
+    z, x, y = (st.from_numpy(np.full(N, v, np.float32)).sync() for v in (0, 1, 2))
+    return FakeCudaTensor(z, 0, N, log), FakeCudaTensor(x, 0, N, log), FakeCudaTensor(y, 0, N, log)
+
+
+def record(fake: FakeDriver) -> None:
+    (plan,) = add.launch_cache.plans.values()
+    fake.record(plan.launcher.kernel.symbol, plan.launcher.kernel.layout.codes)
+
+
+def test_a_launch_of_gpu_torch_tensors_runs_on_torchs_current_stream(fake: Any) -> None:
+    driver, state = fake
+    log = state["log"]
+    z, x, y = torch_tensors(log)
+    add(z, x, y, S=(TILE,)).sync()  # makes the plan
+    record(driver)
+    torch_handle = state["current"].cuda_stream
+    for _ in range(2):
+        log.clear()
+        back = add(z, x, y, S=(TILE,)).sync()
+        assert back == (z, x, y) and back[0] is z  # torch in, torch out
+        (launch,) = driver.launches[-1:]
+        assert launch.stream == torch_handle  # torch's current stream, not safetile's default
+        # torch was asked for each tensor on that stream (DLPack stream=: no wait between the two)
+        assert [(kind, stream) for kind, _, stream in log if kind == "dlpack"] == [("dlpack", torch_handle)] * 3
+        driver.launches.clear()
+    assert not [w for w in driver.waits if int(w[0]) == torch_handle], "no cross-stream wait on torch's stream"
+
+
+def test_the_allocator_is_told_before_the_kernel_is_enqueued(fake: Any) -> None:
+    driver, state = fake
+    log = state["log"]
+    z, x, y = torch_tensors(log)
+    add(z, x, y, S=(TILE,)).sync()
+    record(driver)
+    log.clear()
+    seen_at_launch: list[list[Any]] = []
+    driver.during_launch = lambda: seen_at_launch.append(list(log))
+    add(z, x, y, S=(TILE,)).sync()
+    (before,) = seen_at_launch
+    recorded = [(t, s) for kind, t, s in before if kind == "record_stream"]
+    # every tensor's memory is kept for the stream the launch runs on, before the launch is enqueued
+    assert sorted(map(id, (t for t, _ in recorded))) == sorted(map(id, (z, x, y)))
+    assert {s for _, s in recorded} == {state["current"].cuda_stream}
+
+
+def test_the_stream_is_the_one_current_at_the_call(fake: Any) -> None:
+    driver, state = fake
+    z, x, y = torch_tensors(state["log"])
+    add(z, x, y, S=(TILE,)).sync()
+    record(driver)
+    at_call = state["current"].cuda_stream
+    op = add(z, x, y, S=(TILE,))
+    state["current"] = FakeTorchStream(driver.cuStreamCreate(0)[1])  # `with torch.cuda.stream(other):` after the call
+    op.sync()
+    assert driver.launches[-1].stream == at_call
+
+
+def test_driven_on_a_safetile_stream_it_waits_for_torch_and_tells_the_allocator(fake: Any) -> None:
+    driver, state = fake
+    log = state["log"]
+    z, x, y = torch_tensors(log)
+    add(z, x, y, S=(TILE,)).sync()
+    record(driver)
+    mine = st.Stream("mine")
+    log.clear()
+    driver.waits.clear()
+    add(z, x, y, S=(TILE,)).sync_on(mine)
+    assert driver.launches[-1].stream == mine.address  # a stream given keeps that
+    assert any(int(stream) == mine.address for stream, _ in driver.waits), "ordered after torch's stream"
+    assert {s for kind, _, s in log if kind == "record_stream"} == {mine.address}
+
+
+def test_overlapping_views_of_one_gpu_allocation_are_refused(fake: Any) -> None:
+    driver, state = fake
+    log = state["log"]
+    base = st.from_numpy(np.arange(2 * N, dtype=np.float32)).sync()
+    z = FakeCudaTensor(base, 0, N, log)
+    x = FakeCudaTensor(base, N // 2, N, log)  # starts inside z
+    y = FakeCudaTensor(base, N, N, log)  # right after z: disjoint
+    with pytest.raises(LaunchRefused, match=r"mutable output 'z' \(256,\) overlaps the memory of argument 'x'"):
+        add(z, x, y, S=(TILE,))
+    assert not driver.launches and not [e for e in log if e[0] == "record_stream"]
+    add(z, y, y, S=(TILE,)).sync()  # disjoint views of the one allocation pass
+    assert np.array_equal(base.numpy(), np.arange(2 * N, dtype=np.float32)), "kernels do not run on the stand-in"
