@@ -188,9 +188,8 @@ class Qwen3Decoder:
     def __init__(self, config: Config, weights: Mapping[str, Any], *, dtype: st.DType = st.bf16,
                  max_positions: int = 2048, tiles: Tiles = Tiles(), prefill_tiles: PrefillTiles = PrefillTiles(),
                  upload: Callable[[Any], st.Tensor] | None = None):
-        for name, tile in (("key tile", tiles.keys), ("prefill's attention tile", prefill_tiles.attention)):
-            if max_positions % tile:
-                raise ValueError(f"max_positions ({max_positions}) must be a multiple of the {name} ({tile})")
+        if max_positions % tiles.keys:
+            raise ValueError(f"max_positions ({max_positions}) must be a multiple of the key tile ({tiles.keys})")
         hidden, intermediate, attended = config.hidden, config.intermediate, config.heads * config.head_dim
         for projection, size, length, cols, early in (
                 ("QKV, the LM head", "hidden", hidden, tiles.cols, "early"), ("gate/up", "hidden", hidden, tiles.cols, "up_early"),
@@ -307,12 +306,29 @@ class Qwen3Decoder:
                        d ** -0.5, BN=t.keys, PRODUCTS=t.products)
             launch(run, K.attention_merge, ("attn", (g * d,)), "o_part", "lse", "pos", G=g,
                    TILES=self.max_positions // t.keys, BN=t.keys)
-            launch(run, t.o_proj(K.gemv_residual), ("x2", (t.o_rows,)), "x", "attn", layer["o"], BK=t.o_cols,
-                   **t.reads("o"))
+            launch(run, t.o_proj(K.gemv_residual), ("x2", (t.o_rows,)), self._residual("x"), "attn", layer["o"],
+                   BK=t.o_cols, **t.reads("o"))
+            self._reduce("x2")
             launch(run, t.gemv(K.norm_gate_up), ("mlp", (t.rows,)), "x2", layer["ln2"], layer["gate"], layer["up"], eps,
                    BK=t.cols, **t.reads("up"))
-            launch(run, t.gemv(K.gemv_residual), ("x", (t.rows,)), "x2", "mlp", layer["down"], BK=t.cols, **t.reads("down"))
+            launch(run, t.gemv(K.gemv_residual), ("x", (t.rows,)), self._residual("x2"), "mlp", layer["down"],
+                   BK=t.cols, **t.reads("down"))
+            self._reduce("x")
         self._head(run, prompt_len)
+
+    def _residual(self, name: str) -> str:
+        """The buffer a projection adds its product to (the row-parallel ones' partial sums, when
+        sharded: tp.py)."""
+        return name
+
+    def _reduce(self, name: str) -> None:
+        """After the row-parallel projection writing ``name``: nothing unsharded (tp.py sums the
+        ranks' partial products there)."""
+
+    def _gather_best(self) -> tuple[str, str]:
+        """After the LM head: the buffers of the per-tile maxima and where they are, which the
+        sampling reads (tp.py gathers every rank's into others)."""
+        return "best", "best_at"
 
     def _head(self, run: Callable[[st.DeviceOp], Any], prompt_len: int) -> None:
         """The end of a step, on ``x`` (the last layer's output at ``pos``): the LM head's logits,
@@ -320,7 +336,8 @@ class Qwen3Decoder:
         t, launch = self.tiles, self._launch
         launch(run, K.norm_gemv_argmax, ("logits", (t.head_rows,)), ("best", (1,)), ("best_at", (1,)), "x",
                self.final_norm, self.head, self.config.eps, BK=t.cols, **t.reads())
-        launch(run, K.sample, ("tokens", (1,)), "best", "best_at", "pos", prompt_len, BT=t.sample)
+        best, best_at = self._gather_best()
+        launch(run, K.sample, ("tokens", (1,)), best, best_at, "pos", prompt_len, BT=t.sample)
         launch(run, K.advance, ("pos_next", (1,)), "pos", 1)
         launch(run, K.advance, ("pos", (1,)), "pos_next", 0)
 
@@ -346,6 +363,9 @@ class Qwen3Decoder:
         Enqueued on ``stream`` (default: the default stream); a host read waits for it."""
         c, t, p = self.config, self.tiles, self.prefill_tiles
         n, g, d, eps = len(prompt), c.group, c.head_dim, c.eps
+        if self.max_positions % p.attention:
+            raise ValueError(f"a prefill needs max_positions ({self.max_positions}) to be a multiple of the "
+                             f"prefill's attention tile ({p.attention}): pick PrefillTiles(attention=...) dividing it")
         rows = -(-n // p.row_step) * p.row_step
         if rows > self.max_positions:
             raise ValueError(f"a prefill of {n} tokens takes {rows} cache rows (padded to a multiple of "

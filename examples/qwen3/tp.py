@@ -1,0 +1,222 @@
+"""Tensor-parallel Qwen3 decode: one process per rank, ``torch.distributed`` between them.
+
+    torchrun --nproc-per-node 2 -m qwen3.tp --config 4B --steps 64     # PYTHONPATH=examples
+
+Each rank holds a shard of every layer (``shard``): the QKV projection column-parallel (its
+``heads / world`` query heads and ``kv_heads / world`` kv heads: attention stays local), o_proj
+row-parallel (the columns of its heads), gate/up column-parallel (``intermediate / world``
+rows), down row-parallel (those columns), and the LM head's rows of ``vocab / world`` tokens;
+the embedding table is whole on every rank (a row per token).  A rank is a ``Qwen3Decoder`` of
+the local shapes (model.py) with three hooks of its step filled in:
+
+* a row-parallel projection adds its product to the residual on rank 0 and to zeros elsewhere
+  (``_residual``), and one all-reduce sums the ranks' vectors (``_reduce``): after o_proj and
+  after down, two a layer;
+* after the LM head, every rank's per-tile maxima and their rows are all-gathered and the rows
+  offset to the whole vocabulary (``_gather_best``), so every rank samples the same token.
+
+The vectors the collectives touch are torch tensors shared with safetile through DLPack (no
+copy), and the collectives run on the stream the launches are enqueued on (on a GPU, NCCL on
+safetile's stream through ``torch.cuda.ExternalStream``; gloo on the CPU, where launches run
+as they are enqueued), so each rank's step is stream-ordered without a host wait.  Steps run
+eagerly: ``Graph.scope`` does not expose its capture stream, so the collectives cannot yet be
+recorded into the step's graph (docs/model.md, "Tensor parallel": the design and what is left).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+import safetile as st
+
+from .model import Qwen3Decoder, Tiles
+from .reference import QWEN3_4B, TINY, Config, random_weights
+
+CONFIGS = {"tiny": TINY, "4B": QWEN3_4B}
+
+
+def _contiguous(a: Any) -> Any:
+    return np.ascontiguousarray(a) if isinstance(a, np.ndarray) else a.contiguous()
+
+
+def shard(config: Config, weights: Mapping[str, Any], rank: int, world: int) -> tuple[Config, dict[str, Any]]:
+    """Rank ``rank``'s config and weights (Hugging Face's names, numpy arrays or torch tensors)
+    of ``world`` shards: heads, kv heads, the MLP's intermediate rows and the vocabulary split
+    in ``world`` equal parts (refused, naming the size, where one does not divide)."""
+    c = config
+    for what, size in (("heads", c.heads), ("kv_heads", c.kv_heads), ("intermediate", c.intermediate),
+                       ("vocab", c.vocab)):
+        if size % world:
+            raise ValueError(f"tensor parallel over {world} ranks splits {what} ({size}) evenly: "
+                             f"pick a world size dividing it")
+    if not 0 <= rank < world:
+        raise ValueError(f"rank {rank} is not one of the {world} ranks")
+    local = replace(c, heads=c.heads // world, kv_heads=c.kv_heads // world, intermediate=c.intermediate // world,
+                    vocab=c.vocab // world, tied=False)
+    d = c.head_dim
+
+    def part(size: int) -> slice:
+        return slice(rank * size, (rank + 1) * size)
+
+    q, kv, mlp, vocab = part(local.heads * d), part(local.kv_heads * d), part(local.intermediate), part(local.vocab)
+    table = weights["model.embed_tokens.weight"]
+    head = table if c.tied else weights["lm_head.weight"]
+    out = {"model.embed_tokens.weight": table, "model.norm.weight": weights["model.norm.weight"],
+           "lm_head.weight": _contiguous(head[vocab])}
+    for i in range(c.layers):
+        p = f"model.layers.{i}."
+        for name in ("input_layernorm", "post_attention_layernorm"):
+            out[p + name + ".weight"] = weights[p + name + ".weight"]
+        for name in ("q_norm", "k_norm"):
+            out[p + f"self_attn.{name}.weight"] = weights[p + f"self_attn.{name}.weight"]
+        rows = {"self_attn.q_proj": q, "self_attn.k_proj": kv, "self_attn.v_proj": kv, "mlp.gate_proj": mlp,
+                "mlp.up_proj": mlp}
+        for name, cut in rows.items():
+            out[p + name + ".weight"] = _contiguous(weights[p + name + ".weight"][cut])
+        for name, cut in (("self_attn.o_proj", q), ("mlp.down_proj", mlp)):
+            out[p + name + ".weight"] = _contiguous(weights[p + name + ".weight"][:, cut])
+    return local, out
+
+
+class ShardedDecoder(Qwen3Decoder):
+    """One rank's decoder (``shard``'s config and weights), its step's collectives over the
+    default process group of ``torch.distributed`` (initialized by the caller)."""
+
+    def __init__(self, config: Config, weights: Mapping[str, Any], *, device: str = "cpu", **options: Any):
+        import torch
+        import torch.distributed as dist
+
+        self.rank, self.world = dist.get_rank(), dist.get_world_size()
+        local, mine = shard(config, weights, self.rank, self.world)
+        super().__init__(local, mine, **options)
+        self.torch, self.dist, self.device = torch, dist, device
+        self.views: dict[str, Any] = {}
+        """The torch tensors sharing the memory of the buffers the collectives touch."""
+        self.offsets = None
+
+    def prefill(self, prompt: list[int], stream: st.Stream | None = None) -> None:
+        raise NotImplementedError("a sharded prefill is not written: decode the prompt (generate without prefill)")
+
+    def _shared(self, name: str, shape: tuple[int, ...], dtype: Any) -> None:
+        """Buffer ``name`` as a torch tensor of zeros shared with safetile."""
+        tensor = self.torch.zeros(shape, dtype=dtype, device=self.device)
+        self.views[name] = tensor
+        self.buffers[name] = st.from_dlpack(tensor)
+
+    def _allocate(self, prompt: list[int]) -> None:
+        super()._allocate(prompt)
+        torch, c, tiles = self.torch, self.config, self.tiles.head_rows
+        for name in ("x", "x2", "zero"):
+            self._shared(name, (c.hidden,), torch.float32)
+        per_rank = c.vocab // tiles
+        self._shared("best_all", (per_rank * self.world,), torch.float32)
+        self._shared("best_at_all", (per_rank * self.world,), torch.int32)
+        self._shared("best", (per_rank,), torch.float32)
+        self._shared("best_at", (per_rank,), torch.int32)
+        self.offsets = torch.arange(self.world, dtype=torch.int32, device=self.device).repeat_interleave(per_rank) \
+            * c.vocab
+
+    def _collective(self) -> Any:
+        """Where the collectives run: safetile's stream (on a GPU), in order with the launches."""
+        if self.device == "cpu":
+            import contextlib
+
+            return contextlib.nullcontext()
+        handle = int(st.current_backend().default_stream.handle)
+        return self.torch.cuda.stream(self.torch.cuda.ExternalStream(handle))
+
+    def _residual(self, name: str) -> str:
+        return name if self.rank == 0 else "zero"
+
+    def _reduce(self, name: str) -> None:
+        with self._collective():
+            self.dist.all_reduce(self.views[name])
+
+    def _gather_best(self) -> tuple[str, str]:
+        with self._collective():
+            self.dist.all_gather(list(self.views["best_all"].chunk(self.world)), self.views["best"])
+            self.dist.all_gather(list(self.views["best_at_all"].chunk(self.world)), self.views["best_at"])
+            self.views["best_at_all"].add_(self.offsets)
+        return "best_all", "best_at_all"
+
+    def generate(self, prompt: list[int], steps: int, *, prefill: bool = False) -> list[int]:
+        """``steps`` greedy tokens after ``prompt`` (the same on every rank): ``len(prompt) - 1 +
+        steps`` steps, each enqueued as it runs (the collectives are not in a graph yet)."""
+        if prefill:
+            self.prefill(prompt)
+        if len(prompt) + steps > self.max_positions:
+            raise ValueError(f"{len(prompt)} prompt tokens and {steps} steps exceed max_positions "
+                             f"({self.max_positions})")
+        if not 0 < len(prompt) < self.max_positions:
+            raise ValueError(f"the prompt must have 1 to {self.max_positions - 1} tokens, got {len(prompt)}")
+        self._allocate(prompt)
+        stream = st.current_backend().default_stream
+        eager = _Eager(stream)
+        for _ in range(len(prompt) - 1 + steps):
+            self.step(eager, len(prompt))
+        return [int(t) for t in self.read("tokens")[len(prompt): len(prompt) + steps]]
+
+
+class _Eager:
+    """A stand-in for ``Graph.scope()``'s recorder that enqueues each op on ``stream`` at once."""
+
+    def __init__(self, stream: st.Stream):
+        self.stream = stream
+
+    def record(self, op: st.DeviceOp) -> Any:
+        return op.enqueue(self.stream)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """One rank (``RANK``, ``WORLD_SIZE``, ``MASTER_ADDR``/``MASTER_PORT`` from ``torchrun`` or the
+    caller): random weights (the same seed on every rank), its shard, greedy tokens; rank 0
+    prints them, every rank writes them to ``--out``.<rank>."""
+    import torch
+    import torch.distributed as dist
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--config", choices=sorted(CONFIGS), default="tiny")
+    parser.add_argument("--prompt", type=int, nargs="+", default=[5, 17, 99, 3, 64])
+    parser.add_argument("--steps", type=int, default=8)
+    parser.add_argument("--max-positions", type=int, default=32)
+    parser.add_argument("--dtype", choices=("f32", "bf16"), default="f32")
+    parser.add_argument("--out", help="each rank writes its tokens to OUT.<rank>")
+    args = parser.parse_args(argv)
+    if "LOCAL_RANK" in os.environ and "CUDA_VISIBLE_DEVICES" not in os.environ:
+        # One GPU a process, before CUDA starts: safetile and torch then both use "its" device 0.
+        os.environ["CUDA_VISIBLE_DEVICES"] = os.environ["LOCAL_RANK"]
+    cuda = torch.cuda.is_available()
+    dist.init_process_group("nccl" if cuda else "gloo")
+    try:
+        config = CONFIGS[args.config]
+        tiny = config is TINY
+        dtype = st.f32 if args.dtype == "f32" else st.bf16
+        tiles = TP_TINY_TILES if tiny else Tiles()
+        decoder = ShardedDecoder(config, random_weights(config, seed=1), dtype=dtype,
+                                 max_positions=args.max_positions, tiles=tiles,
+                                 device="cuda:0" if cuda else "cpu")
+        tokens = decoder.generate(args.prompt, args.steps)
+        if dist.get_rank() == 0:
+            print(" ".join(map(str, tokens)), flush=True)
+        if args.out:
+            with open(f"{args.out}.{dist.get_rank()}", "w") as f:
+                f.write(" ".join(map(str, tokens)) + "\n")
+    finally:
+        dist.destroy_process_group()
+
+
+TP_TINY_TILES = Tiles(rows=16, cols=16, head_rows=16, keys=8, embed=16, sample=8, o_rows=8, o_cols=16, o_early=2)
+"""The tiny config's tiles for 2 ranks: o_proj's row then has 32 columns (2 heads of 16)."""
+
+
+if __name__ == "__main__":
+    if "RANK" not in os.environ:
+        raise SystemExit("run one process per rank: torchrun --nproc-per-node N -m qwen3.tp ... "
+                         "(or set RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT)")
+    main()

@@ -1,0 +1,66 @@
+"""Tensor-parallel Qwen3 decode (examples/qwen3/tp.py): the tiny config sharded over 2 processes,
+gloo between them, each on the CPU interpreter, gives the unsharded model's greedy tokens."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "examples"))
+
+from qwen3.reference import TINY, greedy, random_weights  # noqa: E402
+from qwen3.tp import shard  # noqa: E402
+
+PROMPT = [5, 17, 99, 3, 64]
+STEPS = 6
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_two_ranks_over_gloo_give_the_unsharded_tokens(tmp_path: Path) -> None:
+    pytest.importorskip("torch.distributed")
+    out = tmp_path / "tokens"
+    env = {**os.environ, "WORLD_SIZE": "2", "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(free_port()),
+           "PYTHONPATH": str(ROOT / "examples"), "SAFETILE_BACKEND": "cpu"}
+    command = [sys.executable, "-m", "qwen3.tp", "--config", "tiny", "--prompt", *map(str, PROMPT),
+               "--steps", str(STEPS), "--max-positions", "16", "--out", str(out)]
+    ranks = [subprocess.Popen(command, env={**env, "RANK": str(r), "LOCAL_RANK": str(r)}, cwd=tmp_path,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) for r in range(2)]
+    try:
+        logs = [rank.communicate(timeout=240)[0] for rank in ranks]
+    finally:
+        for rank in ranks:
+            rank.kill()
+    assert [rank.returncode for rank in ranks] == [0, 0], logs
+    expected, _ = greedy(TINY, random_weights(TINY, seed=1), PROMPT, STEPS)
+    for r in range(2):
+        assert (tmp_path / f"tokens.{r}").read_text().split() == [str(t) for t in expected], logs[r]
+
+
+def test_the_row_parallel_shards_sum_to_the_whole_projection() -> None:
+    """o_proj's and down's column shards times their rank's slice of the input sum to the product."""
+    weights = random_weights(TINY, seed=2)
+    shards = [shard(TINY, weights, r, 2)[1] for r in range(2)]
+    for name, width in (("self_attn.o_proj", TINY.heads * TINY.head_dim), ("mlp.down_proj", TINY.intermediate)):
+        key = f"model.layers.1.{name}.weight"
+        x = np.random.default_rng(0).standard_normal(width).astype(np.float32)
+        parts = [s[key] @ x[r * width // 2: (r + 1) * width // 2] for r, s in enumerate(shards)]
+        np.testing.assert_allclose(parts[0] + parts[1], weights[key] @ x, rtol=1e-5, atol=1e-5)
+    vocab = np.concatenate([s["lm_head.weight"] for s in shards])
+    np.testing.assert_array_equal(vocab, weights["model.embed_tokens.weight"])
+
+
+def test_a_world_size_that_does_not_divide_the_heads_is_refused() -> None:
+    with pytest.raises(ValueError, match=r"over 3 ranks splits heads \(4\) evenly: pick a world size dividing it"):
+        shard(TINY, random_weights(TINY), 0, 3)
