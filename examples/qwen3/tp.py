@@ -18,9 +18,11 @@ the local shapes (model.py) with three hooks of its step filled in:
 The vectors the collectives touch are torch tensors shared with safetile through DLPack (no
 copy), and the collectives run on the stream the launches are enqueued on (on a GPU, NCCL on
 safetile's stream through ``torch.cuda.ExternalStream``; gloo on the CPU, where launches run
-as they are enqueued), so each rank's step is stream-ordered without a host wait.  Steps run
-eagerly: ``Graph.scope`` does not expose its capture stream, so the collectives cannot yet be
-recorded into the step's graph (docs/model.md, "Tensor parallel": the design and what is left).
+as they are enqueued), so each rank's step is stream-ordered without a host wait.  On a GPU the
+step is captured as one graph with the NCCL calls inside (``record``): they are issued on the
+scope's capture stream between the launches, in the step's order.  On the CPU a capture keeps
+the launches to run at replay while torch's collectives would run at once, so the step runs
+eagerly there (``generate``).
 """
 
 from __future__ import annotations
@@ -45,6 +47,14 @@ def _contiguous(a: Any) -> Any:
     return np.ascontiguousarray(a) if isinstance(a, np.ndarray) else a.contiguous()
 
 
+def local_config(config: Config, world: int) -> Config:
+    """The shapes of one rank's shard of ``config`` over ``world`` ranks (its LM head untied: the
+    rank's rows of the vocabulary)."""
+    c = config
+    return replace(c, heads=c.heads // world, kv_heads=c.kv_heads // world, intermediate=c.intermediate // world,
+                   vocab=c.vocab // world, tied=False)
+
+
 def shard(config: Config, weights: Mapping[str, Any], rank: int, world: int) -> tuple[Config, dict[str, Any]]:
     """Rank ``rank``'s config and weights (Hugging Face's names, numpy arrays or torch tensors)
     of ``world`` shards: heads, kv heads, the MLP's intermediate rows and the vocabulary split
@@ -57,8 +67,7 @@ def shard(config: Config, weights: Mapping[str, Any], rank: int, world: int) -> 
                              f"pick a world size dividing it")
     if not 0 <= rank < world:
         raise ValueError(f"rank {rank} is not one of the {world} ranks")
-    local = replace(c, heads=c.heads // world, kv_heads=c.kv_heads // world, intermediate=c.intermediate // world,
-                    vocab=c.vocab // world, tied=False)
+    local = local_config(c, world)
     d = c.head_dim
 
     def part(size: int) -> slice:
@@ -85,20 +94,26 @@ def shard(config: Config, weights: Mapping[str, Any], rank: int, world: int) -> 
 
 
 class ShardedDecoder(Qwen3Decoder):
-    """One rank's decoder (``shard``'s config and weights), its step's collectives over the
-    default process group of ``torch.distributed`` (initialized by the caller)."""
+    """One rank's decoder of ``config`` (the whole model's), its step's collectives over the
+    default process group of ``torch.distributed`` (initialized by the caller).  ``weights`` are
+    the whole model's, sharded here, or with ``sharded`` this rank's (``shard``'s output: a large
+    model's rank need not hold the rest)."""
 
-    def __init__(self, config: Config, weights: Mapping[str, Any], *, device: str = "cpu", **options: Any):
+    def __init__(self, config: Config, weights: Mapping[str, Any], *, device: str = "cpu", sharded: bool = False,
+                 **options: Any):
         import torch
         import torch.distributed as dist
 
         self.rank, self.world = dist.get_rank(), dist.get_world_size()
-        local, mine = shard(config, weights, self.rank, self.world)
+        local, mine = (local_config(config, self.world), weights) if sharded else \
+            shard(config, weights, self.rank, self.world)
         super().__init__(local, mine, **options)
         self.torch, self.dist, self.device = torch, dist, device
         self.views: dict[str, Any] = {}
         """The torch tensors sharing the memory of the buffers the collectives touch."""
         self.offsets = None
+        self.stream: Any = None
+        """The stream the step's launches go to (the collectives' too, on a GPU)."""
 
     def prefill(self, prompt: list[int], stream: st.Stream | None = None) -> None:
         raise NotImplementedError("a sharded prefill is not written: decode the prompt (generate without prefill)")
@@ -123,13 +138,12 @@ class ShardedDecoder(Qwen3Decoder):
             * c.vocab
 
     def _collective(self) -> Any:
-        """Where the collectives run: safetile's stream (on a GPU), in order with the launches."""
+        """Where the collectives run: the launches' stream (on a GPU), in order with them."""
         if self.device == "cpu":
             import contextlib
 
             return contextlib.nullcontext()
-        handle = int(st.current_backend().default_stream.handle)
-        return self.torch.cuda.stream(self.torch.cuda.ExternalStream(handle))
+        return self.torch.cuda.stream(self.torch.cuda.ExternalStream(int(self.stream.handle)))
 
     def _residual(self, name: str) -> str:
         return name if self.rank == 0 else "zero"
@@ -139,15 +153,33 @@ class ShardedDecoder(Qwen3Decoder):
             self.dist.all_reduce(self.views[name])
 
     def _gather_best(self) -> tuple[str, str]:
-        with self._collective():
-            self.dist.all_gather(list(self.views["best_all"].chunk(self.world)), self.views["best"])
-            self.dist.all_gather(list(self.views["best_at_all"].chunk(self.world)), self.views["best_at"])
+        gather = getattr(self.dist, "all_gather_single", None) or self.dist.all_gather_into_tensor
+        with self._collective():  # into one tensor: nothing allocated (a graph may be capturing)
+            gather(self.views["best_all"], self.views["best"])
+            gather(self.views["best_at_all"], self.views["best_at"])
             self.views["best_at_all"].add_(self.offsets)
         return "best_all", "best_at_all"
 
-    def generate(self, prompt: list[int], steps: int, *, prefill: bool = False) -> list[int]:
-        """``steps`` greedy tokens after ``prompt`` (the same on every rank): ``len(prompt) - 1 +
-        steps`` steps, each enqueued as it runs (the collectives are not in a graph yet)."""
+    def record(self, prompt: list[int], *, prefill: bool = False) -> st.Graph:
+        """Fresh buffers for ``prompt`` and one step captured as a graph with its collectives
+        inside (a GPU only: NCCL's kernels are captured from the scope's stream)."""
+        if self.device == "cpu":
+            raise NotImplementedError("the CPU backend runs a capture's work at replay, not torch's: "
+                                      "a sharded step is captured on a GPU only (generate runs it eagerly)")
+        if prefill:
+            self.prefill(prompt)
+        self._allocate(prompt)
+        self.dist.all_reduce(self.views["zero"])  # NCCL's communicator made before the capture
+        with st.Graph.scope() as scope:
+            # Graph.scope names no stream; its capture stream is where the collectives must go.
+            self.stream = scope._stream  # noqa: SLF001
+            self.step(scope, len(prompt))
+        assert scope.graph is not None
+        return scope.graph
+
+    def generate(self, prompt: list[int], steps: int, *, prefill: bool = False, graph: bool = False) -> list[int]:
+        """``steps`` greedy tokens after ``prompt`` (the same on every rank), ``len(prompt) - 1 +
+        steps`` steps: enqueued one by one, or with ``graph`` (a GPU) replays of ``record``'s."""
         if prefill:
             self.prefill(prompt)
         if len(prompt) + steps > self.max_positions:
@@ -155,11 +187,17 @@ class ShardedDecoder(Qwen3Decoder):
                              f"({self.max_positions})")
         if not 0 < len(prompt) < self.max_positions:
             raise ValueError(f"the prompt must have 1 to {self.max_positions - 1} tokens, got {len(prompt)}")
-        self._allocate(prompt)
-        stream = st.current_backend().default_stream
-        eager = _Eager(stream)
-        for _ in range(len(prompt) - 1 + steps):
-            self.step(eager, len(prompt))
+        if graph:
+            recorded = self.record(prompt)
+            for _ in range(len(prompt) - 1 + steps):
+                recorded.replay()
+            recorded.release()
+        else:
+            self._allocate(prompt)
+            self.stream = st.current_backend().default_stream
+            eager = _Eager(self.stream)
+            for _ in range(len(prompt) - 1 + steps):
+                self.step(eager, len(prompt))
         return [int(t) for t in self.read("tokens")[len(prompt): len(prompt) + steps]]
 
 
