@@ -144,8 +144,8 @@ def hinted(kernel: st.Kernel, latency: int | None = None, warps: int | None = No
 
 @dataclass(frozen=True)
 class PrefillTiles:
-    """The prefill's tiles (prefill_kernels.py): ``rows`` x ``cols`` output tiles of its GEMMs,
-    ``depth`` columns of the input a step (it divides the packed weights' column tiles);
+    """The prefill's tiles (prefill_kernels.py): ``rows`` x ``cols`` output tiles of its GEMMs
+    (``rows`` x ``up_cols`` for gate/up, which keeps two accumulators), ``depth`` columns of the input a step (it divides the packed weights' column tiles);
     ``attention``: query rows, and key rows, a block of the causal attention and rows a block of
     the cache write (it divides ``max_positions``), ``attention_warps``: that kernel's
     ``num_worker_warps_per_cta`` on sm_90 (examples/flash_attention.py's measured 8 for 128-row
@@ -154,6 +154,7 @@ class PrefillTiles:
 
     rows: int = 128
     cols: int = 128
+    up_cols: int = 64
     depth: int = 64
     attention: int = 128
     attention_warps: int | None = 8
@@ -165,7 +166,7 @@ class PrefillTiles:
         return max(self.rows, self.attention)
 
 
-TINY_PREFILL = PrefillTiles(rows=16, cols=16, depth=16, attention=16, attention_warps=None, embed=16)
+TINY_PREFILL = PrefillTiles(rows=16, cols=16, up_cols=16, depth=16, attention=16, attention_warps=None, embed=16)
 
 TINY_TILES = Tiles(rows=16, cols=16, head_rows=16, keys=8, embed=16, sample=8, o_rows=8, o_cols=32, o_early=2)
 
@@ -390,7 +391,7 @@ class Qwen3Decoder:
             launch(run, attention, ("O", (p.attention, d)), "QKV", layer["q_norm"], self.inv_freq, k, v, eps,
                    d ** -0.5, KVH=c.kv_heads, G=g)
             launch(run, P.gemm_residual, ("X2", tile), "X", "O", layer["o"], BK=p.depth)
-            launch(run, P.norm_gate_up_gemm, ("M", tile), "X2", layer["ln2"], layer["gate"], layer["up"], eps,
+            launch(run, P.norm_gate_up_gemm, ("M", (p.rows, p.up_cols)), "X2", layer["ln2"], layer["gate"], layer["up"], eps,
                    BK=p.depth)
             launch(run, P.gemm_residual, ("X", tile), "X2", "M", layer["down"], BK=p.depth)
         launch(run, P.take_row, ("x", (t.embed,)), "X", n - 1)

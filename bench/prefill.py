@@ -1,0 +1,230 @@
+"""Qwen3 prefill on the GPU (examples/qwen3: ``Qwen3Decoder.prefill``): correctness against
+``transformers`` and the time to the first token against it and ``torch.compile`` of it.
+
+    .venv/bin/python bench/prefill.py --build sm_90     # here, no GPU: every variant's cubin into the cache
+    SAFETILE_CACHE_DIR=build/gpu-cache python -P bench/prefill.py OUT_DIR [--budget 240]
+
+On the GPU, in one run:
+
+1. correctness, Qwen3-0.6B f32 (random weights in the published shapes, ``transformers``'
+   ``Qwen3ForCausalLM`` reading the same ones): for prompts of 1, 17 and 512 tokens, the prefill's
+   logits of the last prompt token against the model's, and the greedy tokens of the prefill plus
+   ``CHECK_STEPS`` decode steps against ``generate``'s;
+2. time to first token, Qwen3-4B bf16, prompts of 512, 2,048 and 8,192 tokens: ours (the
+   prefill enqueued, until the first token is on the host; best of ``RUNS`` after a warm-up),
+   ``transformers`` (SDPA, bf16: one forward keeping the last position's logits, then the
+   argmax on the host) and, while the budget lasts, ``torch.compile`` of that forward;
+3. the GEMM-bound estimate: the model's FLOPs (projections over every prompt row, causal
+   attention, the LM head of one row) over cuBLAS's rate on a ``(8192, 2560) x (2560, 9728)``
+   bf16 GEMM measured on the same GPU.
+
+Writes ``OUT_DIR/prefill.json`` (after each part: a run cut short keeps what it measured).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import sys
+import time
+import traceback
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import safetile as st
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "examples"))
+sys.path.append(str(Path(__file__).resolve().parent))  # measure.py (also under python -P)
+
+from measure import build_or_run  # noqa: E402
+from qwen3.model import PrefillTiles, Qwen3Decoder  # noqa: E402
+from qwen3.reference import QWEN3_0_6B, QWEN3_4B, Config, random_weights  # noqa: E402
+
+_spec = importlib.util.spec_from_file_location("qwen3_bench", Path(__file__).resolve().parent / "qwen3.py")
+assert _spec is not None and _spec.loader is not None
+_qwen3_bench = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_qwen3_bench)
+hf_model, hf_logits = _qwen3_bench.hf_model, _qwen3_bench.hf_logits
+
+CHECK = (QWEN3_0_6B, st.f32, 1024, PrefillTiles(rows=64, cols=64, up_cols=64, depth=32, attention=64,
+                                                 attention_warps=None))
+"""The correctness run: config, dtype, max_positions, tiles (f32 tiles take twice the bytes: half
+the default's edge)."""
+SPEED = (QWEN3_4B, st.bf16, 16384, PrefillTiles())
+"""The timed run (the decode's attention merge takes a power-of-two count of key tiles)."""
+CHECK_PROMPTS = (1, 17, 512)
+SPEED_PROMPTS = (512, 2048, 8192)
+CHECK_STEPS = 16
+RUNS = 5
+
+
+def prompt_of(n: int, vocab: int) -> list[int]:
+    return [int(t) for t in np.random.default_rng(n).integers(0, vocab, n)]
+
+
+def build(arch: str) -> None:
+    """Run each config's prefill and two decode steps on the CPU with ``$SAFETILE_AOT_ARCHS``:
+    every variant the GPU run launches is compiled for ``arch``.  One layer, a 384-token
+    vocabulary and a 16-token prompt give the same variants (those sizes are dynamic)."""
+    os.environ["SAFETILE_AOT_ARCHS"] = arch
+    for config, dtype, positions, tiles in (CHECK, SPEED):
+        small = replace(config, layers=1, vocab=384)
+        decoder = Qwen3Decoder(small, random_weights(small), dtype=dtype, max_positions=positions,
+                               prefill_tiles=tiles)
+        start = time.perf_counter()
+        decoder.generate(prompt_of(16, small.vocab), 2, prefill=True)
+        print(f"{config.hidden}-wide {dtype}: prefill and decode built for {arch} "
+              f"({time.perf_counter() - start:.0f} s)", flush=True)
+
+
+# -- on the GPU -------------------------------------------------------------------------
+
+
+def ours(config: Config, dtype: st.DType, model: Any, positions: int, tiles: PrefillTiles) -> Qwen3Decoder:
+    weights = {name: t.detach() for name, t in model.state_dict().items()}
+    return Qwen3Decoder(config, weights, dtype=dtype, max_positions=positions, prefill_tiles=tiles,
+                        upload=lambda t: st.from_dlpack(t.contiguous()))
+
+
+def check(torch: Any, results: dict[str, Any]) -> None:
+    config, dtype, positions, tiles = CHECK
+    model = hf_model(config, torch.float32, torch)
+    decoder = ours(config, dtype, model, positions, tiles)
+    for n in CHECK_PROMPTS:
+        prompt = prompt_of(n, config.vocab)
+        decoder._allocate(prompt)
+        decoder.prefill(prompt)
+        logits = decoder.read("logits")
+        expected = hf_logits(model, prompt, torch)
+        tokens = decoder.generate(prompt, CHECK_STEPS, prefill=True)
+        with torch.no_grad():
+            ids = torch.tensor([prompt], device="cuda")
+            hf = model.generate(ids, max_new_tokens=CHECK_STEPS, min_new_tokens=CHECK_STEPS, do_sample=False,
+                                pad_token_id=0)[0, n:].tolist()
+        same = next((i for i, (a, b) in enumerate(zip(tokens, hf)) if a != b), len(hf))
+        results["check"][str(n)] = {"max_abs_logit_diff": float(np.abs(logits - expected).max()),
+                                    "logit_scale": float(np.abs(expected).max()), "first_token_equal": tokens[0] == hf[0],
+                                    "equal_tokens_before_divergence": same, "ours": tokens, "transformers": hf}
+        print(f"0.6B f32, {n}-token prompt: {results['check'][str(n)]}", flush=True)
+    del model, decoder
+    torch.cuda.empty_cache()
+
+
+def best_seconds(torch: Any, work: Any, runs: int = RUNS) -> float:
+    """The shortest wall time of ``runs`` calls of ``work()`` (each ends with a host read)."""
+    times = []
+    for _ in range(runs):
+        torch.cuda.synchronize()
+        start = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def model_flops(config: Config, n: int) -> float:
+    """FLOPs of a prefill of ``n`` tokens: the projections over every row, causal attention
+    (half of ``QK^T`` and of ``PV``), the LM head of the last row."""
+    c = config
+    per_row = 2 * c.layers * (c.hidden * c.qkv + c.heads * c.head_dim * c.hidden + 3 * c.hidden * c.intermediate)
+    attention = 2 * c.layers * c.heads * c.head_dim * n * n  # 2 products x 2 FLOPs x n^2 / 2
+    return per_row * n + attention + 2 * c.hidden * c.vocab
+
+
+def cublas_rate(torch: Any) -> float:
+    """FLOP/s of cuBLAS on a ``(8192, 2560) x (2560, 9728)`` bf16 GEMM (best of 20, events)."""
+    a = torch.randn(8192, 2560, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(2560, 9728, device="cuda", dtype=torch.bfloat16)
+    best = float("inf")
+    for _ in range(20):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        a @ b
+        end.record()
+        end.synchronize()
+        best = min(best, start.elapsed_time(end) / 1e3)
+    return 2 * 8192 * 2560 * 9728 / best
+
+
+def speed(torch: Any, results: dict[str, Any], deadline: float, save: Any) -> None:
+    config, dtype, positions, tiles = SPEED
+    model = hf_model(config, torch.bfloat16, torch)
+    model.config._attn_implementation = "sdpa"
+    decoder = ours(config, dtype, model, positions, tiles)
+    rate = cublas_rate(torch)
+    results["cublas_flops"] = rate
+    for n in SPEED_PROMPTS:
+        prompt = prompt_of(n, config.vocab)
+        ids = torch.tensor([prompt], device="cuda")
+        decoder._allocate(prompt)
+
+        def run_ours() -> int:
+            decoder.prefill(prompt)
+            return int(decoder.read("tokens")[n])
+
+        def run_hf() -> int:
+            with torch.no_grad():
+                return int(model(ids, logits_to_keep=1).logits[0, -1].argmax().item())
+
+        first = run_ours()
+        t_ours = best_seconds(torch, run_ours)
+        hf_first = run_hf()
+        t_hf = best_seconds(torch, run_hf)
+        estimate = model_flops(config, n) / rate
+        results["ttft"][str(n)] = {"ours_s": t_ours, "transformers_s": t_hf, "gemm_bound_s": estimate,
+                                   "of_gemm_bound": estimate / t_ours, "vs_transformers": t_hf / t_ours,
+                                   "first_token_ours": first, "first_token_transformers": hf_first}
+        print(f"4B bf16, {n}-token prompt: {results['ttft'][str(n)]}", flush=True)
+        save()
+    compiled = torch.compile(model)
+    for n in SPEED_PROMPTS:
+        if time.time() > deadline:
+            results["ttft"][str(n)]["torch_compile_s"] = "not run: out of the run's time budget"
+            continue
+        ids = torch.tensor([prompt_of(n, config.vocab)], device="cuda")
+
+        def run_compiled() -> int:
+            with torch.no_grad():
+                return int(compiled(ids, logits_to_keep=1).logits[0, -1].argmax().item())
+
+        start = time.perf_counter()
+        run_compiled()
+        t_compiled = best_seconds(torch, run_compiled)
+        entry = results["ttft"][str(n)]
+        entry.update(torch_compile_s=t_compiled, torch_compile_first_call_s=time.perf_counter() - start,
+                     vs_torch_compile=t_compiled / entry["ours_s"])
+        print(f"4B bf16, {n}-token prompt, torch.compile: {t_compiled * 1e3:.2f} ms", flush=True)
+        save()
+
+
+def run(out: Path, budget: float) -> None:
+    import torch
+
+    out.mkdir(parents=True, exist_ok=True)
+    deadline = time.time() + budget
+    results: dict[str, Any] = {"device": torch.cuda.get_device_name(), "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+                               "torch": torch.__version__, "check": {}, "ttft": {}, "errors": []}
+
+    def save() -> None:
+        (out / "prefill.json").write_text(json.dumps(results, indent=1))
+
+    for part in (lambda: check(torch, results), lambda: speed(torch, results, deadline, save)):
+        try:
+            part()
+        except Exception:  # noqa: BLE001 - keep what the other part measures
+            results["errors"].append(traceback.format_exc())
+            print(traceback.format_exc(), flush=True)
+        save()
+
+
+def add_arguments(parser: Any) -> None:
+    parser.add_argument("--budget", type=float, default=240.0,
+                        help="seconds after which torch.compile's timings are skipped")
+
+
+if __name__ == "__main__":
+    build_or_run(__doc__, build, run, add_arguments)
