@@ -39,6 +39,8 @@ from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from .diagnostics import NestedOpError
+
 # --------------------------------------------------------------------------
 # ``struct(params)``: ``<key = value, ...>`` in any order
 # --------------------------------------------------------------------------
@@ -402,27 +404,29 @@ def verify_entry_debug_info(entry: Operation, name: str) -> None:
         )
 
 
-def verify_op_debug_scope(op: Operation) -> None:
-    """An op's scope is its kernel's (rules 3 and 4)."""
-    found = di_location(op.location)
-    scope = subprogram_of(found.scope) if found is not None else None
-    kernel = op.parent_op()
-    while kernel is not None and kernel.name != "cuda_tile.entry":
-        kernel = kernel.parent_op()
-    if scope is None or kernel is None:
-        return
-    kernel_loc = di_location(kernel.location)
+def verify_body_debug_info(entry: Operation) -> None:
+    """Every op of a kernel is in the kernel's scope (rules 3 and 4), checked
+    once the ops verify, in post-order as NVIDIA's ``verifyFuncBody`` walks;
+    the error is at the op (``NestedOpError``)."""
+    kernel_loc = di_location(entry.location)
     kernel_scope = subprogram_of(kernel_loc.scope) if kernel_loc is not None else None
-    if kernel_scope is None:
-        raise VerifyException(
-            f"invalid operation debug info scope: {scope}. Operation has debug info scope, "
-            "but function debug info scope is undefined."
-        )
-    if scope != kernel_scope:
-        raise VerifyException(
-            f"invalid operation debug info scope: {scope}. Operation debug info scope does "
-            f"not match function debug info scope: {kernel_scope}."
-        )
+    for op in entry.walk(region_first=True):
+        found = di_location(op.location)
+        scope = subprogram_of(found.scope) if found is not None else None
+        if scope is None:
+            continue
+        if kernel_scope is None:  # NVIDIA's emitOpError: with the op's name
+            raise NestedOpError(
+                op,
+                f"'{op.name}' op invalid operation debug info scope: {scope}. Operation has "
+                "debug info scope, but function debug info scope is undefined.",
+            )
+        if scope != kernel_scope:  # NVIDIA's emitError: without it
+            raise NestedOpError(
+                op,
+                f"invalid operation debug info scope: {scope}. Operation debug info scope "
+                f"does not match function debug info scope: {kernel_scope}.",
+            )
 
 
 def verify_global_debug_info(op: Operation) -> None:

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from io import StringIO
 from typing import TypeVar
 
 from xdsl.ir import Attribute, Operation
 from xdsl.irdl import OptOperandDef, OptResultDef, VarOperandDef, VarResultDef
+from xdsl.traits import IsolatedFromAbove
 from xdsl.utils.exceptions import (
     DiagnosticException,
     MultipleSpansParseError,
@@ -181,6 +182,17 @@ def short_message(err: Exception) -> str:
     return text.splitlines()[0] if text else type(err).__name__
 
 
+class NestedOpError(VerifyException):
+    """An error a parent's region verifier (``verify_regions``) finds in an op
+    nested in it, reported at that op: MLIR's ``innerOp.emitOpError(...)`` from
+    ``verifyRegions``.  ``message`` is whole (with ``'NAME' op`` where MLIR's
+    ``emitOpError`` puts it)."""
+
+    def __init__(self, op: Operation, message: str):
+        super().__init__(message)
+        self.op = op
+
+
 def verify(
     root: Operation,
     spans: Mapping[Operation, Span[str] | Span[bytes]],
@@ -188,39 +200,75 @@ def verify(
 ) -> None:
     """Verify ``root`` and everything in it; raise ``TileIRError`` on failure.
 
-    Ops are checked innermost first (as xDSL does), so the error names the
-    most precise op: a misplaced ``continue`` is reported as such, not as its
-    parent's missing terminator.  Once every op holds, every use is checked to
-    come after its value's definition (``verify_dominance``), as MLIR does.
+    Ops are checked in MLIR's order (``_verify_ops``); once they hold, every
+    use is checked to come after its value's definition (``verify_dominance``).
     ``spans`` (from ``TileIRParser``) supplies the offending op's source place.
     """
     _verify_ops(root, spans, file)
+    _verify_dominance(root, spans, file)
+
+
+def _verify_ops(
+    root: Operation, spans: Mapping[Operation, Span[str] | Span[bytes]], file: str
+) -> None:
+    """MLIR's ``OperationVerifier`` order, stopping at the first error.
+
+    An op's own invariants come first (``verify(verify_nested_ops=False)``:
+    constraints, traits, its verifier); then the ops nested in it, those
+    isolated from above last, each followed by its dominance check; then its
+    region verifier (``verify_regions``, ODS's ``hasRegionVerifier``).  So a
+    parent's own error is reported before any error of the ops in it, and the
+    ops in a parent that fails are not verified at all, as with mlir-opt.
+    """
+    _checked(root, lambda: root.verify(verify_nested_ops=False), spans, file)
+    isolated: list[Operation] = []
+    for region in root.regions:
+        for block in region.blocks:
+            for op in block.ops:
+                if op.regions and op.has_trait(IsolatedFromAbove):
+                    isolated.append(op)
+                else:
+                    _verify_ops(op, spans, file)
+    for op in isolated:
+        _verify_ops(op, spans, file)
+        _verify_dominance(op, spans, file)
+    verify_regions: Callable[[], None] | None = getattr(root, "verify_regions", None)
+    if verify_regions is not None:
+        _checked(root, verify_regions, spans, file)
+
+
+def _verify_dominance(
+    root: Operation, spans: Mapping[Operation, Span[str] | Span[bytes]], file: str
+) -> None:
     try:
         verify_dominance(root)
     except DominanceError as err:
         raise TileIRError(_dominance_diagnostic(err, spans, file)) from None
 
 
-def _verify_ops(
-    root: Operation, spans: Mapping[Operation, Span[str] | Span[bytes]], file: str
+def _checked(
+    op: Operation,
+    check: Callable[[], None],
+    spans: Mapping[Operation, Span[str] | Span[bytes]],
+    file: str,
 ) -> None:
-    for region in root.regions:
-        for block in region.blocks:
-            for op in block.ops:
-                _verify_ops(op, spans, file)
+    """Run one of ``op``'s verifiers; raise its failure as ``TileIRError`` in MLIR's words."""
     try:
-        root.verify(verify_nested_ops=False)
+        check()
     except (DiagnosticException, ValueError) as err:
         dominance = _cause_of_type(err, DominanceError)
-        if dominance is not None:  # an op whose verifier checks dominance (entry)
+        if dominance is not None:  # a verifier that checks dominance (entry's)
             raise TileIRError(_dominance_diagnostic(dominance, spans, file)) from None
+        nested = _cause_of_type(err, NestedOpError)
+        if nested is not None:
+            raise TileIRError(_at_op(nested.op, spans, file, str(nested))) from None
         cause = err.__cause__ if isinstance(err.__cause__, DiagnosticException) else err
         message = (
-            _constraint_failure(root, err)
-            or _all_types_match_failure(root, err)
-            or f"'{root.name}' op {short_message(cause)}"
+            _constraint_failure(op, err)
+            or _all_types_match_failure(op, err)
+            or f"'{op.name}' op {short_message(cause)}"
         )
-        raise TileIRError(_at_op(root, spans, file, message)) from None
+        raise TileIRError(_at_op(op, spans, file, message)) from None
 
 
 def _at_op(

@@ -53,7 +53,6 @@ from ..attributes import (
     Signedness,
     SignednessAttr,
 )
-from ..debuginfo import verify_op_debug_scope
 from ..diagnostics import ConstraintError, PrecededParseError, quoted
 from ..types import (
     PointerType,
@@ -80,8 +79,20 @@ class CudaTileOp(IRDLOperation):
     the messages that name them (``lowerBound`` for ``lower_bound``)."""
 
     def verify(self, verify_nested_ops: bool = True) -> None:
-        super().verify(verify_nested_ops)
-        verify_op_debug_scope(self)
+        """MLIR's order: this op's own invariants, then (``verify_nested_ops``)
+        the ops nested in it, then ``verify_regions``.  Without
+        ``verify_nested_ops`` only the op's own invariants are checked (the
+        tools' verifier, ``diagnostics.verify``, walks the rest itself)."""
+        super().verify(verify_nested_ops=False)
+        if verify_nested_ops:
+            for region in self.regions:
+                region.verify()
+            self.verify_regions()
+
+    def verify_regions(self) -> None:
+        """Checks that need the nested ops verified first (ODS's
+        ``hasRegionVerifier``, MLIR's ``verifyRegions``); an error about a
+        nested op raises ``NestedOpError`` at that op."""
 
     def version_needed(self) -> tuple[str, str]:
         """The Tile IR version this op, as it is, needs, and what needs it (for

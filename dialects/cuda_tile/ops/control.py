@@ -461,6 +461,8 @@ class ForOp(CudaTileOp):
             raise VerifyException(
                 "failed to verify that all of {initValues, resultValues} have same type"
             )
+
+    def verify_regions(self) -> None:
         args = self.region.block.args
         if not args:
             raise VerifyException(
@@ -547,7 +549,7 @@ class LoopOp(CudaTileOp):
         _print_body(printer, self.region, ContinueOp)
         printer.print_op_attributes(self.attributes)
 
-    def verify_(self) -> None:
+    def verify_regions(self) -> None:
         _verify_loop_iter_values(
             self.init_values, self.region.block.args, self.result_values
         )

@@ -39,7 +39,7 @@ from xdsl.printer import Printer
 from xdsl.traits import RecursiveMemoryEffect, is_side_effect_free
 from xdsl.utils.exceptions import VerifyException
 
-from ..diagnostics import quoted, quoted_types
+from ..diagnostics import NestedOpError, quoted, quoted_types
 from ..types import TileType, element_type_of
 from ._common import AnyTile, CudaTileOp
 from . import control
@@ -184,7 +184,6 @@ class _AggregateOp(CudaTileOp):
             raise VerifyException("requires the same shape for all operands")
         self._verify_aggregate()
         self._verify_result_types()
-        self._verify_body()
 
     def _verify_aggregate(self) -> None:
         """NVIDIA's ``verifyAggregateOp``: counts, identity types, ``dim``."""
@@ -213,8 +212,9 @@ class _AggregateOp(CudaTileOp):
     def _verify_result_types(self) -> None:
         """The result types each op's type inference gives."""
 
-    def _verify_body(self) -> None:
-        """NVIDIA's ``verifyAggregateOpRegions``: the combiner's signature."""
+    def verify_regions(self) -> None:
+        """NVIDIA's ``verifyAggregateOpRegions``: the combiner's signature, and
+        only pure ops in it (the error at the op that is not)."""
         n, block = len(self.operands_), self.body.block
         if len(block.args) != 2 * n:
             raise VerifyException(
@@ -243,9 +243,8 @@ class _AggregateOp(CudaTileOp):
         self._verify_yield(block)
         for op in block.ops:
             if op is not block.last_op and not is_side_effect_free(op):
-                raise VerifyException(
-                    f"'{op.name}' op only memory-effect-free operations are allowed "
-                    f"inside '{self.name}'"
+                raise NestedOpError(
+                    op, f"'{op.name}' op only pure operations are allowed inside '{self.name}'"
                 )
 
     def _verify_yield(self, block: Block) -> None:

@@ -47,7 +47,11 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from ..attributes import OptimizationHintsAttr, SymbolVisibility, SymbolVisibilityAttr
-from ..debuginfo import verify_entry_debug_info, verify_global_debug_info
+from ..debuginfo import (
+    verify_body_debug_info,
+    verify_entry_debug_info,
+    verify_global_debug_info,
+)
 from ..diagnostics import quoted
 from ..dominance import verify_dominance
 from ..literals import format_dense_values, parse_dense_literal
@@ -249,6 +253,9 @@ class EntryOp(FunctionOp):
                 )
         self.verify_signature()
         verify_entry_debug_info(self, self.sym_name.data)
+
+    def verify_regions(self) -> None:
+        verify_body_debug_info(self)
         # Last, as MLIR checks dominance once every op holds: so that
         # ``module.verify()`` refuses a use before its definition too.
         verify_dominance(self)

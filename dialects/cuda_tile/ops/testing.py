@@ -26,4 +26,6 @@ class TestingFuncOp(FunctionOp):
 
     def verify_(self) -> None:
         self.verify_signature()
+
+    def verify_regions(self) -> None:
         verify_dominance(self)

@@ -509,7 +509,7 @@ cuda_tile.module @m {
 // RULE: load_view_tko.view-type
 // The view is a tile view; indices are integer tiles; the token is a token.
 cuda_tile.module @m {
-  entry @e(%x: tile<32xf32>, %i: tile<i32>) {
+  testing$func @e(%x: tile<32xf32>, %i: tile<i32>) {
     // expected-error@+1 {{'cuda_tile.load_view_tko' op operand #0 must be TileView instance, but got '!cuda_tile.tile<32xf32>'}}
     %0, %1 = load_view_tko weak %x[%i] : tile<32xf32>, tile<i32> -> tile<8xf32>, token
     return
@@ -671,7 +671,7 @@ cuda_tile.module @m {
 // RULE: atomic_red_view_tko.memory-scope-required
 // The scope is required.
 cuda_tile.module @m {
-  entry @e(%v: partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, %x: tile<2x2xi32>, %c0: tile<i32>) {
+  testing$func @e(%v: partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, %x: tile<2x2xi32>, %c0: tile<i32>) {
     // expected-error@+1 {{'cuda_tile.atomic_red_view_tko' op requires attribute 'memory_scope'}}
     %0 = atomic_red_view_tko relaxed %v[%c0, %c0], add, %x : tile<2x2xi32>, partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, tile<i32> -> token
     return
@@ -684,7 +684,7 @@ cuda_tile.module @m {
 // RULE: atomic_red_view_tko.no-gather-scatter-view
 // Partition and strided views without padding only.
 cuda_tile.module @m {
-  entry @e(%v: gather_scatter_view<tile=(16x16), tensor_view<1024x16xi32, strides=[16,1]>, sparse_dim=0>, %x: tile<16x16xi32>, %c0: tile<i32>) {
+  testing$func @e(%v: gather_scatter_view<tile=(16x16), tensor_view<1024x16xi32, strides=[16,1]>, sparse_dim=0>, %x: tile<16x16xi32>, %c0: tile<i32>) {
     // expected-error@+1 {{'cuda_tile.atomic_red_view_tko' op gather_scatter_view is not supported; use partition_view instead}}
     %0 = atomic_red_view_tko relaxed device %v[%c0, %c0], add, %x : tile<16x16xi32>, gather_scatter_view<tile=(16x16), tensor_view<1024x16xi32, strides=[16,1]>, sparse_dim=0>, tile<i32> -> token
     return
@@ -696,7 +696,7 @@ cuda_tile.module @m {
 
 // RULE: atomic_red_view_tko.no-padding-value
 cuda_tile.module @m {
-  entry @e(%v: strided_view<tile=(2x2), traversal_strides=[2,2], padding_value = zero, tensor_view<2x2xi32, strides=[2,1]>>, %x: tile<2x2xi32>, %c0: tile<i32>) {
+  testing$func @e(%v: strided_view<tile=(2x2), traversal_strides=[2,2], padding_value = zero, tensor_view<2x2xi32, strides=[2,1]>>, %x: tile<2x2xi32>, %c0: tile<i32>) {
     // expected-error@+1 {{'cuda_tile.atomic_red_view_tko' op views with padding_value are not supported for atomic reductions}}
     %0 = atomic_red_view_tko relaxed device %v[%c0, %c0], add, %x : tile<2x2xi32>, strided_view<tile=(2x2), traversal_strides=[2,2], padding_value = zero, tensor_view<2x2xi32, strides=[2,1]>>, tile<i32> -> token
     return
@@ -709,7 +709,7 @@ cuda_tile.module @m {
 // RULE: atomic_red_view_tko.element-types-match
 // The value is a tile of the view.
 cuda_tile.module @m {
-  entry @e(%v: partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, %x: tile<2x2xf32>, %c0: tile<i32>) {
+  testing$func @e(%v: partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, %x: tile<2x2xf32>, %c0: tile<i32>) {
     // expected-error@+1 {{'cuda_tile.atomic_red_view_tko' op view element type ('i32') must match value element type ('f32')}}
     %0 = atomic_red_view_tko relaxed device %v[%c0, %c0], addf, %x : tile<2x2xf32>, partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, tile<i32> -> token
     return
@@ -721,7 +721,7 @@ cuda_tile.module @m {
 
 // RULE: atomic_red_view_tko.shapes-match
 cuda_tile.module @m {
-  entry @e(%v: partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, %x: tile<4x4xi32>, %c0: tile<i32>) {
+  testing$func @e(%v: partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, %x: tile<4x4xi32>, %c0: tile<i32>) {
     // expected-error@+1 {{'cuda_tile.atomic_red_view_tko' op view tile shape 2, 2 must match value shape 4, 4 for element-wise atomic operations}}
     %0 = atomic_red_view_tko relaxed device %v[%c0, %c0], add, %x : tile<4x4xi32>, partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, tile<i32> -> token
     return
@@ -734,7 +734,7 @@ cuda_tile.module @m {
 // RULE: atomic_red_view_tko.no-xchg
 // Modes: no xchg; integer modes on i32/i64, addf on f16/bf16/f32/f64.
 cuda_tile.module @m {
-  entry @e(%v: partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, %x: tile<2x2xi32>, %c0: tile<i32>) {
+  testing$func @e(%v: partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, %x: tile<2x2xi32>, %c0: tile<i32>) {
     // expected-error@+1 {{'cuda_tile.atomic_red_view_tko' op atomic_red_view_tko op cannot use xchg operation}}
     %0 = atomic_red_view_tko relaxed device %v[%c0, %c0], xchg, %x : tile<2x2xi32>, partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, tile<i32> -> token
     return
@@ -746,7 +746,7 @@ cuda_tile.module @m {
 
 // RULE: atomic_red_view_tko.mode-integer-types
 cuda_tile.module @m {
-  entry @e(%v: partition_view<tile=(2x2), tensor_view<2x2xf32, strides=[2,1]>>, %x: tile<2x2xf32>, %c0: tile<i32>) {
+  testing$func @e(%v: partition_view<tile=(2x2), tensor_view<2x2xf32, strides=[2,1]>>, %x: tile<2x2xf32>, %c0: tile<i32>) {
     // expected-error@+1 {{'cuda_tile.atomic_red_view_tko' op 'umax' works only with integers i32 and i64}}
     %0 = atomic_red_view_tko relaxed device %v[%c0, %c0], umax, %x : tile<2x2xf32>, partition_view<tile=(2x2), tensor_view<2x2xf32, strides=[2,1]>>, tile<i32> -> token
     return
@@ -758,7 +758,7 @@ cuda_tile.module @m {
 
 // RULE: atomic_red_view_tko.addf-float-types
 cuda_tile.module @m {
-  entry @e(%v: partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, %x: tile<2x2xi32>, %c0: tile<i32>) {
+  testing$func @e(%v: partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, %x: tile<2x2xi32>, %c0: tile<i32>) {
     // expected-error@+1 {{'cuda_tile.atomic_red_view_tko' op 'addf' works only with floats f16, bf16, f32, and f64}}
     %0 = atomic_red_view_tko relaxed device %v[%c0, %c0], addf, %x : tile<2x2xi32>, partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, tile<i32> -> token
     return
@@ -771,7 +771,7 @@ cuda_tile.module @m {
 // RULE: atomic_red_view_tko.relaxed-only
 // Relaxed ordering, tl_blk or device scope.
 cuda_tile.module @m {
-  entry @e(%v: partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, %x: tile<2x2xi32>, %c0: tile<i32>) {
+  testing$func @e(%v: partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, %x: tile<2x2xi32>, %c0: tile<i32>) {
     // expected-error@+1 {{'cuda_tile.atomic_red_view_tko' op only 'relaxed' memory ordering is supported for view-based atomic reductions}}
     %0 = atomic_red_view_tko weak device %v[%c0, %c0], add, %x : tile<2x2xi32>, partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, tile<i32> -> token
     return
@@ -783,7 +783,7 @@ cuda_tile.module @m {
 
 // RULE: atomic_red_view_tko.no-sys-scope
 cuda_tile.module @m {
-  entry @e(%v: partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, %x: tile<2x2xi32>, %c0: tile<i32>) {
+  testing$func @e(%v: partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, %x: tile<2x2xi32>, %c0: tile<i32>) {
     // expected-error@+1 {{'cuda_tile.atomic_red_view_tko' op memory scope 'sys' is not supported for view-based atomic reductions; use 'tl_blk' or 'device' for TMA compatibility}}
     %0 = atomic_red_view_tko relaxed sys %v[%c0, %c0], add, %x : tile<2x2xi32>, partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, tile<i32> -> token
     return
@@ -796,7 +796,7 @@ cuda_tile.module @m {
 // RULE: atomic_red_view_tko.index-count
 // One scalar index per tile dimension.
 cuda_tile.module @m {
-  entry @e(%v: partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, %x: tile<2x2xi32>, %c0: tile<i32>) {
+  testing$func @e(%v: partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, %x: tile<2x2xi32>, %c0: tile<i32>) {
     // expected-error@+1 {{'cuda_tile.atomic_red_view_tko' op expected 2 index operand(s) for view with tile rank 2, got 1}}
     %0 = atomic_red_view_tko relaxed device %v[%c0], add, %x : tile<2x2xi32>, partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, tile<i32> -> token
     return
@@ -808,7 +808,7 @@ cuda_tile.module @m {
 
 // RULE: atomic_red_view_tko.scalar-index
 cuda_tile.module @m {
-  entry @e(%v: partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, %x: tile<2x2xi32>, %tvi: tensor_view<?xi32, strides=[1]>, %c0: tile<i32>) {
+  testing$func @e(%v: partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, %x: tile<2x2xi32>, %tvi: tensor_view<?xi32, strides=[1]>, %c0: tile<i32>) {
     %iv = make_partition_view %tvi : partition_view<tile=(1), tensor_view<?xi32, strides=[1]>>
     %r, %t = load_view_tko weak %iv[%c0] : partition_view<tile=(1), tensor_view<?xi32, strides=[1]>>, tile<i32> -> tile<1xi32>, token
     // expected-error@+1 {{'cuda_tile.atomic_red_view_tko' op index operand 0 must be a scalar tile (rank 0), got shape 1}}
@@ -1332,7 +1332,7 @@ cuda_tile.module @m {
 // RULE: atomic_rmw_tko.mask-shape
 // The mask of an atomic has the pointers' shape.
 cuda_tile.module @m {
-  entry @e(%p: tile<4xptr<i32>>, %v: tile<4xi32>, %k: tile<8xi1>) {
+  testing$func @e(%p: tile<4xptr<i32>>, %v: tile<4xi32>, %k: tile<8xi1>) {
     // expected-error@+1 {{'cuda_tile.atomic_rmw_tko' op failed to verify that all of {pointers, arg, mask} have same shape}}
     %0, %1 = atomic_rmw_tko relaxed device %p, add, %v, %k : tile<4xptr<i32>>, tile<4xi32>, tile<8xi1> -> tile<4xi32>, token
     return
@@ -1344,7 +1344,7 @@ cuda_tile.module @m {
 
 // RULE: atomic_cas_tko.mask-shape
 cuda_tile.module @m {
-  entry @e(%p: tile<4xptr<i32>>, %v: tile<4xi32>, %k: tile<8xi1>) {
+  testing$func @e(%p: tile<4xptr<i32>>, %v: tile<4xi32>, %k: tile<8xi1>) {
     // expected-error@+1 {{'cuda_tile.atomic_cas_tko' op failed to verify that all of {pointers, val, cmp and mask} have same shape}}
     %0, %1 = atomic_cas_tko relaxed device %p, %v, %v, %k : tile<4xptr<i32>>, tile<4xi32>, tile<8xi1> -> tile<4xi32>, token
     return
@@ -1393,7 +1393,7 @@ cuda_tile.module @m {
 // RULE: store_view_tko.view-type
 // store_view_tko: TileView::verifyIndices and the view operand, as for load_view_tko.
 cuda_tile.module @m {
-  entry @e(%x: tile<32xf32>, %i: tile<i32>, %t: tile<8xf32>) {
+  testing$func @e(%x: tile<32xf32>, %i: tile<i32>, %t: tile<8xf32>) {
     // expected-error@+1 {{'cuda_tile.store_view_tko' op operand #1 must be TileView instance, but got '!cuda_tile.tile<32xf32>'}}
     %0 = store_view_tko weak %t, %x[%i] : tile<8xf32>, tile<32xf32>, tile<i32> -> token
     return
@@ -1405,7 +1405,7 @@ cuda_tile.module @m {
 
 // RULE: store_view_tko.index-same-type
 cuda_tile.module @m {
-  entry @e(%v: partition_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>>, %i: tile<i32>, %l: tile<i64>, %t: tile<16x32xf32>) {
+  testing$func @e(%v: partition_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>>, %i: tile<i32>, %l: tile<i64>, %t: tile<16x32xf32>) {
     // expected-error@+1 {{'cuda_tile.store_view_tko' op expected index type 1 to be the same as other index types ('!cuda_tile.tile<i32>'), got '!cuda_tile.tile<i64>'}}
     %0 = "cuda_tile.store_view_tko"(%t, %v, %i, %l) <{memory_ordering_semantics = #cuda_tile.memory_ordering<weak>, operandSegmentSizes = array<i32: 1, 1, 2, 0>}> : (!cuda_tile.tile<16x32xf32>, !cuda_tile.partition_view<tile=(16x32), !cuda_tile.tensor_view<?x64xf32, strides=[?,1]>>, !cuda_tile.tile<i32>, !cuda_tile.tile<i64>) -> !cuda_tile.token
     return
@@ -1417,7 +1417,7 @@ cuda_tile.module @m {
 
 // RULE: store_view_tko.index-scalar
 cuda_tile.module @m {
-  entry @e(%v: partition_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>>, %i: tile<i32>, %r: tile<16xi32>, %t: tile<16x32xf32>) {
+  testing$func @e(%v: partition_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>>, %i: tile<i32>, %r: tile<16xi32>, %t: tile<16x32xf32>) {
     // expected-error@+1 {{'cuda_tile.store_view_tko' op expected index type to be a scalar tile, got '!cuda_tile.tile<16xi32>'}}
     %0 = store_view_tko weak %t, %v[%r, %i] : tile<16x32xf32>, partition_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>>, tile<16xi32>, tile<i32> -> token
     return
@@ -1429,7 +1429,7 @@ cuda_tile.module @m {
 
 // RULE: store_view_tko.gather-index-1d
 cuda_tile.module @m {
-  entry @e(%v: gather_scatter_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>, sparse_dim=0>, %i: tile<i32>, %t: tile<16x32xf32>) {
+  testing$func @e(%v: gather_scatter_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>, sparse_dim=0>, %i: tile<i32>, %t: tile<16x32xf32>) {
     // expected-error@+1 {{'cuda_tile.store_view_tko' op expected index at sparse_dim position 0 to be a 1D tensor for GatherScatterView, got rank 0}}
     %0 = store_view_tko weak %t, %v[%i, %i] : tile<16x32xf32>, gather_scatter_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>, sparse_dim=0>, tile<i32> -> token
     return
@@ -1441,7 +1441,7 @@ cuda_tile.module @m {
 
 // RULE: store_view_tko.gather-index-size
 cuda_tile.module @m {
-  entry @e(%v: gather_scatter_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>, sparse_dim=0>, %i: tile<i32>, %r: tile<8xi32>, %t: tile<16x32xf32>) {
+  testing$func @e(%v: gather_scatter_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>, sparse_dim=0>, %i: tile<i32>, %r: tile<8xi32>, %t: tile<16x32xf32>) {
     // expected-error@+1 {{'cuda_tile.store_view_tko' op expected gather/scatter index size (8) to match tile shape at gather/scatter dimension 0 (16)}}
     %0 = store_view_tko weak %t, %v[%r, %i] : tile<16x32xf32>, gather_scatter_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>, sparse_dim=0>, tile<8xi32>, tile<i32> -> token
     return
@@ -1453,7 +1453,7 @@ cuda_tile.module @m {
 
 // RULE: store_view_tko.gather-other-index-scalar
 cuda_tile.module @m {
-  entry @e(%v: gather_scatter_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>, sparse_dim=0>, %r: tile<16xi32>, %t: tile<16x32xf32>) {
+  testing$func @e(%v: gather_scatter_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>, sparse_dim=0>, %r: tile<16xi32>, %t: tile<16x32xf32>) {
     // expected-error@+1 {{'cuda_tile.store_view_tko' op expected index 1 to be a scalar tile for GatherScatterView}}
     %0 = store_view_tko weak %t, %v[%r, %r] : tile<16x32xf32>, gather_scatter_view<tile=(16x32), tensor_view<?x64xf32, strides=[?,1]>, sparse_dim=0>, tile<16xi32> -> token
     return
@@ -1465,7 +1465,7 @@ cuda_tile.module @m {
 
 // RULE: store_view_tko.gather-scalar-index-types
 cuda_tile.module @m {
-  entry @e(%v: gather_scatter_view<tile=(16x4x4), tensor_view<64x64x64xf32, strides=[4096,64,1]>, sparse_dim=0>, %r: tile<16xi32>, %i: tile<i32>, %l: tile<i64>, %t: tile<16x4x4xf32>) {
+  testing$func @e(%v: gather_scatter_view<tile=(16x4x4), tensor_view<64x64x64xf32, strides=[4096,64,1]>, sparse_dim=0>, %r: tile<16xi32>, %i: tile<i32>, %l: tile<i64>, %t: tile<16x4x4xf32>) {
     // expected-error@+1 {{'cuda_tile.store_view_tko' op expected scalar index 2 to have the same type as other scalar indices ('!cuda_tile.tile<i32>'), got '!cuda_tile.tile<i64>'}}
     %0 = store_view_tko weak %t, %v[%r, %i, %l] : tile<16x4x4xf32>, gather_scatter_view<tile=(16x4x4), tensor_view<64x64x64xf32, strides=[4096,64,1]>, sparse_dim=0>, tile<16xi32>, tile<i32>, tile<i64> -> token
     return
@@ -1490,7 +1490,7 @@ cuda_tile.module @m {
 // RULE: atomic_red_view_tko.view-is-tile-view
 // The operand's type constraint fires before verify()'s own check, as in NVIDIA's.
 cuda_tile.module @m {
-  entry @e(%t: tile<2x2xi32>, %c0: tile<i32>) {
+  testing$func @e(%t: tile<2x2xi32>, %c0: tile<i32>) {
     // expected-error@+1 {{'cuda_tile.atomic_red_view_tko' op operand #0 must be TileView instance, but got '!cuda_tile.tile<2x2xi32>'}}
     %0 = atomic_red_view_tko relaxed device %t[%c0, %c0], add, %t : tile<2x2xi32>, tile<2x2xi32>, tile<i32> -> token
     return
@@ -1503,7 +1503,7 @@ cuda_tile.module @m {
 // RULE: atomic_red_view_tko.integer-index
 // The operand's type constraint fires before verify()'s own check, as in NVIDIA's.
 cuda_tile.module @m {
-  entry @e(%v: partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, %t: tile<2x2xi32>, %f: tile<f32>) {
+  testing$func @e(%v: partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, %t: tile<2x2xi32>, %f: tile<f32>) {
     // expected-error@+1 {{'cuda_tile.atomic_red_view_tko' op operand #1 must be variadic of tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'}}
     %0 = atomic_red_view_tko relaxed device %v[%f, %f], add, %t : tile<2x2xi32>, partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, tile<f32> -> token
     return
@@ -1542,7 +1542,7 @@ cuda_tile.module @m {
 // RULE: store_view_tko.type-constraints
 // The indices are integer tiles.
 cuda_tile.module @m {
-  entry @e(%v: partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, %t: tile<2x2xi32>, %f: tile<f32>) {
+  testing$func @e(%v: partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, %t: tile<2x2xi32>, %f: tile<f32>) {
     // expected-error@+1 {{'cuda_tile.store_view_tko' op operand #2 must be variadic of tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<f32>'}}
     %0 = store_view_tko weak %t, %v[%f, %f] : tile<2x2xi32>, partition_view<tile=(2x2), tensor_view<2x2xi32, strides=[2,1]>>, tile<f32> -> token
     return

@@ -676,7 +676,7 @@ cuda_tile.module @m {
 
 // RULE: mmai.all-types-match
 cuda_tile.module @m {
-  entry @k(%a: tile<4x8xi8>, %b: tile<8x16xi8>, %c: tile<4x16xi32>) {
+  testing$func @k(%a: tile<4x8xi8>, %b: tile<8x16xi8>, %c: tile<4x16xi32>) {
     // expected-error@+1 {{'cuda_tile.mmai' op failed to verify that all of {acc, result} have same type}}
     %r = "cuda_tile.mmai"(%a, %b, %c) <{signedness_lhs = #cuda_tile.signedness<signed>, signedness_rhs = #cuda_tile.signedness<signed>}> : (!cuda_tile.tile<4x8xi8>, !cuda_tile.tile<8x16xi8>, !cuda_tile.tile<4x16xi32>) -> !cuda_tile.tile<4x8xi32>
     return
@@ -688,7 +688,7 @@ cuda_tile.module @m {
 
 // RULE: mmaf_scaled.all-types-match
 cuda_tile.module @m {
-  entry @k(%a: tile<16x64xf8E4M3FN>, %b: tile<64x16xf8E4M3FN>, %c: tile<16x16xf32>, %sa: tile<16x2xf8E8M0FNU>, %sb: tile<2x16xf8E8M0FNU>) {
+  testing$func @k(%a: tile<16x64xf8E4M3FN>, %b: tile<64x16xf8E4M3FN>, %c: tile<16x16xf32>, %sa: tile<16x2xf8E8M0FNU>, %sb: tile<2x16xf8E8M0FNU>) {
     // expected-error@+1 {{'cuda_tile.mmaf_scaled' op failed to verify that all of {acc, result} have same type}}
     %r = "cuda_tile.mmaf_scaled"(%a, %b, %c, %sa, %sb) : (!cuda_tile.tile<16x64xf8E4M3FN>, !cuda_tile.tile<64x16xf8E4M3FN>, !cuda_tile.tile<16x16xf32>, !cuda_tile.tile<16x2xf8E8M0FNU>, !cuda_tile.tile<2x16xf8E8M0FNU>) -> !cuda_tile.tile<16x32xf32>
     return
@@ -700,7 +700,7 @@ cuda_tile.module @m {
 
 // RULE: mmai.rank-2-or-3
 cuda_tile.module @m {
-  entry @k(%a: tile<8xi8>, %c: tile<8xi32>) {
+  testing$func @k(%a: tile<8xi8>, %c: tile<8xi32>) {
     // expected-error@+1 {{'cuda_tile.mmai' op operands must be 2D or 3D tiles}}
     %r = mmai %a, %a, %c signed signed : tile<8xi8>, tile<8xi8>, tile<8xi32>
     return
@@ -712,7 +712,7 @@ cuda_tile.module @m {
 
 // RULE: mmai.batch-dims
 cuda_tile.module @m {
-  entry @k(%a: tile<2x4x8xi8>, %b: tile<4x8x16xi8>, %c: tile<2x4x16xi32>) {
+  testing$func @k(%a: tile<2x4x8xi8>, %b: tile<4x8x16xi8>, %c: tile<2x4x16xi32>) {
     // expected-error@+1 {{'cuda_tile.mmai' op shape error: dim 0 of lhs (2) and dim 0 of rhs (4) must match, but got lhs shape (2, 4, 8) and rhs shape (4, 8, 16)}}
     %r = mmai %a, %b, %c signed signed : tile<2x4x8xi8>, tile<4x8x16xi8>, tile<2x4x16xi32>
     return
@@ -724,7 +724,7 @@ cuda_tile.module @m {
 
 // RULE: mmai.k-dims
 cuda_tile.module @m {
-  entry @k(%a: tile<4x8xi8>, %b: tile<16x16xi8>, %c: tile<4x16xi32>) {
+  testing$func @k(%a: tile<4x8xi8>, %b: tile<16x16xi8>, %c: tile<4x16xi32>) {
     // expected-error@+1 {{'cuda_tile.mmai' op shape error: dim 1 of lhs (8) and dim 0 of rhs (16) must match, but got lhs shape (4, 8) and rhs shape (16, 16)}}
     %r = mmai %a, %b, %c signed signed : tile<4x8xi8>, tile<16x16xi8>, tile<4x16xi32>
     return
@@ -736,7 +736,7 @@ cuda_tile.module @m {
 
 // RULE: mmai.n-dims
 cuda_tile.module @m {
-  entry @k(%a: tile<4x8xi8>, %b: tile<8x16xi8>, %c: tile<4x32xi32>) {
+  testing$func @k(%a: tile<4x8xi8>, %b: tile<8x16xi8>, %c: tile<4x32xi32>) {
     // expected-error@+1 {{'cuda_tile.mmai' op shape error: dim 1 of rhs (16) and dim 1 of acc (32) must match, but got rhs shape (8, 16) and acc shape (4, 32)}}
     %r = mmai %a, %b, %c signed signed : tile<4x8xi8>, tile<8x16xi8>, tile<4x32xi32>
     return
@@ -748,7 +748,7 @@ cuda_tile.module @m {
 
 // RULE: mmaf_scaled.rank-2-or-3
 cuda_tile.module @m {
-  entry @k(%a: tile<64xf8E4M3FN>, %c: tile<64xf32>, %s: tile<2xf8E8M0FNU>) {
+  testing$func @k(%a: tile<64xf8E4M3FN>, %c: tile<64xf32>, %s: tile<2xf8E8M0FNU>) {
     // expected-error@+1 {{'cuda_tile.mmaf_scaled' op operands must be 2D or 3D tiles}}
     %r = mmaf_scaled %a, %a, %c, %s, %s : tile<64xf8E4M3FN>, tile<64xf8E4M3FN>, tile<64xf32>, tile<2xf8E8M0FNU>, tile<2xf8E8M0FNU>
     return
@@ -760,7 +760,7 @@ cuda_tile.module @m {
 
 // RULE: mmaf_scaled.batch-dims
 cuda_tile.module @m {
-  entry @k(%a: tile<2x16x64xf8E4M3FN>, %b: tile<4x64x16xf8E4M3FN>, %c: tile<2x16x16xf32>, %sa: tile<2x16x2xf8E8M0FNU>, %sb: tile<4x2x16xf8E8M0FNU>) {
+  testing$func @k(%a: tile<2x16x64xf8E4M3FN>, %b: tile<4x64x16xf8E4M3FN>, %c: tile<2x16x16xf32>, %sa: tile<2x16x2xf8E8M0FNU>, %sb: tile<4x2x16xf8E8M0FNU>) {
     // expected-error@+1 {{'cuda_tile.mmaf_scaled' op shape error: dim 0 of lhs (2) and dim 0 of rhs (4) must match, but got lhs shape (2, 16, 64) and rhs shape (4, 64, 16)}}
     %r = mmaf_scaled %a, %b, %c, %sa, %sb : tile<2x16x64xf8E4M3FN>, tile<4x64x16xf8E4M3FN>, tile<2x16x16xf32>, tile<2x16x2xf8E8M0FNU>, tile<4x2x16xf8E8M0FNU>
     return
@@ -772,7 +772,7 @@ cuda_tile.module @m {
 
 // RULE: mmaf_scaled.m-dims
 cuda_tile.module @m {
-  entry @k(%a: tile<16x64xf8E4M3FN>, %b: tile<64x16xf8E4M3FN>, %c: tile<32x16xf32>, %sa: tile<16x2xf8E8M0FNU>, %sb: tile<2x16xf8E8M0FNU>) {
+  testing$func @k(%a: tile<16x64xf8E4M3FN>, %b: tile<64x16xf8E4M3FN>, %c: tile<32x16xf32>, %sa: tile<16x2xf8E8M0FNU>, %sb: tile<2x16xf8E8M0FNU>) {
     // expected-error@+1 {{'cuda_tile.mmaf_scaled' op shape error: dim 0 of lhs (16) and dim 0 of acc (32) must match, but got lhs shape (16, 64) and acc shape (32, 16)}}
     %r = mmaf_scaled %a, %b, %c, %sa, %sb : tile<16x64xf8E4M3FN>, tile<64x16xf8E4M3FN>, tile<32x16xf32>, tile<16x2xf8E8M0FNU>, tile<2x16xf8E8M0FNU>
     return
@@ -784,7 +784,7 @@ cuda_tile.module @m {
 
 // RULE: mmaf_scaled.n-dims
 cuda_tile.module @m {
-  entry @k(%a: tile<16x64xf8E4M3FN>, %b: tile<64x16xf8E4M3FN>, %c: tile<16x32xf32>, %sa: tile<16x2xf8E8M0FNU>, %sb: tile<2x16xf8E8M0FNU>) {
+  testing$func @k(%a: tile<16x64xf8E4M3FN>, %b: tile<64x16xf8E4M3FN>, %c: tile<16x32xf32>, %sa: tile<16x2xf8E8M0FNU>, %sb: tile<2x16xf8E8M0FNU>) {
     // expected-error@+1 {{'cuda_tile.mmaf_scaled' op shape error: dim 1 of rhs (16) and dim 1 of acc (32) must match, but got rhs shape (64, 16) and acc shape (16, 32)}}
     %r = mmaf_scaled %a, %b, %c, %sa, %sb : tile<16x64xf8E4M3FN>, tile<64x16xf8E4M3FN>, tile<16x32xf32>, tile<16x2xf8E8M0FNU>, tile<2x16xf8E8M0FNU>
     return

@@ -867,7 +867,7 @@ cuda_tile.module @m {
 
 // RULE: unpack.all-ranks-match
 cuda_tile.module @m {
-  entry @e(%a: tile<4xi8>) {
+  testing$func @e(%a: tile<4xi8>) {
     // expected-error@+1 {{'cuda_tile.unpack' op failed to verify that all of {source, result} have same rank}}
     %0 = unpack %a : tile<4xi8> -> tile<2x4xi4>
     return
@@ -879,7 +879,7 @@ cuda_tile.module @m {
 
 // RULE: unpack.rank-1
 cuda_tile.module @m {
-  entry @e(%a: tile<2x4xi8>) {
+  testing$func @e(%a: tile<2x4xi8>) {
     // expected-error@+1 {{'cuda_tile.unpack' op expects source and result to be rank-1 tiles}}
     %0 = unpack %a : tile<2x4xi8> -> tile<2x4xi4>
     return
@@ -891,7 +891,7 @@ cuda_tile.module @m {
 
 // RULE: unpack.different-widths
 cuda_tile.module @m {
-  entry @e(%a: tile<4xi8>) {
+  testing$func @e(%a: tile<4xi8>) {
     // expected-error@+1 {{'cuda_tile.unpack' op expects source and result to have different element type widths}}
     %0 = unpack %a : tile<4xi8> -> tile<4xi8>
     return
@@ -903,7 +903,7 @@ cuda_tile.module @m {
 
 // RULE: reshape.type-constraints
 cuda_tile.module @m {
-  entry @e(%a: tile<4xf32>) {
+  testing$func @e(%a: tile<4xf32>) {
     // expected-error@+1 {{'cuda_tile.reshape' op result #0 must be Tile type, but got '!cuda_tile.tensor_view<4xf32, strides=[1]>'}}
     %0 = "cuda_tile.reshape"(%a) : (!cuda_tile.tile<4xf32>) -> !cuda_tile.tensor_view<4xf32, strides=[1]>
     return
@@ -939,7 +939,7 @@ cuda_tile.module @m {
 
 // RULE: cat.type-constraints
 cuda_tile.module @m {
-  entry @e(%a: tensor_view<4xf32, strides=[1]>, %b: tile<4xf32>) {
+  testing$func @e(%a: tensor_view<4xf32, strides=[1]>, %b: tile<4xf32>) {
     // expected-error@+1 {{'cuda_tile.cat' op operand #0 must be Tile type, but got '!cuda_tile.tensor_view<4xf32, strides=[1]>'}}
     %0 = "cuda_tile.cat"(%a, %b) <{dim = 0 : i64}> : (!cuda_tile.tensor_view<4xf32, strides=[1]>, !cuda_tile.tile<4xf32>) -> !cuda_tile.tile<8xf32>
     return
