@@ -159,3 +159,138 @@ def attention(o: Any, q: Any, k: Any, v: Any, scale: float, causal: bool, group:
     bh, seq, d = q.shape
     grid = lambda meta: (triton.cdiv(seq, meta["BLOCK_M"]), bh)  # noqa: E731
     attention_kernel[grid](o, q, k, v, scale * 1.4426950408889634, seq, D=d, CAUSAL=int(causal), GROUP=group)
+
+
+# -- layer norm forward and backward, by Triton's tutorial 05 ---------------------------------
+#
+# The tutorial's scheme (python/tutorials/05-layer-norm.py): the forward walks a row per program
+# in chunks of up to 64 KB, saving each row's mean and 1/std; the backward computes dx per row and
+# adds the row's partial dw and db into one of GROUP_SIZE_M row buffers, each guarded by a lock
+# taken with an atomic compare-and-swap (rows i, i + G, i + 2G... share buffer i); a second kernel
+# sums the G buffers per column block.  Block sizes and warps follow the tutorial's rules.
+
+
+@triton.jit
+def layer_norm_fwd_kernel(x_ptr, y_ptr, w_ptr, b_ptr, mean_ptr, rstd_ptr, stride, n_cols, eps,
+                          BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    x_row = x_ptr + row * stride
+    y_row = y_ptr + row * stride
+    total = tl.zeros([BLOCK], dtype=tl.float32)
+    for start in range(0, n_cols, BLOCK):
+        cols = start + tl.arange(0, BLOCK)
+        total += tl.load(x_row + cols, mask=cols < n_cols, other=0.0).to(tl.float32)
+    mean = tl.sum(total, axis=0) / n_cols
+    squares = tl.zeros([BLOCK], dtype=tl.float32)
+    for start in range(0, n_cols, BLOCK):
+        cols = start + tl.arange(0, BLOCK)
+        centred = tl.load(x_row + cols, mask=cols < n_cols, other=0.0).to(tl.float32) - mean
+        squares += tl.where(cols < n_cols, centred * centred, 0.0)
+    rstd = 1.0 / tl.sqrt(tl.sum(squares, axis=0) / n_cols + eps)
+    tl.store(mean_ptr + row, mean)
+    tl.store(rstd_ptr + row, rstd)
+    for start in range(0, n_cols, BLOCK):
+        cols = start + tl.arange(0, BLOCK)
+        mask = cols < n_cols
+        x = tl.load(x_row + cols, mask=mask, other=0.0).to(tl.float32)
+        w = tl.load(w_ptr + cols, mask=mask)
+        b = tl.load(b_ptr + cols, mask=mask)
+        tl.store(y_row + cols, ((x - mean) * rstd * w + b).to(y_ptr.dtype.element_ty), mask=mask)
+
+
+@triton.jit
+def layer_norm_bwd_dx_kernel(dx_ptr, dy_ptr, partial_dw_ptr, partial_db_ptr, x_ptr, w_ptr, mean_ptr, rstd_ptr,
+                             locks_ptr, stride, n_cols, GROUP: tl.constexpr, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * stride + cols, mask=mask, other=0.0).to(tl.float32)
+    dy = tl.load(dy_ptr + row * stride + cols, mask=mask, other=0.0).to(tl.float32)
+    w = tl.load(w_ptr + cols, mask=mask).to(tl.float32)
+    mean = tl.load(mean_ptr + row)
+    rstd = tl.load(rstd_ptr + row)
+    xhat = tl.where(mask, (x - mean) * rstd, 0.0)
+    wdy = tl.where(mask, w * dy, 0.0)
+    c1 = tl.sum(xhat * wdy, axis=0) / n_cols
+    c2 = tl.sum(wdy, axis=0) / n_cols
+    tl.store(dx_ptr + row * stride + cols, ((wdy - (xhat * c1 + c2)) * rstd).to(dx_ptr.dtype.element_ty), mask=mask)
+    # this row's share of dw and db, added into buffer row % GROUP under its lock
+    slot = row % GROUP
+    lock = locks_ptr + slot
+    written = locks_ptr + GROUP + slot  # whether the buffer holds a sum yet
+    dw = dy * xhat
+    db = dy
+    while tl.atomic_cas(lock, 0, 1) == 1:
+        pass
+    if tl.load(written) == 0:
+        tl.atomic_xchg(written, 1)
+    else:
+        dw += tl.load(partial_dw_ptr + slot * n_cols + cols, mask=mask)
+        db += tl.load(partial_db_ptr + slot * n_cols + cols, mask=mask)
+    tl.store(partial_dw_ptr + slot * n_cols + cols, dw, mask=mask)
+    tl.store(partial_db_ptr + slot * n_cols + cols, db, mask=mask)
+    tl.atomic_xchg(lock, 0)
+
+
+@triton.jit
+def layer_norm_bwd_dwdb_kernel(partial_dw_ptr, partial_db_ptr, dw_ptr, db_ptr, groups, n_cols,
+                               BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    cols = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+    dw = tl.zeros([BLOCK_M, BLOCK_N], dtype=tl.float32)
+    db = tl.zeros([BLOCK_M, BLOCK_N], dtype=tl.float32)
+    for start in range(0, groups, BLOCK_M):
+        rows = start + tl.arange(0, BLOCK_M)
+        mask = (rows[:, None] < groups) & (cols[None, :] < n_cols)
+        offsets = rows[:, None] * n_cols + cols[None, :]
+        dw += tl.load(partial_dw_ptr + offsets, mask=mask, other=0.0)
+        db += tl.load(partial_db_ptr + offsets, mask=mask, other=0.0)
+    tl.store(dw_ptr + cols, tl.sum(dw, axis=0).to(dw_ptr.dtype.element_ty), mask=cols < n_cols)
+    tl.store(db_ptr + cols, tl.sum(db, axis=0).to(db_ptr.dtype.element_ty), mask=cols < n_cols)
+
+
+def _layer_norm_block(x: Any) -> tuple[int, int]:
+    """The tutorial's block (a row in chunks of at most 64 KB) and warps (a warp per 256 elements, 1 to 8)."""
+    block = min(65536 // x.element_size(), triton.next_power_of_2(x.shape[-1]))
+    return block, min(max(block // 256, 1), 8)
+
+
+def _layer_norm_groups(n_cols: int) -> int:
+    """The tutorial's number of partial dw/db buffers for rows of ``n_cols``."""
+    return 256 if n_cols <= 1024 else 128 if n_cols <= 4096 else 96 if n_cols <= 8192 else 64
+
+
+def layer_norm_tutorial(torch: Any) -> Any:
+    """Tutorial 05's layer norm as a ``torch.autograd.Function`` (2-D ``x``; rows must fit one block
+    in the backward, as in the tutorial)."""
+
+    class LayerNorm(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, x: Any, w: Any, b: Any, eps: float) -> Any:
+            y = torch.empty_like(x)
+            rows, n_cols = x.shape
+            mean = torch.empty(rows, dtype=torch.float32, device=x.device)
+            rstd = torch.empty(rows, dtype=torch.float32, device=x.device)
+            block, warps = _layer_norm_block(x)
+            layer_norm_fwd_kernel[(rows,)](x, y, w, b, mean, rstd, x.stride(0), n_cols, eps, BLOCK=block,
+                                           num_warps=warps)
+            ctx.save_for_backward(x, w, mean, rstd)
+            ctx.block, ctx.warps = block, warps
+            return y
+
+        @staticmethod
+        def backward(ctx: Any, dy: Any) -> Any:
+            x, w, mean, rstd = ctx.saved_tensors
+            rows, n_cols = x.shape
+            groups = _layer_norm_groups(n_cols)
+            locks = torch.zeros(2 * groups, dtype=torch.int32, device=x.device)
+            partial_dw = torch.zeros((groups, n_cols), dtype=torch.float32, device=x.device)
+            partial_db = torch.zeros((groups, n_cols), dtype=torch.float32, device=x.device)
+            dx = torch.empty_like(dy)
+            layer_norm_bwd_dx_kernel[(rows,)](dx, dy, partial_dw, partial_db, x, w, mean, rstd, locks, x.stride(0),
+                                              n_cols, GROUP=groups, BLOCK=ctx.block, num_warps=ctx.warps)
+            dw, db = torch.empty_like(w), torch.empty_like(w)
+            layer_norm_bwd_dwdb_kernel[(triton.cdiv(n_cols, 128),)](partial_dw, partial_db, dw, db, groups, n_cols,
+                                                                    BLOCK_M=32, BLOCK_N=128)
+            return dx, dw, db, None
+
+    return LayerNorm.apply

@@ -520,23 +520,18 @@ def _storage(buffer: _Buffer, dtype: DType, owner: Any, backend: Backend, stream
     return np.asarray(_HostMemory(buffer, storage_dtype, owner))
 
 
-def _request_capsule(obj: Any, backend: Backend, stream: CudaStream | None = None) -> object:
-    """``obj.__dlpack__(...)`` after checking its device; on the GPU the producer orders
-    its work before ``stream``'s (default: our default stream's)."""
+def _request_capsule(obj: Any, backend: Backend, exchange: int | None = None) -> object:
+    """``obj.__dlpack__(...)`` after checking its device; on the GPU the producer orders its work
+    before DLPack's ``stream=`` ``exchange`` (default: our default stream's handle)."""
     kind, ordinal = (int(v) for v in obj.__dlpack_device__())
     _check_device(kind, ordinal, backend)
-    kwargs = {"stream": _exchange_handle(stream or _stream_of(backend))} if kind == kDLCUDA else {}
+    kwargs: dict[str, int] = {}
+    if kind == kDLCUDA:
+        kwargs["stream"] = int(_stream_of(backend).handle) if exchange is None else exchange
     try:
         return obj.__dlpack__(max_version=DLPACK_VERSION, **kwargs)  # type: ignore[no-any-return]
     except TypeError:  # a producer older than DLPack 1.0 does not know max_version
         return obj.__dlpack__(**kwargs)  # type: ignore[no-any-return]
-
-
-def _exchange_handle(stream: CudaStream) -> int:
-    """A stream as DLPack's ``stream=`` names it: 1 for the legacy default stream (handle 0, which
-    DLPack disallows as ambiguous), else its handle."""
-    handle = int(stream.handle)
-    return handle or 1
 
 
 def _import_capsule(capsule: Any, dtype: DType | None, backend: Backend, stream: CudaStream | None = None) -> Tensor:
@@ -640,13 +635,14 @@ def torch_stream(tensors: Sequence[Any]) -> CudaStream | None:
 
 def share_torch(tensor: Any, stream: CudaStream | None) -> Tensor:
     """A handle on a torch tensor's memory (DLPack: no copy; one that requires grad is shared
-    detached), used on ``stream`` (``torch_stream``): torch orders its current stream's work
-    before it.  Checked as ``from_dlpack`` checks (element type, the backend's memory)."""
+    detached), used on ``stream``, which is ``torch_stream``'s: torch's current stream, so the
+    exchange asks torch for no wait (DLPack ``stream=-1``: torch's work on the tensor is already
+    before it).  Checked as ``from_dlpack`` checks (element type, the backend's memory)."""
     source = tensor.detach() if tensor.requires_grad else tensor
     if stream is None:
         return from_dlpack(source)
     backend = current_backend()
-    return _import_capsule(_request_capsule(source, backend, stream), None, backend, stream)
+    return _import_capsule(_request_capsule(source, backend, -1), None, backend, stream)
 
 
 def keep_for_stream(tensors: Sequence[Any], stream: Stream) -> None:

@@ -182,14 +182,17 @@ def _spec(tensor: torch.Tensor, tile: tuple[int, ...] | None = None) -> TensorSp
     return TensorSpec(safetile_dtype(tensor.dtype), tuple(tensor.shape), strides, tile, True)
 
 
-def _specialize(launch: KernelLaunch) -> None:
-    """Specialize the kernel for the launch's facts (compile errors name the kernel's line).
+def _specialize(launch: KernelLaunch) -> Any:
+    """Specialize the kernel for the launch's facts (compile errors name the kernel's line): the
+    variant, which the real launch on contiguous tensors of these facts compiles (the GPU tests'
+    cache build compiles it ahead of time: test/gpu/build_torch_cache.py).
 
     Under dynamic shapes (symbolic sizes: ``torch.compile`` after a size changed, or
-    ``dynamic=True``) the facts are not known while tracing, and the check is the first run's."""
+    ``dynamic=True``) the facts are not known while tracing, and the check is the first run's
+    (``None``)."""
     tensors = [*launch.outputs, *(a for a in launch.args if isinstance(a, torch.Tensor))]
     if not all(isinstance(d, int) for t in tensors for d in t.shape):
-        return
+        return None
     kernel = launch.kernel
     params = [p for p in kernel.params if p.kind != "generic"]
     specs: dict[str, TensorSpec] = {}
@@ -199,4 +202,4 @@ def _specialize(launch: KernelLaunch) -> None:
         if param.kind == "tensor" and isinstance(value, torch.Tensor):
             specs[param.name] = _spec(value, tile)
     generics = {k: v for k, v in launch.options.items() if k not in OPTIONS}
-    kernel.specialize(**generics, **specs)
+    return kernel.specialize(**generics, **specs)

@@ -1,7 +1,8 @@
 """CUDA torch tensors at the launch boundary, on the CUDA stand-in (``fake_cuda``: no GPU).
 
 A launch of GPU torch tensors runs on torch's current stream of the call (as a
-torch op), asks torch for the tensors on that stream (DLPack ``stream=``), and
+torch op), takes the tensors with no wait (DLPack ``stream=-1``: torch's work on
+them is already before the launch on that stream), and
 tells torch's caching allocator, before the kernel is enqueued, which stream
 uses their memory (``record_stream``), so memory torch frees while the launch
 is pending is not handed out again before it has run.  Driven on a safetile
@@ -107,8 +108,8 @@ def test_a_launch_of_gpu_torch_tensors_runs_on_torchs_current_stream(fake: Any) 
         assert back == (z, x, y) and back[0] is z  # torch in, torch out
         (launch,) = driver.launches[-1:]
         assert launch.stream == torch_handle  # torch's current stream, not safetile's default
-        # torch was asked for each tensor on that stream (DLPack stream=: no wait between the two)
-        assert [(kind, stream) for kind, _, stream in log if kind == "dlpack"] == [("dlpack", torch_handle)] * 3
+        # torch was asked for each tensor with no wait (DLPack stream=-1): its work on them is on that stream
+        assert [(kind, stream) for kind, _, stream in log if kind == "dlpack"] == [("dlpack", -1)] * 3
         driver.launches.clear()
     assert not [w for w in driver.waits if int(w[0]) == torch_handle], "no cross-stream wait on torch's stream"
 

@@ -1,0 +1,294 @@
+"""Backward kernels and a training step on the GPU: safetile.nn against torch and Triton's tutorials.
+
+    python -P bench/backward.py --out DIR [--quick] [--only layer_norm,attention,...]
+
+By the method of ``bench/method.py`` (shuffled rounds, each implementation
+warmed on itself, a spin keeping the host ahead of the GPU: the autograd
+calls cost the host more than small kernels take), every implementation
+enqueuing on one stream (safetile's default; torch's work through
+``torch.cuda.ExternalStream`` of its handle, so the kernel ops run there as
+torch's current stream):
+
+* ``layer_norm``: forward + backward (``torch.autograd.grad`` of the
+  output, no accumulation) of safetile.nn.layer_norm against Triton's
+  tutorial 05 (``bench/triton_kernels.py``: its forward, its locked partial
+  dw/db backward) and ``torch.nn.functional.layer_norm``; f16 rows as the
+  tutorial measures them.
+* ``attention``: the backward alone (the graph of one forward kept) of
+  safetile.nn.attention against ``scaled_dot_product_attention`` (torch picks
+  its flash/cuDNN kernel), bf16, causal and not.
+* ``softmax`` and ``cross_entropy``: the backward alone against torch.
+* ``step``: one training step (forward, backward, AdamW) of a Qwen3-shaped
+  decoder block at a real size: safetile's norms, attention and loss under
+  ``torch.compile`` against the same model in torch eager and under
+  ``torch.compile``.
+
+Results go to ``DIR/backward.json`` after each workload (a timeout keeps
+what was measured) and ``DIR/backward.md``.  The cubins come from the cache
+(test/gpu/build_torch_cache.py traces ``trace_every_case`` on meta tensors).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.append(str(Path(__file__).resolve().parent))  # method, triton_kernels (python -P leaves the folder out)
+
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+from method import ClockSampler, Method, device_state  # noqa: E402
+
+import safetile.nn as snn  # noqa: E402
+
+METHOD = Method(rounds=5, warm=3, reps=3)
+SPIN_CYCLES = 20_000_000
+
+
+# -- the cases -------------------------------------------------------------------------------------
+
+LAYER_NORM = [(4096, n) for n in (1024, 4096, 8192)]
+"""(rows, columns), f16, as tutorial 05 measures (M = 4096)."""
+ATTENTION = [(4, 16, 8, 2048, 64, causal) for causal in (False, True)] + [(4, 16, 16, 2048, 128, True)]
+"""(batch, heads, kv_heads, seq, head dim, causal), bf16."""
+SOFTMAX = [(4096, 4096), (4096, 8192)]
+CROSS_ENTROPY = [(4096, 32768), (8192, 128256)]
+"""(rows, vocabulary), bf16 logits."""
+
+
+class Block(torch.nn.Module):
+    """A Qwen3-shaped decoder: embedding, one pre-norm block (grouped-query causal attention with
+    RMSNorm on queries and keys, a SiLU-gated MLP), a final norm, the LM head and the loss.
+    ``layers`` picks torch's or safetile's norms, attention and cross-entropy."""
+
+    def __init__(self, vocab: int, dim: int, heads: int, kv_heads: int, hidden: int, safetile: bool):
+        super().__init__()
+        self.heads, self.kv_heads, self.head, self.hidden = heads, kv_heads, dim // heads, hidden
+        self.safetile = safetile
+        self.embed = torch.nn.Embedding(vocab, dim)
+        self.attn_norm, self.mlp_norm, self.final_norm = (torch.nn.Parameter(torch.ones(dim)) for _ in range(3))
+        self.q_norm, self.k_norm = (torch.nn.Parameter(torch.ones(self.head)) for _ in range(2))
+        self.qkv = torch.nn.Linear(dim, dim + 2 * kv_heads * self.head, bias=False)
+        self.out = torch.nn.Linear(dim, dim, bias=False)
+        self.gate_up = torch.nn.Linear(dim, 2 * hidden, bias=False)
+        self.down = torch.nn.Linear(hidden, dim, bias=False)
+        self.lm_head = torch.nn.Linear(dim, vocab, bias=False)
+
+    def norm(self, x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
+        return snn.rms_norm(x, w, 1e-6) if self.safetile else F.rms_norm(x, x.shape[-1:], w, 1e-6)
+
+    def forward(self, tokens: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+        batch, seq = tokens.shape
+        x = self.embed(tokens)
+        q, k, v = self.qkv(self.norm(x, self.attn_norm)).split(
+            [self.heads * self.head, self.kv_heads * self.head, self.kv_heads * self.head], -1)
+        q = self.norm(q.reshape(batch, seq, self.heads, self.head), self.q_norm).transpose(1, 2)
+        k = self.norm(k.reshape(batch, seq, self.kv_heads, self.head), self.k_norm).transpose(1, 2)
+        v = v.reshape(batch, seq, self.kv_heads, self.head).transpose(1, 2)
+        if self.safetile:
+            a = snn.attention(q.contiguous(), k.contiguous(), v.contiguous(), causal=True)
+        else:
+            a = F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
+        x = x + self.out(a.transpose(1, 2).reshape(batch, seq, -1))
+        gate, up = self.gate_up(self.norm(x, self.mlp_norm)).split(self.hidden, -1)
+        x = x + self.down(F.silu(gate) * up)
+        logits = self.lm_head(self.norm(x, self.final_norm)).reshape(batch * seq, -1)
+        targets = targets.reshape(-1)
+        return snn.cross_entropy(logits, targets) if self.safetile else F.cross_entropy(logits.float(), targets)
+
+
+STEP = dict(vocab=32768, dim=1024, heads=16, kv_heads=8, hidden=3072)
+STEP_BATCH, STEP_SEQ = 4, 1024
+
+
+def trace_every_case(device: str = "meta") -> None:
+    """Forward and backward of every safetile case on ``device`` tensors (the cache build: on meta
+    tensors the kernel ops specialize their kernels as the GPU run will)."""
+    for rows, cols in LAYER_NORM:
+        x, w, b = (torch.empty(s, dtype=torch.float16, device=device, requires_grad=True)
+                   for s in ((rows, cols), (cols,), (cols,)))
+        torch.autograd.grad(snn.layer_norm(x, w, b), (x, w, b), torch.empty_like(x))
+    for batch, heads, kv, seq, d, causal in ATTENTION:
+        q = torch.empty(batch, heads, seq, d, dtype=torch.bfloat16, device=device, requires_grad=True)
+        k, v = (torch.empty(batch, kv, seq, d, dtype=torch.bfloat16, device=device, requires_grad=True)
+                for _ in range(2))
+        o = snn.attention(q, k, v, causal=causal)
+        torch.autograd.grad(o, (q, k, v), torch.empty_like(o))
+    for rows, cols in SOFTMAX:
+        x = torch.empty(rows, cols, dtype=torch.bfloat16, device=device, requires_grad=True)
+        torch.autograd.grad(snn.softmax(x), x, torch.empty_like(x))
+    for rows, vocab in CROSS_ENTROPY:
+        x = torch.empty(rows, vocab, dtype=torch.bfloat16, device=device, requires_grad=True)
+        torch.autograd.grad(snn.cross_entropy(x, torch.zeros(rows, dtype=torch.long, device=device)), x)
+    with torch.device(device):
+        model = Block(**STEP, safetile=True).to(torch.bfloat16)
+        tokens = torch.zeros(STEP_BATCH, STEP_SEQ, dtype=torch.long)
+    model(tokens, tokens).backward()
+
+
+# -- measuring -------------------------------------------------------------------------------------
+
+
+def _compare(impls: dict[str, Callable[[], Any]], peer: str, st_stream: Any, sampler: ClockSampler,
+             method: Method) -> dict[str, Any]:
+    spin = lambda: torch.cuda._sleep(SPIN_CYCLES)  # noqa: E731
+    measured = method.compare(impls, peer, st_stream, sampler=sampler, spin=spin)
+    return {name: measured.summary(name) | {"orders": measured.orders[:1]} for name in impls}
+
+
+def _grad(out: torch.Tensor, inputs: tuple[torch.Tensor, ...], dy: torch.Tensor | None) -> Callable[[], Any]:
+    return lambda: torch.autograd.grad(out, inputs, dy, retain_graph=True)
+
+
+def layer_norm_rows(st_stream: Any, sampler: ClockSampler, method: Method) -> list[dict[str, Any]]:
+    from triton_kernels import layer_norm_tutorial
+
+    tutorial = layer_norm_tutorial(torch)
+    rows_out = []
+    for rows, cols in LAYER_NORM:
+        x = torch.randn(rows, cols, dtype=torch.float16, device="cuda", requires_grad=True)
+        w = (torch.rand(cols, dtype=torch.float16, device="cuda") + 0.5).requires_grad_()
+        b = torch.randn(cols, dtype=torch.float16, device="cuda").requires_grad_()
+        dy = torch.randn_like(x)
+        impls = {
+            "safetile": lambda: torch.autograd.grad(snn.layer_norm(x, w, b, 1e-5), (x, w, b), dy),
+            "triton tutorial 05": lambda: torch.autograd.grad(tutorial(x, w, b, 1e-5), (x, w, b), dy),
+            "torch": lambda: torch.autograd.grad(F.layer_norm(x, (cols,), w, b, 1e-5), (x, w, b), dy),
+        }
+        errors = _errors(impls, "torch")
+        timings = _compare(impls, "triton tutorial 05", st_stream, sampler, method)
+        gbytes = (3 * rows * cols * 2) / 1e9  # x read twice (fwd, bwd), dy read, y and dx written: the floor
+        rows_out += [dict(workload="layer_norm fwd+bwd", dtype="f16", shape=[rows, cols], impl=name, error=errors[name],
+                          **timings[name], floor_gb=gbytes) for name in impls]
+    return rows_out
+
+
+def _errors(impls: dict[str, Callable[[], Any]], reference: str) -> dict[str, float]:
+    """Each implementation's largest relative error against ``reference``'s outputs."""
+    want = [t.float() for t in impls[reference]()]
+    out = {}
+    for name, call in impls.items():
+        got = [t.float() for t in call()]
+        out[name] = max(((g - r).abs().max() / r.abs().max().clamp_min(1e-6)).item() for g, r in zip(got, want))
+    return out
+
+
+def attention_rows(st_stream: Any, sampler: ClockSampler, method: Method) -> list[dict[str, Any]]:
+    rows_out = []
+    for batch, heads, kv, seq, d, causal in ATTENTION:
+        q = torch.randn(batch, heads, seq, d, dtype=torch.bfloat16, device="cuda", requires_grad=True)
+        k, v = (torch.randn(batch, kv, seq, d, dtype=torch.bfloat16, device="cuda", requires_grad=True)
+                for _ in range(2))
+        ours = snn.attention(q, k, v, causal=causal)
+        theirs = F.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=True)
+        do = torch.randn_like(ours)
+        impls = {"safetile": _grad(ours, (q, k, v), do), "torch sdpa": _grad(theirs, (q, k, v), do)}
+        errors = _errors(impls, "torch sdpa")
+        timings = _compare(impls, "torch sdpa", st_stream, sampler, method)
+        flop = 2.5 * 4 * batch * heads * seq * seq * d * (0.5 if causal else 1)  # 5 GEMMs of the backward
+        rows_out += [dict(workload="attention bwd", dtype="bf16", shape=[batch, heads, kv, seq, d], causal=causal,
+                          impl=name, error=errors[name], tflops=flop / timings[name]["burst_s"] / 1e12,
+                          **timings[name]) for name in impls]
+    return rows_out
+
+
+def softmax_rows(st_stream: Any, sampler: ClockSampler, method: Method) -> list[dict[str, Any]]:
+    rows_out = []
+    for rows, cols in SOFTMAX:
+        x = torch.randn(rows, cols, dtype=torch.bfloat16, device="cuda", requires_grad=True)
+        dy = torch.randn_like(x)
+        impls = {"safetile": _grad(snn.softmax(x), (x,), dy), "torch": _grad(torch.softmax(x, -1), (x,), dy)}
+        errors = _errors(impls, "torch")
+        timings = _compare(impls, "torch", st_stream, sampler, method)
+        rows_out += [dict(workload="softmax bwd", dtype="bf16", shape=[rows, cols], impl=name, error=errors[name],
+                          **timings[name]) for name in impls]
+    for rows, vocab in CROSS_ENTROPY:
+        x = torch.randn(rows, vocab, dtype=torch.bfloat16, device="cuda", requires_grad=True)
+        target = torch.randint(0, vocab, (rows,), device="cuda")
+        impls = {"safetile": _grad(snn.cross_entropy(x, target), (x,), None),
+                 "torch": _grad(F.cross_entropy(x, target), (x,), None)}
+        errors = _errors(impls, "torch")
+        timings = _compare(impls, "torch", st_stream, sampler, method)
+        rows_out += [dict(workload="cross_entropy bwd", dtype="bf16", shape=[rows, vocab], impl=name,
+                          error=errors[name], **timings[name]) for name in impls]
+    return rows_out
+
+
+def step_rows(st_stream: Any, sampler: ClockSampler, method: Method) -> list[dict[str, Any]]:
+    torch.manual_seed(0)
+    tokens = torch.randint(0, STEP["vocab"], (STEP_BATCH, STEP_SEQ + 1), device="cuda")
+    inputs, targets = tokens[:, :-1].contiguous(), tokens[:, 1:].contiguous()
+    base = Block(**STEP, safetile=False).to(device="cuda", dtype=torch.bfloat16)
+    setups: dict[str, tuple[torch.nn.Module, bool]] = {}
+    for name, safetile, compiled in (("safetile + torch.compile", True, True), ("torch eager", False, False),
+                                     ("torch.compile", False, True)):
+        model = Block(**STEP, safetile=safetile).to(device="cuda", dtype=torch.bfloat16)
+        model.load_state_dict(base.state_dict())
+        setups[name] = (model, compiled)
+    impls, losses, compile_s = {}, {}, {}
+    for name, (model, compiled) in setups.items():
+        forward = torch.compile(model, fullgraph=True) if compiled else model
+        optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4, foreach=True)
+
+        def step(forward: Any = forward, optimizer: Any = optimizer) -> Any:
+            loss = forward(inputs, targets)
+            loss.backward()
+            optimizer.step()
+            optimizer.zero_grad(set_to_none=True)
+            return loss
+
+        started = time.perf_counter()
+        losses[name] = [step().item() for _ in range(3)]
+        compile_s[name] = time.perf_counter() - started
+        impls[name] = step
+    timings = _compare(impls, "torch.compile", st_stream, sampler, method)
+    ratio_eager = timings["torch eager"]["burst_s"] / timings["safetile + torch.compile"]["burst_s"]
+    return [dict(workload="training step", dtype="bf16", shape=[STEP_BATCH, STEP_SEQ], config=STEP, impl=name,
+                 first_losses=losses[name], first_three_steps_s=compile_s[name], **timings[name],
+                 ratio_to_eager=ratio_eager if name.startswith("safetile") else None) for name in impls]
+
+
+WORKLOADS = {"layer_norm": layer_norm_rows, "softmax": softmax_rows, "attention": attention_rows, "step": step_rows}
+
+
+def _markdown(rows: list[dict[str, Any]]) -> str:
+    lines = ["| workload | dtype | shape | impl | burst ms | ratio to peer (burst) | error |", "|---" * 7 + "|"]
+    for r in rows:
+        ratio = r.get("burst_ratio")
+        shape = "x".join(map(str, r["shape"])) + (" causal" if r.get("causal") else "")
+        lines.append(f"| {r['workload']} | {r['dtype']} | {shape} | {r['impl']} | {r['burst_s'] * 1e3:.3f} | "
+                     f"{'' if ratio is None else f'{ratio:.2f}'} | {r.get('error', float('nan')):.2g} |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--only", default=",".join(WORKLOADS))
+    args = parser.parse_args()
+    import safetile as st
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    st_stream = st.current_backend().default_stream
+    torch_stream = torch.cuda.ExternalStream(int(st_stream.handle))
+    result: dict[str, Any] = {"device": device_state(), "method": METHOD.__dict__, "rows": [], "failed": {}}
+    with ClockSampler() as sampler, torch.cuda.stream(torch_stream):
+        for name in args.only.split(","):
+            try:
+                result["rows"] += WORKLOADS[name](st_stream, sampler, METHOD)
+            except Exception as err:  # noqa: BLE001 - report it, go on with the next workload
+                result["failed"][name] = f"{type(err).__name__}: {err}"
+            (args.out / "backward.json").write_text(json.dumps(result, indent=1, default=str))
+            (args.out / "backward.md").write_text(_markdown(result["rows"]))
+            print(f"{name} done", flush=True)
+    print(_markdown(result["rows"]))
+    print(json.dumps(result["failed"], indent=1))
+
+
+if __name__ == "__main__":
+    main()
