@@ -1,8 +1,9 @@
 """Qwen3: the configs, random weights in Hugging Face's names, and the decoder's math in numpy.
 
-The published configs (``config.json`` of Qwen/Qwen3-0.6B and Qwen/Qwen3-4B on the
-Hugging Face hub): head dim 128, 8 kv heads, vocab 151936, rope theta 1e6, RMS eps
-1e-6, no attention bias, SiLU MLP, embeddings tied to the LM head.
+The published configs (``config.json`` of Qwen/Qwen3-0.6B, -4B, -8B, -14B and -32B on the
+Hugging Face hub, stated from the model cards): head dim 128, 8 kv heads, vocab 151936, rope
+theta 1e6, RMS eps 1e-6, no attention bias, SiLU MLP, embeddings tied to the LM head in 0.6B
+and 4B, a separate LM head in 8B, 14B and 32B.
 
 ``forward`` is the independent reference of the kernels: whole sequences at once,
 causal attention over all positions, in f32 (weights as stored, converted).
@@ -41,6 +42,13 @@ class Config:
 
 QWEN3_0_6B = Config(hidden=1024, layers=28, heads=16, kv_heads=8, head_dim=128, intermediate=3072, vocab=151936)
 QWEN3_4B = Config(hidden=2560, layers=36, heads=32, kv_heads=8, head_dim=128, intermediate=9728, vocab=151936)
+QWEN3_8B = Config(hidden=4096, layers=36, heads=32, kv_heads=8, head_dim=128, intermediate=12288, vocab=151936,
+                  tied=False)
+QWEN3_14B = Config(hidden=5120, layers=40, heads=40, kv_heads=8, head_dim=128, intermediate=17408, vocab=151936,
+                   tied=False)
+"""Its 5 query heads per kv head are not a power of two: the decode kernels' head tiles refuse it."""
+QWEN3_32B = Config(hidden=5120, layers=64, heads=64, kv_heads=8, head_dim=128, intermediate=25600, vocab=151936,
+                   tied=False)
 TINY = Config(hidden=64, layers=2, heads=4, kv_heads=2, head_dim=16, intermediate=96, vocab=128)
 
 
