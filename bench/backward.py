@@ -16,7 +16,9 @@ torch's current stream):
   tutorial measures them.
 * ``attention``: the backward alone (the graph of one forward kept) of
   safetile.nn.attention against ``scaled_dot_product_attention`` (torch picks
-  its flash/cuDNN kernel), bf16, causal and not.
+  its flash/cuDNN kernel), bf16, causal and not, and, where the heads are
+  not grouped (the tutorial has no grouped-query heads), Triton's tutorial 06
+  backward (``bench/triton_kernels.py``).
 * ``softmax`` and ``cross_entropy``: the backward alone against torch.
 * ``step``: one training step (forward, backward, AdamW) of a Qwen3-shaped
   decoder block at a real size: safetile's norms, attention and loss under
@@ -188,6 +190,8 @@ def attention_rows(st_stream: Any, sampler: ClockSampler, method: Method) -> lis
         theirs = F.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=True)
         do = torch.randn_like(ours)
         impls = {"safetile": _grad(ours, (q, k, v), do), "torch sdpa": _grad(theirs, (q, k, v), do)}
+        if kv == heads:
+            impls["triton tutorial 06"] = _tutorial_attention_backward(q, k, v, theirs, do, causal)
         errors = _errors(impls, "torch sdpa")
         timings = _compare(impls, "torch sdpa", st_stream, sampler, method)
         flop = 2.5 * 4 * batch * heads * seq * seq * d * (0.5 if causal else 1)  # 5 GEMMs of the backward
@@ -195,6 +199,29 @@ def attention_rows(st_stream: Any, sampler: ClockSampler, method: Method) -> lis
                           impl=name, error=errors[name], tflops=flop / timings[name]["burst_s"] / 1e12,
                           **timings[name]) for name in impls]
     return rows_out
+
+
+def _tutorial_attention_backward(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, o: torch.Tensor,
+                                 do: torch.Tensor, causal: bool) -> Callable[[], Any]:
+    """Tutorial 06's backward (bench/triton_kernels.py) on flattened heads, its forward's row
+    log-sum-exp computed once by torch (only the backward is timed)."""
+    from triton_kernels import attention_backward
+
+    flat = [t.detach().reshape(-1, t.shape[2], t.shape[3]).contiguous() for t in (q, k, v, o, do)]
+    scale = q.shape[-1] ** -0.5
+    scores = torch.bmm(flat[0].float(), flat[1].float().transpose(1, 2)) * scale
+    if causal:
+        scores.masked_fill_(torch.ones_like(scores[0], dtype=torch.bool).triu(1), float("-inf"))
+    lse = torch.logsumexp(scores, -1)
+    del scores
+    delta = torch.empty_like(lse)
+    grads = [torch.empty_like(t) for t in flat[:3]]
+
+    def run() -> tuple[torch.Tensor, ...]:
+        attention_backward(*grads, *flat, lse, delta, scale, causal)
+        return tuple(g.reshape(t.shape) for g, t in zip(grads, (q, k, v)))
+
+    return run
 
 
 def softmax_rows(st_stream: Any, sampler: ClockSampler, method: Method) -> list[dict[str, Any]]:

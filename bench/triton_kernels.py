@@ -294,3 +294,91 @@ def layer_norm_tutorial(torch: Any) -> Any:
             return dx, dw, db, None
 
     return LayerNorm.apply
+
+
+# -- attention backward, by Triton's tutorial 06 -----------------------------------------------
+#
+# The tutorial's FlashAttention-2 backward (python/tutorials/06-fused-attention.py): a
+# preprocess computes delta = rowsum(o * do); one kernel owns a key block (BLOCK_N1 keys) and
+# walks the query blocks (BLOCK_M1 queries) accumulating dK and dV; another owns a query block
+# (BLOCK_M2) and walks the key blocks (BLOCK_N2) accumulating dQ.  Blocks 32/128 and 128/32,
+# 4 warps, as the tutorial; causal blocks masked (the tutorial splits the diagonal blocks finer).
+
+
+@triton.jit
+def attention_bwd_delta_kernel(o_ptr, do_ptr, delta_ptr, seq, D: tl.constexpr, BLOCK_M: tl.constexpr):
+    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    head = tl.program_id(1)
+    offs_d = tl.arange(0, D)
+    offsets = head * seq * D + rows[:, None] * D + offs_d[None, :]
+    o = tl.load(o_ptr + offsets).to(tl.float32)
+    do = tl.load(do_ptr + offsets).to(tl.float32)
+    tl.store(delta_ptr + head * seq + rows, tl.sum(o * do, axis=1))
+
+
+@triton.jit
+def attention_bwd_dkdv_kernel(dk_ptr, dv_ptr, q_ptr, k_ptr, v_ptr, do_ptr, lse_ptr, delta_ptr, scale, seq,
+                              D: tl.constexpr, CAUSAL: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    start_n = tl.program_id(0) * BLOCK_N
+    head = tl.program_id(1)
+    base = head * seq * D
+    offs_n = start_n + tl.arange(0, BLOCK_N)
+    offs_d = tl.arange(0, D)
+    k = tl.load(k_ptr + base + offs_n[:, None] * D + offs_d[None, :])
+    v = tl.load(v_ptr + base + offs_n[:, None] * D + offs_d[None, :])
+    dk = tl.zeros([BLOCK_N, D], dtype=tl.float32)
+    dv = tl.zeros([BLOCK_N, D], dtype=tl.float32)
+    lo = start_n if CAUSAL else 0
+    for start_m in range(lo, seq, BLOCK_M):
+        offs_m = start_m + tl.arange(0, BLOCK_M)
+        q = tl.load(q_ptr + base + offs_m[:, None] * D + offs_d[None, :])
+        do = tl.load(do_ptr + base + offs_m[:, None] * D + offs_d[None, :])
+        lse = tl.load(lse_ptr + head * seq + offs_m)
+        delta = tl.load(delta_ptr + head * seq + offs_m)
+        p_t = tl.exp(tl.dot(k, tl.trans(q)) * scale - lse[None, :])
+        if CAUSAL:
+            p_t = tl.where(offs_m[None, :] >= offs_n[:, None], p_t, 0.0)
+        dv += tl.dot(p_t.to(do.dtype), do)
+        dp_t = tl.dot(v, tl.trans(do))
+        ds_t = p_t * (dp_t - delta[None, :])
+        dk += tl.dot(ds_t.to(q.dtype), q)
+    tl.store(dk_ptr + base + offs_n[:, None] * D + offs_d[None, :], (dk * scale).to(dk_ptr.dtype.element_ty))
+    tl.store(dv_ptr + base + offs_n[:, None] * D + offs_d[None, :], dv.to(dv_ptr.dtype.element_ty))
+
+
+@triton.jit
+def attention_bwd_dq_kernel(dq_ptr, q_ptr, k_ptr, v_ptr, do_ptr, lse_ptr, delta_ptr, scale, seq,
+                            D: tl.constexpr, CAUSAL: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    start_m = tl.program_id(0) * BLOCK_M
+    head = tl.program_id(1)
+    base = head * seq * D
+    offs_m = start_m + tl.arange(0, BLOCK_M)
+    offs_d = tl.arange(0, D)
+    q = tl.load(q_ptr + base + offs_m[:, None] * D + offs_d[None, :])
+    do = tl.load(do_ptr + base + offs_m[:, None] * D + offs_d[None, :])
+    lse = tl.load(lse_ptr + head * seq + offs_m)
+    delta = tl.load(delta_ptr + head * seq + offs_m)
+    dq = tl.zeros([BLOCK_M, D], dtype=tl.float32)
+    hi = start_m + BLOCK_M if CAUSAL else seq
+    for start_n in range(0, hi, BLOCK_N):
+        offs_n = start_n + tl.arange(0, BLOCK_N)
+        k = tl.load(k_ptr + base + offs_n[:, None] * D + offs_d[None, :])
+        v = tl.load(v_ptr + base + offs_n[:, None] * D + offs_d[None, :])
+        p = tl.exp(tl.dot(q, tl.trans(k)) * scale - lse[:, None])
+        if CAUSAL:
+            p = tl.where(offs_m[:, None] >= offs_n[None, :], p, 0.0)
+        ds = p * (tl.dot(do, tl.trans(v)) - delta[:, None])
+        dq += tl.dot(ds.to(k.dtype), k)
+    tl.store(dq_ptr + base + offs_m[:, None] * D + offs_d[None, :], (dq * scale).to(dq_ptr.dtype.element_ty))
+
+
+def attention_backward(dq: Any, dk: Any, dv: Any, q: Any, k: Any, v: Any, o: Any, do: Any, lse: Any, delta: Any,
+                       scale: float, causal: bool) -> None:
+    """Tutorial 06's backward for ``[B*H, S, D]`` tensors (no grouped-query heads; ``S`` a multiple of 128);
+    ``lse`` (f32, natural log) from the forward, ``delta`` an f32 ``[B*H, S]`` buffer it fills."""
+    bh, seq, d = q.shape
+    attention_bwd_delta_kernel[(seq // 128, bh)](o, do, delta, seq, D=d, BLOCK_M=128)
+    attention_bwd_dkdv_kernel[(seq // 128, bh)](dk, dv, q, k, v, do, lse, delta, scale, seq, D=d, CAUSAL=causal,
+                                                BLOCK_M=32, BLOCK_N=128, num_warps=4, num_stages=3)
+    attention_bwd_dq_kernel[(seq // 128, bh)](dq, q, k, v, do, lse, delta, scale, seq, D=d, CAUSAL=causal,
+                                              BLOCK_M=128, BLOCK_N=32, num_warps=4, num_stages=3)
