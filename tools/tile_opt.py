@@ -467,12 +467,21 @@ class TileOptMain(xDSLOptMain):
             except bytecode.BytecodeReadError as err:
                 raise TileIRError(bytecode.diagnostic(name, err)) from None
         else:
-            try:
-                module = parse_tile_ir(
-                    self.ctx, text, name, hints=self.hint_checks(), warnings=self.warnings
-                )
-            except TileIRError as err:
-                raise TileIRError(err.diagnostic.shifted(line_offset)) from None
+            # A --split-input-file chunk is parsed at its lines in the file, so
+            # that errors and locations name the file's lines.  Ops get their
+            # places as locations (MLIR's parser's) only where they are printed,
+            # --mlir-print-debuginfo: the safety passes word their messages by
+            # location, and NVIDIA's bytecode writer drops file locations where
+            # ours would scope them into debug information.
+            module = parse_tile_ir(
+                self.ctx,
+                "\n" * line_offset + text,
+                name,
+                hints=self.hint_checks(),
+                warnings=self.warnings,
+                source_locations=self.args.print_debuginfo
+                and parse_spec(self.args.target).name not in BINARY_TARGETS,
+            )
         try:
             self.apply_passes(module)
         except TileIRError:
@@ -562,7 +571,7 @@ class TileOptMain(xDSLOptMain):
             self.process_chunk(text, offset, out)
         except TileIRError as err:
             produced.append(err.diagnostic)
-        produced = [w.shifted(offset) for w in self.warnings] + produced
+        produced = [*self.warnings, *produced]
         if not self.args.verify_diagnostics:
             for diagnostic in produced:
                 print(diagnostic, file=sys.stderr)

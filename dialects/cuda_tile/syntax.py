@@ -39,14 +39,25 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     IntegerAttr,
     CallSiteLoc,
+    FileLineColLoc,
     FusedLoc,
+    IntAttr,
     LocationAttr,
     ModuleOp,
     NameLoc,
     NoneAttr,
     StringAttr,
+    UnknownLoc,
 )
-from xdsl.ir import Attribute, AttributeInvT, Dialect, Operation, SSAValue, TypeAttribute
+from xdsl.ir import (
+    Attribute,
+    AttributeInvT,
+    BlockArgument,
+    Dialect,
+    Operation,
+    SSAValue,
+    TypeAttribute,
+)
 from xdsl.irdl import OpDef, RangeConstraint, VerificationContext
 from xdsl.irdl.declarative_assembly_format import FormatProgram, ParsingState
 from xdsl.parser import Parser, UnresolvedOperand
@@ -196,22 +207,45 @@ class TileIRParser(Parser):
     """xDSL's parser, plus bare ``cuda_tile`` type names.
 
     It also remembers where each op starts (``op_spans``), so that verifier
-    errors found after parsing can name the line of the offending op.
+    errors found after parsing can name the line of the offending op.  With
+    ``source_locations`` each op and block argument without a ``loc(...)`` in
+    the text gets its place, ``loc("FILE":LINE:COL)``, as MLIR's parser gives
+    it (an op's place is where it starts, its results included; an argument's
+    is its name's); a ``loc(...)`` in the text, ``loc(unknown)`` too, is kept.
     """
 
-    def __init__(self, ctx: Context, input: str | bytes, name: str = "<input>"):
+    def __init__(
+        self,
+        ctx: Context,
+        input: str | bytes,
+        name: str = "<input>",
+        source_locations: bool = False,
+    ):
         super().__init__(ctx, input, name)
+        self.source_locations = source_locations
         self.op_spans: dict[Operation, Span[str] | Span[bytes]] = {}
+        self._arg_spans: dict[BlockArgument, Span[str] | Span[bytes]] = {}
+        self._written_locations: dict[int, LocationAttr] = {}
+        """The locations the text writes (by identity: a written ``loc(unknown)``
+        is another object than the default one), kept alive so ids stay unique."""
         self._value_spans: dict[str, Span[str] | Span[bytes]] = {}
         self._forward_spans: dict[str, Span[str] | Span[bytes]] = {}
         """The first use of each name not (yet) defined in scope."""
         self._op_types: list[type[Operation]] = []  # of the ops being parsed, outermost first
         self._custom: list[bool] = []  # whether each of them is in its custom form
         self._deferred_locations: dict[str, Span[str] | Span[bytes]] = {}
+        self._implicit_terminators: list[Operation] = []
+        """Terminators the ops being parsed added (``add_implicit_terminator``)."""
+
+    def add_implicit_terminator(self, op: Operation) -> None:
+        """``op`` was added by the parser to the op being parsed (MLIR's
+        ``ensureTerminator``): it is placed where that op starts."""
+        self._implicit_terminators.append(op)
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span
         depth = len(self._op_types)
+        implicit = len(self._implicit_terminators)
         try:
             op = super().parse_operation()
             self._read_generic_form(op, start)
@@ -228,7 +262,16 @@ class TileIRParser(Parser):
             del self._op_types[depth:]
             del self._custom[depth:]
         self.op_spans[op] = start
+        for terminator in self._implicit_terminators[implicit:]:
+            self.op_spans[terminator] = start
+        del self._implicit_terminators[implicit:]
         return op
+
+    def parse_optional_location(self) -> LocationAttr | None:
+        location = super().parse_optional_location()
+        if location is not None:
+            self._written_locations[id(location)] = location
+        return location
 
     def _parse_location(self) -> LocationAttr:
         """MLIR lets a location name an alias defined further down
@@ -268,14 +311,28 @@ class TileIRParser(Parser):
             if not _is_location(value):
                 self.raise_error(f"expected location, but '{name}' is {value}", span)
         for op in module.walk():
-            op.location = self._resolved(op.location)
+            op.location = self._resolved(op.location, self.op_spans.get(op))
             for region in op.regions:
                 for block in region.blocks:
                     for arg in block.args:
-                        arg.location = self._resolved(arg.location)  # pyright: ignore
+                        arg.location = self._resolved(  # pyright: ignore
+                            arg.location, self._arg_spans.get(arg)  # pyright: ignore
+                        )
         return module
 
-    def _resolved(self, location: LocationAttr) -> LocationAttr:
+    def _resolved(
+        self, location: LocationAttr, span: Span[str] | Span[bytes] | None
+    ) -> LocationAttr:
+        """``location`` with a forward alias resolved, or, if the text gives
+        none and ``source_locations`` is on, the place ``span`` starts."""
+        if (
+            self.source_locations
+            and span is not None
+            and isinstance(location, UnknownLoc)
+            and id(location) not in self._written_locations
+        ):
+            place = span.get_location()
+            return FileLineColLoc(StringAttr(self.lexer.input.name), IntAttr(place.line), IntAttr(place.col))
         if (
             isinstance(location, NameLoc)
             and isinstance(location.location, NoneAttr)
@@ -335,6 +392,9 @@ class TileIRParser(Parser):
     ) -> None:
         self._value_spans.setdefault(name, span)
         self._forward_spans.pop(name, None)
+        for value in values:
+            if isinstance(value, BlockArgument):
+                self._arg_spans[value] = span
         super()._register_ssa_definition(name, values, span)
 
     def resolve_operand(self, operand: UnresolvedOperand, type: AttributeInvT) -> SSAValue[AttributeInvT]:
@@ -578,6 +638,7 @@ def parse_tile_ir(
     *,
     hints: HintChecks = HintChecks.OFF,
     warnings: list[Diagnostic] | None = None,
+    source_locations: bool = False,
 ) -> ModuleOp:
     """Parse and verify Tile IR text in any of its three forms.
 
@@ -586,6 +647,10 @@ def parse_tile_ir(
     Bad input raises ``TileIRError`` with a ``file:line:col`` diagnostic.
     ``hints`` asks for NVIDIA's optimization-hint checks (``-Wunsupported-hints``,
     ``-Werr-hints``); their warnings are appended to ``warnings``.
+    ``source_locations`` gives each op and block argument that has no
+    ``loc(...)`` its place in the text, ``loc("NAME":LINE:COL)``, as MLIR's
+    parser does (off by default: the bytecode writer scopes file locations into
+    debug information, which NVIDIA's writes as unknown).
 
     ``ctx`` is the xDSL context the ops and types are looked up in; ``None`` (or
     a bare ``Context()``) is completed by ``tile_ir_context``.
@@ -593,7 +658,7 @@ def parse_tile_ir(
     ctx = tile_ir_context(ctx)
     parser: TileIRParser | None = None
     try:
-        parser = TileIRParser(ctx, text, name)  # lexes the first token
+        parser = TileIRParser(ctx, text, name, source_locations)  # lexes the first token
         if parser._current_token.kind == MLIRTokenKind.EOF:  # pyright: ignore[reportPrivateUsage]
             return ModuleOp([])  # empty, or only comments
         module = parser.parse_module()

@@ -102,6 +102,14 @@ cuda_tile.module @m {
 }
 """
 
+RESULTFUL_KERNEL = """\
+cuda_tile.module @m {
+  entry @k(%a: tile<f32>) -> tile<f32> {
+    return
+  }
+}
+"""
+
 HINTS = """\
 cuda_tile.module @m {
   entry @k() optimization_hints=<sm_100 = {num_cta_in_cga = 3}> {
@@ -133,6 +141,10 @@ ROWS = {
     "unknown flag exits 2": Row(("IN", "--no-such-flag"), GOOD, 2, err=("unrecognized",)),
     "unknown pass exits 2": Row(("IN", "-p", "no-such-pass"), GOOD, 2, err=("no-such-pass",)),
     "missing file exits 1": Row(("no/such/file.mlir",), GOOD, 1, err=("no/such/file.mlir",)),
+    # Verification: a parent before the ops in it (the `return` is not reached).
+    "parent verified first": Row(
+        ("IN",), RESULTFUL_KERNEL, 1, err=("'cuda_tile.entry' op entry op must not return values",)
+    ),
     # Input and output.
     "stdin with -": Row(("-",), GOOD, 0, out=("addf %a, %b",), stdin=True),
     "stdin with no file": Row((), GOOD, 0, out=("addf %a, %b",), stdin=True),
@@ -143,6 +155,14 @@ ROWS = {
     "-mlir-print-op-generic": Row(("IN", "-mlir-print-op-generic"), GOOD, 0, out=('"cuda_tile.addf"',)),
     "--mlir-print-op-generic": Row(("IN", "--mlir-print-op-generic"), GOOD, 0, out=('"cuda_tile.addf"',)),
     "-allow-unregistered-dialect": Row(("IN", "-allow-unregistered-dialect"), GOOD, 0),
+    # Locations: an op without loc(...) is at its place in the text.
+    "--mlir-print-debuginfo": Row(
+        ("-", "--mlir-print-debuginfo"),
+        GOOD,
+        0,
+        out=('addf %a, %b : tile<f32> loc("<stdin>":3:5)', '} loc("<stdin>":2:3)'),
+        stdin=True,
+    ),
     # Split files: every chunk is processed and printed, separated by
     # `// -----`; the status is 1 if any chunk failed.
     "split output separators": Row(

@@ -49,7 +49,6 @@ from xdsl.traits import (
     ReturnLike,
 )
 from xdsl.utils.exceptions import VerifyException
-from xdsl.utils.lexer import Span
 
 from ..diagnostics import quoted, quoted_types
 from ..syntax import TileIRParser
@@ -110,8 +109,8 @@ def ensure_terminator(
 ) -> None:
     """Append ``terminator()`` to a parsed region that lacks a terminator.
 
-    Like MLIR's ``ensureRegionTerminator``, an empty region gets a block.  For
-    diagnostics the new op is placed at ``pos``, in the op being parsed.
+    Like MLIR's ``ensureRegionTerminator``, an empty region gets a block.  The
+    new op is placed where the op being parsed starts (its location, as MLIR's).
     """
     if not region.blocks:
         region.add_block(Block())
@@ -128,7 +127,7 @@ def ensure_terminator(
     op = terminator()
     block.add_op(op)
     if isinstance(parser, TileIRParser):
-        parser.op_spans[op] = Span(pos, pos, parser.lexer.input)
+        parser.add_implicit_terminator(op)
 
 
 def _print_body(

@@ -41,11 +41,11 @@
 // PLAIN-NOT: loc(
 
 cuda_tile.module @m {
-  entry @k(%a: tile<f32>) {
+  entry @k(%a: tile<f32> loc(unknown)) {
     %c = constant <i32: 42> : tile<i32> loc(#loc2)
     %s = addf %a, %a : tile<f32> loc(#loc3)
     %t = mulf %s, %s : tile<f32> loc("k.py":12:5)
-    return
+    return loc(unknown)
   } loc(#loc1)
   entry @j() {
     return loc(#loc5)

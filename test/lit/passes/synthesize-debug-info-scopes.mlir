@@ -27,7 +27,7 @@ cuda_tile.module @test {
 cuda_tile.module @test {
   entry @filelocs(%a: tile<f32>) {
     %0 = negf %a : tile<f32> loc("dir/file.py":11:4)
-    %1 = negf %0 : tile<f32>
+    %1 = negf %0 : tile<f32> loc(unknown)
     return loc("dir/file.py":12:4)
   } loc("dir/file.py":10:4)
 } loc("other_file.py":1:1)
@@ -65,6 +65,6 @@ cuda_tile.module @test {
 // CHECK: return %a : tile<f32> loc(#cuda_tile.di_loc<loc("t.py":3:1) in #di_subprogram>)
 cuda_tile.module @test {
   testing$func @f(%a: tile<f32>) -> tile<f32> {
-    return %a : tile<f32>
+    return %a : tile<f32> loc(unknown)
   } loc("t.py":3:1)
 }

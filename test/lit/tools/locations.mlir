@@ -5,6 +5,8 @@
 
 // Locations as `tileirdisasm -g` writes them: inline, or aliases defined at
 // the end of the file (after their uses).  Printed only with --mlir-print-debuginfo.
+// Without a `loc(...)`, an op or argument is at its place in the text, as
+// MLIR's parser has it (`%b`); a written `loc(unknown)` stays unknown.
 
 cuda_tile.module @m {
   entry @k(%a: tile<f32> loc(#arg), %b: tile<f32>) {
@@ -20,7 +22,7 @@ cuda_tile.module @m {
 // PLAIN-NEXT:   %0 = addf %a, %b : tile<f32>{{$}}
 // PLAIN-NEXT:   return{{$}}
 
-// CHECK:      entry @k(%a: tile<f32> loc("k.py":1:10), %b: tile<f32> loc(unknown)) {
+// CHECK:      entry @k(%a: tile<f32> loc("k.py":1:10), %b: tile<f32> loc("{{.*}}locations.mlir":12:37)) {
 // CHECK-NEXT:   %0 = addf %a, %b : tile<f32> loc("k.py":3:5)
 // CHECK-NEXT:   return loc("k.py":4:5)
 // CHECK-NEXT: } loc("k.py":1:1)
