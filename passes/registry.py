@@ -98,6 +98,14 @@ def _builtin_passes() -> dict[str, PassFactory]:
 
         return LoopSplit
 
+    def test_debuginfo_update_symbol_name() -> type[ModulePass]:
+        # NVIDIA's test-only pass, which cuda-tile-opt registers as well.
+        from safetile.passes.test_debuginfo_update_symbol_name import (
+            TestDebuginfoUpdateSymbolName,
+        )
+
+        return TestDebuginfoUpdateSymbolName
+
     return {
         "canonicalize": canonicalize,
         "cse": cse,
@@ -112,6 +120,7 @@ def _builtin_passes() -> dict[str, PassFactory]:
         "fuse-fma": fuse_fma,
         "loop-split": loop_split,
         "synthesize-debug-info-scopes": synthesize_debug_info_scopes,
+        "test-debuginfo-update-symbol-name": test_debuginfo_update_symbol_name,
     }
 
 

@@ -18,9 +18,9 @@ Kernels that already have a scope are left alone.
 Invariant established: every op of every kernel of the module is located in
 its kernel's subprogram (``di_location(op.location)`` is not None).
 
-Deliberate difference: tile-opt's text parser gives an op with no ``loc(...)``
-no place in the input file (MLIR's gives ``file:line:col``), so such an op
-takes its kernel's place.
+An op with no place takes its kernel's.  tile-opt's parser gives an op with
+no ``loc(...)`` its place in the text (as MLIR's does) only under
+``--mlir-print-debuginfo``; without that flag such an op has none.
 """
 
 from __future__ import annotations

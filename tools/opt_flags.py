@@ -57,7 +57,7 @@ def normalize(
         name = match[1] if match else None
         if name is not None and name in passes and name not in long_options:
             value = (match[2] or "")[1:].strip().strip("\"'") if match else ""
-            pass_list.append(f"{name}{{{value}}}" if value else name)
+            pass_list.append(f"{name}{{{quote_option_values(value)}}}" if value else name)
         elif name is not None and not arg.startswith("--") and name in long_options:
             out.append("-" + arg)
         else:
@@ -96,8 +96,27 @@ def _flatten(body: str, pipeline: str) -> list[str]:
             _, inner = _split_anchor(element, pipeline)
             passes += _flatten(inner, pipeline)
         else:
-            passes.append(element)
+            name, brace, options = element.partition("{")
+            passes.append(name + brace + quote_option_values(options) if brace else element)
     return passes
+
+
+_OPTION = re.compile(r"""([\w-]+)=("[^"]*"|'[^']*'|[^\s}]+)""")
+_PLAIN_VALUE = re.compile(r"[\w.+-]+")
+
+
+def quote_option_values(options: str) -> str:
+    """Pass options (``a=1 b=outer::inner``) with each value xDSL's option
+    syntax cannot read bare quoted (``b="outer::inner"``): MLIR's options are
+    strings to their parsers, so a symbol specifier needs no quotes there."""
+
+    def quoted(match: re.Match[str]) -> str:
+        key, value = match[1], match[2]
+        if value[0] in "\"'" or _PLAIN_VALUE.fullmatch(value):
+            return match[0]
+        return f'{key}="{value}"'
+
+    return _OPTION.sub(quoted, options)
 
 
 def _split_anchor(element: str, pipeline: str) -> tuple[str, str]:

@@ -219,6 +219,13 @@ ROWS = {
         err=("error: 'cuda_tile.entry' op Optimization hints verification failed",),
     ),
     "hints unchecked by default": Row(("IN",), HINTS, 0),
+    # NVIDIA's test pass, with a nested symbol specifier as a bare option value.
+    "--test-debuginfo-update-symbol-name": Row(
+        ("IN", "--test-debuginfo-update-symbol-name=symbol-to-rename=m::k new-name=k2"),
+        GOOD,
+        0,
+        out=("entry @k2(",),
+    ),
 }
 
 
