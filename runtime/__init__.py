@@ -10,8 +10,12 @@ CPU interpreter.  See docs/runtime.md.
 Modules: ``tensor`` (Tensor, Partition, Shared, UnsafePointer), ``ops`` (DeviceOp,
 allocation), ``stream`` (Stream, Event), ``graph`` (Graph), ``launch`` (kernel
 calls), ``warmup`` (ahead-of-use compilation), ``interop`` (DLPack, CUDA
-array interface), ``backend`` (backend selection), ``cpu`` and ``cuda/`` (the
-backends), ``errors``.
+array interface), ``backend`` (backend selection), ``interface`` (what a
+backend provides), ``cpu`` and ``cuda/`` (the backends), ``errors``.  The
+modules form no import circle (test_import_cycles.py): where a lower module's
+public surface needs a higher one (``Stream(name)`` the backend in use,
+``DeviceOp.graph`` the ``Graph``, ``Tensor.__dlpack__`` the export), the
+higher module hands its function down when it is imported.
 """
 
 from .backend import current_backend, select_backend

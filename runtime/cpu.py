@@ -27,7 +27,7 @@ from safetile.backend.interpreter.memory import ALIGNMENT, GAP, PLACED_FROM, Glo
 
 from safetile.driver import CompiledVariant
 
-from .backend import Backend, Launcher, ParamTemplate
+from .interface import Backend, Launcher, ParamTemplate
 from .stream import Event, Recording, Stream
 
 

@@ -38,7 +38,7 @@ from typing import Any
 
 from .backend import current_backend
 from .errors import DeviceOpError, OwnershipError
-from .ops import DeviceOp
+from .ops import DeviceOp, capture_graphs_with
 from .stream import Recording, Stream, capture_handles
 from .tensor import Holder, Partition, Shared, Tensor, _Handle
 
@@ -229,3 +229,6 @@ class Branch:
         if not self._open:
             raise OwnershipError("record() on a branch is only valid inside its 'with scope.branch()' block")
         return self._recorder._record(op, self._stream)
+
+
+capture_graphs_with(Graph.capture)

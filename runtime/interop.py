@@ -55,7 +55,7 @@ from safetile.frontend.dsl import (
 )
 
 from .backend import Backend, current_backend
-from .tensor import Tensor, numpy_dtype
+from .tensor import Tensor, export_with, numpy_dtype
 
 if TYPE_CHECKING:
     from .cuda.stream import CudaStream
@@ -707,6 +707,8 @@ def _output_tile(param: Any, generics: Mapping[str, Any], refuse: Callable[[str]
         return tuple(generics[shape])
     return tuple(generics[d] if isinstance(d, str) else d for d in shape)
 
+
+export_with(to_dlpack, dlpack_device)
 
 __all__ = ["as_tensor", "dlpack_device", "from_dlpack", "import_torch_arguments", "is_torch_tensor", "keep_for_stream",
            "share_torch", "to_dlpack", "torch_stream"]

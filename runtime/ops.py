@@ -167,9 +167,22 @@ class DeviceOp(Holder):
 
     def graph(self, stream: Stream | None = None) -> Graph:
         """Capture this op into a ``Graph`` without running it (see ``runtime/graph.py``)."""
-        from .graph import Graph
+        assert _capture is not None, "graph.py sets it when the package is imported"
+        return _capture(self, stream)
 
-        return Graph.capture(self, stream)
+
+_capture: Callable[[DeviceOp, Stream | None], Graph] | None = None
+"""What ``DeviceOp.graph`` calls: set by graph.py (``capture_graphs_with``)."""
+
+
+def capture_graphs_with(capture: Callable[[DeviceOp, Stream | None], Graph]) -> None:
+    """Let ``op.graph(stream)`` capture with ``capture`` (``Graph.capture``).
+
+    graph.py calls this when it is imported (the package's ``__init__`` imports
+    it, so before any op exists): a graph replays as a ``DeviceOp``, so graph.py
+    builds on this module, which cannot import it without closing an import circle."""
+    global _capture
+    _capture = capture
 
 
 def _spent(stream: Stream) -> Any:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -176,6 +176,21 @@ class CaptureOrder:
                 readers.append(stream)
 
 
+_make_stream: Callable[[str], Stream] | None = None
+"""What ``Stream(name)`` calls: set by backend.py (``make_streams_with``)."""
+
+
+def make_streams_with(make: Callable[[str], Stream]) -> None:
+    """Let ``Stream(name)`` make its streams with ``make`` (a new stream on the backend in use).
+
+    backend.py, which picks the backend, calls this when it is imported (the
+    package's ``__init__`` imports it, so before any stream exists): the backends'
+    streams subclass ``Stream``, so this module cannot import the module that
+    chooses among them without closing an import circle."""
+    global _make_stream
+    _make_stream = make
+
+
 class Stream(ABC):
     """An in-order queue of device work on one backend.
 
@@ -189,9 +204,8 @@ class Stream(ABC):
 
     def __new__(cls, name: str = "stream", *args: Any, **kwargs: Any) -> Stream:
         if cls is Stream:
-            from .backend import current_backend
-
-            return current_backend().new_stream(name)
+            assert _make_stream is not None, "backend.py sets it when the package is imported"
+            return _make_stream(name)
         return super().__new__(cls)
 
     def __repr__(self) -> str:

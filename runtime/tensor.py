@@ -121,6 +121,21 @@ class _Handle:
         return self._taken_by is None
 
 
+_to_dlpack: Callable[..., Any] | None = None
+_dlpack_device: Callable[[Tensor], tuple[int, int]] | None = None
+"""What ``Tensor.__dlpack__`` and ``__dlpack_device__`` call: set by interop.py (``export_with``)."""
+
+
+def export_with(to_dlpack: Callable[..., Any], dlpack_device: Callable[[Tensor], tuple[int, int]]) -> None:
+    """Let ``Tensor.__dlpack__``/``__dlpack_device__`` export with interop.py's functions.
+
+    interop.py calls this when it is imported (the package's ``__init__`` imports
+    it, so before any tensor exists): its imports make ``Tensor``s, so it builds
+    on this module, which cannot import it without closing an import circle."""
+    global _to_dlpack, _dlpack_device
+    _to_dlpack, _dlpack_device = to_dlpack, dlpack_device
+
+
 class Tensor(_Handle):
     """A tensor in memory: ``dtype``, ``shape``, ``strides`` (elements)."""
 
@@ -186,14 +201,12 @@ class Tensor(_Handle):
     def __dlpack__(self, *, stream: Any = None, max_version: Any = None, dl_device: Any = None,
                    copy: bool | None = None) -> Any:
         """Export without a copy (DLPack): the consumer shares this tensor's memory."""
-        from .interop import to_dlpack
-
-        return to_dlpack(self, stream=stream, max_version=max_version, dl_device=dl_device, copy=copy)
+        assert _to_dlpack is not None, "interop.py sets it when the package is imported"
+        return _to_dlpack(self, stream=stream, max_version=max_version, dl_device=dl_device, copy=copy)
 
     def __dlpack_device__(self) -> tuple[int, int]:
-        from .interop import dlpack_device
-
-        return dlpack_device(self)
+        assert _dlpack_device is not None, "interop.py sets it when the package is imported"
+        return _dlpack_device(self)
 
     @property
     def __cuda_array_interface__(self) -> dict[str, Any]:

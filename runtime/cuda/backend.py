@@ -18,7 +18,7 @@ import numpy as np
 
 from safetile.driver import CompiledVariant
 
-from ..backend import Backend, Launcher, ParamTemplate
+from ..interface import Backend, Launcher, ParamTemplate
 from ..stream import Stream
 from . import memory
 from .device import Device

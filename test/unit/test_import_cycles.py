@@ -17,14 +17,6 @@ import pytest
 
 from support import REPO_ROOT
 
-KNOWN_RUNTIME_CYCLES = [
-    ["backend", "cpu", "cuda.backend", "cuda.kernels", "cuda.memory", "cuda.stream", "stream"],
-    ["graph", "ops"],
-    ["interop", "tensor"],
-]
-"""The runtime's cycles today (all through deferred imports), left to the runtime's owner
-to break; a new cycle, or a longer one, fails the test.  Empty this list as they go."""
-
 
 def _module_name(folder: Path, path: Path) -> str:
     parts = list(path.relative_to(folder).with_suffix("").parts)
@@ -105,8 +97,8 @@ def test_the_frontend_has_no_import_cycle() -> None:
     assert cycles(import_graph("frontend")) == []
 
 
-def test_the_runtime_has_no_new_import_cycle() -> None:
-    assert cycles(import_graph("runtime")) == KNOWN_RUNTIME_CYCLES
+def test_the_runtime_has_no_import_cycle() -> None:
+    assert cycles(import_graph("runtime")) == []
 
 
 @pytest.mark.parametrize(
