@@ -630,6 +630,7 @@ def torch_stream(tensors: Sequence[Any]) -> CudaStream | None:
     from .cuda.stream import foreign_stream
 
     device = _stream_of(backend).device
+    device.current_here()  # torch's autograd workers call backward ops in threads of their own
     return foreign_stream(device, int(_torch_current_stream(device.ordinal).cuda_stream), "torch current")
 
 

@@ -8,10 +8,15 @@ rather than a ``cudaMalloc``.  No managed memory is used.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import Any
 
 from .driver import call, load
+
+
+_here = threading.local()
+"""The context ``Device.current_here`` made current on this thread."""
 
 
 @dataclass
@@ -54,6 +59,15 @@ class Device:
         """Make this device's context current on the calling thread (worker threads need it)."""
         driver = load()
         call(driver.cuCtxSetCurrent, self.context)
+
+    def current_here(self) -> None:
+        """``make_current`` once per thread: for threads the runtime does not start that launch
+        through it (torch's autograd workers run backward ops in threads of their own, where no
+        context is current until torch itself has run there).  A thread that made another
+        context current since is not seen: its launches fail (``CUDA_ERROR_INVALID_CONTEXT``)."""
+        if getattr(_here, "context", None) is not self.context:
+            self.make_current()
+            _here.context = self.context
 
     def describe(self) -> str:
         return f"{self.name} ({self.arch}, {self.multiprocessors} SMs)"

@@ -1,6 +1,11 @@
 """Build the cubins the torch GPU tests and bench/backward.py launch, on a machine with no GPU.
 
-    SAFETILE_CACHE_DIR=build/gpu-cache .venv/bin/python test/gpu/build_torch_cache.py [--arch sm_90] [--no-bench]
+    PYTHONPATH=$PWD/.gpu/site SAFETILE_CACHE_DIR=build/gpu-cache \
+        .venv/bin/python -P test/gpu/build_torch_cache.py [--arch sm_90] [--no-bench]
+
+Run it on the safetile the GPU machine imports (``PYTHONPATH`` of the installed copy carried
+there, as above): a cubin is found by its bytecode, which carries the kernels' source locations,
+so safetile.nn's kernels compiled from another path (the checkout's) are not the ones looked for.
 
 The kernel ops (``st.kernel_op``, safetile.nn) are traced on ``meta`` tensors:
 forward and backward of every case of test/gpu/test_torch_gpu.py and of

@@ -20,6 +20,7 @@ checks the same on real torch CUDA tensors.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -170,3 +171,38 @@ def test_overlapping_views_of_one_gpu_allocation_are_refused(fake: Any) -> None:
     assert not driver.launches and not [e for e in log if e[0] == "record_stream"]
     add(z, y, y, S=(TILE,)).sync()  # disjoint views of the one allocation pass
     assert np.array_equal(base.numpy(), np.arange(2 * N, dtype=np.float32)), "kernels do not run on the stand-in"
+
+
+def test_a_launch_from_a_thread_with_no_current_context_makes_ours_current(fake: Any,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """torch's autograd runs backward ops in worker threads of its own, where no CUDA context is current
+    until torch ran there: the launch makes the device's context current on that thread first (on an
+    H100 the first safetile.nn backward failed with CUDA_ERROR_INVALID_CONTEXT before this)."""
+    driver, state = fake
+    z, x, y = torch_tensors(state["log"])
+    add(z, x, y, S=(TILE,)).sync()
+    record(driver)
+    current: dict[int, Any] = {}
+    set_current = driver.cuCtxSetCurrent
+
+    def cu_ctx_set_current(context: Any) -> Any:
+        current[threading.get_ident()] = context
+        return set_current(context)
+
+    monkeypatch.setattr(driver, "cuCtxSetCurrent", cu_ctx_set_current)
+    launched: list[Any] = []
+    at_launch: list[Any] = []  # the context current on the launching thread, at each launch
+    driver.during_launch = lambda: at_launch.append(current.get(threading.get_ident()))
+
+    def worker() -> None:
+        try:
+            add(z, x, y, S=(TILE,)).sync()
+            launched.append(True)
+        except BaseException as err:  # noqa: BLE001 - handed to the test's thread
+            launched.append(err)
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    thread.join()
+    assert launched == [True]
+    assert at_launch == [st.current_backend().device.context], "the worker launched with no context current"
