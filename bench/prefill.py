@@ -57,6 +57,8 @@ CHECK = (QWEN3_0_6B, st.f32, 1024, PrefillTiles(rows=64, cols=64, up_cols=64, de
 the default's edge)."""
 SPEED = (QWEN3_4B, st.bf16, 16384, PrefillTiles())
 """The timed run (the decode's attention merge takes a power-of-two count of key tiles)."""
+SPEED_TILES = {"default": PrefillTiles(), "gemm 8 warps": PrefillTiles(gemm_warps=8)}
+"""The prefill tiles timed (the first is the default; the GEMMs spill at tileiras's 4 warps)."""
 CHECK_PROMPTS = (1, 17, 512)
 SPEED_PROMPTS = (512, 2048, 8192)
 CHECK_STEPS = 16
@@ -68,16 +70,24 @@ def prompt_of(n: int, vocab: int) -> list[int]:
 
 
 def build(arch: str) -> None:
-    """Run each config's prefill and two decode steps on the CPU with ``$SAFETILE_AOT_ARCHS``:
-    every variant the GPU run launches is compiled for ``arch``.  One layer, a 384-token
-    vocabulary and a 16-token prompt give the same variants (those sizes are dynamic)."""
+    """Run each config's prefill (and the check's two decode steps: the timed run decodes
+    nothing) on the CPU with ``$SAFETILE_AOT_ARCHS``: every variant the GPU run launches is
+    compiled for ``arch``.  One layer, a 384-token vocabulary and a 16-token prompt give the
+    same variants (those sizes are dynamic)."""
     os.environ["SAFETILE_AOT_ARCHS"] = arch
-    for config, dtype, positions, tiles in (CHECK, SPEED):
+    runs = [(SPEED[:3], tiles) for tiles in SPEED_TILES.values()] + [(CHECK[:3], CHECK[3])]
+    for (config, dtype, positions), tiles in runs:
         small = replace(config, layers=1, vocab=384)
         decoder = Qwen3Decoder(small, random_weights(small), dtype=dtype, max_positions=positions,
                                prefill_tiles=tiles)
         start = time.perf_counter()
-        decoder.generate(prompt_of(16, small.vocab), 2, prefill=True)
+        prompt = prompt_of(16, small.vocab)
+        if config is CHECK[0]:
+            decoder.generate(prompt, 2, prefill=True)
+        else:
+            decoder._allocate(prompt)
+            decoder.prefill(prompt)
+            decoder.read("tokens")
         print(f"{config.hidden}-wide {dtype}: prefill and decode built for {arch} "
               f"({time.perf_counter() - start:.0f} s)", flush=True)
 
@@ -108,7 +118,8 @@ def check(torch: Any, results: dict[str, Any]) -> None:
                                 pad_token_id=0)[0, n:].tolist()
         same = next((i for i, (a, b) in enumerate(zip(tokens, hf)) if a != b), len(hf))
         results["check"][str(n)] = {"max_abs_logit_diff": float(np.abs(logits - expected).max()),
-                                    "logit_scale": float(np.abs(expected).max()), "first_token_equal": tokens[0] == hf[0],
+                                    "logit_scale": float(np.abs(expected).max()),
+                                    "first_token_equal": tokens[0] == hf[0],
                                     "equal_tokens_before_divergence": same, "ours": tokens, "transformers": hf}
         print(f"0.6B f32, {n}-token prompt: {results['check'][str(n)]}", flush=True)
     del model, decoder
@@ -170,12 +181,17 @@ def speed(torch: Any, results: dict[str, Any], deadline: float, save: Any) -> No
             with torch.no_grad():
                 return int(model(ids, logits_to_keep=1).logits[0, -1].argmax().item())
 
-        first = run_ours()
-        t_ours = best_seconds(torch, run_ours)
+        by_tiles = {}
+        for label, variant in SPEED_TILES.items():
+            decoder.prefill_tiles = variant
+            first = run_ours()
+            by_tiles[label] = best_seconds(torch, run_ours)
+        t_ours = min(by_tiles.values())
         hf_first = run_hf()
         t_hf = best_seconds(torch, run_hf)
         estimate = model_flops(config, n) / rate
-        results["ttft"][str(n)] = {"ours_s": t_ours, "transformers_s": t_hf, "gemm_bound_s": estimate,
+        results["ttft"][str(n)] = {"ours_s": t_ours, "ours_by_tiles_s": by_tiles, "transformers_s": t_hf,
+                                   "gemm_bound_s": estimate,
                                    "of_gemm_bound": estimate / t_ours, "vs_transformers": t_hf / t_ours,
                                    "first_token_ours": first, "first_token_transformers": hf_first}
         print(f"4B bf16, {n}-token prompt: {results['ttft'][str(n)]}", flush=True)
@@ -206,8 +222,9 @@ def run(out: Path, budget: float) -> None:
 
     out.mkdir(parents=True, exist_ok=True)
     deadline = time.time() + budget
-    results: dict[str, Any] = {"device": torch.cuda.get_device_name(), "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-                               "torch": torch.__version__, "check": {}, "ttft": {}, "errors": []}
+    results: dict[str, Any] = {"device": torch.cuda.get_device_name(),
+                               "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "torch": torch.__version__,
+                               "check": {}, "ttft": {}, "errors": []}
 
     def save() -> None:
         (out / "prefill.json").write_text(json.dumps(results, indent=1))
@@ -219,6 +236,31 @@ def run(out: Path, budget: float) -> None:
             results["errors"].append(traceback.format_exc())
             print(traceback.format_exc(), flush=True)
         save()
+
+
+def plot(results: dict[str, Any], png: Path) -> None:
+    """Prompt tokens per second of the time to first token against the prompt's length."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    lengths = sorted(int(n) for n in results["ttft"])
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for key, label in (("ours_s", "safetile prefill"), ("transformers_s", "transformers (SDPA)"),
+                       ("torch_compile_s", "torch.compile"), ("gemm_bound_s", "GEMM-bound estimate (cuBLAS rate)")):
+        points = [(n, n / results["ttft"][str(n)][key]) for n in lengths
+                  if isinstance(results["ttft"][str(n)].get(key), float)]
+        if points:
+            ax.plot(*zip(*points), marker="o", label=label, linestyle="--" if key == "gemm_bound_s" else "-")
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("prompt tokens")
+    ax.set_ylabel("prompt tokens / s (to the first token)")
+    ax.set_title(f"Qwen3-4B bf16 prefill, {results['device']}")
+    ax.legend()
+    ax.grid(True, alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(png, dpi=120)
 
 
 def add_arguments(parser: Any) -> None:

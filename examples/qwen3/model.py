@@ -145,12 +145,13 @@ def hinted(kernel: st.Kernel, latency: int | None = None, warps: int | None = No
 @dataclass(frozen=True)
 class PrefillTiles:
     """The prefill's tiles (prefill_kernels.py): ``rows`` x ``cols`` output tiles of its GEMMs
-    (``rows`` x ``up_cols`` for gate/up, which keeps two accumulators), ``depth`` columns of the input a step (it divides the packed weights' column tiles);
-    ``attention``: query rows, and key rows, a block of the causal attention and rows a block of
-    the cache write (it divides ``max_positions``), ``attention_warps``: that kernel's
-    ``num_worker_warps_per_cta`` on sm_90 (examples/flash_attention.py's measured 8 for 128-row
-    tiles); ``embed``: columns an embedding block copies.  The prompt is padded to a multiple
-    of ``rows`` and ``attention``."""
+    (``rows`` x ``up_cols`` for gate/up, which keeps two accumulators), ``depth`` columns of the
+    input a step (it divides the packed weights' column tiles), ``gemm_warps``: the GEMMs'
+    ``num_worker_warps_per_cta`` on sm_90 (tileiras's choice where ``None``); ``attention``:
+    query rows, and key rows, a block of the causal attention and rows a block of the cache
+    write (it divides ``max_positions``), ``attention_warps``: that kernel's worker warps
+    (examples/flash_attention.py's measured 8 for 128-row tiles); ``embed``: columns an
+    embedding block copies.  The prompt is padded to a multiple of ``rows`` and ``attention``."""
 
     rows: int = 128
     cols: int = 128
@@ -158,6 +159,7 @@ class PrefillTiles:
     depth: int = 64
     attention: int = 128
     attention_warps: int | None = 8
+    gemm_warps: int | None = None
     embed: int = 256
 
     @property
@@ -382,18 +384,20 @@ class Qwen3Decoder:
 
         launch, tile = self._launch, (p.rows, p.cols)
         attention = hinted(P.prefill_attention, warps=p.attention_warps)
+        norm_gemm, gemm_residual, gate_up = (hinted(k, warps=p.gemm_warps)
+                                             for k in (P.norm_gemm, P.gemm_residual, P.norm_gate_up_gemm))
         launch(run, P.embed_rows, ("X", (1, p.embed)), self.embedding, "prompt")
         for i, layer in enumerate(self.layers):
             k, v = f"k{i}", f"v{i}"
-            launch(run, P.norm_gemm, ("QKV", tile), "X", layer["ln1"], layer["qkv"], eps, BK=p.depth)
+            launch(run, norm_gemm, ("QKV", tile), "X", layer["ln1"], layer["qkv"], eps, BK=p.depth)
             launch(run, P.prefill_kv, (k, (1, p.attention, d)), (v, (1, p.attention, d)), "QKV", layer["k_norm"],
                    self.inv_freq, n, eps, KVH=c.kv_heads, G=g)
             launch(run, attention, ("O", (p.attention, d)), "QKV", layer["q_norm"], self.inv_freq, k, v, eps,
                    d ** -0.5, KVH=c.kv_heads, G=g)
-            launch(run, P.gemm_residual, ("X2", tile), "X", "O", layer["o"], BK=p.depth)
-            launch(run, P.norm_gate_up_gemm, ("M", (p.rows, p.up_cols)), "X2", layer["ln2"], layer["gate"], layer["up"], eps,
-                   BK=p.depth)
-            launch(run, P.gemm_residual, ("X", tile), "X2", "M", layer["down"], BK=p.depth)
+            launch(run, gemm_residual, ("X2", tile), "X", "O", layer["o"], BK=p.depth)
+            launch(run, gate_up, ("M", (p.rows, p.up_cols)), "X2", layer["ln2"], layer["gate"],
+                   layer["up"], eps, BK=p.depth)
+            launch(run, gemm_residual, ("X", tile), "X2", "M", layer["down"], BK=p.depth)
         launch(run, P.take_row, ("x", (t.embed,)), "X", n - 1)
         self.buffers["pos"] = st.from_numpy(np.array([n - 1], np.int32)).sync()
         self._head(run, n)
