@@ -120,3 +120,44 @@ def test_the_facade_names_the_torch_edge_lazily() -> None:
     assert (st.kernel_op, st.KernelLaunch, st.OutputSpec) == (edge.kernel_op, edge.KernelLaunch, edge.OutputSpec)
     assert st.nn is safetile.nn
     assert not {"kernel_op", "KernelLaunch", "OutputSpec", "nn"} & set(st.__all__)  # import * needs no torch
+
+
+def test_tracing_on_meta_tensors_specializes_each_kernel_as_its_real_launch(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The GPU cache build (test/gpu/build_torch_cache.py) compiles what forward and backward on meta tensors
+    specialize; that must be every variant the real launches compile, or the GPU run misses cubins."""
+    import sys
+
+    import safetile.nn as snn
+    from safetile.runtime.torch import custom_op
+
+    launch_module = sys.modules["safetile.runtime.launch"]  # ``safetile.runtime.launch`` is the function
+    traced: set[str] = set()
+    specialize = custom_op._specialize
+
+    def recording(launch: KernelLaunch) -> object:
+        variant = specialize(launch)
+        traced.add(launch.kernel.symbol(variant))
+        return variant
+
+    launched: set[str] = set()
+    compile_variant = launch_module.compile_variant
+
+    def compiling(kernel: object, variant: object, *args: object, **kwargs: object) -> object:
+        launched.add(kernel.symbol(variant))  # type: ignore[attr-defined]
+        return compile_variant(kernel, variant, *args, **kwargs)
+
+    monkeypatch.setattr(custom_op, "_specialize", recording)
+    monkeypatch.setattr(launch_module, "compile_variant", compiling)
+
+    def step(device: str) -> None:
+        # sizes no other test uses: the real launches make new plans (and so compile)
+        x = torch.randn(7, 19, dtype=torch.float64).to(device).requires_grad_()
+        w = torch.rand(19, dtype=torch.float64).to(device).requires_grad_()
+        target = torch.tensor([0, 3, 18, 5, 5, 1, 2]).to(device)
+        loss = snn.cross_entropy(snn.rms_norm(snn.softmax(x), w), target)
+        loss.backward()
+
+    step("meta")
+    assert traced, "the fake implementations ran"
+    step("cpu")
+    assert launched == traced
