@@ -179,6 +179,11 @@ _CUSTOM_ONLY = (_TYPE_EXPECTED,)
 """Translations that hold in a custom op's syntax only: NVIDIA's ops read their
 types with ``custom<CudaTileType>``, which first expects a keyword."""
 
+_WRONG_TOKEN = re.compile(r"expected '[^\w\s']+'")
+"""A missing punctuation token: MLIR's ``parseToken`` (``parseColon``, ``parseComma``,
+...) reports it itself, without the ``custom op`` prefix, after the token before
+(``Parser::emitWrongTokenError``; ``wrong_token_place``)."""
+
 _AFTER_PARSING = (
     re.compile(r"cannot name an operation with no results"),
     re.compile(r"operation defines \d+ results but was provided \d+ to bind"),
@@ -358,8 +363,10 @@ class TileIRParser(Parser):
 
         xDSL's wording is translated (``Expected ':'`` is MLIR's ``expected
         ':'``), and an error of a custom-format op's own parser gets MLIR's
-        ``custom op 'NAME'`` prefix (``CustomOpAsmParser::emitError``).  The
-        innermost op handles an error; the ops around it leave it as it is.
+        ``custom op 'NAME'`` prefix (``CustomOpAsmParser::emitError``), but for
+        a missing punctuation token, which MLIR reports where it should have
+        been (``_WRONG_TOKEN``).  The innermost op handles an error; the ops
+        around it leave it as it is.
         """
         if isinstance(err, (InMLIRWords, MultipleSpansParseError)):
             return err
@@ -370,12 +377,14 @@ class TileIRParser(Parser):
                 if pattern.fullmatch(message) and (custom or pattern not in _CUSTOM_ONLY):
                     message = pattern.sub(words, message)
                     break
-            if custom and not any(p.fullmatch(message) for p in _AFTER_PARSING):
+            if custom and not any(p.fullmatch(message) for p in (*_AFTER_PARSING, _WRONG_TOKEN)):
                 message = f"custom op '{self._op_types[depth].name}' {message}"
             return message
 
         preceding = err.preceding if isinstance(err, PrecededParseError) else ()
-        return InMLIRWords(err.span, in_mlir_words(err.msg), list(map(in_mlir_words, preceding)))
+        message = in_mlir_words(err.msg)
+        span = wrong_token_place(err.span) if _WRONG_TOKEN.fullmatch(message) else err.span
+        return InMLIRWords(span, message, list(map(in_mlir_words, preceding)))
 
     @staticmethod
     def _constraint_message(op_type: type[Operation], err: ConstraintError) -> str:
@@ -466,6 +475,32 @@ class TileIRParser(Parser):
             return super().parse_optional_type()
         except VerifyException as err:  # report an invalid type where it starts
             self.raise_error(short_message(err), start, self.pos)
+
+
+def wrong_token_place(span: Span[str] | Span[bytes]) -> Span[str] | Span[bytes]:
+    """Where MLIR reports a missing token that ``span`` (the token found) stands
+    in for (``Parser::emitWrongTokenError``): just after the text before it,
+    skipping blanks, blank lines and ``//`` comments (an annotation line too), so
+    a missing ``:`` at the end of a line is reported on that line."""
+    content = span.input.content
+    newlines = ("\n", "\r", 10, 13)
+    end = span.start - 1 if span.start >= len(content) else span.start  # at the end: back one
+    original = end
+    while True:
+        while end > 0 and content[end - 1] in (" ", "\t", 32, 9):
+            end -= 1
+        if end == 0:
+            return Span(original, original, span.input)
+        if content[end - 1] not in newlines:
+            return Span(end, end, span.input)
+        end -= 1
+        line_start = end
+        while line_start > 0 and content[line_start - 1] not in newlines:
+            line_start -= 1
+        line = content[line_start:end]
+        comment = line.find("//" if isinstance(line, str) else b"//")
+        if comment != -1:
+            end = line_start + comment
 
 
 @dataclass(eq=False, repr=False)

@@ -134,7 +134,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: custom op 'cuda_tile.cmpi' expected ','
+// CHECK: error: expected ','
 
 // -----
 

@@ -285,7 +285,7 @@ cuda_tile.module @m {
 // -----
 
 // Mmaf has no signedness.
-// CHECK: error: custom op 'cuda_tile.mmaf' expected ':'
+// CHECK: error: expected ':'
 cuda_tile.module @m {
   entry @k() {
     %a = constant <f32: 1.0> : tile<4x8xf32>

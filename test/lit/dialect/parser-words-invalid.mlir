@@ -1,12 +1,14 @@
 // RUN: %opt %s --split-input-file --verify-diagnostics | filecheck %s
 //
 // Parser errors in MLIR's words: an error of a custom-format op's own parser
-// carries MLIR's `custom op 'NAME'` prefix; xDSL's wordings are MLIR's.
+// carries MLIR's `custom op 'NAME'` prefix; xDSL's wordings are MLIR's.  A
+// missing punctuation token is MLIR's `parseToken` error: no prefix, and
+// placed just after the token before it.
 
-// CHECK: error: custom op 'cuda_tile.addf' expected ':'
+// CHECK: parser-words-invalid.mlir:[[# @LINE + 4]]:21: error: expected ':'
 cuda_tile.module @m {
   entry @k(%a: tile<f32>) {
-    // expected-error@below {{custom op 'cuda_tile.addf' expected ':'}}
+    // expected-error@below {{expected ':'}}
     %0 = addf %a, %a tile<f32>
     return
   }
@@ -74,13 +76,17 @@ cuda_tile.module @m {
 
 // -----
 
-// An error inside a nested op is that op's, not its parent's.
-// CHECK: error: custom op 'cuda_tile.negf' expected ':'
+// An error inside a nested op is that op's, not its parent's.  A token
+// missing at the end of a line is reported there, after the last token (blank
+// lines and comments skipped), not at the next line's token.
+// CHECK: parser-words-invalid.mlir:[[# @LINE + 5]]:17: error: expected ':'
 // CHECK-NOT: custom op 'cuda_tile.entry'
 cuda_tile.module @m {
   entry @k(%a: tile<f32>) {
-    // expected-error@+2 {{custom op 'cuda_tile.negf' expected ':'}}
+    // expected-error@+1 {{expected ':'}}
     %0 = negf %a
+    // the `return` below is where xDSL stopped
+
     return
   }
 }

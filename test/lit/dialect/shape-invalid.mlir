@@ -10,7 +10,7 @@ cuda_tile.module @m {
     return
   }
 }
-// CHECK: error: custom op 'cuda_tile.constant' expected '<'
+// CHECK: error: expected '<'
 
 // -----
 
