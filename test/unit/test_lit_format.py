@@ -46,6 +46,11 @@ CASES = {
 // CHECK-NOT: addf
 // TWICE: tile-opt: error: give the passes one way
 """ + MODULE,
+    # Standard input, `not`, a usage error's exit status and message through `2>&1 |`.
+    "stdin.mlir": """\
+// RUN: not tile-opt - -p cse --canonicalize < %s 2>&1 | filecheck %s
+// CHECK: tile-opt: error: give the passes one way
+""" + MODULE,
     # Fails in filecheck: its report on stderr.
     "mismatch.mlir": """\
 // RUN: tile-opt %s | filecheck %s
@@ -80,7 +85,7 @@ cuda_tile.module @m {
 """ + MODULE,
 }
 
-SMOKE = ["streams.mlir", "diagnostics.mlir", "a_load.mlir", "b_unloaded.mlir"]
+SMOKE = ["stdin.mlir", "diagnostics.mlir", "a_load.mlir", "b_unloaded.mlir"]
 """The cases `make test` compares (the rest: `make test-full`)."""
 
 CONFIG = f"""\

@@ -28,6 +28,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+@pytest.mark.full  # two interpreters decoding over gloo: 10 CPU-s (make test checks the shards' arithmetic)
 def test_two_ranks_over_gloo_give_the_unsharded_tokens(tmp_path: Path) -> None:
     pytest.importorskip("torch.distributed")
     out = tmp_path / "tokens"

@@ -135,7 +135,9 @@ def sdpa(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool) -> tor
     return F.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=True)
 
 
-@pytest.mark.parametrize("causal", [False, True])
+# make test: the numerical gradcheck without the mask, the causal loops against torch's gradients
+# (the other two combinations: make test-full).
+@pytest.mark.parametrize("causal", [False, pytest.param(True, marks=pytest.mark.full)])
 def test_attention_gradcheck(causal: bool) -> None:
     """Grouped-query (2 query heads share a key head), 3 queries and keys in a tile of 4."""
     q, k, v = f64(1, 2, 3, 2), f64(1, 1, 3, 2, seed=1), f64(1, 1, 3, 2, seed=2)
@@ -143,7 +145,7 @@ def test_attention_gradcheck(causal: bool) -> None:
     assert gradcheck(lambda q, k, v: nn.attention(q, k, v, causal), (q, k, v))
 
 
-@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("causal", [pytest.param(False, marks=pytest.mark.full), True])
 def test_attention_over_several_query_and_key_tiles(causal: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     """Tiles of 4 over 10 queries and keys (3 each, the last partial): the causal loops' bounds
     (the key tiles a query tile sees, the query tiles that see a key tile), GQA over 2 batches."""
