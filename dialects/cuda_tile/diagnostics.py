@@ -193,6 +193,15 @@ class NestedOpError(VerifyException):
         self.op = op
 
 
+class NotedError(VerifyException):
+    """An op's verifier error with notes at other ops (MLIR's ``attachNote``):
+    ``notes`` are ``(op, text)`` pairs, printed after the error at each op."""
+
+    def __init__(self, message: str, notes: Sequence[tuple[Operation, str]]):
+        super().__init__(message)
+        self.notes = tuple(notes)
+
+
 def verify(
     root: Operation,
     spans: Mapping[Operation, Span[str] | Span[bytes]],
@@ -268,7 +277,13 @@ def _checked(
             or _all_types_match_failure(op, err)
             or f"'{op.name}' op {short_message(cause)}"
         )
-        raise TileIRError(_at_op(op, spans, file, message)) from None
+        noted = _cause_of_type(err, NotedError)
+        notes = tuple(
+            _at_op(at, spans, file, text, severity="note")
+            for at, text in (noted.notes if noted is not None else ())
+        )
+        diagnostic = _at_op(op, spans, file, message)
+        raise TileIRError(dataclasses.replace(diagnostic, notes=notes)) from None
 
 
 def _at_op(

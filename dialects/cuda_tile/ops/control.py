@@ -50,7 +50,7 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-from ..diagnostics import quoted, quoted_types
+from ..diagnostics import NotedError, quoted, quoted_types
 from ..syntax import TileIRParser
 from ..types import CudaTileType, TensorViewType, TileType, TileViewType, is_number
 from ._common import CudaTileOp, ScalarBoolTile, ScalarIntTile
@@ -205,8 +205,9 @@ def _enclosing_loop(op: Operation, loops: tuple[str, ...]) -> Operation | None:
     while parent is not None and parent.name not in loops:
         if not isinstance(parent, IfOp):
             names = "', '".join((*loops, IfOp.name))
-            raise VerifyException(
-                f"can only be nested within a ancestor chain of '{names}' operations"
+            raise NotedError(
+                f"can only be nested within a ancestor chain of '{names}' operations",
+                [(parent, "see unexpected ancestor operation")],
             )
         parent = parent.parent_op()
     return parent

@@ -24,8 +24,10 @@ cuda_tile.module @m {
 // -----
 
 // CHECK: error: 'cuda_tile.continue' op can only be nested within a ancestor chain of 'cuda_tile.for', 'cuda_tile.loop', 'cuda_tile.if' operations
+// CHECK: control-invalid.mlir:[[# @LINE + 4]]:3: note: see unexpected ancestor operation
 // RULE: continue.ancestor-chain
 cuda_tile.module @m {
+  // expected-note@below {{see unexpected ancestor operation}}
   entry @k(%c: tile<i1>) {
     if %c {
       // expected-error@+1 {{can only be nested within a ancestor chain of 'cuda_tile.for', 'cuda_tile.loop', 'cuda_tile.if' operations}}
@@ -89,6 +91,7 @@ cuda_tile.break
 // RULE: break.ancestor-chain
 cuda_tile.module @m {
   entry @k(%lb: tile<i32>, %c: tile<i1>) {
+    // expected-note@below {{see unexpected ancestor operation}}
     for %iv in (%lb to %lb, step %lb) : tile<i32> {
       if %c {
         // expected-error@+1 {{can only be nested within a ancestor chain of 'cuda_tile.loop', 'cuda_tile.if' operations}}
