@@ -278,8 +278,7 @@ def _launch_torch(kernel: LaunchableKernel, args: Sequence[Any], kwargs: Mapping
     op = launch(kernel, *converted, **kwargs)
     op.__class__ = _TorchLaunch  # the same op (the holder of what moved in), giving back torch tensors
     op._torch = given  # type: ignore[attr-defined]
-    if stream is not None:
-        op._home = stream  # type: ignore[attr-defined]
+    op._home = stream
     return op
 
 
@@ -290,11 +289,6 @@ class _TorchLaunch(_Launch):
     caching allocator is told the stream uses the torch tensors' memory (``interop.keep_for_stream``)."""
 
     _torch: tuple[tuple[int, Any], ...] = ()
-    _home: Stream | None = None
-    """torch's current stream at the call, for GPU tensors: where ``sync()`` and ``await`` run it."""
-
-    def home_stream(self) -> Stream:
-        return self._home or super().home_stream()
 
     def _launch(self, stream: Stream) -> tuple[Any, ...]:
         keep_for_stream([tensor for _, tensor in self._torch], stream)

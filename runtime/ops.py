@@ -131,10 +131,13 @@ class DeviceOp(Holder):
         """Run on ``stream`` and wait: the op's value."""
         return self._wait(self.enqueue(stream), stream.synchronize)
 
+    _home: Stream | None = None
+    """Set where the op has a stream of its own (a launch of GPU torch tensors: torch's current
+    stream of its call); ops composed from it keep it."""
+
     def home_stream(self) -> Stream:
-        """Where ``sync()`` and ``await`` run the op: the default stream (a launch of GPU torch
-        tensors: torch's current stream of its call)."""
-        return default_stream()
+        """Where ``sync()`` and ``await`` run the op: the default stream, unless it has one of its own."""
+        return self._home or default_stream()
 
     def sync(self) -> Any:
         """Run on ``home_stream()`` and wait: the op's value."""
@@ -158,7 +161,7 @@ class DeviceOp(Holder):
         """
         op = DeviceOp(f"{self.name}.then({getattr(f, '__name__', 'f')})", self._run, allocates=self.allocates)
         self._claim("compose", f"composed into #{op.id}")
-        op._steps = self._steps + (f,)
+        op._steps, op._home = self._steps + (f,), self._home
         return op
 
     def shared(self) -> DeviceOp:

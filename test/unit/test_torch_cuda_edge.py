@@ -144,6 +144,16 @@ def test_the_stream_is_the_one_current_at_the_call(fake: Any) -> None:
     assert driver.launches[-1].stream == at_call
 
 
+def test_an_op_composed_from_the_launch_keeps_torchs_stream(fake: Any) -> None:
+    driver, state = fake
+    z, x, y = torch_tensors(state["log"])
+    add(z, x, y, S=(TILE,)).sync()
+    record(driver)
+    back = add(z, x, y, S=(TILE,)).then(lambda value: value).sync()
+    assert back[0] is z
+    assert driver.launches[-1].stream == state["current"].cuda_stream
+
+
 def test_driven_on_a_safetile_stream_it_waits_for_torch_and_tells_the_allocator(fake: Any) -> None:
     driver, state = fake
     log = state["log"]
