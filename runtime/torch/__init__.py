@@ -7,7 +7,8 @@ derived from the recipe's output spec) and with autograd once a backward is
 registered (``op.register_autograd``).  See docs/torch.md.
 
 Importing this package imports torch (a test dependency of safetile, not a
-requirement of the compiler): nothing else in the runtime imports it.
+requirement of the compiler): elsewhere the runtime imports it only when handed CUDA torch
+tensors (``interop.torch_stream``, ``keep_for_stream``: torch's current stream, ``record_stream``).
 """
 
 from .custom_op import KernelLaunch, OutputSpec, TraceError, accumulator, kernel_op, safetile_dtype
