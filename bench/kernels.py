@@ -2,14 +2,17 @@
 
     SAFETILE_CACHE_DIR=build/gpu-cache python bench/kernels.py OUT_DIR [--only attention,softmax] [--quick]
     .venv/bin/python bench/kernels.py --build sm_90      # here, no GPU: every launched variant's cubin into
-                                                         # the cache, and each one's registers/spill/shared memory
+                                                         # the cache, and each one's registers/spill/shared
+                                                         # memory; exit 1 if a row launcher's candidate spills
 
 Workloads: attention forward (``examples/flash_attention.py``; f16; head dim
 64 and 128; causal or not), the row kernels at every width from 256 to
 262,144 columns (``examples/softmax.py`` softmax and log-softmax,
 ``examples/rms_norm.py``, ``examples/layer_norm.py``; f16, bf16, f32; each
 launched as a user calls it, through ``launch_softmax``/``launch_rms_norm``/
-``launch_layer_norm``, which pick the kernel and tiles for the width) and
+``launch_layer_norm``, which pick the kernel for the width and tune its
+tile and hints there: ``st.autotune`` over the width's candidates, the first
+launch of each case timing them; ``tuning.md`` gets every candidate's time) and
 vector add (``examples/add.py``; f32).  The peers: torch
 (``scaled_dot_product_attention`` with cuDNN and with FLASH forced,
 ``torch.softmax``, ``torch.log_softmax``, ``torch.nn.functional.rms_norm`` /
@@ -55,7 +58,6 @@ from method import ClockSampler, Measured, Method, device_state  # noqa: E402
 from rms_norm import launch_rms_norm  # noqa: E402
 from softmax import launch_softmax  # noqa: E402
 
-from safetile.backend.cache import default_cache_dir  # noqa: E402
 from safetile.backend.resources import kernel_resources  # noqa: E402
 
 
@@ -145,71 +147,49 @@ def launch_row(case: Case, z: Any, x: Any, w: Any, b: Any) -> st.DeviceOp:
     return launch_layer_norm(z, x, w, b, EPS)
 
 
-def row_variants(case: Case) -> dict[str, Callable[..., st.DeviceOp]]:
-    """Other configs timed beside the launcher's for ``case`` (f16 and f32; softmax, rms_norm,
-    layer_norm), each a function of ``(z, x, w, b)``: where a row fits one tile, the one-tile
-    kernel with 4x the launcher's rows per block (up to 16384 elements a block) and, for f16,
-    with 8 worker warps, occupancy 2 or no hint; where it does not, the looped kernel with the
-    two other column tiles of 2048, 4096 and 8192 and, for f16, with 8 warps, and at 16384
-    columns the one-tile kernel with no hint or 8 warps."""
-    if case.dtype == "bf16" or case.workload not in ("softmax", "rms_norm", "layer_norm"):
-        return {}
-    module = {"softmax": softmax_example, "rms_norm": rms_norm_example, "layer_norm": layer_norm_example}[case.workload]
-    one_tile, looped = getattr(module, f"{case.workload}_row"), getattr(module, case.workload)
+def launcher(case: Case) -> Any:
+    """The example's tuned kernel that ``launch_row`` launches for ``case`` (``st.autotune`` over
+    the width's candidates: ``examples/*.py``'s ``row_configs``/``loop_configs``)."""
+    name = "softmax" if case.workload == "log_softmax" else case.workload
+    module = {"softmax": softmax_example, "rms_norm": rms_norm_example, "layer_norm": layer_norm_example}[name]
     width, dtype = case.shape[1], getattr(st, case.dtype)
-    tile, rows = module.row_tile(width), module.rows_per_block(width, dtype)
+    widest = module.max_row_tile(dtype) if module is layer_norm_example else module.MAX_ROW_TILE
+    return module.tuned(module.row_tile(width) > widest, width, dtype)
 
-    def call(kernel: Any, bm: int, bn: int, **launch: Any) -> Callable[..., st.DeviceOp]:
-        def launch_it(z: Any, x: Any, w: Any, b: Any) -> st.DeviceOp:
-            inputs = {"softmax": (x,), "rms_norm": (x, w, EPS), "layer_norm": (x, w, b, EPS)}[case.workload]
-            return kernel(z.partition((bm, bn)), *inputs, **launch)
-        return launch_it
 
-    found: dict[str, Callable[..., st.DeviceOp]] = {}
-    hinted = {f"{name}": {"sm_90": values} for name, values in
-              (("warps 8", {"num_worker_warps_per_cta": 8}), ("occupancy 2", {"occupancy": 2}),
-               ("no hint", {}))} if case.dtype == "f16" else {}
-    if tile <= module.MAX_ROW_TILE:
-        more = 4 * rows
-        if more * tile <= 16384:
-            found[f"{case.workload}_row BM={more}"] = call(one_tile, more, tile)
-        for name, hint in hinted.items():  # 16-bit: the hints of the one-tile kernel
-            found[f"{case.workload}_row {name}"] = call(one_tile.with_options(optimization_hints=hint), rows, tile)
-        return found
-    blocks = (-(-case.shape[0] // 1),)
-    bn = module.loop_tile(width, dtype)
-    found.update({f"{case.workload} BN={other}": call(looped, 1, other, grid=blocks) for other in (2048, 4096, 8192)
-                  if other != bn})
-    if hinted:
-        found[f"{case.workload} BN={bn} warps 8"] = call(looped.with_options(optimization_hints=hinted["warps 8"]),
-                                                           1, bn, grid=blocks)
-    if hinted and tile == 2 * module.MAX_ROW_TILE:  # one tile of 16384 columns, no hint or 8 warps
-        for name in ("no hint", "warps 8"):
-            found[f"{case.workload}_row 1x{tile} {name}"] = call(
-                one_tile.with_options(optimization_hints=hinted[name]), 1, tile)
-    return found
+def launcher_spec(case: Case, rows: int = 16) -> dict[str, Any]:
+    """What ``launcher(case)`` specializes on for ``rows`` rows (each config tiles the output its way)."""
+    dtype, cols = getattr(st, case.dtype), case.shape[1]
+    spec: dict[str, Any] = dict(z=_matrix(dtype, (rows, cols)), x=_matrix(dtype, (rows, cols)))
+    if case.workload in ("softmax", "log_softmax"):
+        return spec | dict(LOG=int(case.workload == "log_softmax"))
+    spec["w"] = _matrix(dtype, (cols,))
+    return spec | (dict(b=_matrix(dtype, (cols,))) if case.workload == "layer_norm" else {})
 
 
 # -- ahead of time, here --------------------------------------------------------------
 
 
-def build(arch: str, only: set[str] | None = None) -> None:
-    """Every variant the run launches, into the cache for ``arch``, and its resources: the row
-    launchers run here on the CPU interpreter (16 rows, as divisible by 16 as the GPU's) with
-    ``SAFETILE_AOT_ARCHS=arch``; every attention config through ``warm_up``."""
-    os.environ["SAFETILE_AOT_ARCHS"] = arch
+def build(arch: str, only: set[str] | None = None) -> int:
+    """Every variant the run launches, into the cache for ``arch``, and its resources: every
+    candidate of the row launchers' tuned kernels and every attention config through
+    ``warm_up`` (16 rows, as divisible by 16 as the GPU's).  1 if a row launcher's candidate
+    spills (none may: the check of docs/benchmarks.md's "no spills in any shipped config")."""
     print("| kernel | variant | registers | spill (stack bytes) | shared memory (bytes) |")
     print("|---|---|---|---|---|")
     seen: set[str] = set()
+    spilling: list[str] = []
 
-    def show(kernel: Any, spec: dict[str, Any], config: str = "") -> None:
-        for done in kernel.warm_up([spec], arch=arch):
+    def show(kernel: Any, spec: dict[str, Any], configs: list[str]) -> None:
+        for done, config in zip(kernel.warm_up([spec], arch=arch), configs):
             if done.cubin is None or str(done.cubin) in seen:
                 continue
             seen.add(str(done.cubin))
             usage = kernel_resources(done.cubin.read_bytes(), done.symbol)
-            print(f"| {done.symbol} | {config} | {usage.registers} | {usage.stack_bytes + usage.local_bytes} | "
+            print(f"| {done.symbol} | {config} | {usage.registers} | {usage.spill_bytes} | "
                   f"{usage.shared_bytes} |", flush=True)
+            if usage.spill_bytes and kernel is not tuned_attention:
+                spilling.append(f"{done.symbol} ({config}): {usage.spill_bytes} bytes")
 
     for case in cases(quick=False):
         if only and case.workload not in only:
@@ -220,30 +200,16 @@ def build(arch: str, only: set[str] | None = None) -> None:
             q = _matrix(dtype, case.shape)
             spec = dict(o=_matrix(dtype, case.shape, (1, 128, d)), q=q, k=q, v=q, CAUSAL=case.options["causal"],
                         GROUP=1)
-            tuned_attention.warm_up([spec], arch=arch)
-            for config in tuned_attention.configs:
-                show(st.autotune(configs=[config], key=[])(tuned_attention.kernel), spec, config.text)
+            show(tuned_attention, spec, [c.text for c in tuned_attention.configs])
         elif case.workload == "add":
             x = _matrix(dtype, case.shape)
-            show(add, dict(z=_matrix(dtype, case.shape, (1024,)), x=x, y=x))
+            show(add, dict(z=_matrix(dtype, case.shape, (1024,)), x=x, y=x), [""])
         else:
-            cols = case.shape[1]
-            z, x = st.zeros((16, cols), dtype).sync(), st.ones((16, cols), dtype).sync()
-            w, b = st.ones((cols,), dtype).sync(), st.zeros((cols,), dtype).sync()
-            launch_row(case, z, x, w, b).sync()
-            for variant in row_variants(case).values():
-                z, x = st.zeros((16, cols), dtype).sync(), st.ones((16, cols), dtype).sync()
-                w, b = st.ones((cols,), dtype).sync(), st.zeros((cols,), dtype).sync()
-                variant(z, x, w, b).sync()
-    row_kernels = ("softmax", "rms_norm", "layer_norm")
-    for meta in sorted(default_cache_dir().glob("cubin-v1/*/*/*.json")):
-        record = json.loads(meta.read_text())
-        symbol = record["kernels"][0]
-        if record["arch"] != arch or not symbol.startswith(row_kernels):
-            continue
-        usage = kernel_resources(meta.with_suffix(".cubin").read_bytes(), symbol)
-        print(f"| {symbol} | row launcher | {usage.registers} | {usage.stack_bytes + usage.local_bytes} | "
-              f"{usage.shared_bytes} |", flush=True)
+            tuned = launcher(case)
+            show(tuned, launcher_spec(case), [f"{case.name}: {c.text}" for c in tuned.configs])
+    for line in spilling:
+        print(f"SPILLS: {line}", file=sys.stderr)
+    return 1 if spilling else 0
 
 
 # -- on the GPU -------------------------------------------------------------------------
@@ -320,17 +286,6 @@ def _triton_call(case: Case, a: dict[str, Any], out: Any) -> Callable[[], Any]:
     return lambda: tk.layer_norm(out, a["x"], a["w"], a["b"], EPS)
 
 
-def _variants(case: Case, a: dict[str, Any], torch: Any) -> list[Impl]:
-    """``row_variants``'s launches, prepared."""
-    t = st.as_tensor
-    impls = []
-    for name, variant in row_variants(case).items():
-        out = torch.full_like(a["x"], math.nan)
-        prepared = variant(t(out), t(a["x"]), t(a["w"]), t(a["b"])).prepare()
-        impls.append(Impl(f"safetile {name}", prepared.enqueue, out, name, prepared))
-    return impls
-
-
 def _ours(case: Case, a: dict[str, Any], torch: Any) -> Impl:
     """Our launch as a user makes it (the launcher; attention tuned first), prepared (checked and
     packed once)."""
@@ -348,10 +303,13 @@ def _ours(case: Case, a: dict[str, Any], torch: Any) -> Impl:
         chosen = tuned_attention.tunings[key]
         prepared = op.prepare()
         return Impl("safetile", prepared.enqueue, out, chosen.outcomes[chosen.chosen].config, prepared)
+    tuned = launcher(case)
+    before = set(tuned.tunings)
     op = launch_row(case, t(out), t(a["x"]), t(a["w"]), t(a["b"]))
-    config = op.name
+    (key,) = [k for k in tuned.tunings if k not in before]  # each case is a new problem
+    chosen = tuned.tunings[key]
     prepared = op.prepare()
-    return Impl("safetile", prepared.enqueue, out, config, prepared)
+    return Impl("safetile", prepared.enqueue, out, f"{tuned.name} {chosen.outcomes[chosen.chosen].config}", prepared)
 
 
 def _check(case: Case, impl: Impl, reference: Any, torch: Any) -> float:
@@ -377,7 +335,6 @@ def run_case(case: Case, torch: Any, stream: Any, sampler: ClockSampler | None,
             impls.append(Impl(name, call, out, first=lambda out=out, call=call: out.copy_(call().view_as(out))))
         triton_out = torch.full_like(shape, math.nan)
         impls.append(Impl("triton", _triton_call(case, a, triton_out), triton_out))
-        impls += _variants(case, a, torch)
         for impl in impls:
             (impl.first or impl.call)()
         stream.synchronize()
@@ -486,6 +443,13 @@ def plot(rows: list[dict[str, Any]], folder: Path, device: str) -> None:
         plt.close(fig)
 
 
+def write_tunings(folder: Path) -> None:
+    """``tuning.md``: every tuned kernel's table (each candidate's time, the choice)."""
+    tunings = [tuned_attention] + [t for m in (softmax_example, rms_norm_example, layer_norm_example)
+                                   for t in m.TUNED.values()]
+    (folder / "tuning.md").write_text("\n\n".join(t.report() for t in tunings if t.tunings) + "\n")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out", nargs="?", type=Path, help="the folder for kernels.md, kernels.json and the plots")
@@ -496,8 +460,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     only = set(args.only.split(",")) if args.only else None
     if args.build:
-        build(args.build, only)
-        return 0
+        return build(args.build, only)
     if args.out is None:
         parser.error("give the output folder (or --build ARCH)")
     if st.current_backend().name != "cuda":
@@ -535,8 +498,9 @@ def main(argv: list[str] | None = None) -> int:
                 for r in got) + f"; vs {case.peer} {_fmt(ours.get('burst vs ' + case.peer))}"
                 + (f" steady {_fmt(ours.get('steady vs ' + case.peer))}" if "steady_rate" in ours else "")
                 + f" [{time.perf_counter() - started:.1f} s]", flush=True)
-            (args.out / "kernels.json").write_text(json.dumps(dict(device=device, header=header, rows=rows),
-                                                              indent=1))
+            (args.out / "kernels.json").write_text(json.dumps(dict(device=device, header=header, copy_gbps=copies,
+                                                                   rows=rows), indent=1))
+            write_tunings(args.out)  # as it goes: a run cut short keeps what it measured
     copies.append(copy_bandwidth(torch) / 1e9)
     copy = max(copies)
     for r in rows:
@@ -549,8 +513,7 @@ def main(argv: list[str] | None = None) -> int:
     (args.out / "kernels.json").write_text(json.dumps(dict(device=device, header=header, copy_gbps=copies, rows=rows,
                                                            clocks=sampler.samples), indent=1))
     (args.out / "kernels.md").write_text(markdown(rows, header) + "".join(f"\nFAILED: {f}\n" for f in failed))
-    if tuned_attention.tunings:
-        (args.out / "tuning.md").write_text(tuned_attention.report())
+    write_tunings(args.out)
     plot(rows, args.out, device)
     return 1 if failed else 0
 

@@ -13,15 +13,19 @@ update; the padded columns of the last tile masked out), then normalizes
 each of its tiles (on any other grid every tile is still right; as
 ``softmax.py``'s ``softmax``).
 
-``launch_layer_norm`` picks the kernel, the rows per block and the looped
-kernel's column tile from the width and the element type (the best configs
-without spills measured on an H100, docs/benchmarks.md §5).
+``launch_layer_norm`` picks the kernel from the width, then ``st.autotune``
+picks its tile and hints among the width's candidates (``row_configs``,
+``loop_configs``: the defaults of ``rows_per_block`` and ``loop_tile`` first,
+none spilling), timed on the device at the first launch of each element
+type and width and kept on disk (docs/autotune.md).
 
-Shipped hints: ``layer_norm_row`` ``occupancy = 4`` on sm_90, 2 for f32
+The kernels' own hints (a direct launch, ``rows=``): ``layer_norm_row`` ``occupancy = 4`` on sm_90, 2 for f32
 tiles of 8192 elements or more (at 4 they spill or run slower), none for
 tiles of 16384 or more (16-bit rows of 16384: at 4 they spill);
 ``layer_norm`` none (at ``occupancy = 2`` f16 and f32 spill 40 bytes).
 """
+
+from typing import Any
 
 import safetile as st
 from safetile import f32
@@ -145,13 +149,74 @@ def loop_tile(width: int, dtype: st.DType = f32) -> int:
     return WIDE_TILE // 2 if dtype.bits == 32 else WIDE_TILE
 
 
-def launch_layer_norm(z: st.Tensor, x: st.Tensor, w: st.Tensor, b: st.Tensor, eps: float,
-                      rows: int | None = None) -> st.DeviceOp:
-    """``z = layer_norm(x) * w + b``: ``layer_norm_row`` when a row fits in ``MAX_ROW_TILE``
-    elements, else ``layer_norm``."""
+def sm_90(**values: int) -> dict[str, dict[str, int]]:
+    """Hints for sm_90 (a config's ``optimization_hints`` / ``load_hints``)."""
+    return {"sm_90": values}
+
+
+def row_configs(width: int, dtype: st.DType) -> list[dict[str, Any]]:
+    """``layer_norm_row``'s candidates for rows of ``width`` columns: the default first (what runs
+    untimed: on the CPU interpreter, with ``SAFETILE_AUTOTUNE=0``), then blocks of other sizes
+    (elements a block) and register caps (``occupancy``: 4 = 64 registers, 6 = 40, 8 = 32; a
+    16-bit row of 16384 also at occupancy 2 or with 8 worker warps): none spills at the widths
+    ``bench/kernels.py --build`` checks (docs/benchmarks.md §5)."""
+    tile, rows = row_tile(width), rows_per_block(width, dtype)
+    found = [dict(BM=rows, BN=tile, optimization_hints=row_hints(dtype, rows * tile) or None)]
+    if tile > MAX_ROW_TILE:
+        return found + [dict(BM=1, BN=tile, optimization_hints=sm_90(occupancy=2)),
+                        dict(BM=1, BN=tile, optimization_hints=sm_90(num_worker_warps_per_cta=8))]
+    others = ((1024, 6), (1024, 8), (2048, 6), (2048, 4), (8192, 4)) if dtype.bits == 16 else ((2048, 6),)
+    for elements, occupancy in others:
+        config = dict(BM=max(1, elements // tile), BN=tile, optimization_hints=sm_90(occupancy=occupancy))
+        if elements >= tile and config not in found:  # never a block bigger than asked
+            found.append(config)
+    return found
+
+
+def loop_configs(width: int, dtype: st.DType) -> list[dict[str, Any]]:
+    """The looped ``layer_norm``'s candidates (one row a block): the default first, then column
+    tiles at occupancy 2 or 3 (128 or 80 registers; f32 tiles of 4096 only at 3, 16-bit ones of
+    4096 with no hint: the others spill, as bf16 tiles of 2048 at 2 do) and a load latency of 4;
+    none spills (``bench/kernels.py --build``)."""
+    found = [dict(BM=1, BN=loop_tile(width, dtype))]
+    hinted = ((8192, 2), (8192, 3), (4096, 3)) if dtype.bits == 32 else ((8192, 2), (8192, 3))
+    found += [dict(BM=1, BN=bn, optimization_hints=sm_90(occupancy=o)) for bn, o in hinted]
+    if dtype.bits == 16:
+        found.append(dict(BM=1, BN=4096))
+    found.append(dict(found[0], load_hints=sm_90(latency=4)))
+    return found
+
+
+def tuning_key(z: Any, x: Any, *_: Any, **__: Any) -> tuple[str, int]:
+    """What makes a new tuning problem: the element type and the row width (not the number of rows)."""
+    return x.dtype.name, x.shape[1]
+
+
+TUNED: dict[tuple[bool, str, int], Any] = {}
+"""The launcher's tuned kernels of this process, by (looped, element type, width): ``report()``
+says what each chose."""
+
+
+def tuned(looped: bool, width: int, dtype: st.DType) -> Any:
+    """The ``st.autotune`` of ``layer_norm`` (``looped``) or ``layer_norm_row`` over the width's candidates."""
+    key = (looped, dtype.name, width)
+    if key not in TUNED:
+        configs = loop_configs(width, dtype) if looped else row_configs(width, dtype)
+        TUNED[key] = st.autotune(configs=configs, key=tuning_key, warmup=10, rep=40)(
+            layer_norm if looped else layer_norm_row)
+    return TUNED[key]
+
+
+def launch_layer_norm(z: st.Tensor, x: st.Tensor, w: st.Tensor, b: st.Tensor, eps: float, rows: int | None = None) -> st.DeviceOp:
+    """``z = layer_norm(x) * w + b``: ``layer_norm_row`` when a row fits in one tile, else the looped ``layer_norm``,
+    with the tile and hints ``st.autotune`` picks on the device for the element type and width
+    (kept on disk: a later process reuses the choice); ``rows`` fixes the rows per block instead
+    (no tuning).  ``z`` comes back as passed."""
     width = x.shape[1]
-    if row_tile(width) <= max_row_tile(x.dtype):
-        rows = rows or rows_per_block(width, x.dtype)
-        return layer_norm_row(z.partition((rows, row_tile(width))), x, w, b, eps)
-    rows = rows or 1
-    return layer_norm(z.partition((rows, loop_tile(width, x.dtype))), x, w, b, eps, grid=(-(-x.shape[0] // rows),))
+    looped = row_tile(width) > max_row_tile(x.dtype)
+    if rows is not None:
+        tile = (rows, loop_tile(width, x.dtype) if looped else row_tile(width))
+        kernel, grid = (layer_norm, dict(grid=(-(-x.shape[0] // rows),))) if looped else (layer_norm_row, {})
+        return kernel(z.partition(tile), x, w, b, eps, **grid).then(lambda out: (out[0].unpartition(), *out[1:]))
+    grid = dict(grid=(x.shape[0],)) if looped else {}
+    return tuned(looped, width, x.dtype)(z, x, w, b, eps, **grid)

@@ -10,15 +10,19 @@ block) each block sums the squares of its row block's column tiles once,
 then scales each of its tiles (on any other grid every tile is still right;
 as ``softmax.py``'s ``softmax``).
 
-``launch_rms_norm`` picks the kernel, the rows per block and the looped
-kernel's column tile from the width and the element type (the best configs
-without spills measured on an H100, docs/benchmarks.md §5).  Padded columns
+``launch_rms_norm`` picks the kernel from the width, then ``st.autotune``
+picks its tile and hints among the width's candidates (``row_configs``,
+``loop_configs``: the defaults of ``rows_per_block`` and ``loop_tile`` first,
+none spilling), timed on the device at the first launch of each element
+type and width and kept on disk (docs/autotune.md). Padded columns
 load as zero and add nothing to the sums.
 
-Shipped hints: ``rms_norm_row`` ``occupancy = 4`` on sm_90, 2 for f32 tiles
+The kernels' own hints (a direct launch, ``rows=``): ``rms_norm_row`` ``occupancy = 4`` on sm_90, 2 for f32 tiles
 of 8192 elements or more (at 4 they spill or run slower); ``rms_norm``
 ``occupancy = 2``.
 """
+
+from typing import Any
 
 import safetile as st
 from safetile import f32
@@ -108,11 +112,71 @@ def loop_tile(width: int, dtype: st.DType = f32) -> int:
     return 2048 if dtype.bits == 32 else WIDE_TILE // 2
 
 
+def sm_90(**values: int) -> dict[str, dict[str, int]]:
+    """Hints for sm_90 (a config's ``optimization_hints`` / ``load_hints``)."""
+    return {"sm_90": values}
+
+
+def row_configs(width: int, dtype: st.DType) -> list[dict[str, Any]]:
+    """``rms_norm_row``'s candidates for rows of ``width`` columns: the default first (what runs
+    untimed: on the CPU interpreter, with ``SAFETILE_AUTOTUNE=0``), then blocks of other sizes
+    (elements a block) and register caps (``occupancy``: 4 = 64 registers, 6 = 40, 8 = 32): none
+    spills at the widths ``bench/kernels.py --build`` checks (docs/benchmarks.md §5)."""
+    tile, rows = row_tile(width), rows_per_block(width, dtype)
+    occupancy = 2 if dtype == f32 and rows * tile >= 8192 else 4
+    found = [dict(BM=rows, BN=tile, optimization_hints=sm_90(occupancy=occupancy))]
+    others = ((1024, 6), (1024, 8), (2048, 6), (2048, 4), (8192, 4)) if dtype.bits == 16 else ((2048, 6),)
+    for elements, occupancy in others:
+        config = dict(BM=max(1, elements // tile), BN=tile, optimization_hints=sm_90(occupancy=occupancy))
+        if elements >= tile and config not in found:  # never a block bigger than asked
+            found.append(config)
+    return found
+
+
+def loop_configs(width: int, dtype: st.DType) -> list[dict[str, Any]]:
+    """The looped ``rms_norm``'s candidates (one row a block): the default first, then column
+    tiles of 2048 to 8192 at occupancy 2 or 3 (128 or 80 registers; 16-bit tiles of 8192 only at
+    3: at 2 they spill) and a load latency of 4; none spills (``bench/kernels.py --build``)."""
+    found = [dict(BM=1, BN=loop_tile(width, dtype), optimization_hints=sm_90(occupancy=2))]
+    tiles = ((2048, 2), (4096, 2), (2048, 3), (4096, 3), (8192, 3)) + (((8192, 2),) if dtype.bits == 32 else ())
+    for bn, occupancy in tiles:
+        config = dict(BM=1, BN=bn, optimization_hints=sm_90(occupancy=occupancy))
+        if config not in found:
+            found.append(config)
+    found.append(dict(found[0], load_hints=sm_90(latency=4)))
+    return found
+
+
+def tuning_key(z: Any, x: Any, *_: Any, **__: Any) -> tuple[str, int]:
+    """What makes a new tuning problem: the element type and the row width (not the number of rows)."""
+    return x.dtype.name, x.shape[1]
+
+
+TUNED: dict[tuple[bool, str, int], Any] = {}
+"""The launcher's tuned kernels of this process, by (looped, element type, width): ``report()``
+says what each chose."""
+
+
+def tuned(looped: bool, width: int, dtype: st.DType) -> Any:
+    """The ``st.autotune`` of ``rms_norm`` (``looped``) or ``rms_norm_row`` over the width's candidates."""
+    key = (looped, dtype.name, width)
+    if key not in TUNED:
+        configs = loop_configs(width, dtype) if looped else row_configs(width, dtype)
+        TUNED[key] = st.autotune(configs=configs, key=tuning_key, warmup=10, rep=40)(
+            rms_norm if looped else rms_norm_row)
+    return TUNED[key]
+
+
 def launch_rms_norm(z: st.Tensor, x: st.Tensor, w: st.Tensor, eps: float, rows: int | None = None) -> st.DeviceOp:
-    """``z = rms_norm(x) * w``: ``rms_norm_row`` when a row fits in ``MAX_ROW_TILE`` elements, else ``rms_norm``."""
+    """``z = rms_norm(x) * w``: ``rms_norm_row`` when a row fits in one tile, else the looped ``rms_norm``,
+    with the tile and hints ``st.autotune`` picks on the device for the element type and width
+    (kept on disk: a later process reuses the choice); ``rows`` fixes the rows per block instead
+    (no tuning).  ``z`` comes back as passed."""
     width = x.shape[1]
-    if row_tile(width) <= MAX_ROW_TILE:
-        rows = rows or rows_per_block(width, x.dtype)
-        return rms_norm_row(z.partition((rows, row_tile(width))), x, w, eps)
-    rows = rows or 1
-    return rms_norm(z.partition((rows, loop_tile(width, x.dtype))), x, w, eps, grid=(-(-x.shape[0] // rows),))
+    looped = row_tile(width) > MAX_ROW_TILE
+    if rows is not None:
+        tile = (rows, loop_tile(width, x.dtype) if looped else row_tile(width))
+        kernel, grid = (rms_norm, dict(grid=(-(-x.shape[0] // rows),))) if looped else (rms_norm_row, {})
+        return kernel(z.partition(tile), x, w, eps, **grid).then(lambda out: (out[0].unpartition(), *out[1:]))
+    grid = dict(grid=(x.shape[0],)) if looped else {}
+    return tuned(looped, width, x.dtype)(z, x, w, eps, **grid)

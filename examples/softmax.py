@@ -14,17 +14,21 @@ still right (a block recomputes the statistics when its row block changes).
 
 ``LOG=1`` (both kernels) gives log-softmax, ``x - max - log(sum)``.
 
-``launch_softmax`` picks the kernel, the rows per block (``rows_per_block``)
-and the looped kernel's column tile (``loop_tile``) from the width and the
-element type: the best configs without spills of ``bench/kernels.py`` on
-an H100 (docs/benchmarks.md §5).  Columns past the end of a row load as
-``-inf`` (the partitions' padding), so they add nothing to the sum; stores
-beyond the tensor are dropped.
+``launch_softmax`` picks the kernel from the width, then ``st.autotune``
+picks its tile and hints among the width's candidates (``row_configs``,
+``loop_configs``: the defaults of ``rows_per_block`` and ``loop_tile`` first,
+then other block sizes and register caps, none spilling), timed on the
+device at the first launch of each element type and width and kept on disk
+(docs/autotune.md).  Columns past the end of a row load as ``-inf`` (the
+partitions' padding), so they add nothing to the sum; stores beyond the
+tensor are dropped.
 
-Shipped hints: ``softmax_row`` ``occupancy = 4`` on sm_90, 2 for f32 tiles
-of 8192 elements or more (at 4 they spill or run slower); ``softmax``
-``occupancy = 2``.
+The kernels' own hints (a direct launch, ``rows=``): ``softmax_row``
+``occupancy = 4`` on sm_90, 2 for f32 tiles of 8192 elements or more (at 4
+they spill or run slower); ``softmax`` ``occupancy = 2``.
 """
+
+from typing import Any
 
 import safetile as st
 from safetile import f32
@@ -95,7 +99,7 @@ def row_tile(width: int) -> int:
 
 
 def rows_per_block(width: int, dtype: st.DType = f32) -> int:
-    """The launcher's rows per block: about 4096 elements a block (several rows of narrow ones, at
+    """The default rows per block: about 4096 elements a block (several rows of narrow ones, at
     most 16), 16384 for 16-bit rows of up to 1024 columns (at most 64): measured on an H100
     (docs/benchmarks.md §5), 16-bit rows of 1024 run 20% faster 16 to a block than 4; 4 rows of
     4096 spill (216 bytes), so wider rows keep 4096 elements a block."""
@@ -104,17 +108,77 @@ def rows_per_block(width: int, dtype: st.DType = f32) -> int:
 
 
 def loop_tile(width: int, dtype: st.DType = f32) -> int:
-    """The looped kernel's column tile: 8192, but 4096 for 16-bit rows wider than 16384 (the
-    best of 2048/4096/8192 measured on an H100, docs/benchmarks.md §5)."""
+    """The looped kernel's default column tile: 8192, but 4096 for 16-bit rows wider than 16384
+    (the best of 2048/4096/8192 measured on an H100, docs/benchmarks.md §5)."""
     return 4096 if dtype.bits == 16 and width > 16384 else WIDE_TILE
 
 
+def sm_90(**values: int) -> dict[str, dict[str, int]]:
+    """Hints for sm_90 (a config's ``optimization_hints`` / ``load_hints``)."""
+    return {"sm_90": values}
+
+
+def row_configs(width: int, dtype: st.DType) -> list[dict[str, Any]]:
+    """``softmax_row``'s candidates for rows of ``width`` columns: the default first (what runs
+    untimed: on the CPU interpreter, with ``SAFETILE_AUTOTUNE=0``), then blocks of other sizes
+    (elements a block) and register caps (``occupancy``: 4 = 64 registers, 6 = 40, 8 = 32): none
+    spills at the widths ``bench/kernels.py --build`` checks (docs/benchmarks.md §5)."""
+    tile, rows = row_tile(width), rows_per_block(width, dtype)
+    occupancy = 2 if dtype == f32 and rows * tile >= 8192 else 4
+    found = [dict(BM=rows, BN=tile, optimization_hints=sm_90(occupancy=occupancy))]
+    others = ((4096, 4), (8192, 4), (4096, 6), (2048, 6)) if dtype.bits == 16 else ((1024, 4), (2048, 6), (1024, 8))
+    for elements, occupancy in others:
+        config = dict(BM=max(1, elements // tile), BN=tile, optimization_hints=sm_90(occupancy=occupancy))
+        if elements >= tile and config not in found:  # never a block bigger than asked
+            found.append(config)
+    return found
+
+
+def loop_configs(width: int, dtype: st.DType) -> list[dict[str, Any]]:
+    """The looped ``softmax``'s candidates (one row a block): the default first, then column
+    tiles of 2048 to 8192 at occupancy 2 or 3 (128 or 80 registers) and a load latency of 4 (the
+    column loop's shared-memory pipeline); none spills (``bench/kernels.py --build``)."""
+    found = [dict(BM=1, BN=loop_tile(width, dtype), optimization_hints=sm_90(occupancy=2))]
+    for bn, occupancy in ((2048, 2), (4096, 2), (8192, 2), (4096, 3), (8192, 3)):
+        config = dict(BM=1, BN=bn, optimization_hints=sm_90(occupancy=occupancy))
+        if config not in found:
+            found.append(config)
+    found.append(dict(found[0], load_hints=sm_90(latency=4)))
+    return found
+
+
+def tuning_key(z: Any, x: Any, *_: Any, LOG: int = 0, **__: Any) -> tuple[str, int, int]:
+    """What makes a new tuning problem: the element type, the row width, log or not (not the
+    number of rows)."""
+    return x.dtype.name, x.shape[1], LOG
+
+
+TUNED: dict[tuple[bool, str, int], Any] = {}
+"""The launcher's tuned kernels of this process, by (looped, element type, width): ``report()``
+says what each chose."""
+
+
+def tuned(looped: bool, width: int, dtype: st.DType) -> Any:
+    """The ``st.autotune`` of ``softmax`` (``looped``) or ``softmax_row`` over the width's candidates."""
+    key = (looped, dtype.name, width)
+    if key not in TUNED:
+        configs = loop_configs(width, dtype) if looped else row_configs(width, dtype)
+        TUNED[key] = st.autotune(configs=configs, key=tuning_key, warmup=10, rep=40)(
+            softmax if looped else softmax_row)
+    return TUNED[key]
+
+
 def launch_softmax(z: st.Tensor, x: st.Tensor, rows: int | None = None, log: bool = False) -> st.DeviceOp:
-    """``z = softmax(x)`` (``log``: ``log_softmax(x)``) along rows: ``softmax_row`` with ``rows``
-    rows per block when a row fits in ``MAX_ROW_TILE`` elements, else the online ``softmax``."""
+    """``z = softmax(x)`` (``log``: ``log_softmax(x)``) along rows: ``softmax_row`` when a row fits
+    in ``MAX_ROW_TILE`` elements, else the online ``softmax``, with the tile and hints
+    ``st.autotune`` picks on the device for the element type and width (kept on disk: a later
+    process reuses the choice); ``rows`` fixes the rows per block instead (no tuning).  ``z``
+    comes back as passed."""
     width = x.shape[1]
-    if row_tile(width) <= MAX_ROW_TILE:
-        rows = rows or rows_per_block(width, x.dtype)
-        return softmax_row(z.partition((rows, row_tile(width))), x, LOG=int(log))
-    rows = rows or 1
-    return softmax(z.partition((rows, loop_tile(width, x.dtype))), x, LOG=int(log), grid=(-(-x.shape[0] // rows),))
+    looped = row_tile(width) > MAX_ROW_TILE
+    if rows is not None:
+        tile = (rows, loop_tile(width, x.dtype) if looped else row_tile(width))
+        kernel, grid = (softmax, dict(grid=(-(-x.shape[0] // rows),))) if looped else (softmax_row, {})
+        return kernel(z.partition(tile), x, LOG=int(log), **grid).then(lambda out: (out[0].unpartition(), *out[1:]))
+    grid = dict(grid=(x.shape[0],)) if looped else {}
+    return tuned(looped, width, x.dtype)(z, x, LOG=int(log), **grid)

@@ -74,20 +74,49 @@ def test_a_looped_kernel_is_right_on_a_grid_of_row_blocks_and_on_any_other(examp
 def test_launch_softmax_with_log_is_log_softmax_in_both_kernels(width: int) -> None:
     xs, _, _ = inputs(3, width)
     z = st.full((3, width), np.nan, f32).sync()
-    op = SOFTMAX.launch_softmax(z, st.from_numpy(xs).sync(), log=True)
-    assert op.name.split("[")[0] == ("softmax_row" if width <= SOFTMAX.MAX_ROW_TILE else "softmax")
-    assert run_all.max_error(op.sync()[0].unpartition().numpy(), _log_softmax_ref(xs)) <= 1e-4
+    got = SOFTMAX.launch_softmax(z, st.from_numpy(xs).sync(), log=True).sync()[0]
+    looped = width > SOFTMAX.MAX_ROW_TILE
+    assert SOFTMAX.tuned(looped, width, f32).kernel.name == ("softmax" if looped else "softmax_row")
+    assert run_all.max_error(got.numpy(), _log_softmax_ref(xs)) <= 1e-4
+
+
+def chosen(module: Any, width: int, dtype: st.DType = f32) -> dict[str, Any]:
+    """The config the launcher's tuned kernel for ``width`` chose (its only key)."""
+    row_tile = module.max_row_tile(dtype) if module is LAYER_NORM else module.MAX_ROW_TILE
+    tuned = module.tuned(module.row_tile(width) > row_tile, width, dtype)
+    (tuning,) = tuned.tunings.values()
+    return dict(tuned.configs[tuning.chosen].values)
 
 
 @pytest.mark.parametrize(("width", "rows_per_block"), [(256, 16), (1000, 4), (4096, 1), (8192, 1), (9000, 1)])
-def test_the_launchers_pick_the_rows_per_block_from_the_width(width: int, rows_per_block: int) -> None:
+def test_the_launchers_run_the_default_rows_per_block_untimed_on_the_cpu(width: int, rows_per_block: int) -> None:
     xs, ws, bs = inputs(2, width)
-    for launch, count in ((SOFTMAX.launch_softmax, 1), (RMS_NORM.launch_rms_norm, 2),
-                          (LAYER_NORM.launch_layer_norm, 3)):
+    for module, launch, count in ((SOFTMAX, SOFTMAX.launch_softmax, 1), (RMS_NORM, RMS_NORM.launch_rms_norm, 2),
+                                  (LAYER_NORM, LAYER_NORM.launch_layer_norm, 3)):
         x, w, b = (st.from_numpy(a).sync() for a in (xs, ws, bs))
         z = st.full((2, width), np.nan, f32).sync()
         out = launch(z, *(x, w, b)[:count], *((1e-5,) if count > 1 else ())).sync()[0]
-        assert out.shape[0] == rows_per_block, launch.__name__  # the partition's tile
+        assert isinstance(out, st.Tensor) and out.shape == (2, width), launch.__name__  # z comes back as passed
+        assert chosen(module, width)["BM"] == rows_per_block, launch.__name__
+        x, w, b = (st.from_numpy(a).sync() for a in (xs, ws, bs))
+        fixed = launch(out, *(x, w, b)[:count], *((1e-5,) if count > 1 else ()), rows=1).sync()[0]
+        assert isinstance(fixed, st.Tensor)  # rows= fixes the tile (no tuning); z comes back as passed
+
+
+@pytest.mark.parametrize(("module", "width"), [(SOFTMAX, 1024), (RMS_NORM, 65536), (LAYER_NORM, 4096)])
+@pytest.mark.parametrize("dtype", [st.f16, st.bf16, st.f32])
+def test_every_launcher_candidate_tiles_the_width_and_the_default_comes_first(module: Any, width: int,
+                                                                                 dtype: st.DType) -> None:
+    row_tile = module.max_row_tile(dtype) if module is LAYER_NORM else module.MAX_ROW_TILE
+    looped = module.row_tile(width) > row_tile
+    configs = (module.loop_configs if looped else module.row_configs)(width, dtype)
+    assert configs[0]["BM"] == (1 if looped else module.rows_per_block(width, dtype))
+    assert configs[0]["BN"] == (module.loop_tile(width, dtype) if looped else module.row_tile(width))
+    texts = [st.Config(**c).text for c in configs]
+    assert len(set(texts)) == len(texts), "a candidate listed twice"
+    for config in configs:
+        assert looped or config["BN"] == module.row_tile(width)
+        assert not looped or config["BM"] == 1  # the launcher's grid has one block per row
 
 
 @pytest.mark.parametrize(("m", "n", "k", "tiles"), [(70, 50, 48, (64, 64, 64)), (130, 200, 64, (128, 128, 64)),
@@ -146,3 +175,57 @@ def test_scaled_mm_is_the_scaled_product_of_the_e4m3_values_in_f32(m: int, n: in
     z = st.full((m, n), np.nan, f32).sync()
     got = FP8.scaled_mm(z, x, w, 0.5, 0.25).sync()[0].unpartition().numpy()
     assert run_all.max_error(got, xq @ wq.T * 0.125) <= 1e-3
+
+
+LAUNCHER_SCRIPT = """
+import json, sys
+sys.path.insert(0, {examples!r})
+import numpy as np
+import run_all
+import safetile as st
+
+module = run_all.load_example({example!r})
+tuned = module.tuned({looped}, {width}, st.f32)
+calls = []
+def timer(fn):  # the device's timer, faked: the second candidate is the fastest
+    fn()
+    calls.append(1)
+    return 1.0 if len(calls) == 2 else 3.0
+tuned.do_bench = timer
+rng = np.random.default_rng(0)
+xs = rng.standard_normal((3, {width})).astype(np.float32)
+x, w, b = st.from_numpy(xs).sync(), st.ones(({width},)).sync(), st.zeros(({width},)).sync()
+z = st.full((3, {width}), np.nan).sync()
+args = {{"softmax": (x,), "rms_norm": (x, w, 1e-5), "layer_norm": (x, w, b, 1e-5)}}[{example!r}]
+z = getattr(module, "launch_" + {example!r})(z, *args).sync()[0]
+(tuning,) = tuned.tunings.values()
+print(json.dumps(dict(timed=len(calls), chosen=tuning.chosen, how=tuning.how.split(" ")[0],
+                      finite=bool(np.isfinite(z.numpy()).all()))))
+"""
+
+
+@pytest.mark.parametrize(("example", "looped", "width"), [("softmax", False, 1024), ("rms_norm", True, 16400)])
+def test_a_launchers_choice_is_kept_on_disk_and_a_second_process_reuses_it(tmp_path: Path, example: str,
+                                                                           looped: bool, width: int) -> None:
+    """The first process times every candidate (a fake timer: the second is fastest) and writes the
+    record; the second reads it: no timing, the same choice."""
+    import json
+    import os
+    import subprocess
+
+    script = tmp_path / "launch.py"
+    script.write_text(LAUNCHER_SCRIPT.format(examples=str(run_all.EXAMPLES), example=example, looped=looped,
+                                             width=width))
+    env = {**os.environ, "SAFETILE_CACHE_DIR": str(tmp_path / "cache"), "SAFETILE_BACKEND": "cpu"}
+    env.pop("SAFETILE_AUTOTUNE", None)
+    runs = []
+    for _ in range(2):
+        done = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
+    module = {"softmax": SOFTMAX, "rms_norm": RMS_NORM}[example]
+    count = len((module.loop_configs if looped else module.row_configs)(width, f32))
+    assert count >= 2, "the launcher has candidates to choose from"
+    assert runs[0] == dict(timed=count, chosen=1, how="timed", finite=True)
+    assert runs[1] == dict(timed=0, chosen=1, how="from", finite=True)
+    assert len(list((tmp_path / "cache" / "autotune-v1").glob("*/*.json"))) == 1
