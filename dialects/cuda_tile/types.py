@@ -225,12 +225,13 @@ def parse_optional_dimension(parser: AttrParser) -> int | None:
 
     In a shape ``0x10`` is the dimension ``0``, then the delimiter ``x`` and
     the dimension ``10`` (MLIR's ``parseIntegerInDimensionList``): the lexer's
-    hex literal would silently turn ``4x0x10`` into ``4x16``.  A negative
-    number is read whole, for the verifier to name it.
+    hex literal would silently turn ``4x0x10`` into ``4x16``.  As in MLIR's
+    ``parseDimensionList``, only an integer literal is a dimension: a ``-``
+    ends the list (``tile<1x-1xf32>`` then expects its element type there).
     """
     if parser._current_token.kind == MLIRTokenKind.INTEGER_LIT:  # pyright: ignore[reportPrivateUsage]
         return parser.parse_shape_dimension(allow_dynamic=False)
-    return parser.parse_optional_integer(allow_boolean=False)
+    return None
 
 
 def print_dims(printer: Printer, dims: Sequence[int]) -> None:

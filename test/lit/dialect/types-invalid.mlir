@@ -678,6 +678,31 @@ cuda_tile.module @m {
 
 // -----
 
+// Only an integer literal is a dimension (MLIR's parseDimensionList): `-4`
+// ends the shape, and the element type is expected where it stands.
+cuda_tile.module @m {
+  entry @e() {
+    // expected-error@+1 {{custom op 'cuda_tile.constant' expected valid keyword}}
+    %0 = constant <f32: 1.0> : tile<4x-4xf32>
+    return
+  }
+}
+// CHECK: types-invalid.mlir:[[# @LINE - 4]]:39: error: custom op 'cuda_tile.constant' expected valid keyword
+
+// -----
+
+// In a view's `tile=(...)` too: `(-4)` is not a shape, and `)` is expected.
+cuda_tile.module @m {
+  entry @e(%p: tile<ptr<f32>>) {
+    %tv = make_tensor_view %p, shape = [4], strides = [1] : tensor_view<4xf32, strides=[1]>
+    // expected-error@+1 {{expected ')'}}
+    %pv = make_partition_view %tv : partition_view<tile=(-4), tensor_view<4xf32, strides=[1]>>
+    return
+  }
+}
+
+// -----
+
 cuda_tile.module @m {
   // expected-error@+1 {{dimensions must have strictly positive constant sizes but got [0, 16]}}
   entry @e(%a: tensor_view<0x16xf32, strides=[16,1]>) {
