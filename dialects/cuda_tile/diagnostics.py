@@ -275,7 +275,7 @@ def _checked(
         message = (
             _constraint_failure(op, err)
             or _all_types_match_failure(op, err)
-            or f"'{op.name}' op {short_message(cause)}"
+            or f"'{op.name}' op {_in_ods_words(short_message(cause))}"
         )
         noted = _cause_of_type(err, NotedError)
         notes = tuple(
@@ -318,6 +318,18 @@ def _cause_of_type(err: BaseException, kind: type[_E]) -> _E | None:
     while error is not None and not isinstance(error, kind):
         error = error.__cause__
     return error
+
+
+_SINGLE_BLOCK = re.compile(
+    r"Region '(\w+)' at position (\d+) expected a single block, but got \d+ blocks"
+)
+
+
+def _in_ods_words(message: str) -> str:
+    """xDSL's message for a region constraint in ODS's words (``SizedRegion<1>``)."""
+    return _SINGLE_BLOCK.sub(
+        r"region #\2 ('\1') failed to verify constraint: region with 1 blocks", message
+    )
 
 
 _ARGUMENT = re.compile(

@@ -186,3 +186,12 @@ cuda_tile.module @m {
     %0 = get_global @g : tile<4xptr<f32>>
   }
 }
+
+// -----
+
+// A region constraint in ODS's words (xDSL's own are translated).
+// CHECK: error: 'cuda_tile.testing$func' op region #0 ('body') failed to verify constraint: region with 1 blocks
+cuda_tile.module @m {
+  // expected-error@below {{region #0 ('body') failed to verify constraint: region with 1 blocks}}
+  "cuda_tile.testing$func"() ({ }) {function_type = () -> (), sym_name = "f"} : () -> ()
+}
