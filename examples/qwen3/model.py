@@ -147,7 +147,8 @@ class PrefillTiles:
     """The prefill's tiles (prefill_kernels.py): ``rows`` x ``cols`` output tiles of its GEMMs
     (``rows`` x ``up_cols`` for gate/up, which keeps two accumulators), ``depth`` columns of the
     input a step (it divides the packed weights' column tiles), ``gemm_warps``: the GEMMs'
-    ``num_worker_warps_per_cta`` on sm_90 (tileiras's choice where ``None``); ``attention``:
+    ``num_worker_warps_per_cta`` on sm_90 (tileiras's choice where ``None``: 4 warps, which
+    spill; 8 is 3.4-4x faster on an H200, docs/model.md); ``attention``:
     query rows, and key rows, a block of the causal attention and rows a block of the cache
     write (it divides ``max_positions``), ``attention_warps``: that kernel's worker warps
     (examples/flash_attention.py's measured 8 for 128-row tiles); ``embed``: columns an
@@ -159,7 +160,7 @@ class PrefillTiles:
     depth: int = 64
     attention: int = 128
     attention_warps: int | None = 8
-    gemm_warps: int | None = None
+    gemm_warps: int | None = 8
     embed: int = 256
 
     @property
@@ -168,7 +169,8 @@ class PrefillTiles:
         return max(self.rows, self.attention)
 
 
-TINY_PREFILL = PrefillTiles(rows=16, cols=16, up_cols=16, depth=16, attention=16, attention_warps=None, embed=16)
+TINY_PREFILL = PrefillTiles(rows=16, cols=16, up_cols=16, depth=16, attention=16, attention_warps=None,
+                            gemm_warps=None, embed=16)
 
 TINY_TILES = Tiles(rows=16, cols=16, head_rows=16, keys=8, embed=16, sample=8, o_rows=8, o_cols=32, o_early=2)
 
