@@ -411,24 +411,33 @@ class Qwen3Decoder:
         """Fresh buffers for ``prompt`` and the graph of one step over them; with ``prefill`` the
         prompt is run through ``prefill`` first (the graph continues at ``len(prompt)``),
         without, nothing runs."""
-        if not 0 < len(prompt) < self.max_positions:
-            raise ValueError(f"the prompt must have 1 to {self.max_positions - 1} tokens, got {len(prompt)}")
+        self.check_lengths(prompt)
         self._allocate(prompt)
         if prefill:
             self.prefill(prompt)
         with st.Graph.scope() as scope:
+            self._capturing(scope)
             self.step(scope, len(prompt))
         assert scope.graph is not None
         return scope.graph
 
-    def generate(self, prompt: list[int], steps: int, *, prefill: bool = False) -> list[int]:
-        """``steps`` greedy tokens after ``prompt``: ``len(prompt) - 1 + steps`` replays of one graph,
-        or with ``prefill`` the prompt in one pass (``prefill``) and ``steps - 1`` replays."""
+    def _capturing(self, scope: Any) -> None:
+        """Called as the step's capture begins in ``scope`` (tp.py: its collectives go there)."""
+
+    def check_lengths(self, prompt: list[int], steps: int = 1) -> None:
+        """Refuse a prompt, or a generation of ``steps`` tokens after it, that does not fit."""
+        if not 0 < len(prompt) < self.max_positions:
+            raise ValueError(f"the prompt must have 1 to {self.max_positions - 1} tokens, got {len(prompt)}")
         if len(prompt) + steps > self.max_positions:
             raise ValueError(f"{len(prompt)} prompt tokens and {steps} steps exceed max_positions "
                              f"({self.max_positions})")
         if steps < 1:
             raise ValueError(f"generate takes at least 1 step, got {steps}")
+
+    def generate(self, prompt: list[int], steps: int, *, prefill: bool = False) -> list[int]:
+        """``steps`` greedy tokens after ``prompt``: ``len(prompt) - 1 + steps`` replays of one graph,
+        or with ``prefill`` the prompt in one pass (``prefill``) and ``steps - 1`` replays."""
+        self.check_lengths(prompt, steps)
         graph = self.record(prompt, prefill=prefill)
         for _ in range(steps - 1 if prefill else len(prompt) - 1 + steps):
             graph.replay()

@@ -124,19 +124,6 @@ class ShardedDecoder(Qwen3Decoder):
         self.views[name] = tensor
         self.buffers[name] = st.from_dlpack(tensor)
 
-    def _allocate(self, prompt: list[int]) -> None:
-        super()._allocate(prompt)
-        torch, c, tiles = self.torch, self.config, self.tiles.head_rows
-        for name in ("x", "x2", "zero"):
-            self._shared(name, (c.hidden,), torch.float32)
-        per_rank = c.vocab // tiles
-        self._shared("best_all", (per_rank * self.world,), torch.float32)
-        self._shared("best_at_all", (per_rank * self.world,), torch.int32)
-        self._shared("best", (per_rank,), torch.float32)
-        self._shared("best_at", (per_rank,), torch.int32)
-        self.offsets = torch.arange(self.world, dtype=torch.int32, device=self.device).repeat_interleave(per_rank) \
-            * c.vocab
-
     def _collective(self) -> Any:
         """Where the collectives run: the launches' stream (on a GPU), in order with them."""
         if self.device == "cpu":
@@ -160,44 +147,45 @@ class ShardedDecoder(Qwen3Decoder):
             self.views["best_at_all"].add_(self.offsets)
         return "best_all", "best_at_all"
 
+    def _allocate(self, prompt: list[int]) -> None:
+        super()._allocate(prompt)
+        torch, c, tiles = self.torch, self.config, self.tiles.head_rows
+        for name in ("x", "x2", "zero"):
+            self._shared(name, (c.hidden,), torch.float32)
+        per_rank = c.vocab // tiles
+        self._shared("best_all", (per_rank * self.world,), torch.float32)
+        self._shared("best_at_all", (per_rank * self.world,), torch.int32)
+        self._shared("best", (per_rank,), torch.float32)
+        self._shared("best_at", (per_rank,), torch.int32)
+        self.offsets = torch.arange(self.world, dtype=torch.int32, device=self.device).repeat_interleave(per_rank) \
+            * c.vocab
+        self.dist.all_reduce(self.views["zero"])  # the communicator made before any capture
+
     def record(self, prompt: list[int], *, prefill: bool = False) -> st.Graph:
         """Fresh buffers for ``prompt`` and one step captured as a graph with its collectives
         inside (a GPU only: NCCL's kernels are captured from the scope's stream)."""
         if self.device == "cpu":
             raise NotImplementedError("the CPU backend runs a capture's work at replay, not torch's: "
                                       "a sharded step is captured on a GPU only (generate runs it eagerly)")
-        if prefill:
-            self.prefill(prompt)
-        self._allocate(prompt)
-        self.dist.all_reduce(self.views["zero"])  # NCCL's communicator made before the capture
-        with st.Graph.scope() as scope:
-            # Graph.scope names no stream; its capture stream is where the collectives must go.
-            self.stream = scope._stream  # noqa: SLF001
-            self.step(scope, len(prompt))
-        assert scope.graph is not None
-        return scope.graph
+        return super().record(prompt, prefill=prefill)
+
+    def _capturing(self, scope: Any) -> None:
+        # Graph.scope names no stream; its capture stream is where the collectives must go.
+        self.stream = scope._stream  # noqa: SLF001
 
     def generate(self, prompt: list[int], steps: int, *, prefill: bool = False, graph: bool = False) -> list[int]:
         """``steps`` greedy tokens after ``prompt`` (the same on every rank), ``len(prompt) - 1 +
         steps`` steps: enqueued one by one, or with ``graph`` (a GPU) replays of ``record``'s."""
         if prefill:
-            self.prefill(prompt)
-        if len(prompt) + steps > self.max_positions:
-            raise ValueError(f"{len(prompt)} prompt tokens and {steps} steps exceed max_positions "
-                             f"({self.max_positions})")
-        if not 0 < len(prompt) < self.max_positions:
-            raise ValueError(f"the prompt must have 1 to {self.max_positions - 1} tokens, got {len(prompt)}")
+            self.prefill(prompt)  # refused: not written
         if graph:
-            recorded = self.record(prompt)
-            for _ in range(len(prompt) - 1 + steps):
-                recorded.replay()
-            recorded.release()
-        else:
-            self._allocate(prompt)
-            self.stream = st.current_backend().default_stream
-            eager = _Eager(self.stream)
-            for _ in range(len(prompt) - 1 + steps):
-                self.step(eager, len(prompt))
+            return super().generate(prompt, steps)
+        self.check_lengths(prompt, steps)
+        self._allocate(prompt)
+        self.stream = st.current_backend().default_stream
+        eager = _Eager(self.stream)
+        for _ in range(len(prompt) - 1 + steps):
+            self.step(eager, len(prompt))
         return [int(t) for t in self.read("tokens")[len(prompt): len(prompt) + steps]]
 
 
