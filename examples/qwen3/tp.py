@@ -227,7 +227,7 @@ def main(argv: list[str] | None = None) -> None:
         decoder = ShardedDecoder(config, random_weights(config, seed=1), dtype=dtype,
                                  max_positions=args.max_positions, tiles=tiles,
                                  device="cuda:0" if cuda else "cpu")
-        tokens = decoder.generate(args.prompt, args.steps)
+        tokens = decoder.generate(args.prompt, args.steps, graph=cuda)  # on GPUs: the step as one graph
         if dist.get_rank() == 0:
             print(" ".join(map(str, tokens)), flush=True)
         if args.out:
