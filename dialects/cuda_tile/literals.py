@@ -46,9 +46,11 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 from xdsl.parser import Parser
+from xdsl.utils.exceptions import MultipleSpansParseError
+from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
-from .diagnostics import quoted, shape_text
+from .diagnostics import PrecededParseError, quoted, shape_text
 from .types import Float8E5M3FNUType, TileType, int_width, is_int
 
 # --------------------------------------------------------------------------
@@ -373,10 +375,12 @@ class _LiteralParser:
         if kind is not MLIRTokenKind.INTEGER_LIT:
             p.raise_error("expected floating point literal", pos)
         if text[:2] not in ("0x", "0X"):
-            p.raise_error(
-                "unexpected decimal integer literal for a floating point value "
-                "(add a trailing dot to make the literal a float)",
-                pos,
+            span = Span(pos, pos + len(text), p.lexer.input)
+            raise MultipleSpansParseError(  # MLIR's error and its note
+                span,
+                "unexpected decimal integer literal for a floating point value",
+                None,
+                [(span, "add a trailing dot to make the literal a float")],
             )
         if negative:
             p.raise_error("hexadecimal float literal should not have a leading minus", pos)
@@ -407,9 +411,12 @@ class _LiteralParser:
 
 def _element_type_for(parser: Parser) -> Attribute:
     pos = parser.pos
+    token = parser._current_token  # pyright: ignore[reportPrivateUsage]
     t = parser.parse_optional_type()
     if t is None:
-        parser.raise_error(_ELEMENT_TYPE_ERROR + "'<<NULL TYPE>>'", pos)
+        # MLIR's parseCudaTileType reports a word that names no type first.
+        unknown = [f"unknown type: {token.text}"] if token.kind == MLIRTokenKind.BARE_IDENT else []
+        raise PrecededParseError(token.span, _ELEMENT_TYPE_ERROR + "'<<NULL TYPE>>'", unknown)
     if not is_constant_element(t):
         parser.raise_error(_ELEMENT_TYPE_ERROR + quoted(t), pos, parser.pos)
     return t

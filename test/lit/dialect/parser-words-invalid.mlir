@@ -102,3 +102,20 @@ cuda_tile.module @m {
     return
   }
 }
+
+// -----
+
+// A decimal integer for a float: MLIR's error, then its note at the same place.
+// CHECK: error: unexpected decimal integer literal for a floating point value
+// CHECK-NEXT: {{^}}    %0 = constant <f32: [1.0, 2]> : tile<2xf32>
+// CHECK-NEXT: ^
+// CHECK-NEXT: note: add a trailing dot to make the literal a float
+cuda_tile.module @m {
+  entry @k() {
+    // expected-error@below {{unexpected decimal integer literal for a floating point value}}
+    // expected-note@below {{add a trailing dot to make the literal a float}}
+    %0 = constant <f32: [1.0, 2]> : tile<2xf32>
+    return
+  }
+}
+

@@ -37,8 +37,11 @@ cuda_tile.module @m {
 
 // -----
 
+// A word that names no type: MLIR's `unknown type` error comes first.
+// CHECK: error: custom op 'cuda_tile.constant' unknown type: pluto
 cuda_tile.module @m {
   entry @e() {
+    // expected-error@+2 {{'cuda_tile.constant' unknown type: pluto}}
     // expected-error@+1 {{expect element type to be one of i1 or i8 or i16 or i32 or i64 or f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN values, but got '<<NULL TYPE>>'}}
     %0 = constant <pluto : 42.0> : tile<f32>
     return
@@ -140,12 +143,14 @@ cuda_tile.module @m {
 // constant: floats
 cuda_tile.module @m {
   entry @e() {
-    // expected-error@+1 {{unexpected decimal integer literal for a floating point value}}
+    // expected-error@+2 {{unexpected decimal integer literal for a floating point value}}
+    // expected-note@+1 {{add a trailing dot to make the literal a float}}
     %0 = constant <f32: [0.0, 2]> : tile<2xf32>
     return
   }
 }
-// CHECK: error: custom op 'cuda_tile.constant' unexpected decimal integer literal for a floating point value
+// MLIR's own float parser's error (no `custom op` prefix) and note.
+// CHECK: error: unexpected decimal integer literal for a floating point value
 
 // -----
 
