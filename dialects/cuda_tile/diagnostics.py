@@ -194,12 +194,21 @@ class NestedOpError(VerifyException):
 
 
 class NotedError(VerifyException):
-    """An op's verifier error with notes at other ops (MLIR's ``attachNote``):
-    ``notes`` are ``(op, text)`` pairs, printed after the error at each op."""
+    """An op's verifier error as MLIR reports it with more than one diagnostic:
+    ``notes`` are ``(op, text)`` pairs (MLIR's ``attachNote``), printed after
+    the error at each op; ``preceding`` are errors of the same op MLIR emits
+    just before this one (``inferred type(s) ... are incompatible`` before
+    ``failed to infer returned types``)."""
 
-    def __init__(self, message: str, notes: Sequence[tuple[Operation, str]]):
+    def __init__(
+        self,
+        message: str,
+        notes: Sequence[tuple[Operation, str]] = (),
+        preceding: Sequence[str] = (),
+    ):
         super().__init__(message)
         self.notes = tuple(notes)
+        self.preceding = tuple(preceding)
 
 
 def verify(
@@ -282,8 +291,12 @@ def _checked(
             _at_op(at, spans, file, text, severity="note")
             for at, text in (noted.notes if noted is not None else ())
         )
+        preceding = tuple(
+            _at_op(op, spans, file, f"'{op.name}' op {text}")
+            for text in (noted.preceding if noted is not None else ())
+        )
         diagnostic = _at_op(op, spans, file, message)
-        raise TileIRError(dataclasses.replace(diagnostic, notes=notes)) from None
+        raise TileIRError(dataclasses.replace(diagnostic, notes=notes, preceding=preceding)) from None
 
 
 def _at_op(

@@ -39,7 +39,7 @@ from xdsl.printer import Printer
 from xdsl.traits import RecursiveMemoryEffect, is_side_effect_free
 from xdsl.utils.exceptions import VerifyException
 
-from ..diagnostics import NestedOpError, quoted, quoted_types
+from ..diagnostics import NestedOpError, NotedError, quoted, quoted_types
 from ..types import TileType, element_type_of
 from ._common import AnyTile, CudaTileOp
 from . import control
@@ -286,9 +286,13 @@ class ReduceOp(_AggregateOp):
             for t in map(_tile, self.operands_.types)
         ]
         if inferred != list(self.results_.types):
-            raise VerifyException(
-                f"inferred type(s) {quoted_types(inferred)} are incompatible with return "
-                f"type(s) of operation {quoted_types(self.results_.types)}"
+            # MLIR's InferTypeOpInterface check: the mismatch, then its verdict.
+            raise NotedError(
+                "failed to infer returned types",
+                preceding=[
+                    f"inferred type(s) {quoted_types(inferred)} are incompatible with return "
+                    f"type(s) of operation {quoted_types(self.results_.types)}"
+                ],
             )
 
 

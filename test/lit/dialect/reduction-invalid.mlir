@@ -132,12 +132,15 @@ cuda_tile.module @m {
 
 // -----
 
+// MLIR's type-inference check: the mismatch, then its verdict.
 // CHECK: error: 'cuda_tile.reduce' op inferred type(s) '!cuda_tile.tile<f32>', '!cuda_tile.tile<i32>' are incompatible with return type(s) of operation '!cuda_tile.tile<1xf32>', '!cuda_tile.tile<i32>'
+// CHECK: error: 'cuda_tile.reduce' op failed to infer returned types
 // RULE: reduce.result-types
 cuda_tile.module @m {
   entry @k() {
     %x = constant <f32: 1.0> : tile<8xf32>
     %y = constant <i32: 1> : tile<8xi32>
+    // expected-error@+2 {{failed to infer returned types}}
     // expected-error@+1 {{inferred type(s) '!cuda_tile.tile<f32>', '!cuda_tile.tile<i32>' are incompatible with return type(s) of operation '!cuda_tile.tile<1xf32>', '!cuda_tile.tile<i32>'}}
     %r0, %r1 = reduce %x, %y dim=0 identities=[0.000000e+00 : f32, 0 : i32] : tile<8xf32>, tile<8xi32> -> tile<1xf32>, tile<i32>
     (%a0: tile<f32>, %a1: tile<f32>, %a2: tile<i32>, %a3: tile<i32>) {
