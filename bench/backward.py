@@ -18,7 +18,8 @@ torch's current stream):
   safetile.nn.attention against ``scaled_dot_product_attention`` (torch picks
   its flash/cuDNN kernel), bf16, causal and not, and, where the heads are
   not grouped (the tutorial has no grouped-query heads), Triton's tutorial 06
-  backward (``bench/triton_kernels.py``).
+  backward (``bench/triton_kernels.py``); the shipped backward tiles
+  (``snn.ATTENTION_BACKWARD_TILES``) beside those of ``ATTENTION_TRIED``.
 * ``softmax`` and ``cross_entropy``: the backward alone against torch.
 * ``step``: one training step (forward, backward, AdamW) of a Qwen3-shaped
   decoder block at a real size: safetile's norms, attention and loss under
@@ -33,10 +34,11 @@ what was measured) and ``DIR/backward.md``.  The cubins come from the cache
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +60,12 @@ LAYER_NORM = [(4096, n) for n in (1024, 4096, 8192)]
 """(rows, columns), f16, as tutorial 05 measures (M = 4096)."""
 ATTENTION = [(4, 16, 8, 2048, 64, causal) for causal in (False, True)] + [(4, 16, 16, 2048, 128, True)]
 """(batch, heads, kv_heads, seq, head dim, causal), bf16."""
+ATTENTION_TRIED: dict[str, dict[int, tuple[snn.BackwardTiles, snn.BackwardTiles]]] = {
+    "safetile 64x64": {},
+    "safetile 128x128 w8": {d: (snn.BackwardTiles(128, 128, 8), snn.BackwardTiles(128, 128, 8)) for d in (64, 128)},
+}
+"""Backward tiles timed beside the shipped ``snn.ATTENTION_BACKWARD_TILES`` ("safetile"): the fixed
+64 x 64 tiles shipped before, and 128 x 128 tiles with 8 warps both ways (the forward's best)."""
 SOFTMAX = [(4096, 4096), (4096, 8192)]
 CROSS_ENTROPY = [(4096, 32768), (8192, 128256)]
 """(rows, vocabulary), bf16 logits."""
@@ -120,7 +128,9 @@ def trace_every_case(device: str = "meta") -> None:
         k, v = (torch.empty(batch, kv, seq, d, dtype=torch.bfloat16, device=device, requires_grad=True)
                 for _ in range(2))
         o = snn.attention(q, k, v, causal=causal)
-        torch.autograd.grad(o, (q, k, v), torch.empty_like(o))
+        for tiles in (snn.ATTENTION_BACKWARD_TILES, *ATTENTION_TRIED.values()):
+            with backward_tiles(tiles):
+                torch.autograd.grad(o, (q, k, v), torch.empty_like(o), retain_graph=True)
     for rows, cols in SOFTMAX:
         x = torch.empty(rows, cols, dtype=torch.bfloat16, device=device, requires_grad=True)
         torch.autograd.grad(snn.softmax(x), x, torch.empty_like(x))
@@ -131,6 +141,18 @@ def trace_every_case(device: str = "meta") -> None:
         model = Block(**STEP, safetile=True).to(torch.bfloat16)
         tokens = torch.zeros(STEP_BATCH, STEP_SEQ, dtype=torch.long)
     model(tokens, tokens).backward()
+
+
+@contextlib.contextmanager
+def backward_tiles(tiles: dict[int, tuple[snn.BackwardTiles, snn.BackwardTiles]]) -> Iterator[None]:
+    """Attention's backward kernels launched with ``tiles`` (their recipes read the table at each
+    backward) for the duration."""
+    shipped = snn.ATTENTION_BACKWARD_TILES
+    snn.ATTENTION_BACKWARD_TILES = tiles
+    try:
+        yield
+    finally:
+        snn.ATTENTION_BACKWARD_TILES = shipped
 
 
 # -- measuring -------------------------------------------------------------------------------------
@@ -190,6 +212,8 @@ def attention_rows(st_stream: Any, sampler: ClockSampler, method: Method) -> lis
         theirs = F.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=True)
         do = torch.randn_like(ours)
         impls = {"safetile": _grad(ours, (q, k, v), do), "torch sdpa": _grad(theirs, (q, k, v), do)}
+        for name, tiles in ATTENTION_TRIED.items():
+            impls[name] = _with_tiles(tiles, _grad(ours, (q, k, v), do))
         if kv == heads:
             impls["triton tutorial 06"] = _tutorial_attention_backward(q, k, v, theirs, do, causal)
         errors = _errors(impls, "torch sdpa")
@@ -199,6 +223,15 @@ def attention_rows(st_stream: Any, sampler: ClockSampler, method: Method) -> lis
                           impl=name, error=errors[name], tflops=flop / timings[name]["burst_s"] / 1e12,
                           **timings[name]) for name in impls]
     return rows_out
+
+
+def _with_tiles(tiles: dict[int, tuple[snn.BackwardTiles, snn.BackwardTiles]],
+                call: Callable[[], Any]) -> Callable[[], Any]:
+    def run() -> Any:
+        with backward_tiles(tiles):
+            return call()
+
+    return run
 
 
 def _tutorial_attention_backward(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, o: torch.Tensor,

@@ -25,7 +25,7 @@ layers need both the kernel language and the torch edge
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import torch
 
@@ -40,7 +40,13 @@ ROW_ELEMENTS = 4096
 VOCAB_TILE = 4096
 """Cross-entropy's column tile (its rows may be any width)."""
 COLUMN_TILE = 256
-"""The column tile of the norms' weight gradients (each block owns one, looping over the rows)."""
+"""The column tile of the norms' weight gradients (both stages: docs of ``safetile.nn.kernels``)."""
+REDUCTION_ROWS = 16
+"""The rows a step of the weight gradients' loops (both stages)."""
+BLOCKS_PER_MULTIPROCESSOR = 4
+"""About this many first-stage blocks of a weight gradient a multiprocessor."""
+ASSUMED_MULTIPROCESSORS = 132
+"""The multiprocessors assumed off CUDA (an H100 SXM's)."""
 
 
 def _pow2(n: int) -> int:
@@ -124,15 +130,7 @@ def _vocab_tile(logits: torch.Tensor) -> int:
     return min(_pow2(logits.shape[1]), VOCAB_TILE)
 
 
-def _check_targets(logits: torch.Tensor, target: torch.Tensor) -> None:
-    """Every target a column of the logits (the kernels would pick no logit for another)."""
-    if target.numel() and (int(target.min()) < 0 or int(target.max()) >= logits.shape[1]):
-        bad = target[(target < 0) | (target >= logits.shape[1])]
-        raise ValueError(f"safetile.nn.cross_entropy: target {int(bad[0])} is not a class of logits with "
-                         f"{logits.shape[1]} columns: targets must lie in [0, {logits.shape[1]})")
-
-
-@kernel_op("safetile::cross_entropy", outputs=2, check=_check_targets)
+@kernel_op("safetile::cross_entropy", outputs=2)
 def _cross_entropy(logits: torch.Tensor, target: torch.Tensor) -> KernelLaunch:
     if logits.dim() != 2 or target.shape != logits.shape[:1] or target.dtype != torch.int64:
         raise ValueError("safetile.nn.cross_entropy takes logits (rows, vocabulary) and int64 targets (rows,), got "
@@ -190,11 +188,45 @@ def _column_tile(x: torch.Tensor) -> int:
     return min(_pow2(x.shape[1]), COLUMN_TILE)
 
 
-@kernel_op("safetile::rms_norm_weight_backward")
-def _rms_norm_weight_backward(x: torch.Tensor, rstd: torch.Tensor, dy: torch.Tensor) -> KernelLaunch:
-    bn = _column_tile(x)
-    return KernelLaunch(K.rms_norm_weight_backward, [OutputSpec((x.shape[1],), x.dtype, (bn,))], [x, rstd, dy],
-                  {**_generics(x), "BM": 16})
+def _multiprocessors(device: torch.device) -> int:
+    """The GPU's multiprocessor count (``ASSUMED_MULTIPROCESSORS`` off CUDA: on ``meta`` tensors the
+    GPU cache build then specializes what an H100 launches)."""
+    if device.type == "cuda":
+        return torch.cuda.get_device_properties(device).multi_processor_count
+    return ASSUMED_MULTIPROCESSORS
+
+
+def _row_groups(x: torch.Tensor) -> int:
+    """``G``, the rows of partial sums of a weight gradient: about ``BLOCKS_PER_MULTIPROCESSOR``
+    first-stage blocks a multiprocessor over the column tiles, a power of two (one variant for
+    many sizes), no more than the row tiles (each group has one)."""
+    column_tiles = -(-x.shape[1] // _column_tile(x))
+    row_tiles = -(-x.shape[0] // REDUCTION_ROWS)
+    wanted = max(1, BLOCKS_PER_MULTIPROCESSOR * _multiprocessors(x.device) // column_tiles)
+    groups = 1
+    while groups * 2 <= min(wanted, row_tiles):
+        groups *= 2
+    return groups
+
+
+def _partials(x: torch.Tensor, groups: int) -> OutputSpec:
+    """The ``[G, N]`` partial sums of a weight gradient (in the accumulator type), one row-group's
+    column tile a block."""
+    return OutputSpec((groups, x.shape[1]), _torch_accumulator(x.dtype), (1, _column_tile(x)))
+
+
+@kernel_op("safetile::column_sums")
+def _column_sums(partial: torch.Tensor, dtype: torch.dtype) -> KernelLaunch:
+    bn = min(_pow2(partial.shape[1]), COLUMN_TILE)
+    return KernelLaunch(K.column_sums, [OutputSpec((partial.shape[1],), dtype, (bn,))], [partial],
+                        {**_generics(partial), "BM": min(_pow2(partial.shape[0]), REDUCTION_ROWS)})
+
+
+@kernel_op("safetile::rms_norm_weight_partials")
+def _rms_norm_weight_partials(x: torch.Tensor, rstd: torch.Tensor, dy: torch.Tensor) -> KernelLaunch:
+    groups = _row_groups(x)
+    return KernelLaunch(K.rms_norm_weight_partials, [_partials(x, groups)], [x, rstd, dy],
+                        {**_generics(x), "BM": REDUCTION_ROWS, "G": groups})
 
 
 def _rms_norm_context(ctx: Any, inputs: tuple[Any, ...], output: tuple[torch.Tensor, ...]) -> None:
@@ -204,7 +236,8 @@ def _rms_norm_context(ctx: Any, inputs: tuple[Any, ...], output: tuple[torch.Ten
 def _rms_norm_grad(ctx: Any, dy: torch.Tensor, _drstd: torch.Tensor) -> tuple[Any, ...]:
     # rstd is internal (rms_norm returns y alone)
     x, weight, rstd = ctx.saved_tensors
-    return _rms_norm_backward(x, weight, rstd, dy), _rms_norm_weight_backward(x, rstd, dy), None
+    dw = _column_sums(_rms_norm_weight_partials(x, rstd, dy), x.dtype)
+    return _rms_norm_backward(x, weight, rstd, dy), dw, None
 
 
 _rms_norm.register_autograd(_rms_norm_grad, setup_context=_rms_norm_context)
@@ -234,11 +267,12 @@ def _layer_norm_backward(x: torch.Tensor, weight: torch.Tensor, mean: torch.Tens
     return KernelLaunch(K.layer_norm_backward, [_rows_output(x, tiles)], [x, weight, mean, rstd, dy], _generics(x))
 
 
-@kernel_op("safetile::layer_norm_params_backward", outputs=2)
-def _layer_norm_params_backward(x: torch.Tensor, mean: torch.Tensor, rstd: torch.Tensor,
+@kernel_op("safetile::layer_norm_params_partials", outputs=2)
+def _layer_norm_params_partials(x: torch.Tensor, mean: torch.Tensor, rstd: torch.Tensor,
                                 dy: torch.Tensor) -> KernelLaunch:
-    column = OutputSpec((x.shape[1],), x.dtype, (_column_tile(x),))
-    return KernelLaunch(K.layer_norm_params_backward, [column, column], [x, mean, rstd, dy], {**_generics(x), "BM": 16})
+    groups = _row_groups(x)
+    return KernelLaunch(K.layer_norm_params_partials, [_partials(x, groups), _partials(x, groups)],
+                        [x, mean, rstd, dy], {**_generics(x), "BM": REDUCTION_ROWS, "G": groups})
 
 
 def _layer_norm_context(ctx: Any, inputs: tuple[Any, ...], output: tuple[torch.Tensor, ...]) -> None:
@@ -248,7 +282,8 @@ def _layer_norm_context(ctx: Any, inputs: tuple[Any, ...], output: tuple[torch.T
 def _layer_norm_grad(ctx: Any, dy: torch.Tensor, _dmean: torch.Tensor, _drstd: torch.Tensor) -> tuple[Any, ...]:
     # mean and rstd are internal (layer_norm returns y alone)
     x, weight, mean, rstd = ctx.saved_tensors
-    dw, db = _layer_norm_params_backward(x, mean, rstd, dy)
+    partial_w, partial_b = _layer_norm_params_partials(x, mean, rstd, dy)
+    dw, db = _column_sums(partial_w, x.dtype), _column_sums(partial_b, x.dtype)
     return _layer_norm_backward(x, weight, mean, rstd, dy), dw, db, None
 
 
@@ -306,7 +341,27 @@ def matmul(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
 # -- attention -----------------------------------------------------------------------------
 
 ATTENTION_TILE = 64
-"""The query and key tiles of attention (smaller for shorter sequences)."""
+"""The query and key tiles of attention's forward (smaller for shorter sequences), and of its
+backward at head dimensions ``ATTENTION_BACKWARD_TILES`` does not list."""
+
+
+class BackwardTiles(NamedTuple):
+    """One attention backward kernel's query tile, key tile and tileiras worker warps (0: its own
+    choice)."""
+
+    bq: int
+    bk: int
+    warps: int = 0
+
+
+ATTENTION_BACKWARD_TILES: dict[int, tuple[BackwardTiles, BackwardTiles]] = {
+    64: (BackwardTiles(128, 64), BackwardTiles(64, 128, 8)),
+    128: (BackwardTiles(128, 128, 8), BackwardTiles(64, 128, 8)),
+}
+"""Per head dimension, the tiles of ``(attention_backward_dq, attention_backward_dkdv)`` (smaller for
+shorter sequences): each kernel's block owns 128 rows of what it writes (queries for dq, keys for
+dk/dv), the configuration of the fewest spilled bytes on sm_90 among those compiled (at d64 dq's
+128 x 64 and 128 x 128 tie: the smaller one; docs/torch.md, "Speed")."""
 
 
 def _attention_facts(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool) -> tuple[int, int, int]:
@@ -344,10 +399,21 @@ def _attention_delta(o: torch.Tensor, do: torch.Tensor) -> KernelLaunch:
                         [o, do], {**_generics(o), "BQ": bq, "D": o.shape[2]})
 
 
+def _backward_generics(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool, scale: float,
+                       kernel: int) -> dict[str, Any]:
+    """The generics of backward kernel ``kernel`` (0: dq, 1: dk/dv): its tiles for the head dimension."""
+    generics = _attention_generics(q, k, v, causal, scale)
+    tiles = ATTENTION_BACKWARD_TILES.get(q.shape[2])
+    if tiles is None:
+        return generics
+    bq, bk, warps = tiles[kernel]
+    return {**generics, "BQ": min(_pow2(q.shape[1]), bq), "BK": min(_pow2(k.shape[1]), bk), "WARPS": warps}
+
+
 @kernel_op("safetile::attention_backward_dq")
 def _attention_backward_dq(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, do: torch.Tensor, lse: torch.Tensor,
                            delta: torch.Tensor, causal: bool, scale: float) -> KernelLaunch:
-    generics = _attention_generics(q, k, v, causal, scale)
+    generics = _backward_generics(q, k, v, causal, scale, 0)
     return KernelLaunch(K.attention_backward_dq, [OutputSpec(tuple(q.shape), q.dtype, (1, generics["BQ"], q.shape[2]))],
                         [q, k, v, do, lse, delta], generics)
 
@@ -355,7 +421,7 @@ def _attention_backward_dq(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, do
 @kernel_op("safetile::attention_backward_dkdv", outputs=2)
 def _attention_backward_dkdv(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, do: torch.Tensor,
                              lse: torch.Tensor, delta: torch.Tensor, causal: bool, scale: float) -> KernelLaunch:
-    generics = _attention_generics(q, k, v, causal, scale)
+    generics = _backward_generics(q, k, v, causal, scale, 1)
     tile = OutputSpec(tuple(k.shape), k.dtype, (1, generics["BK"], k.shape[2]))
     return KernelLaunch(K.attention_backward_dkdv, [tile, tile], [q, k, v, do, lse, delta], generics)
 
@@ -393,8 +459,8 @@ def attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool = 
 
 
 KERNELS = (K.softmax_forward, K.softmax_backward, K.cross_entropy_forward, K.cross_entropy_backward,
-           K.rms_norm_forward, K.rms_norm_backward, K.rms_norm_weight_backward, K.layer_norm_forward,
-           K.layer_norm_backward, K.layer_norm_params_backward, K.matmul, K.attention_forward, K.attention_delta,
+           K.rms_norm_forward, K.rms_norm_backward, K.rms_norm_weight_partials, K.column_sums,
+           K.layer_norm_forward, K.layer_norm_backward, K.layer_norm_params_partials, K.matmul, K.attention_forward, K.attention_delta,
            K.attention_backward_dq, K.attention_backward_dkdv)
 """Every kernel of the library (each safe: ``unsafe_report()`` is empty)."""
 

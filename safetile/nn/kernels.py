@@ -2,9 +2,13 @@
 
 Every kernel here is safe code (``kernel.unsafe_report()`` is empty): each
 output is partitioned by the host, one writer per tile, no atomics, no raw
-pointers.  The backward kernels that reduce over rows (the weight and bias
-gradients of the norms) own a column tile each and loop over every row tile
-themselves, so no two blocks add into one place.
+pointers.  The weight and bias gradients of the norms reduce over rows in two
+stages, still with one writer per place: block ``(g, bn)`` of the first owns
+row ``g`` of ``G`` partial sums (``[G, N]``, in ``A``) in column tile ``bn`` and
+adds every ``G``-th row tile; the second (``column_sums``) owns a column tile
+of the gradient and adds the ``G`` partial rows.  ``G`` (chosen by the host
+from the GPU's multiprocessors) spreads the first stage over the GPU instead
+of one block per column tile walking every row.
 
 Conventions shared by the kernels:
 
@@ -63,11 +67,15 @@ def cross_entropy_forward(loss: st.Mut["A", ("BM",)], lse: st.Mut["A", ("BM",)],
                           target: st.Ref[st.i64, (-1,)], *, E: st.DType, A: st.DType, BM: int, BN: int):
     """Per row ``r``: ``lse[r] = logsumexp(x[r])`` and ``loss[r] = lse[r] - x[r, target[r]]``, the
     row walked in column tiles of ``BN`` (an online max and sum: when the max grows, the sum so far
-    is rescaled).  A target outside ``[0, width)`` would pick nothing (its loss ``lse``): the op
-    refuses such targets before the launch (``safetile.nn._check_targets``)."""
+    is rescaled).  A target outside ``[0, width)`` would pick nothing: a device assert refuses it
+    (checked on the i64 value, before the narrowing to i32), so the host never reads the targets
+    and a training step does not wait for the GPU."""
     bm = st.tile_block_id()[0]
     px = x.partition((BM, BN), padding="neg_inf")
-    picked_column = target.partition((BM,), padding="zero").load((bm,)).astype(st.i32).reshape((BM, 1))
+    targets = target.partition((BM,), padding="zero").load((bm,))
+    assert (targets >= 0) & (targets < x.shape[1].astype(st.i64)), (
+        "safetile.nn.cross_entropy: a target is not a class of the logits: targets must lie in [0, vocabulary)")
+    picked_column = targets.astype(st.i32).reshape((BM, 1))
     columns = st.iota((BN,)).reshape((1, BN))
     row_max = st.full((BM, 1), float("-inf"), A)
     row_sum = st.zeros((BM, 1), A)
@@ -127,18 +135,32 @@ def rms_norm_backward(dx: st.Mut["E", ("BM", "BN")], x: st.Ref["E", (-1, "N")], 
 
 
 @st.kernel
-def rms_norm_weight_backward(dw: st.Mut["E", ("BN",)], x: st.Ref["E", (-1, -1)], rstd: st.Ref["A", (-1,)],
-                             dy: st.Ref["E", (-1, -1)], *, E: st.DType, A: st.DType, BM: int, BN: int):
-    """``dw = sum over rows of dy * x * rstd``: each block owns a column tile and walks every row
-    tile (padded rows load as 0 and add nothing)."""
-    bn = st.tile_block_id()[0]
+def rms_norm_weight_partials(partial: st.Mut["A", (1, "BN")], x: st.Ref["E", (-1, -1)], rstd: st.Ref["A", (-1,)],
+                             dy: st.Ref["E", (-1, -1)], *, E: st.DType, A: st.DType, BM: int, BN: int, G: int):
+    """Stage 1 of ``dw = sum over rows of dy * x * rstd``: block ``(g, bn)`` owns row ``g`` of the
+    partial sums ``partial[G, N]`` in column tile ``bn`` and adds the row tiles ``g, g + G, ...``
+    (padded rows load as 0 and add nothing); ``column_sums`` adds the ``G`` rows."""
+    g, bn, _ = st.tile_block_id()
     px, pdy = x.partition((BM, BN), padding="zero"), dy.partition((BM, BN), padding="zero")
     pr = rstd.partition((BM,), padding="zero")
     acc = st.zeros((BN,), A)
-    for i in range(st.num_tiles(px, 0)):
+    for i in range(g, st.num_tiles(px, 0), G):
         inv = pr.load((i,)).reshape((BM, 1))
         acc = acc + st.sum(pdy.load((i, bn)).astype(A) * px.load((i, bn)).astype(A) * inv, 0)
-    dw.store(acc.astype(E))
+    partial.store(acc.reshape((1, BN)))
+
+
+@st.kernel
+def column_sums(total: st.Mut["E", ("BN",)], partial: st.Ref["A", (-1, -1)], *, E: st.DType, A: st.DType, BM: int,
+                BN: int):
+    """Stage 2 of the weight gradients: ``total = sum over the rows of partial`` (the ``G`` rows of
+    partial sums), each block one column tile, ``BM`` rows a step."""
+    bn = st.tile_block_id()[0]
+    pp = partial.partition((BM, BN), padding="zero")
+    acc = st.zeros((BN,), A)
+    for i in range(st.num_tiles(pp, 0)):
+        acc = acc + st.sum(pp.load((i, bn)), 0)
+    total.store(acc.astype(E))
 
 
 @st.kernel
@@ -180,23 +202,24 @@ def layer_norm_backward(dx: st.Mut["E", ("BM", "BN")], x: st.Ref["E", (-1, "N")]
 
 
 @st.kernel
-def layer_norm_params_backward(dw: st.Mut["E", ("BN",)], db: st.Mut["E", ("BN",)], x: st.Ref["E", (-1, -1)],
-                               mean: st.Ref["A", (-1,)], rstd: st.Ref["A", (-1,)], dy: st.Ref["E", (-1, -1)], *,
-                               E: st.DType, A: st.DType, BM: int, BN: int):
-    """``dw = sum over rows of dy * xhat``, ``db = sum over rows of dy``: each block owns a column
-    tile of both and walks every row tile (padded rows load as 0: their ``xhat`` is 0)."""
-    bn = st.tile_block_id()[0]
+def layer_norm_params_partials(partial_w: st.Mut["A", (1, "BN")], partial_b: st.Mut["A", (1, "BN")],
+                               x: st.Ref["E", (-1, -1)], mean: st.Ref["A", (-1,)], rstd: st.Ref["A", (-1,)],
+                               dy: st.Ref["E", (-1, -1)], *, E: st.DType, A: st.DType, BM: int, BN: int, G: int):
+    """Stage 1 of ``dw = sum over rows of dy * xhat`` and ``db = sum over rows of dy``: block
+    ``(g, bn)`` owns row ``g`` of both partial sums in column tile ``bn`` and adds the row tiles
+    ``g, g + G, ...`` (padded rows load as 0: their ``xhat`` is 0); ``column_sums`` adds the rows."""
+    g, bn, _ = st.tile_block_id()
     px, pdy = x.partition((BM, BN), padding="zero"), dy.partition((BM, BN), padding="zero")
     pm, pr = mean.partition((BM,), padding="zero"), rstd.partition((BM,), padding="zero")
     acc_w = st.zeros((BN,), A)
     acc_b = st.zeros((BN,), A)
-    for i in range(st.num_tiles(px, 0)):
+    for i in range(g, st.num_tiles(px, 0), G):
         grad = pdy.load((i, bn)).astype(A)
         xhat = (px.load((i, bn)).astype(A) - pm.load((i,)).reshape((BM, 1))) * pr.load((i,)).reshape((BM, 1))
         acc_w = acc_w + st.sum(grad * xhat, 0)
         acc_b = acc_b + st.sum(grad, 0)
-    dw.store(acc_w.astype(E))
-    db.store(acc_b.astype(E))
+    partial_w.store(acc_w.reshape((1, BN)))
+    partial_b.store(acc_b.reshape((1, BN)))
 
 
 @st.kernel
@@ -281,11 +304,18 @@ def attention_delta(delta: st.Mut["A", (1, "BQ")], o: st.Ref["E", (-1, -1, "D")]
     delta.store(st.sum(tile_o * tile_do, 2).reshape((1, BQ)))
 
 
-@st.kernel
+def _warps(WARPS: int, **_: object) -> dict[str, dict[str, int]]:
+    """The backward kernels' tileiras hint: ``WARPS`` worker warps a block on sm_90 (0: tileiras's
+    own choice).  Eight keep 128-row tiles out of register spills (docs/benchmarks.md)."""
+    return {"sm_90": {"num_worker_warps_per_cta": WARPS}} if WARPS else {}
+
+
+@st.kernel(optimization_hints=_warps)
 def attention_backward_dq(dq: st.Mut["E", (1, "BQ", "D")], q: st.Ref["E", (-1, -1, "D")],
                           k: st.Ref["E", (-1, -1, "D")], v: st.Ref["E", (-1, -1, "D")],
                           do: st.Ref["E", (-1, -1, "D")], lse: st.Ref["A", (-1, -1)], delta: st.Ref["A", (-1, -1)],
-                          *, E: st.DType, A: st.DType, BQ: int, BK: int, D: int, G: int, CAUSAL: int, SCALE: float):
+                          *, E: st.DType, A: st.DType, BQ: int, BK: int, D: int, G: int, CAUSAL: int, SCALE: float,
+                          WARPS: int = 0):
     """``dq`` of one query tile, owned by its block: ``sum over key tiles of ds @ k * SCALE`` with
     ``ds = p * (do v^T - delta)`` and ``p = exp(s - lse)``."""
     bh, qi, _ = st.tile_block_id()
@@ -305,12 +335,12 @@ def attention_backward_dq(dq: st.Mut["E", (1, "BQ", "D")], q: st.Ref["E", (-1, -
     dq.store((acc * SCALE).astype(E).reshape((1, BQ, D)))
 
 
-@st.kernel
+@st.kernel(optimization_hints=_warps)
 def attention_backward_dkdv(dk: st.Mut["E", (1, "BK", "D")], dv: st.Mut["E", (1, "BK", "D")],
                             q: st.Ref["E", (-1, -1, "D")], k: st.Ref["E", (-1, -1, "D")],
                             v: st.Ref["E", (-1, -1, "D")], do: st.Ref["E", (-1, -1, "D")],
                             lse: st.Ref["A", (-1, -1)], delta: st.Ref["A", (-1, -1)], *, E: st.DType, A: st.DType,
-                            BQ: int, BK: int, D: int, G: int, CAUSAL: int, SCALE: float):
+                            BQ: int, BK: int, D: int, G: int, CAUSAL: int, SCALE: float, WARPS: int = 0):
     """``dk`` and ``dv`` of one key tile, owned by its block, which walks the query tiles of the
     ``G`` query heads sharing this key head (with ``CAUSAL``, from the first that sees the tile):
     ``dv = sum of p^T do``, ``dk = sum of ds^T q * SCALE``.  No atomics: no other block adds

@@ -196,6 +196,22 @@ def test_kernel_ops_inside_cuda_graph_capture() -> None:
 
 # -- gradients against torch ----------------------------------------------------------------------
 
+def test_cross_entropy_never_waits_on_the_host() -> None:
+    """The targets are checked in the kernel (a device assert), so neither the loss nor its
+    gradient makes torch synchronize: a training step runs ahead of the GPU."""
+    logits = torch.randn(64, VOCAB, device="cuda", requires_grad=True)
+    target = torch.randint(0, VOCAB, (64,), device="cuda")
+    snn.cross_entropy(logits, target).backward()  # the first launch loads the cubins
+    torch.cuda.synchronize()
+    torch.cuda.set_sync_debug_mode("error")
+    try:
+        snn.cross_entropy(logits, target).backward()
+    finally:
+        torch.cuda.set_sync_debug_mode("default")
+    torch.cuda.synchronize()
+    assert logits.grad is not None
+
+
 LIMITS = {torch.float32: 2e-3, torch.bfloat16: 3e-2}
 """Relative error (max over the tensor, to its largest value) of each output and gradient."""
 

@@ -11,6 +11,7 @@ import torch.nn.functional as F  # noqa: E402
 from torch.autograd import gradcheck  # noqa: E402
 
 import safetile as st  # noqa: E402
+from safetile.backend.interpreter.errors import DeviceAssertError  # noqa: E402
 import safetile.nn as nn  # noqa: E402
 from safetile.nn import kernels as K  # noqa: E402
 
@@ -60,12 +61,18 @@ def test_cross_entropy_refuses_a_bad_target_naming_the_shapes() -> None:
         nn.cross_entropy(f64(ROWS, WIDTH), torch.zeros(ROWS, dtype=torch.int32))
 
 
-def test_cross_entropy_refuses_a_target_out_of_range() -> None:
+def test_cross_entropy_refuses_a_target_out_of_range_in_the_kernel() -> None:
+    """The targets are checked by a device assert in the forward kernel, not read on the host (on a
+    GPU a host check waits for the targets every step); a target that wraps to a class when
+    narrowed to i32 (2**32 + 1) is refused too."""
     logits = f64(ROWS, WIDTH)
-    with pytest.raises(ValueError, match=r"target 10 is not a class of logits with 10 columns"):
+    message = r"element\(s\) \(2,\).*a target is not a class of the logits: targets must lie in \[0, vocabulary\)"
+    with pytest.raises(DeviceAssertError, match=message):
         nn.cross_entropy(logits, torch.tensor([1, 0, 10, 3, 4]))
+    with pytest.raises(DeviceAssertError, match=message):
+        nn.cross_entropy(logits, torch.tensor([1, 0, 2**32 + 1, 3, 4]))
     compiled = torch.compile(nn.cross_entropy, backend="aot_eager", fullgraph=True)
-    with pytest.raises(ValueError, match=r"target -1 is not a class"):
+    with pytest.raises(DeviceAssertError, match=message):
         compiled(logits, torch.tensor([1, 0, -1, 3, 4]))
 
 
@@ -81,18 +88,31 @@ def test_layer_norm_gradcheck() -> None:
     assert gradcheck(lambda x, w, b: nn.layer_norm(x, w, b, 1e-5), (x, w, b))
 
 
-def test_norm_weight_gradients_over_many_row_tiles() -> None:
-    """The weight and bias gradients: one block per column tile walks every row tile (40 rows: 3 tiles of 16)."""
-    x, w, b = f64(40, 300), f64(300), f64(300, seed=1)
+@pytest.mark.parametrize(("rows", "groups"), [(40, 2), (100, 4)])
+def test_norm_weight_gradients_over_many_row_tiles(rows: int, groups: int) -> None:
+    """The weight and bias gradients in two stages: ``groups`` rows of partial sums, each adding
+    every ``groups``-th row tile of 16 (40 rows: 3 tiles over 2 groups; 100: 7 over 4), then the
+    column sums of the partials."""
+    x, w, b = f64(rows, 300), f64(300), f64(300, seed=1)
+    assert nn._row_groups(x) == groups
     for ours, theirs, params in [
         (lambda x, w: nn.rms_norm(x, w, 1e-6), lambda x, w: F.rms_norm(x, (300,), w, 1e-6), (x, w)),
         (lambda x, w, b: nn.layer_norm(x, w, b), lambda x, w, b: F.layer_norm(x, (300,), w, b), (x, w, b)),
     ]:
-        dy = torch.randn(40, 300, dtype=torch.float64)
+        dy = torch.randn(rows, 300, dtype=torch.float64)
         got = torch.autograd.grad(ours(*params), params, dy)
         want = torch.autograd.grad(theirs(*params), params, dy)
         for g, h in zip(got, want, strict=True):
             torch.testing.assert_close(g, h)
+
+
+@pytest.mark.parametrize(("columns", "groups"), [(1024, 128), (4096, 32), (8192, 16), (300, 256)])
+def test_weight_gradient_row_groups_fill_the_gpu(columns: int, groups: int) -> None:
+    """``G`` gives about four first-stage blocks a multiprocessor (132 assumed off CUDA) over the
+    column tiles of 256, a power of two, at most one group a row tile (4096 rows: 256 tiles)."""
+    x = torch.empty(4096, columns, device="meta")
+    assert nn._row_groups(x) == groups
+    assert groups * -(-columns // nn.COLUMN_TILE) >= 2 * nn.ASSUMED_MULTIPROCESSORS
 
 
 def test_f32_layers_match_torch() -> None:
@@ -159,6 +179,23 @@ def test_attention_over_several_query_and_key_tiles(causal: bool, monkeypatch: p
         torch.testing.assert_close(g, h)
 
 
+@pytest.mark.parametrize("causal", [False, True])
+def test_attention_backward_tiles_per_head_dimension(causal: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The backward kernels take their own tiles for the head dimension, unlike the forward's and
+    each other's: dq 8 queries by 4 keys, dk/dv 4 queries by 8 keys (over 10 queries and keys: the
+    causal bounds where a query tile and a key tile differ in size)."""
+    monkeypatch.setattr(nn, "ATTENTION_TILE", 4)
+    monkeypatch.setitem(nn.ATTENTION_BACKWARD_TILES, 8, (nn.BackwardTiles(8, 4), nn.BackwardTiles(4, 8, 8)))
+    q, k, v = f64(1, 4, 10, 8), f64(1, 2, 10, 8, seed=1), f64(1, 2, 10, 8, seed=2)
+    assert nn._backward_generics(q[0], k[0], v[0], causal, 0.5, 1) | {"SCALE": 0.5} == {
+        "A": st.f64, "G": 2, "BQ": 4, "BK": 8, "D": 8, "CAUSAL": int(causal), "SCALE": 0.5, "WARPS": 8}
+    do = torch.randn(1, 4, 10, 8, dtype=torch.float64)
+    got = torch.autograd.grad(nn.attention(q, k, v, causal), (q, k, v), do)
+    want = torch.autograd.grad(sdpa(q, k, v, causal), (q, k, v), do)
+    for g, h in zip(got, want, strict=True):
+        torch.testing.assert_close(g, h)
+
+
 def test_attention_refuses_shapes_naming_them() -> None:
     with pytest.raises(ValueError, match="heads a multiple of kv_heads, got q \\(3, 5, 8\\), k \\(2, 5, 8\\)"):
         nn.attention(f64(1, 3, 5, 8), f64(1, 2, 5, 8), f64(1, 2, 5, 8))
@@ -190,15 +227,16 @@ SAFETY_VARIANTS = {
     K.cross_entropy_backward: dict(E=st.f32, A=st.f32, BM=1, BN=4096),
     K.rms_norm_forward: dict(E=st.f32, A=st.f32, BM=4, BN=16, N=10, EPS=1e-6),
     K.rms_norm_backward: dict(E=st.f32, A=st.f32, BM=4, BN=16, N=10),
-    K.rms_norm_weight_backward: dict(E=st.f32, A=st.f32, BM=16, BN=256),
+    K.rms_norm_weight_partials: dict(E=st.f32, A=st.f32, BM=16, BN=256, G=8),
+    K.column_sums: dict(E=st.f32, A=st.f32, BM=16, BN=256),
     K.layer_norm_forward: dict(E=st.f32, A=st.f32, BM=4, BN=16, N=10, EPS=1e-5),
     K.layer_norm_backward: dict(E=st.f32, A=st.f32, BM=4, BN=16, N=10),
-    K.layer_norm_params_backward: dict(E=st.f32, A=st.f32, BM=16, BN=256),
+    K.layer_norm_params_partials: dict(E=st.f32, A=st.f32, BM=16, BN=256, G=8),
     K.matmul: dict(E=st.f32, A=st.f32, BM=64, BN=64, BK=32, TA=1),
     K.attention_forward: dict(E=st.f16, A=st.f32, BQ=64, BK=64, D=64, G=4, CAUSAL=1, SCALE=0.125),
     K.attention_delta: dict(E=st.f16, A=st.f32, BQ=64, D=64),
-    K.attention_backward_dq: dict(E=st.f16, A=st.f32, BQ=64, BK=64, D=64, G=4, CAUSAL=1, SCALE=0.125),
-    K.attention_backward_dkdv: dict(E=st.f16, A=st.f32, BQ=64, BK=64, D=64, G=4, CAUSAL=1, SCALE=0.125),
+    K.attention_backward_dq: dict(E=st.f16, A=st.f32, BQ=128, BK=64, D=64, G=4, CAUSAL=1, SCALE=0.125),
+    K.attention_backward_dkdv: dict(E=st.f16, A=st.f32, BQ=64, BK=128, D=64, G=4, CAUSAL=1, SCALE=0.125, WARPS=8),
 }
 
 
