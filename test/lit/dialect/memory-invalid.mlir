@@ -1561,3 +1561,15 @@ cuda_tile.module @m {
   }
 }
 // CHECK: error: 'cuda_tile.join_tokens' op operand #1 must be variadic of cuda tile token type, but got '!cuda_tile.tile<i32>'
+
+// -----
+
+// A pointer tile as the dynamic values' type (no comma after it: not a base
+// pointer's type) is read as written, for the verifier to name.
+// CHECK: error: 'cuda_tile.make_tensor_view' op operand #1 must be variadic of 0D tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<ptr<f64>>'
+cuda_tile.module @m {
+  testing$func @k(%p: tile<ptr<f64>>) {
+    // expected-error@below {{op operand #1 must be variadic of 0D tile of i1 or i8 or i16 or i32 or i64 values, but got '!cuda_tile.tile<ptr<f64>>'}}
+    %v = make_tensor_view %p, shape = [%p], strides = [1] : tile<ptr<f64>> -> tensor_view<?xf64, strides=[1]>
+  }
+}

@@ -158,13 +158,14 @@ class MakeTensorViewOp(CudaTileOp):
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         # A base pointer with a ptr_attr is written first (13.5's tools print
-        # it so); all dynamic values share one type, written before the view.
+        # it so), then a comma; all dynamic values share one type, written
+        # before the view (a pointer tile there is a wrong index type, for
+        # the verifier to name).
         base_type = index_type = None
         if shape.values or strides.values:
             index_type = parser.parse_type()
-            if _is_pointer_tile(index_type):
+            if _is_pointer_tile(index_type) and parser.parse_optional_punctuation(",") is not None:
                 base_type = index_type
-                parser.parse_punctuation(",")
                 index_type = parser.parse_type()
             parser.parse_punctuation("->")
         pos = parser.pos
