@@ -305,7 +305,9 @@ def _ours(case: Case, a: dict[str, Any], torch: Any) -> Impl:
         return Impl("safetile", prepared.enqueue, out, chosen.outcomes[chosen.chosen].config, prepared)
     tuned = launcher(case)
     before = set(tuned.tunings)
-    op = launch_row(case, t(out), t(a["x"]), t(a["w"]), t(a["b"]))
+    # z passed partitioned comes back partitioned: the op is the kernel's launch itself, which
+    # can be prepared (a Tensor comes back through a `then`, which cannot)
+    op = launch_row(case, t(out).partition((1, case.shape[1])), t(a["x"]), t(a["w"]), t(a["b"]))
     (key,) = [k for k in tuned.tunings if k not in before]  # each case is a new problem
     chosen = tuned.tunings[key]
     prepared = op.prepare()

@@ -15,14 +15,14 @@ each of its tiles (on any other grid every tile is still right; as
 
 ``launch_layer_norm`` picks the kernel from the width, then ``st.autotune``
 picks its tile and hints among the width's candidates (``row_configs``,
-``loop_configs``: the defaults of ``rows_per_block`` and ``loop_tile`` first,
-none spilling), timed on the device at the first launch of each element
+``loop_configs``: the fastest on an H100 first, the default, then the
+runners-up, none spilling), timed on the device at the first launch of each element
 type and width and kept on disk (docs/autotune.md).
 
-The kernels' own hints (a direct launch, ``rows=``): ``layer_norm_row`` ``occupancy = 4`` on sm_90, 2 for f32
-tiles of 8192 elements or more (at 4 they spill or run slower), none for
-tiles of 16384 or more (16-bit rows of 16384: at 4 they spill);
-``layer_norm`` none (at ``occupancy = 2`` f16 and f32 spill 40 bytes).
+The kernels' own hints (a direct launch, ``rows=``): ``layer_norm_row``
+``occupancy = 4`` on sm_90, 2 for f32 tiles of 8192 elements or more (at 4
+they spill or run slower) and 16-bit tiles of 16384 (``row_hints``);
+``layer_norm`` none.
 """
 
 from typing import Any
@@ -32,18 +32,17 @@ from safetile import f32
 
 MAX_ROW_TILE = 8192
 """The widest row ``layer_norm_row`` takes in one tile (elements)."""
-WIDE_TILE = 8192
-"""The looped kernel's usual column tile (``loop_tile`` gives the exceptions)."""
 ROW_GROUP = 1 << 16
 """The looped kernel's tile order (as softmax.py's): on a grid of one block per row block, each
 block walks its own row block's tiles left to right."""
 
 
 def row_hints(dtype: st.DType, elements: int) -> dict[str, dict[str, int]]:
-    """``layer_norm_row``'s sm_90 hints for a tile of ``elements``: ``occupancy = 4``, 2 for f32
-    tiles of 8192 or more, none from 16384 (at 4 or 2 those spill)."""
+    """``layer_norm_row``'s own sm_90 hints for a tile of ``elements`` (a direct launch, ``rows=``):
+    ``occupancy = 4``, 2 for f32 tiles of 8192 or more and 16-bit ones of 16384 (128 registers,
+    no spill), none for wider."""
     if elements >= 16384:
-        return {}
+        return {"sm_90": {"occupancy": 2}} if dtype.bits == 16 and elements == 16384 else {}
     return {"sm_90": {"occupancy": 2 if dtype == st.f32 and elements >= 8192 else 4}}
 
 
@@ -131,22 +130,9 @@ def row_tile(width: int) -> int:
 
 def max_row_tile(dtype: st.DType) -> int:
     """The widest row the launcher gives the one-tile kernel: ``MAX_ROW_TILE``, twice that for
-    16-bit types (one tile of 16384 columns with no hint: 168 registers, no spill, 1.9x the
-    looped kernel on an H100, docs/benchmarks.md §5)."""
+    16-bit types (one tile of 16384 columns at ``occupancy = 2``: 128 registers, no spill, 1.5x
+    the looped kernel on an H100, docs/benchmarks.md §5)."""
     return 2 * MAX_ROW_TILE if dtype.bits == 16 else MAX_ROW_TILE
-
-
-def rows_per_block(width: int, dtype: st.DType = f32) -> int:
-    """The launcher's rows per block: about 4096 elements a block (several rows of narrow ones,
-    at most 16), one row from 4096 columns up, for every element type (4x as many measured
-    slower on an H100)."""
-    return max(1, min(16, 4096 // row_tile(width)))
-
-
-def loop_tile(width: int, dtype: st.DType = f32) -> int:
-    """The looped kernel's column tile: 8192 for 16-bit types (the fastest of 2048/4096/8192
-    measured on an H100, docs/benchmarks.md §5), 4096 for f32 (8192 spills 312 bytes a thread)."""
-    return WIDE_TILE // 2 if dtype.bits == 32 else WIDE_TILE
 
 
 def sm_90(**values: int) -> dict[str, dict[str, int]]:
@@ -154,37 +140,65 @@ def sm_90(**values: int) -> dict[str, dict[str, int]]:
     return {"sm_90": values}
 
 
+def row_choices(width: int, dtype: st.DType) -> list[tuple[int, dict[str, int]]]:
+    """(elements a block, sm_90 hints) of ``layer_norm_row``'s candidates, the default first: the
+    fastest of each width's candidates timed by ``st.autotune`` on an H100 (docs/benchmarks.md
+    §5): 16-bit rows 8192 elements a block at ``occupancy = 4`` (1.1-1.2x the 4096 shipped
+    before), a 16-bit row of 16384 at 2 (128 registers, no spill: 1.46x no hint); f32 rows of
+    up to 1024 columns 2048 at 6, wider ones 4096 at 4.  The others are the runners-up; none
+    spills at the widths ``bench/kernels.py --build`` checks."""
+    if row_tile(width) > MAX_ROW_TILE:
+        return [(row_tile(width), {"occupancy": 2}), (row_tile(width), {}),
+                (row_tile(width), {"num_worker_warps_per_cta": 8})]
+    if dtype.bits == 16:
+        return [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]
+    first = (2048, {"occupancy": 6}) if row_tile(width) <= 1024 else (4096, {"occupancy": 4})
+    return [first, (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]
+
+
+def loop_choices(width: int, dtype: st.DType) -> list[tuple[int, dict[str, int]]]:
+    """(column tile, sm_90 hints) of the looped ``layer_norm``'s candidates, the default first: the
+    fastest on an H100 (docs/benchmarks.md §5): 16-bit rows 8192 at ``occupancy = 2`` (1.4x no
+    hint), f32 rows 8192 at 3; then the runners-up (f32 tiles of 4096 only at 3 or with no hint,
+    bf16 ones of 2048 not at 2: those spill)."""
+    if dtype.bits == 16:
+        return [(8192, {"occupancy": 2}), (8192, {"occupancy": 3}), (8192, {})]
+    return [(8192, {"occupancy": 3}), (4096, {"occupancy": 3}), (4096, {}), (8192, {"occupancy": 2})]
+
+
 def row_configs(width: int, dtype: st.DType) -> list[dict[str, Any]]:
-    """``layer_norm_row``'s candidates for rows of ``width`` columns: the default first (what runs
-    untimed: on the CPU interpreter, with ``SAFETILE_AUTOTUNE=0``), then blocks of other sizes
-    (elements a block) and register caps (``occupancy``: 4 = 64 registers, 6 = 40, 8 = 32; a
-    16-bit row of 16384 also at occupancy 2 or with 8 worker warps): none spills at the widths
-    ``bench/kernels.py --build`` checks (docs/benchmarks.md §5)."""
-    tile, rows = row_tile(width), rows_per_block(width, dtype)
-    found = [dict(BM=rows, BN=tile, optimization_hints=row_hints(dtype, rows * tile) or None)]
-    if tile > MAX_ROW_TILE:
-        return found + [dict(BM=1, BN=tile, optimization_hints=sm_90(occupancy=2)),
-                        dict(BM=1, BN=tile, optimization_hints=sm_90(num_worker_warps_per_cta=8))]
-    others = ((1024, 6), (1024, 8), (2048, 6), (2048, 4), (8192, 4)) if dtype.bits == 16 else ((2048, 6),)
-    for elements, occupancy in others:
-        config = dict(BM=max(1, elements // tile), BN=tile, optimization_hints=sm_90(occupancy=occupancy))
-        if elements >= tile and config not in found:  # never a block bigger than asked
+    """``layer_norm_row``'s candidates for rows of ``width`` columns (``row_choices``), the default
+    first: what runs untimed (the CPU interpreter, ``SAFETILE_AUTOTUNE=0``); f32 tiles of 8192
+    elements or more at most at ``occupancy = 2`` (at 4 they spill)."""
+    tile, found = row_tile(width), []
+    for elements, hints in row_choices(width, dtype):
+        rows = max(1, elements // tile)
+        if dtype == f32 and rows * tile >= 8192 and hints.get("occupancy", 0) > 2:
+            hints = dict(hints, occupancy=2)
+        config = dict(BM=rows, BN=tile, optimization_hints=sm_90(**hints))  # {} : no hint
+        if config not in found:
             found.append(config)
     return found
 
 
 def loop_configs(width: int, dtype: st.DType) -> list[dict[str, Any]]:
-    """The looped ``layer_norm``'s candidates (one row a block): the default first, then column
-    tiles at occupancy 2 or 3 (128 or 80 registers; f32 tiles of 4096 only at 3, 16-bit ones of
-    4096 with no hint: the others spill, as bf16 tiles of 2048 at 2 do) and a load latency of 4;
-    none spills (``bench/kernels.py --build``)."""
-    found = [dict(BM=1, BN=loop_tile(width, dtype))]
-    hinted = ((8192, 2), (8192, 3), (4096, 3)) if dtype.bits == 32 else ((8192, 2), (8192, 3))
-    found += [dict(BM=1, BN=bn, optimization_hints=sm_90(occupancy=o)) for bn, o in hinted]
-    if dtype.bits == 16:
-        found.append(dict(BM=1, BN=4096))
-    found.append(dict(found[0], load_hints=sm_90(latency=4)))
+    """The looped ``layer_norm``'s candidates (one row a block; ``loop_choices``), the default first."""
+    found = []
+    for bn, hints in loop_choices(width, dtype):
+        config = dict(BM=1, BN=bn, optimization_hints=sm_90(**hints))  # {} : no hint
+        if config not in found:
+            found.append(config)
     return found
+
+
+def rows_per_block(width: int, dtype: st.DType = f32) -> int:
+    """The default rows per block of the one-tile kernel (its first candidate's)."""
+    return int(row_configs(width, dtype)[0]["BM"])
+
+
+def loop_tile(width: int, dtype: st.DType = f32) -> int:
+    """The looped kernel's default column tile (its first candidate's)."""
+    return int(loop_configs(width, dtype)[0]["BN"])
 
 
 def tuning_key(z: Any, x: Any, *_: Any, **__: Any) -> tuple[str, int]:
@@ -207,16 +221,20 @@ def tuned(looped: bool, width: int, dtype: st.DType) -> Any:
     return TUNED[key]
 
 
-def launch_layer_norm(z: st.Tensor, x: st.Tensor, w: st.Tensor, b: st.Tensor, eps: float, rows: int | None = None) -> st.DeviceOp:
+def launch_layer_norm(z: st.Tensor | st.Partition, x: st.Tensor, w: st.Tensor, b: st.Tensor, eps: float,
+                      rows: int | None = None) -> st.DeviceOp:
     """``z = layer_norm(x) * w + b``: ``layer_norm_row`` when a row fits in one tile, else the looped ``layer_norm``,
     with the tile and hints ``st.autotune`` picks on the device for the element type and width
     (kept on disk: a later process reuses the choice); ``rows`` fixes the rows per block instead
-    (no tuning).  ``z`` comes back as passed."""
+    (no tuning).  ``z`` comes back as passed (a Partition
+    tiled as the chosen config tiles it)."""
     width = x.shape[1]
     looped = row_tile(width) > max_row_tile(x.dtype)
     if rows is not None:
         tile = (rows, loop_tile(width, x.dtype) if looped else row_tile(width))
         kernel, grid = (layer_norm, dict(grid=(-(-x.shape[0] // rows),))) if looped else (layer_norm_row, {})
-        return kernel(z.partition(tile), x, w, b, eps, **grid).then(lambda out: (out[0].unpartition(), *out[1:]))
+        tensor = z.unpartition() if isinstance(z, st.Partition) else z
+        op = kernel(tensor.partition(tile), x, w, b, eps, **grid)
+        return op if isinstance(z, st.Partition) else op.then(lambda out: (out[0].unpartition(), *out[1:]))
     grid = dict(grid=(x.shape[0],)) if looped else {}
     return tuned(looped, width, x.dtype)(z, x, w, b, eps, **grid)

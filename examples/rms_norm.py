@@ -12,14 +12,14 @@ as ``softmax.py``'s ``softmax``).
 
 ``launch_rms_norm`` picks the kernel from the width, then ``st.autotune``
 picks its tile and hints among the width's candidates (``row_configs``,
-``loop_configs``: the defaults of ``rows_per_block`` and ``loop_tile`` first,
-none spilling), timed on the device at the first launch of each element
-type and width and kept on disk (docs/autotune.md). Padded columns
+``loop_configs``: the fastest on an H100 first, the default, then the
+runners-up, none spilling), timed on the device at the first launch of each element
+type and width and kept on disk (docs/autotune.md).  Padded columns
 load as zero and add nothing to the sums.
 
-The kernels' own hints (a direct launch, ``rows=``): ``rms_norm_row`` ``occupancy = 4`` on sm_90, 2 for f32 tiles
-of 8192 elements or more (at 4 they spill or run slower); ``rms_norm``
-``occupancy = 2``.
+The kernels' own hints (a direct launch, ``rows=``): ``rms_norm_row``
+``occupancy = 4`` on sm_90, 2 for f32 tiles of 8192 elements or more (at 4
+they spill or run slower); ``rms_norm`` ``occupancy = 2``.
 """
 
 from typing import Any
@@ -29,8 +29,6 @@ from safetile import f32
 
 MAX_ROW_TILE = 8192
 """The widest row ``rms_norm_row`` takes in one tile (elements)."""
-WIDE_TILE = 8192
-"""The looped kernel's usual column tile (``loop_tile`` gives the exceptions)."""
 ROW_GROUP = 1 << 16
 """The looped kernel's tile order (as softmax.py's): on a grid of one block per row block, each
 block walks its own row block's tiles left to right."""
@@ -98,53 +96,67 @@ def row_tile(width: int) -> int:
     return 1 << max(0, (width - 1).bit_length())
 
 
-def rows_per_block(width: int, dtype: st.DType = f32) -> int:
-    """The launcher's rows per block: about 4096 elements a block (several rows of narrow ones,
-    at most 16), one row from 4096 columns up, for every element type (4x as many measured
-    slower on an H100)."""
-    return max(1, min(16, 4096 // row_tile(width)))
-
-
-def loop_tile(width: int, dtype: st.DType = f32) -> int:
-    """The looped kernel's column tile: 2048 for f32 (the fastest of 2048/4096/8192 measured on an
-    H100, docs/benchmarks.md §5), 4096 for 16-bit types (8192 is 4-10% faster but spills 16
-    bytes a thread)."""
-    return 2048 if dtype.bits == 32 else WIDE_TILE // 2
-
-
 def sm_90(**values: int) -> dict[str, dict[str, int]]:
     """Hints for sm_90 (a config's ``optimization_hints`` / ``load_hints``)."""
     return {"sm_90": values}
 
 
+def row_choices(width: int, dtype: st.DType) -> list[tuple[int, dict[str, int]]]:
+    """(elements a block, sm_90 hints) of ``rms_norm_row``'s candidates, the default first: the
+    fastest of each width's candidates timed by ``st.autotune`` on an H100 (docs/benchmarks.md
+    §5): 16-bit rows 8192 elements a block at ``occupancy = 4`` (1.04-1.07x the 4096 shipped
+    before), f32 rows of up to 1024 columns 2048 at 6 (40 registers), wider ones 4096 at 4.  The
+    others are the runners-up; none spills at the widths ``bench/kernels.py --build`` checks."""
+    if dtype.bits == 16:
+        return [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]
+    first = (2048, {"occupancy": 6}) if row_tile(width) <= 1024 else (4096, {"occupancy": 4})
+    return [first, (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]
+
+
+def loop_choices(width: int, dtype: st.DType) -> list[tuple[int, dict[str, int]]]:
+    """(column tile, sm_90 hints) of the looped ``rms_norm``'s candidates, the default first: the
+    fastest on an H100 (docs/benchmarks.md §5): 16-bit rows 2048 at ``occupancy = 3`` up to
+    16384 columns, 4096 at 2 wider; f32 rows 2048 at 2; then the runners-up (16-bit tiles of
+    8192 only at 3: at 2 they spill)."""
+    if dtype.bits == 16:
+        first = (2048, {"occupancy": 3}) if width <= 16384 else (4096, {"occupancy": 2})
+        return [first, (4096, {"occupancy": 2}), (4096, {"occupancy": 3}), (8192, {"occupancy": 3})]
+    return [(2048, {"occupancy": 2}), (2048, {"occupancy": 3}), (4096, {"occupancy": 3}), (8192, {"occupancy": 2})]
+
+
 def row_configs(width: int, dtype: st.DType) -> list[dict[str, Any]]:
-    """``rms_norm_row``'s candidates for rows of ``width`` columns: the default first (what runs
-    untimed: on the CPU interpreter, with ``SAFETILE_AUTOTUNE=0``), then blocks of other sizes
-    (elements a block) and register caps (``occupancy``: 4 = 64 registers, 6 = 40, 8 = 32): none
-    spills at the widths ``bench/kernels.py --build`` checks (docs/benchmarks.md §5)."""
-    tile, rows = row_tile(width), rows_per_block(width, dtype)
-    occupancy = 2 if dtype == f32 and rows * tile >= 8192 else 4
-    found = [dict(BM=rows, BN=tile, optimization_hints=sm_90(occupancy=occupancy))]
-    others = ((1024, 6), (1024, 8), (2048, 6), (2048, 4), (8192, 4)) if dtype.bits == 16 else ((2048, 6),)
-    for elements, occupancy in others:
-        config = dict(BM=max(1, elements // tile), BN=tile, optimization_hints=sm_90(occupancy=occupancy))
-        if elements >= tile and config not in found:  # never a block bigger than asked
+    """``rms_norm_row``'s candidates for rows of ``width`` columns (``row_choices``), the default
+    first: what runs untimed (the CPU interpreter, ``SAFETILE_AUTOTUNE=0``); f32 tiles of 8192
+    elements or more at most at ``occupancy = 2`` (at 4 they spill)."""
+    tile, found = row_tile(width), []
+    for elements, hints in row_choices(width, dtype):
+        rows = max(1, elements // tile)
+        if dtype == f32 and rows * tile >= 8192 and hints.get("occupancy", 0) > 2:
+            hints = dict(hints, occupancy=2)
+        config = dict(BM=rows, BN=tile, optimization_hints=sm_90(**hints))  # {} : no hint
+        if config not in found:
             found.append(config)
     return found
 
 
 def loop_configs(width: int, dtype: st.DType) -> list[dict[str, Any]]:
-    """The looped ``rms_norm``'s candidates (one row a block): the default first, then column
-    tiles of 2048 to 8192 at occupancy 2 or 3 (128 or 80 registers; 16-bit tiles of 8192 only at
-    3: at 2 they spill) and a load latency of 4; none spills (``bench/kernels.py --build``)."""
-    found = [dict(BM=1, BN=loop_tile(width, dtype), optimization_hints=sm_90(occupancy=2))]
-    tiles = ((2048, 2), (4096, 2), (2048, 3), (4096, 3), (8192, 3)) + (((8192, 2),) if dtype.bits == 32 else ())
-    for bn, occupancy in tiles:
-        config = dict(BM=1, BN=bn, optimization_hints=sm_90(occupancy=occupancy))
+    """The looped ``rms_norm``'s candidates (one row a block; ``loop_choices``), the default first."""
+    found = []
+    for bn, hints in loop_choices(width, dtype):
+        config = dict(BM=1, BN=bn, optimization_hints=sm_90(**hints))  # {} : no hint
         if config not in found:
             found.append(config)
-    found.append(dict(found[0], load_hints=sm_90(latency=4)))
     return found
+
+
+def rows_per_block(width: int, dtype: st.DType = f32) -> int:
+    """The default rows per block of the one-tile kernel (its first candidate's)."""
+    return int(row_configs(width, dtype)[0]["BM"])
+
+
+def loop_tile(width: int, dtype: st.DType = f32) -> int:
+    """The looped kernel's default column tile (its first candidate's)."""
+    return int(loop_configs(width, dtype)[0]["BN"])
 
 
 def tuning_key(z: Any, x: Any, *_: Any, **__: Any) -> tuple[str, int]:
@@ -167,16 +179,20 @@ def tuned(looped: bool, width: int, dtype: st.DType) -> Any:
     return TUNED[key]
 
 
-def launch_rms_norm(z: st.Tensor, x: st.Tensor, w: st.Tensor, eps: float, rows: int | None = None) -> st.DeviceOp:
+def launch_rms_norm(z: st.Tensor | st.Partition, x: st.Tensor, w: st.Tensor, eps: float,
+                    rows: int | None = None) -> st.DeviceOp:
     """``z = rms_norm(x) * w``: ``rms_norm_row`` when a row fits in one tile, else the looped ``rms_norm``,
     with the tile and hints ``st.autotune`` picks on the device for the element type and width
     (kept on disk: a later process reuses the choice); ``rows`` fixes the rows per block instead
-    (no tuning).  ``z`` comes back as passed."""
+    (no tuning).  ``z`` comes back as passed (a Partition
+    tiled as the chosen config tiles it)."""
     width = x.shape[1]
     looped = row_tile(width) > MAX_ROW_TILE
     if rows is not None:
         tile = (rows, loop_tile(width, x.dtype) if looped else row_tile(width))
         kernel, grid = (rms_norm, dict(grid=(-(-x.shape[0] // rows),))) if looped else (rms_norm_row, {})
-        return kernel(z.partition(tile), x, w, eps, **grid).then(lambda out: (out[0].unpartition(), *out[1:]))
+        tensor = z.unpartition() if isinstance(z, st.Partition) else z
+        op = kernel(tensor.partition(tile), x, w, eps, **grid)
+        return op if isinstance(z, st.Partition) else op.then(lambda out: (out[0].unpartition(), *out[1:]))
     grid = dict(grid=(x.shape[0],)) if looped else {}
     return tuned(looped, width, x.dtype)(z, x, w, eps, **grid)

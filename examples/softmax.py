@@ -16,8 +16,8 @@ still right (a block recomputes the statistics when its row block changes).
 
 ``launch_softmax`` picks the kernel from the width, then ``st.autotune``
 picks its tile and hints among the width's candidates (``row_configs``,
-``loop_configs``: the defaults of ``rows_per_block`` and ``loop_tile`` first,
-then other block sizes and register caps, none spilling), timed on the
+``loop_configs``: the fastest on an H100 first, the default, then the
+runners-up, none spilling), timed on the
 device at the first launch of each element type and width and kept on disk
 (docs/autotune.md).  Columns past the end of a row load as ``-inf`` (the
 partitions' padding), so they add nothing to the sum; stores beyond the
@@ -36,8 +36,6 @@ from safetile import f32
 LOG2E = 1.4426950408889634
 MAX_ROW_TILE = 8192
 """The widest row ``softmax_row`` takes in one tile (elements); wider rows take the online loop."""
-WIDE_TILE = 8192
-"""The looped kernel's usual column tile (``loop_tile`` gives the exceptions)."""
 ROW_GROUP = 1 << 16
 """The grouped order of the looped kernels' tiles: with at most this many row blocks, tile ``t``
 of ``n0`` row blocks is ``(t % n0, t // n0)``, so on a grid of ``n0`` blocks block ``b`` walks
@@ -98,53 +96,69 @@ def row_tile(width: int) -> int:
     return 1 << max(0, (width - 1).bit_length())
 
 
-def rows_per_block(width: int, dtype: st.DType = f32) -> int:
-    """The default rows per block: about 4096 elements a block (several rows of narrow ones, at
-    most 16), 16384 for 16-bit rows of up to 1024 columns (at most 64): measured on an H100
-    (docs/benchmarks.md §5), 16-bit rows of 1024 run 20% faster 16 to a block than 4; 4 rows of
-    4096 spill (216 bytes), so wider rows keep 4096 elements a block."""
-    per_block = 16384 if dtype.bits == 16 and row_tile(width) <= 1024 else 4096
-    return max(1, min(per_block // 256, per_block // row_tile(width)))
-
-
-def loop_tile(width: int, dtype: st.DType = f32) -> int:
-    """The looped kernel's default column tile: 8192, but 4096 for 16-bit rows wider than 16384
-    (the best of 2048/4096/8192 measured on an H100, docs/benchmarks.md §5)."""
-    return 4096 if dtype.bits == 16 and width > 16384 else WIDE_TILE
-
-
 def sm_90(**values: int) -> dict[str, dict[str, int]]:
     """Hints for sm_90 (a config's ``optimization_hints`` / ``load_hints``)."""
     return {"sm_90": values}
 
 
+def row_choices(width: int, dtype: st.DType) -> list[tuple[int, dict[str, int]]]:
+    """(elements a block, sm_90 hints) of ``softmax_row``'s candidates, the default first: the
+    fastest of each width's candidates timed by ``st.autotune`` on an H100 (docs/benchmarks.md
+    §5): 16-bit rows of up to 1024 columns 4096 elements a block at ``occupancy = 6`` (40
+    registers: 1.30x the 16384 at 4 shipped before), wider ones 8192 at 4 (1.4x one row at 4);
+    f32 rows of up to 1024 columns 1024 at 8 (32 registers), wider ones 4096 at 4.  The others
+    are the runners-up; none spills at the widths ``bench/kernels.py --build`` checks."""
+    narrow = row_tile(width) <= 1024
+    if dtype.bits == 16:
+        first = (4096, {"occupancy": 6}) if narrow else (8192, {"occupancy": 4})
+        return [first, (2048, {"occupancy": 6}), (4096, {"occupancy": 6}), (8192, {"occupancy": 4})]
+    first = (1024, {"occupancy": 8}) if narrow else (4096, {"occupancy": 4})
+    return [first, (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]
+
+
+def loop_choices(width: int, dtype: st.DType) -> list[tuple[int, dict[str, int]]]:
+    """(column tile, sm_90 hints) of the looped ``softmax``'s candidates, the default first: the
+    fastest on an H100 (docs/benchmarks.md §5): 8192 at ``occupancy = 3`` (80 registers), but
+    4096 at 2 for 16-bit rows wider than 16384 (8-50% faster there); then the runners-up (a
+    load latency of 4 was slower everywhere, 2048 always)."""
+    first = (4096, {"occupancy": 2}) if dtype.bits == 16 and width > 16384 else (8192, {"occupancy": 3})
+    return [first, (8192, {"occupancy": 3}), (4096, {"occupancy": 2}), (4096, {"occupancy": 3}),
+            (8192, {"occupancy": 2})]
+
+
 def row_configs(width: int, dtype: st.DType) -> list[dict[str, Any]]:
-    """``softmax_row``'s candidates for rows of ``width`` columns: the default first (what runs
-    untimed: on the CPU interpreter, with ``SAFETILE_AUTOTUNE=0``), then blocks of other sizes
-    (elements a block) and register caps (``occupancy``: 4 = 64 registers, 6 = 40, 8 = 32): none
-    spills at the widths ``bench/kernels.py --build`` checks (docs/benchmarks.md §5)."""
-    tile, rows = row_tile(width), rows_per_block(width, dtype)
-    occupancy = 2 if dtype == f32 and rows * tile >= 8192 else 4
-    found = [dict(BM=rows, BN=tile, optimization_hints=sm_90(occupancy=occupancy))]
-    others = ((4096, 4), (8192, 4), (4096, 6), (2048, 6)) if dtype.bits == 16 else ((1024, 4), (2048, 6), (1024, 8))
-    for elements, occupancy in others:
-        config = dict(BM=max(1, elements // tile), BN=tile, optimization_hints=sm_90(occupancy=occupancy))
-        if elements >= tile and config not in found:  # never a block bigger than asked
+    """``softmax_row``'s candidates for rows of ``width`` columns (``row_choices``), the default
+    first: what runs untimed (the CPU interpreter, ``SAFETILE_AUTOTUNE=0``); f32 tiles of 8192
+    elements or more at most at ``occupancy = 2`` (at 4 they spill)."""
+    tile, found = row_tile(width), []
+    for elements, hints in row_choices(width, dtype):
+        rows = max(1, elements // tile)
+        if dtype == f32 and rows * tile >= 8192 and hints.get("occupancy", 0) > 2:
+            hints = dict(hints, occupancy=2)
+        config = dict(BM=rows, BN=tile, optimization_hints=sm_90(**hints))  # {} : no hint
+        if config not in found:
             found.append(config)
     return found
 
 
 def loop_configs(width: int, dtype: st.DType) -> list[dict[str, Any]]:
-    """The looped ``softmax``'s candidates (one row a block): the default first, then column
-    tiles of 2048 to 8192 at occupancy 2 or 3 (128 or 80 registers) and a load latency of 4 (the
-    column loop's shared-memory pipeline); none spills (``bench/kernels.py --build``)."""
-    found = [dict(BM=1, BN=loop_tile(width, dtype), optimization_hints=sm_90(occupancy=2))]
-    for bn, occupancy in ((2048, 2), (4096, 2), (8192, 2), (4096, 3), (8192, 3)):
-        config = dict(BM=1, BN=bn, optimization_hints=sm_90(occupancy=occupancy))
+    """The looped ``softmax``'s candidates (one row a block; ``loop_choices``), the default first."""
+    found = []
+    for bn, hints in loop_choices(width, dtype):
+        config = dict(BM=1, BN=bn, optimization_hints=sm_90(**hints))  # {} : no hint
         if config not in found:
             found.append(config)
-    found.append(dict(found[0], load_hints=sm_90(latency=4)))
     return found
+
+
+def rows_per_block(width: int, dtype: st.DType = f32) -> int:
+    """The default rows per block of the one-tile kernel (its first candidate's)."""
+    return int(row_configs(width, dtype)[0]["BM"])
+
+
+def loop_tile(width: int, dtype: st.DType = f32) -> int:
+    """The looped kernel's default column tile (its first candidate's)."""
+    return int(loop_configs(width, dtype)[0]["BN"])
 
 
 def tuning_key(z: Any, x: Any, *_: Any, LOG: int = 0, **__: Any) -> tuple[str, int, int]:
@@ -168,17 +182,20 @@ def tuned(looped: bool, width: int, dtype: st.DType) -> Any:
     return TUNED[key]
 
 
-def launch_softmax(z: st.Tensor, x: st.Tensor, rows: int | None = None, log: bool = False) -> st.DeviceOp:
+def launch_softmax(z: st.Tensor | st.Partition, x: st.Tensor, rows: int | None = None,
+                   log: bool = False) -> st.DeviceOp:
     """``z = softmax(x)`` (``log``: ``log_softmax(x)``) along rows: ``softmax_row`` when a row fits
     in ``MAX_ROW_TILE`` elements, else the online ``softmax``, with the tile and hints
     ``st.autotune`` picks on the device for the element type and width (kept on disk: a later
     process reuses the choice); ``rows`` fixes the rows per block instead (no tuning).  ``z``
-    comes back as passed."""
+    comes back as passed (a Partition tiled as the chosen config tiles it)."""
     width = x.shape[1]
     looped = row_tile(width) > MAX_ROW_TILE
     if rows is not None:
         tile = (rows, loop_tile(width, x.dtype) if looped else row_tile(width))
         kernel, grid = (softmax, dict(grid=(-(-x.shape[0] // rows),))) if looped else (softmax_row, {})
-        return kernel(z.partition(tile), x, LOG=int(log), **grid).then(lambda out: (out[0].unpartition(), *out[1:]))
+        tensor = z.unpartition() if isinstance(z, st.Partition) else z
+        op = kernel(tensor.partition(tile), x, LOG=int(log), **grid)
+        return op if isinstance(z, st.Partition) else op.then(lambda out: (out[0].unpartition(), *out[1:]))
     grid = dict(grid=(x.shape[0],)) if looped else {}
     return tuned(looped, width, x.dtype)(z, x, LOG=int(log), **grid)
