@@ -89,20 +89,16 @@ class TraceError(RuntimeError):
     the kernel's line; ``__cause__`` is the ``CompileError``)."""
 
 
-def kernel_op(name: str, *, outputs: int = 1,
-              check: Callable[..., None] | None = None) -> Callable[[Callable[..., KernelLaunch]], Any]:
+def kernel_op(name: str, *, outputs: int = 1) -> Callable[[Callable[..., KernelLaunch]], Any]:
     """Register ``recipe`` as the custom op ``name`` (``"namespace::op"``) returning ``outputs``
-    tensors (one: a tensor; more: a tuple).  ``check``, called with the op's real arguments before
-    each launch (never while tracing), refuses what the data decides (an index out of range).
+    tensors (one: a tensor; more: a tuple).  What only the data decides (an index out of range)
+    is the kernel's to refuse, with a device assert: a check on the host would wait for the data.
     Returns torch's ``CustomOpDef``: call it like the recipe;
     ``.register_autograd(backward, setup_context=...)`` pairs it with backward ops."""
 
     def register(recipe: Callable[..., KernelLaunch]) -> Any:
         def real(*args: Any) -> Any:
-            launch = _launch_of(name, recipe, args, outputs)
-            if check is not None:
-                check(*args)
-            return _result(_run(launch))
+            return _result(_run(_launch_of(name, recipe, args, outputs)))
 
         def fake(*args: Any) -> Any:
             launch = _launch_of(name, recipe, args, outputs)
