@@ -481,6 +481,7 @@ class TileOptMain(xDSLOptMain):
                 warnings=self.warnings,
                 source_locations=self.args.print_debuginfo
                 and parse_spec(self.args.target).name not in BINARY_TARGETS,
+                implicit_module=not self.args.no_implicit_module,
             )
         try:
             self.apply_passes(module)

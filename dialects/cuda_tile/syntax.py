@@ -241,6 +241,8 @@ class TileIRParser(Parser):
         self._deferred_locations: dict[str, Span[str] | Span[bytes]] = {}
         self._implicit_terminators: list[Operation] = []
         """Terminators the ops being parsed added (``add_implicit_terminator``)."""
+        self.single_top_level = False
+        """MLIR's ``--no-implicit-module``: the text must be one top-level op."""
 
     def add_implicit_terminator(self, op: Operation) -> None:
         """``op`` was added by the parser to the op being parsed (MLIR's
@@ -301,7 +303,13 @@ class TileIRParser(Parser):
         # module's entries without the module around them (see ``_wrapped``).
         self._parser_state.dialect_stack = ["cuda_tile", *self._parser_state.dialect_stack]
         try:
-            module = _wrapped(super().parse_module(*args))
+            parsed = super().parse_module(*args)
+            if self.single_top_level and parsed not in self.op_spans and len(parsed.ops) != 1:
+                raise TileIRError(Diagnostic(
+                    self.lexer.input.name, 0, 0,
+                    f"source must contain a single top-level operation, found: {len(parsed.ops)}",
+                ))
+            module = _wrapped(parsed)
         except ParseError as err:
             if not (err.msg.startswith("values used but not defined") and self._forward_spans):
                 raise
@@ -674,6 +682,7 @@ def parse_tile_ir(
     hints: HintChecks = HintChecks.OFF,
     warnings: list[Diagnostic] | None = None,
     source_locations: bool = False,
+    implicit_module: bool = True,
 ) -> ModuleOp:
     """Parse and verify Tile IR text in any of its three forms.
 
@@ -685,7 +694,8 @@ def parse_tile_ir(
     ``source_locations`` gives each op and block argument that has no
     ``loc(...)`` its place in the text, ``loc("NAME":LINE:COL)``, as MLIR's
     parser does (off by default: the bytecode writer scopes file locations into
-    debug information, which NVIDIA's writes as unknown).
+    debug information, which NVIDIA's writes as unknown).  ``implicit_module=False``
+    is MLIR's ``--no-implicit-module``: the text must be one top-level op.
 
     ``ctx`` is the xDSL context the ops and types are looked up in; ``None`` (or
     a bare ``Context()``) is completed by ``tile_ir_context``.
@@ -694,6 +704,7 @@ def parse_tile_ir(
     parser: TileIRParser | None = None
     try:
         parser = TileIRParser(ctx, text, name, source_locations)  # lexes the first token
+        parser.single_top_level = not implicit_module
         if parser._current_token.kind == MLIRTokenKind.EOF:  # pyright: ignore[reportPrivateUsage]
             return ModuleOp([])  # empty, or only comments
         module = parser.parse_module()

@@ -155,6 +155,13 @@ ROWS = {
     "-mlir-print-op-generic": Row(("IN", "-mlir-print-op-generic"), GOOD, 0, out=('"cuda_tile.addf"',)),
     "--mlir-print-op-generic": Row(("IN", "--mlir-print-op-generic"), GOOD, 0, out=('"cuda_tile.addf"',)),
     "-allow-unregistered-dialect": Row(("IN", "-allow-unregistered-dialect"), GOOD, 0),
+    "--no-implicit-module, one op": Row(("IN", "--no-implicit-module"), GOOD, 0, out=("addf %a, %b",)),
+    "--no-implicit-module, two ops": Row(
+        ("IN", "--no-implicit-module"),
+        GOOD + GOOD.replace("@m", "@n"),
+        1,
+        err=("error: source must contain a single top-level operation, found: 2",),
+    ),
     # Locations: an op without loc(...) is at its place in the text.
     "--mlir-print-debuginfo": Row(
         ("-", "--mlir-print-debuginfo"),
