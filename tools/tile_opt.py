@@ -168,6 +168,11 @@ class TileOptMain(xDSLOptMain):
             help="print each op's location, loc(...) (the same as --print-debuginfo)",
         )
         arg_parser.add_argument(
+            "--mlir-print-local-scope",
+            action="store_true",
+            help="print locations inline, not as #loc aliases (tile-opt always prints them so)",
+        )
+        arg_parser.add_argument(
             "--mlir-print-op-generic",
             dest="print_op_generic",
             action="store_true",

@@ -170,6 +170,13 @@ ROWS = {
         out=('addf %a, %b : tile<f32> loc("<stdin>":3:5)', '} loc("<stdin>":2:3)'),
         stdin=True,
     ),
+    "--mlir-print-local-scope": Row(
+        ("-", "--mlir-print-debuginfo", "--mlir-print-local-scope"),
+        GOOD,
+        0,
+        out=('addf %a, %b : tile<f32> loc("<stdin>":3:5)',),
+        stdin=True,
+    ),
     # Split files: every chunk is processed and printed, separated by
     # `// -----`; the status is 1 if any chunk failed.
     "split output separators": Row(
