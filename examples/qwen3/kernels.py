@@ -12,7 +12,8 @@ serves every position (model.py):
                             q = rope(rms_norm_head(q)), the tile's softmax(q k^T) v and
                             its log-sum-exp (split-K)
 * ``kv_append``, ``attention_split``   the same in two launches
-* ``attention_merge``       per kv head: the tiles' outputs weighted by their sums
+* ``attention_merge``       per kv head (per query head where the group is not a power of
+                            two): the tiles' outputs weighted by their sums
 * ``gemv_residual``         z = r + W @ x                             (o_proj, down_proj)
 * ``read_rows``             z[b] = sum of W's rows of tile b: reads W into the L2 cache ahead
                             of the launch that needs it, from a graph branch (model.py)
@@ -32,6 +33,14 @@ past the position are skipped the same way.  Queries, keys and values are
 read from the QKV vector as tiles of ``G * D`` (a kv head's queries), ``D``
 (one head) or ``KVH * D`` (all keys, all values), so those indices are
 static.
+
+Any group ``G`` of query heads per kv head works: tile shapes are powers of
+two, so the attention's query tile has ``GP`` rows (``G`` rounded up to a
+power of two), the group's heads loaded one by one and zero rows below them
+where ``G < GP``.  The padded rows' outputs land in their own rows of the
+attention parts (``[KVH, tiles, GP * D]``, one ``(1, 1, GP * D)`` tile a block:
+still one writer per tile) and the merge never reads them: it merges a whole
+group a block where ``G == GP`` and one query head a block otherwise.
 
 The projections take their weights packed in their GEMV's tiles (``pack_weight``: tile
 ``(i, j)`` of ``(BN, BK)`` at ``w[i, j]``, contiguous; ``weight_tile``), which the memory
@@ -390,10 +399,16 @@ heads padded to 16 columns): a ``G``-row ``mma`` would waste its tensor-core row
 
 
 @st.function
-def queries(qkv, q_norm, inv_freq, kvh, position, eps, scale, G, D):
+def queries(qkv, q_norm, inv_freq, kvh, position, eps, scale, G, GP, D):
     """Kv head ``kvh``'s ``G`` query heads, normalized per head, rotated, times ``scale * log2(e)``:
-    ``(G, D)`` f32."""
-    q = qkv.partition((G * D,)).load((kvh,)).reshape((G, D))
+    ``(GP, D)`` f32, rows ``G ..`` zeros (``GP``: ``G`` rounded up to a power of two)."""
+    if G == GP:
+        q = qkv.partition((G * D,)).load((kvh,)).reshape((G, D))
+    else:
+        heads = ()
+        for g in st.static_range(GP):
+            heads = heads + ((head_vector(qkv, kvh * G + g, D) if g < G else st.zeros((1, D), f32)),)
+        q = stack_rows(heads)
     return rope(head_rms_norm(q, q_norm, eps), position, inv_freq) * (scale * LOG2E)
 
 
@@ -460,20 +475,20 @@ def weighted_of(p, vt, E, PRODUCTS):
 def attend_tile(o_part, lse, q, kt, vt, c, position, E, BN, PRODUCTS):
     """Key tile ``c`` (``kt``, ``vt``: keys ``c * BN ...``, those past ``position`` masked) for the
     queries ``q``: stores the softmax-weighted values (normalized) and the log2 of the sum."""
-    G, D = q.shape
+    GP, D = q.shape
     keys = st.iota((BN,)).reshape((1, BN)) + c * BN
     s = st.where(keys <= position, scores_of(q, kt, E, PRODUCTS), -math.inf)
     m = st.max(s, 1, keepdims=True)
     p = st.exp2(s - m)
     l = st.sum(p, 1, keepdims=True)
-    o_part.store((weighted_of(p, vt, E, PRODUCTS) / l).reshape((1, G, D)))
-    lse.store((m + st.log2(l)).reshape((1, G)))
+    o_part.store((weighted_of(p, vt, E, PRODUCTS) / l).reshape((1, 1, GP * D)))
+    lse.store((m + st.log2(l)).reshape((1, 1, GP)))
 
 
 @st.kernel(early_reads=("pos",))
 def attention_split(
-    o_part: st.Mut[f32, (1, "G", "D")],
-    lse: st.Mut[f32, (1, "G")],
+    o_part: st.Mut[f32, (1, 1, "GPD")],
+    lse: st.Mut[f32, (1, 1, "GP")],
     qkv: st.Ref[f32, ("QKV",)],
     q_norm: st.Ref["E", ("D",)],
     inv_freq: st.Ref[f32, ("HALF",)],
@@ -485,6 +500,8 @@ def attention_split(
     *,
     E: st.DType,
     G: int,
+    GP: int,
+    GPD: int,
     D: int,
     HALF: int,
     QKV: int,
@@ -495,15 +512,17 @@ def attention_split(
     """Decode attention, split-K, one key tile a block: block ``(kvh, c)`` takes the ``G`` query
     heads of kv head ``kvh`` over keys ``c * BN ...`` (those up to ``pos``) and writes their
     softmax-weighted values (normalized) and the log2 of their softmax sum (``o_part`` is
-    ``[KVH, tiles * G, D]``, ``lse`` ``[KVH, tiles * G]``).  A tile wholly past ``pos``
+    ``[KVH, tiles, GP * D]``, ``lse`` ``[KVH, tiles, GP]``; ``GP``: ``G`` rounded up to a power
+    of two, the rows past ``G`` padding).  A tile wholly past ``pos``
     returns at once, writing nothing: ``attention_merge`` skips it.  The queries are
     normalized per head and rotated here, the scale times log2(e) folded in; ``PRODUCTS``
     says how the two products are computed (``REDUCE``, ``ROWS``, ``MMA``)."""
+    assert GPD == GP * D and GP == 1 << (G - 1).bit_length(), "o_part's tiles are GP query rows of D"
     kvh, c, _ = st.tile_block_id()
     position = load_scalar(pos)
     if c * BN > position:
         return
-    q = queries(qkv, q_norm, inv_freq, kvh, position, eps, scale, G, D)
+    q = queries(qkv, q_norm, inv_freq, kvh, position, eps, scale, G, GP, D)
     kt = k_cache.partition((1, BN, D)).load((kvh, c, 0)).reshape((BN, D))
     vt = v_cache.partition((1, BN, D)).load((kvh, c, 0)).reshape((BN, D))
     attend_tile(o_part, lse, q, kt, vt, c, position, E, BN, PRODUCTS)
@@ -511,8 +530,8 @@ def attention_split(
 
 @st.kernel(early_reads=("pos",))
 def attention_append(
-    o_part: st.Mut[f32, (1, "G", "D")],
-    lse: st.Mut[f32, (1, "G")],
+    o_part: st.Mut[f32, (1, 1, "GPD")],
+    lse: st.Mut[f32, (1, 1, "GP")],
     k_cache: st.Mut["E", (1, "BN", "D")],
     v_cache: st.Mut["E", (1, "BN", "D")],
     qkv: st.Ref[f32, ("QKV",)],
@@ -525,6 +544,8 @@ def attention_append(
     *,
     E: st.DType,
     G: int,
+    GP: int,
+    GPD: int,
     D: int,
     HALF: int,
     QKV: int,
@@ -537,6 +558,7 @@ def attention_append(
     same grid as ``o_part``'s).  The block whose tile holds ``pos`` puts the new key (normalized,
     rotated) and value into row ``pos`` of its tiles and stores them back; every block then
     attends over its tiles as ``attention_split`` does."""
+    assert GPD == GP * D and GP == 1 << (G - 1).bit_length(), "o_part's tiles are GP query rows of D"
     kvh, c, _ = st.tile_block_id()
     position = load_scalar(pos)
     if c * BN > position:
@@ -550,32 +572,40 @@ def attention_append(
     if row < BN:
         k_cache.store(kt.reshape((1, BN, D)))
         v_cache.store(vt.reshape((1, BN, D)))
-    q = queries(qkv, q_norm, inv_freq, kvh, position, eps, scale, G, D)
+    q = queries(qkv, q_norm, inv_freq, kvh, position, eps, scale, G, GP, D)
     attend_tile(o_part, lse, q, kt, vt, c, position, E, BN, PRODUCTS)
 
 
 @st.kernel
 def attention_merge(
-    z: st.Mut[f32, ("GD",)],
-    o_part: st.Ref[f32, (-1, -1, "D")],
-    lse: st.Ref[f32, (-1, -1)],
+    z: st.Mut[f32, ("RD",)],
+    o_part: st.Ref[f32, (-1, -1, "GPD")],
+    lse: st.Ref[f32, (-1, -1, "GP")],
     pos: st.Ref[i32, (1,)],
     *,
-    GD: int,
+    RD: int,
+    R: int,
     G: int,
+    GP: int,
+    GPD: int,
     D: int,
     TILES: int,
     BN: int,
 ):
-    """The output of kv head ``kvh``'s ``G`` query heads (``z`` is ``[heads * D]``): the
-    partial outputs of its ``TILES`` key tiles of ``BN`` weighted by ``2**lse`` over their
-    sum; tiles past ``pos`` were not written and weigh nothing."""
-    assert GD == G * D, "the output tile is one kv head's G query heads of D"
-    kvh, _, _ = st.tile_block_id()
+    """The output of ``R`` query heads (``z`` is ``[heads * D]``): ``R = G``, a power of two, is
+    kv head ``b``'s group (block ``b``); ``R = 1`` is query head ``b`` alone, row ``b % G`` of kv
+    head ``b // G``'s parts (any ``G``).  The partial outputs of the ``TILES`` key tiles of ``BN``
+    weighted by ``2**lse`` over their sum; tiles past ``pos`` were not written and weigh nothing,
+    nor are the padding rows ``G .. GP`` read."""
+    assert RD == R * D, "the output tile is R query heads of D"
+    assert R == G or R == 1, "a merge block takes a whole group (G a power of two) or one query head"
+    assert GPD == GP * D and GP >= G, "o_part's rows are GP query rows of D"
+    b, _, _ = st.tile_block_id()
+    kvh, sub = b // (G // R), b % (G // R)
     visible = (st.iota((TILES,)) * BN <= load_scalar(pos)).reshape((TILES, 1))
-    parts = o_part.partition((1, TILES * G, D)).load((kvh, 0, 0)).reshape((TILES, G, D))
-    sums = st.where(visible, lse.partition((1, TILES * G)).load((kvh, 0)).reshape((TILES, G)), -math.inf)
+    parts = o_part.partition((1, TILES, RD)).load((kvh, 0, sub)).reshape((TILES, R, D))
+    sums = st.where(visible, lse.partition((1, TILES, R)).load((kvh, 0, sub)).reshape((TILES, R)), -math.inf)
     weights = st.exp2(sums - st.max(sums, 0, keepdims=True))  # tile 0 is always visible
     parts = st.where(visible.reshape((TILES, 1, 1)), parts, 0.0)
-    out = st.sum(parts * weights.reshape((TILES, G, 1)), 0) / st.sum(weights, 0).reshape((G, 1))
-    z.store(out.reshape((GD,)))
+    out = st.sum(parts * weights.reshape((TILES, R, 1)), 0) / st.sum(weights, 0).reshape((R, 1))
+    z.store(out.reshape((RD,)))

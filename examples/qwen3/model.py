@@ -250,7 +250,7 @@ class Qwen3Decoder:
         f32 = st.f32
         shapes = {
             "x": (c.hidden,), "x2": (c.hidden,), "qkv": (c.qkv,), "attn": (c.heads * c.head_dim,),
-            "o_part": (c.kv_heads, s // t.keys * c.group, c.head_dim), "lse": (c.kv_heads, s // t.keys * c.group),
+            "o_part": (c.kv_heads, s // t.keys, c.group_tile * c.head_dim), "lse": (c.kv_heads, s // t.keys, c.group_tile),
             "mlp": (c.intermediate,), "logits": (c.vocab,), "best": (c.vocab // t.head_rows,),
         }
         self.buffers = {name: st.zeros(shape, f32).sync() for name, shape in shapes.items()}
@@ -288,7 +288,8 @@ class Qwen3Decoder:
     def step(self, scope: Any, prompt_len: int) -> None:
         """Record the launches of one decode step in ``scope`` (what ``Graph.scope()`` yields)."""
         c, t = self.config, self.tiles
-        g, d, eps = c.group, c.head_dim, c.eps
+        g, gp, d, eps = c.group, c.group_tile, c.head_dim, c.eps
+        merged = g if g == gp else 1  # query heads a merge block: the group, or one where it is padded
         launch, run = self._launch, scope.record
         launch(run, K.embed, ("x", (t.embed,)), self.embedding, "tokens", "pos")
         for i, layer in enumerate(self.layers):
@@ -299,17 +300,17 @@ class Qwen3Decoder:
                 with scope.branch() as branch:
                     launch(branch.record, t.prefetch(K.read_rows), ("prefetched", (1,)), layer["o"],
                            BN=t.prefetch_rows)
-            heads = ("o_part", (1, g, d)), ("lse", (1, g))
+            heads = ("o_part", (1, 1, gp * d)), ("lse", (1, 1, gp))
             if t.fused_append:
                 launch(run, t.attention(K.attention_append), *heads, (k, (1, t.keys, d)), (v, (1, t.keys, d)), "qkv",
                        layer["q_norm"], layer["k_norm"], self.inv_freq, "pos", eps, d ** -0.5, KVH=c.kv_heads,
-                       PRODUCTS=t.products)
+                       G=g, PRODUCTS=t.products)
             else:
                 launch(run, K.kv_append, (k, (c.kv_heads, 1, d)), (v, (c.kv_heads, 1, d)), "qkv", layer["k_norm"],
                        self.inv_freq, "pos", eps, G=g)
                 launch(run, t.attention(K.attention_split), *heads, "qkv", layer["q_norm"], self.inv_freq, k, v, "pos", eps,
-                       d ** -0.5, BN=t.keys, PRODUCTS=t.products)
-            launch(run, K.attention_merge, ("attn", (g * d,)), "o_part", "lse", "pos", G=g,
+                       d ** -0.5, BN=t.keys, G=g, PRODUCTS=t.products)
+            launch(run, K.attention_merge, ("attn", (merged * d,)), "o_part", "lse", "pos", R=merged, G=g, D=d,
                    TILES=self.max_positions // t.keys, BN=t.keys)
             launch(run, t.o_proj(K.gemv_residual), ("x2", (t.o_rows,)), self._residual("x"), "attn", layer["o"],
                    BK=t.o_cols, **t.reads("o"))

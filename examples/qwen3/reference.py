@@ -11,7 +11,7 @@ causal attention over all positions, in f32 (weights as stored, converted).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -35,6 +35,12 @@ class Config:
         return self.heads // self.kv_heads
 
     @property
+    def group_tile(self) -> int:
+        """The decode attention's query-tile rows: ``group`` rounded up to a power of two (tile
+        shapes are powers of two; the rows past ``group`` are padding)."""
+        return 1 << (self.group - 1).bit_length()
+
+    @property
     def qkv(self) -> int:
         """Rows of the fused QKV projection."""
         return (self.heads + 2 * self.kv_heads) * self.head_dim
@@ -46,10 +52,12 @@ QWEN3_8B = Config(hidden=4096, layers=36, heads=32, kv_heads=8, head_dim=128, in
                   tied=False)
 QWEN3_14B = Config(hidden=5120, layers=40, heads=40, kv_heads=8, head_dim=128, intermediate=17408, vocab=151936,
                    tied=False)
-"""Its 5 query heads per kv head are not a power of two: the decode kernels' head tiles refuse it."""
+"""Its 5 query heads per kv head are not a power of two: the decode attention pads them to 8 rows."""
 QWEN3_32B = Config(hidden=5120, layers=64, heads=64, kv_heads=8, head_dim=128, intermediate=25600, vocab=151936,
                    tied=False)
 TINY = Config(hidden=64, layers=2, heads=4, kv_heads=2, head_dim=16, intermediate=96, vocab=128)
+TINY_GROUP3 = replace(TINY, heads=6)
+"""The tiny config with 3 query heads per kv head: a group that is not a power of two, as Qwen3-14B's 5."""
 
 
 def random_weights(config: Config, seed: int = 0, dtype: type = np.float32) -> dict[str, np.ndarray]:

@@ -38,9 +38,9 @@ import numpy as np
 import safetile as st
 
 from .model import Qwen3Decoder, Tiles
-from .reference import QWEN3_4B, TINY, Config, random_weights
+from .reference import QWEN3_4B, QWEN3_14B, TINY, TINY_GROUP3, Config, random_weights
 
-CONFIGS = {"tiny": TINY, "4B": QWEN3_4B}
+CONFIGS = {"tiny": TINY, "tiny-group3": TINY_GROUP3, "4B": QWEN3_4B, "14B": QWEN3_14B}
 
 
 def _contiguous(a: Any) -> Any:
@@ -221,7 +221,7 @@ def main(argv: list[str] | None = None) -> None:
     dist.init_process_group("nccl" if cuda else "gloo")
     try:
         config = CONFIGS[args.config]
-        tiny = config is TINY
+        tiny = config in (TINY, TINY_GROUP3)
         dtype = st.f32 if args.dtype == "f32" else st.bf16
         tiles = TP_TINY_TILES if tiny else Tiles()
         decoder = ShardedDecoder(config, random_weights(config, seed=1), dtype=dtype,
@@ -238,7 +238,7 @@ def main(argv: list[str] | None = None) -> None:
 
 
 TP_TINY_TILES = Tiles(rows=16, cols=16, head_rows=16, keys=8, embed=16, sample=8, o_rows=8, o_cols=16, o_early=2)
-"""The tiny config's tiles for 2 ranks: o_proj's row then has 32 columns (2 heads of 16)."""
+"""The tiny configs' tiles for 2 ranks: o_proj's row then has 32 or 48 columns (2 or 3 heads of 16)."""
 
 
 if __name__ == "__main__":

@@ -225,16 +225,28 @@ def attention_expected(qkv, q_norm, freqs, k_cache, v_cache, pos, kvh, g, d) -> 
     return ((p / p.sum(-1, keepdims=True)) @ values).reshape(kvh * g * d)
 
 
+def group_tile(g: int) -> int:
+    return 1 << (g - 1).bit_length()
+
+
+def parts(kvh: int, g: int, d: int, chunks: int) -> tuple[st.Partition, st.Partition]:
+    """Poisoned attention parts, ``(1, 1, GP * D)`` tiles (``GP``: ``g`` rounded up to a power of two)."""
+    gp = group_tile(g)
+    return poisoned((kvh, chunks, gp * d)).partition((1, 1, gp * d)), poisoned((kvh, chunks, gp)).partition((1, 1, gp))
+
+
 def merged(o_part: st.Partition, lse: st.Partition, pos: int, kvh: int, g: int, d: int, bn: int,
            chunks: int) -> st.Partition:
     """``attention_merge`` of the split outputs, after checking that exactly the key tiles up to
-    ``pos`` were written (the others are still poisoned)."""
+    ``pos`` were written (the others are still poisoned), a group a block where ``g`` is a power
+    of two, else a query head a block."""
     o_part, lse = o_part.unpartition(), lse.unpartition()
-    lse_values = lse.numpy().reshape(kvh, chunks, g)
+    lse_values = lse.numpy()
     used = -(-(pos + 1) // bn)
     assert np.isnan(lse_values[:, used:]).all() and np.isfinite(lse_values[:, :used]).all()
-    z, *_ = K.attention_merge(poisoned((kvh * g * d,)).partition((g * d,)), o_part, lse, scalar(pos),
-                              G=g, TILES=chunks, BN=bn).sync()
+    r = g if g == group_tile(g) else 1
+    z, *_ = K.attention_merge(poisoned((kvh * g * d,)).partition((r * d,)), o_part, lse, scalar(pos),
+                              R=r, G=g, D=d, TILES=chunks, BN=bn).sync()
     return z
 
 
@@ -242,32 +254,30 @@ PRODUCTS = [K.REDUCE, K.ROWS, K.MMA]
 
 
 @pytest.mark.parametrize("products", PRODUCTS)
-@pytest.mark.parametrize("pos", [0, 9, 21, 31])
-def test_attention_split_and_merge_is_decode_attention(pos: int, products: int) -> None:
-    kvh, g, d, s, bn = 2, 2, 16, 32, 8
+@pytest.mark.parametrize("pos, g", [(0, 2), (9, 2), (21, 2), (31, 2), (9, 3), (21, 5)])
+def test_attention_split_and_merge_is_decode_attention(pos: int, g: int, products: int) -> None:
+    kvh, d, s, bn = 2, 16, 32, 8
     chunks = s // bn
     qkv, q_norm, freqs, k_cache, v_cache = attention_inputs(kvh, g, d, s)
     o_part, lse, *_ = K.attention_split(
-        poisoned((kvh, chunks * g, d)).partition((1, g, d)), poisoned((kvh, chunks * g)).partition((1, g)),
-        tensor(qkv), tensor(q_norm), tensor(freqs), tensor(k_cache), tensor(v_cache), scalar(pos),
-        EPS, d ** -0.5, BN=bn, PRODUCTS=products).sync()
+        *parts(kvh, g, d, chunks), tensor(qkv), tensor(q_norm), tensor(freqs), tensor(k_cache), tensor(v_cache),
+        scalar(pos), EPS, d ** -0.5, BN=bn, G=g, PRODUCTS=products).sync()
     z = merged(o_part, lse, pos, kvh, g, d, bn, chunks)
     close(z, attention_expected(qkv, q_norm, freqs, k_cache, v_cache, pos, kvh, g, d), 1e-4)
     assert read_before_wait(K.attention_split) == ("pos",)  # the key tiles wait on it: one round trip sooner
 
 
 @pytest.mark.parametrize("products", PRODUCTS)
-@pytest.mark.parametrize("pos, g", [(0, 2), (9, 4), (21, 2), (31, 4)])
+@pytest.mark.parametrize("pos, g", [(0, 2), (9, 4), (21, 2), (31, 4), (0, 3), (21, 5), (31, 6)])
 def test_attention_append_appends_row_pos_and_attends(pos: int, g: int, products: int) -> None:
     kvh, d, s, bn = 2, 16, 32, 8
     chunks = s // bn
     qkv, q_norm, freqs, k_cache, v_cache = attention_inputs(kvh, g, d, s)
     k_norm = normal(d)
     o_part, lse, kc, vc, *_ = K.attention_append(
-        poisoned((kvh, chunks * g, d)).partition((1, g, d)), poisoned((kvh, chunks * g)).partition((1, g)),
-        tensor(k_cache).partition((1, bn, d)), tensor(v_cache).partition((1, bn, d)), tensor(qkv),
+        *parts(kvh, g, d, chunks), tensor(k_cache).partition((1, bn, d)), tensor(v_cache).partition((1, bn, d)), tensor(qkv),
         tensor(q_norm), tensor(k_norm), tensor(freqs), scalar(pos), EPS, d ** -0.5, KVH=kvh,
-        PRODUCTS=products).sync()
+        G=g, PRODUCTS=products).sync()
     k = qkv[kvh * g * d: (kvh * g + kvh) * d].reshape(kvh, d)
     k_cache[:, pos] = rope(rms_norm(k, k_norm, EPS)[None], np.array([pos]), freqs)[0]
     v_cache[:, pos] = qkv[(kvh * g + kvh) * d:].reshape(kvh, d)
@@ -288,9 +298,9 @@ LAUNCHED = {
     K.sample: dict(BT=64),
     K.advance: dict(),
     K.kv_append: dict(E=st.bf16, KVH=2, D=16, HALF=8, QKV=128, G=2),
-    K.attention_split: dict(E=st.bf16, G=2, D=16, HALF=8, QKV=128, KVH=2, BN=16, PRODUCTS=K.ROWS),
-    K.attention_append: dict(E=st.bf16, G=2, D=16, HALF=8, QKV=128, KVH=2, BN=16, PRODUCTS=K.MMA),
-    K.attention_merge: dict(GD=32, G=2, D=16, TILES=4, BN=16),
+    K.attention_split: dict(E=st.bf16, G=2, GP=2, GPD=32, D=16, HALF=8, QKV=128, KVH=2, BN=16, PRODUCTS=K.ROWS),
+    K.attention_append: dict(E=st.bf16, G=5, GP=8, GPD=128, D=16, HALF=8, QKV=224, KVH=2, BN=16, PRODUCTS=K.MMA),
+    K.attention_merge: dict(RD=16, R=1, G=5, GP=8, GPD=128, D=16, TILES=4, BN=16),
 }
 
 

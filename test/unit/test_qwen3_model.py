@@ -17,7 +17,7 @@ from dataclasses import replace  # noqa: E402
 
 from qwen3 import kernels as K  # noqa: E402
 from qwen3.model import TINY_TILES, Qwen3Decoder  # noqa: E402
-from qwen3.reference import TINY, greedy, random_weights  # noqa: E402
+from qwen3.reference import TINY, TINY_GROUP3, greedy, random_weights  # noqa: E402
 
 PROMPT = [5, 17, 99, 3, 64]
 
@@ -45,6 +45,20 @@ def test_greedy_decode_matches_the_numpy_reference(weights: dict[str, np.ndarray
     expected, logits = greedy(TINY, weights, PROMPT, steps)
     assert tokens == expected
     assert len(set(tokens)) > 3  # the weights do not just repeat one token
+    np.testing.assert_allclose(decoder.read("logits"), logits, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("tiles", [TINY_TILES, replace(TINY_TILES, fused_append=False, products=K.REDUCE)],
+                         ids=["default", "kv_append, reduce"])
+def test_a_group_of_three_query_heads_decodes_as_the_reference(tiles) -> None:  # noqa: ANN001
+    """3 query heads per kv head (Qwen3-14B has 5): the attention pads the group's tile to 4 rows,
+    the merge takes one query head a block."""
+    weights = random_weights(TINY_GROUP3, seed=1)
+    decoder = Qwen3Decoder(TINY_GROUP3, weights, dtype=st.f32, max_positions=32, tiles=tiles)
+    tokens = decoder.generate(PROMPT, 12)
+    expected, logits = greedy(TINY_GROUP3, weights, PROMPT, 12)
+    assert tokens == expected
+    assert len(set(tokens)) > 3
     np.testing.assert_allclose(decoder.read("logits"), logits, rtol=1e-4, atol=1e-4)
 
 

@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
 
 from qwen3 import prefill_kernels as P  # noqa: E402
 from qwen3.model import TINY_PREFILL, TINY_TILES, PrefillTiles, Qwen3Decoder  # noqa: E402
-from qwen3.reference import TINY, forward, random_weights  # noqa: E402
+from qwen3.reference import TINY, TINY_GROUP3, forward, random_weights  # noqa: E402
 
 PROMPT_17 = [5, 17, 99, 3, 64, 12, 100, 7, 7, 31, 2, 88, 127, 0, 45, 9, 71]
 
@@ -50,6 +50,23 @@ def test_prefill_then_decode_gives_the_tokens_of_token_by_token_decode(weights: 
     expected = decoder(weights, packed=packed).generate(PROMPT_17, 8)
     assert decoder(weights, packed=packed).generate(PROMPT_17, 8, prefill=True) == expected
     assert len(set(expected)) > 2  # not one token repeated
+
+
+def test_a_group_of_three_query_heads_prefills_as_the_reference_and_decodes_on() -> None:
+    """3 query heads per kv head: the prefill's logits against the reference, and the decode graph
+    continuing from its caches gives token-by-token decoding's tokens."""
+    weights = random_weights(TINY_GROUP3, seed=1)
+
+    def group3() -> Qwen3Decoder:
+        return Qwen3Decoder(TINY_GROUP3, weights, dtype=st.f32, max_positions=32, tiles=TINY_TILES,
+                            prefill_tiles=TINY_PREFILL)
+
+    d = group3()
+    d.record(PROMPT_17, prefill=True).release()
+    np.testing.assert_allclose(d.read("logits"), forward(TINY_GROUP3, weights, PROMPT_17)[-1], rtol=1e-4, atol=1e-4)
+    expected = group3().generate(PROMPT_17, 6)
+    assert group3().generate(PROMPT_17, 6, prefill=True) == expected
+    assert len(set(expected)) > 2
 
 
 @pytest.mark.full

@@ -15,7 +15,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "examples"))
 
-from qwen3.reference import TINY, greedy, random_weights  # noqa: E402
+from qwen3.reference import TINY, TINY_GROUP3, greedy, random_weights  # noqa: E402
 from qwen3.tp import shard  # noqa: E402
 
 PROMPT = [5, 17, 99, 3, 64]
@@ -29,12 +29,13 @@ def free_port() -> int:
 
 
 @pytest.mark.full  # two interpreters decoding over gloo: 10 CPU-s (make test checks the shards' arithmetic)
-def test_two_ranks_over_gloo_give_the_unsharded_tokens(tmp_path: Path) -> None:
+@pytest.mark.parametrize("name, config", [("tiny", TINY), ("tiny-group3", TINY_GROUP3)])
+def test_two_ranks_over_gloo_give_the_unsharded_tokens(tmp_path: Path, name: str, config) -> None:  # noqa: ANN001
     pytest.importorskip("torch.distributed")
     out = tmp_path / "tokens"
     env = {**os.environ, "WORLD_SIZE": "2", "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(free_port()),
            "PYTHONPATH": str(ROOT / "examples"), "SAFETILE_BACKEND": "cpu"}
-    command = [sys.executable, "-m", "qwen3.tp", "--config", "tiny", "--prompt", *map(str, PROMPT),
+    command = [sys.executable, "-m", "qwen3.tp", "--config", name, "--prompt", *map(str, PROMPT),
                "--steps", str(STEPS), "--max-positions", "16", "--out", str(out)]
     ranks = [subprocess.Popen(command, env={**env, "RANK": str(r), "LOCAL_RANK": str(r)}, cwd=tmp_path,
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) for r in range(2)]
@@ -44,7 +45,7 @@ def test_two_ranks_over_gloo_give_the_unsharded_tokens(tmp_path: Path) -> None:
         for rank in ranks:
             rank.kill()
     assert [rank.returncode for rank in ranks] == [0, 0], logs
-    expected, _ = greedy(TINY, random_weights(TINY, seed=1), PROMPT, STEPS)
+    expected, _ = greedy(config, random_weights(config, seed=1), PROMPT, STEPS)
     for r in range(2):
         assert (tmp_path / f"tokens.{r}").read_text().split() == [str(t) for t in expected], logs[r]
 
