@@ -362,13 +362,10 @@ class Qwen3Decoder:
         self.buffers.update(self.scratch)
         self.scratch = {}
 
-    def prefill(self, prompt: list[int], stream: st.Stream | None = None) -> None:
-        """The prompt in one pass over fresh buffers (``_allocate``'s): every layer's caches hold
-        rows ``0 .. len(prompt) - 1``, ``logits`` the last row's, ``tokens[len(prompt)]`` its
-        greedy token and the position is ``len(prompt)``: the decode graph continues from there.
-        Enqueued on ``stream`` (default: the default stream); a host read waits for it."""
-        c, t, p = self.config, self.tiles, self.prefill_tiles
-        n, g, d, eps = len(prompt), c.group, c.head_dim, c.eps
+    def _prefill_inputs(self, prompt: list[int]) -> None:
+        """Check ``prompt`` fits the prefill's tiles and the caches, and upload it with its scratch
+        buffers (``prompt``: the tokens padded to the row tile; ``last``: ``len(prompt) - 1``)."""
+        n, p = len(prompt), self.prefill_tiles
         if self.max_positions % p.attention:
             raise ValueError(f"a prefill needs max_positions ({self.max_positions}) to be a multiple of the "
                              f"prefill's attention tile ({p.attention}): pick PrefillTiles(attention=...) dividing it")
@@ -380,11 +377,14 @@ class Qwen3Decoder:
         tokens = np.zeros(rows, np.int32)
         tokens[:n] = prompt
         self.buffers["prompt"] = st.from_numpy(tokens).sync()
-        queue = stream or st.current_backend().default_stream
+        self.buffers["last"] = st.from_numpy(np.array([n - 1], np.int32)).sync()
 
-        def run(op: st.DeviceOp) -> Any:
-            return op.enqueue(queue)
-
+    def _prefill_launches(self, run: Callable[[st.DeviceOp], Any], n: int) -> None:
+        """The prefill's launches for an ``n``-token prompt (its inputs uploaded), through ``run``:
+        6 a layer, the embedding, the last row's copy, the position set to ``n - 1`` and the
+        decode step's head (which advances it to ``n``)."""
+        c, t, p = self.config, self.tiles, self.prefill_tiles
+        g, d, eps = c.group, c.head_dim, c.eps
         launch, tile = self._launch, (p.rows, p.cols)
         attention = hinted(P.prefill_attention, warps=p.attention_warps)
         norm_gemm, gemm_residual, gate_up = (hinted(k, warps=p.gemm_warps)
@@ -402,11 +402,37 @@ class Qwen3Decoder:
                    layer["up"], eps, BK=p.depth)
             launch(run, gemm_residual, ("X", tile), "X2", "M", layer["down"], BK=p.depth)
         launch(run, P.take_row, ("x", (t.embed,)), "X", n - 1)
-        self.buffers["pos"] = st.from_numpy(np.array([n - 1], np.int32)).sync()
+        launch(run, K.advance, ("pos", (1,)), "last", 0)
         self._head(run, n)
-        del self.buffers["prompt"]
+
+    def _prefill_done(self) -> None:
+        """Keep the prefill's scratch buffers for the next prompt of as many padded rows."""
+        del self.buffers["prompt"], self.buffers["last"]
         for name in ("X", "X2", "QKV", "O", "M"):
             self.scratch[name] = self.buffers.pop(name)
+
+    def prefill(self, prompt: list[int], stream: st.Stream | None = None) -> None:
+        """The prompt in one pass over fresh buffers (``_allocate``'s): every layer's caches hold
+        rows ``0 .. len(prompt) - 1``, ``logits`` the last row's, ``tokens[len(prompt)]`` its
+        greedy token and the position is ``len(prompt)``: the decode graph continues from there.
+        Enqueued launch by launch on ``stream`` (default: the default stream); a host read waits
+        for it."""
+        self._prefill_inputs(prompt)
+        queue = stream or st.current_backend().default_stream
+        self._prefill_launches(lambda op: op.enqueue(queue), len(prompt))
+        self._prefill_done()
+
+    def record_prefill(self, prompt: list[int]) -> st.Graph:
+        """Fresh buffers for ``prompt`` and the prefill's launches recorded as one graph (nothing
+        runs): each replay does what ``prefill`` does, without the host's launch costs."""
+        self.check_lengths(prompt)
+        self._allocate(prompt)
+        self._prefill_inputs(prompt)
+        with st.Graph.scope() as scope:
+            self._prefill_launches(scope.record, len(prompt))
+        self._prefill_done()
+        assert scope.graph is not None
+        return scope.graph
 
     def record(self, prompt: list[int], *, prefill: bool = False) -> st.Graph:
         """Fresh buffers for ``prompt`` and the graph of one step over them; with ``prefill`` the

@@ -52,6 +52,24 @@ def test_prefill_then_decode_gives_the_tokens_of_token_by_token_decode(weights: 
     assert len(set(expected)) > 2  # not one token repeated
 
 
+def test_the_recorded_prefill_replays_as_the_eager_one(weights: dict[str, np.ndarray]) -> None:
+    """The prefill as one graph (6 launches a layer, 7 more): a replay leaves the logits of the
+    last prompt token, its greedy token at ``tokens[n]`` and the position at ``n``; the graph sets
+    the position itself, so a second replay does the same (not the next position's token)."""
+    d = decoder(weights)
+    graph = d.record_prefill(PROMPT_17)
+    assert graph.what == f"{6 * TINY.layers + 7} recorded ops"
+    graph.replay()
+    graph.replay()
+    graph.release()
+    logits = forward(TINY, weights, PROMPT_17)[-1]
+    np.testing.assert_allclose(d.read("logits"), logits, rtol=1e-4, atol=1e-4)
+    tokens = d.read("tokens")
+    assert int(tokens[len(PROMPT_17)]) == int(np.argmax(logits))
+    assert not tokens[len(PROMPT_17) + 1:].any()
+    assert int(d.read("pos")[0]) == len(PROMPT_17)
+
+
 def test_a_group_of_three_query_heads_prefills_as_the_reference_and_decodes_on() -> None:
     """3 query heads per kv head: the prefill's logits against the reference, and the decode graph
     continuing from its caches gives token-by-token decoding's tokens."""
