@@ -6,17 +6,21 @@
 
 On the GPU, in one run:
 
-1. correctness, Qwen3-0.6B f32 (random weights in the published shapes, ``transformers``'
+1. (run after 2 and 3) correctness, Qwen3-0.6B f32 (random weights in the published shapes, ``transformers``'
    ``Qwen3ForCausalLM`` reading the same ones): for prompts of 1, 17 and 512 tokens, the prefill's
    logits of the last prompt token against the model's, and the greedy tokens of the prefill plus
    ``CHECK_STEPS`` decode steps against ``generate``'s;
-2. time to first token, Qwen3-4B bf16, prompts of 512, 2,048 and 8,192 tokens: ours (the
-   prefill enqueued, until the first token is on the host; best of ``RUNS`` after a warm-up),
-   ``transformers`` (SDPA, bf16: one forward keeping the last position's logits, then the
-   argmax on the host) and, while the budget lasts, ``torch.compile`` of that forward;
-3. the GEMM-bound estimate: the model's FLOPs (projections over every prompt row, causal
-   attention, the LM head of one row) over cuBLAS's rate on a ``(8192, 2560) x (2560, 9728)``
-   bf16 GEMM measured on the same GPU.
+2. time to first token, Qwen3-4B bf16, prompts of 512, 2,048 and 8,192 tokens: ours at each of
+   ``SPEED_TILES``, launched eagerly (the prefill enqueued, until the first token is on the
+   host) and as one recorded graph (a replay, until the token is in device memory); best of
+   ``RUNS`` after a warm-up; ``transformers`` (SDPA, bf16: one forward keeping the last
+   position's logits, then the argmax on the host); the GEMM-bound estimate: the model's FLOPs
+   (projections over every prompt row, causal attention, the LM head of one row) over cuBLAS's
+   rate on a ``(8192, 2560) x (2560, 9728)`` bf16 GEMM measured on the same GPU;
+3. the time of each kernel of the prefill graph at ``BREAKDOWN_PROMPT`` tokens (torch.profiler);
+4. ``DECODE``: Qwen3-14B's greedy decode on the GPU (its 5-head groups), tokens/s against the
+   HBM roofline;
+5. while the budget lasts, ``torch.compile`` of ``transformers``' forward, each length.
 
 Writes ``OUT_DIR/prefill.json`` (after each part: a run cut short keeps what it measured).
 """
@@ -41,15 +45,16 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "examples"))
 sys.path.append(str(Path(__file__).resolve().parent))  # measure.py (also under python -P)
 
-from measure import build_or_run  # noqa: E402
-from qwen3.model import PrefillTiles, Qwen3Decoder  # noqa: E402
-from qwen3.reference import QWEN3_0_6B, QWEN3_4B, Config, random_weights  # noqa: E402
+from measure import build_or_run, copy_bandwidth, kernel_times  # noqa: E402
+from qwen3.model import PrefillTiles, Qwen3Decoder, Tiles  # noqa: E402
+from qwen3.reference import QWEN3_0_6B, QWEN3_4B, QWEN3_14B, Config, random_weights  # noqa: E402
 
 _spec = importlib.util.spec_from_file_location("qwen3_bench", Path(__file__).resolve().parent / "qwen3.py")
 assert _spec is not None and _spec.loader is not None
 _qwen3_bench = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_qwen3_bench)
-hf_model, hf_logits = _qwen3_bench.hf_model, _qwen3_bench.hf_logits
+hf_model, hf_logits, bench_ours, model_bytes = (_qwen3_bench.hf_model, _qwen3_bench.hf_logits,
+                                                _qwen3_bench.bench_ours, _qwen3_bench.model_bytes)
 
 CHECK = (QWEN3_0_6B, st.f32, 1024, PrefillTiles(rows=64, cols=64, up_cols=64, depth=32, attention=64,
                                                  attention_warps=None, gemm_warps=None))
@@ -57,9 +62,15 @@ CHECK = (QWEN3_0_6B, st.f32, 1024, PrefillTiles(rows=64, cols=64, up_cols=64, de
 the default's edge)."""
 SPEED = (QWEN3_4B, st.bf16, 16384, PrefillTiles())
 """The timed run (the decode's attention merge takes a power-of-two count of key tiles)."""
-SPEED_TILES = {"default": PrefillTiles(), "gemm 4 warps": PrefillTiles(gemm_warps=None)}
-"""The prefill tiles timed: the default (GEMMs at 8 worker warps) and tileiras's choice for the
-GEMMs (4 warps: they spill)."""
+SPEED_TILES = {"128x128x64": PrefillTiles(), "128x256x64": PrefillTiles(cols=256, up_cols=128),
+               "128x256x64, gate/up 128x64": PrefillTiles(cols=256)}
+"""The prefill tiles timed (GEMMs at 8 worker warps): the default, and examples/gemm.py's tuned
+128 x 256 x 64 output tiles (docs/benchmarks.md) with gate/up's two accumulators at 128 x 128 or
+128 x 64."""
+BREAKDOWN_PROMPT = 2048
+"""The prompt length whose prefill graph is profiled kernel by kernel."""
+DECODE = (QWEN3_14B, Tiles())
+"""The decode timed on one GPU after the prefill: Qwen3-14B, 5 query heads per kv head."""
 CHECK_PROMPTS = (1, 17, 512)
 SPEED_PROMPTS = (512, 2048, 8192)
 CHECK_STEPS = 16
@@ -91,6 +102,10 @@ def build(arch: str) -> None:
             decoder.read("tokens")
         print(f"{config.hidden}-wide {dtype}: prefill and decode built for {arch} "
               f"({time.perf_counter() - start:.0f} s)", flush=True)
+    small = replace(DECODE[0], layers=1, vocab=384)
+    Qwen3Decoder(small, random_weights(small), dtype=st.bf16, max_positions=_qwen3_bench.MAX_POSITIONS,
+                 tiles=DECODE[1]).record(_qwen3_bench.PROMPT).release()
+    print(f"{DECODE[0]}: decode built for {arch}", flush=True)
 
 
 # -- on the GPU -------------------------------------------------------------------------
@@ -162,7 +177,9 @@ def cublas_rate(torch: Any) -> float:
     return 2 * 8192 * 2560 * 9728 / best
 
 
-def speed(torch: Any, results: dict[str, Any], deadline: float, save: Any) -> None:
+def speed(torch: Any, results: dict[str, Any], save: Any) -> None:
+    """Time to first token of ours (each of ``SPEED_TILES``, launched eagerly and as one recorded
+    graph) and of ``transformers``; the per-kernel profile of the graph at ``BREAKDOWN_PROMPT``."""
     config, dtype, positions, tiles = SPEED
     model = hf_model(config, torch.bfloat16, torch)
     model.config._attn_implementation = "sdpa"
@@ -172,7 +189,8 @@ def speed(torch: Any, results: dict[str, Any], deadline: float, save: Any) -> No
     for n in SPEED_PROMPTS:
         prompt = prompt_of(n, config.vocab)
         ids = torch.tensor([prompt], device="cuda")
-        decoder._allocate(prompt)
+        entry: dict[str, Any] = {"eager_by_tiles_s": {}, "graph_by_tiles_s": {}}
+        results["ttft"][str(n)] = entry
 
         def run_ours() -> int:
             decoder.prefill(prompt)
@@ -182,28 +200,47 @@ def speed(torch: Any, results: dict[str, Any], deadline: float, save: Any) -> No
             with torch.no_grad():
                 return int(model(ids, logits_to_keep=1).logits[0, -1].argmax().item())
 
-        by_tiles: dict[str, float] = {}
         for label, variant in SPEED_TILES.items():
             decoder.prefill_tiles = variant
             try:
-                first = run_ours()
-                by_tiles[label] = best_seconds(torch, run_ours)
-            except Exception:  # noqa: BLE001 - a variant missing from the cache: time the others
+                decoder._allocate(prompt)
+                entry["first_token_ours"] = run_ours()
+                entry["eager_by_tiles_s"][label] = best_seconds(torch, run_ours)
+                graph = decoder.record_prefill(prompt)
+                # The graph's time: its replay until the first token is in device memory (a host
+                # read of it needs the graph released: one small copy more).
+                entry["graph_by_tiles_s"][label] = best_seconds(torch, graph.sync)
+                if n == BREAKDOWN_PROMPT:
+                    per_kernel = kernel_times(graph.replay, torch, replays=3)
+                    results["breakdown"][label] = {name: us / 1e3 for name, us in per_kernel.items()}
+                graph.release()
+            except Exception:  # noqa: BLE001 - a variant that fails: time the others
                 results["errors"].append(f"{label}, {n} tokens: {traceback.format_exc()}")
-        t_ours = min(by_tiles.values())
-        hf_first = run_hf()
-        t_hf = best_seconds(torch, run_hf)
+                print(results["errors"][-1], flush=True)
+        timed = {**{f"eager {k}": v for k, v in entry["eager_by_tiles_s"].items()},
+                 **{f"graph {k}": v for k, v in entry["graph_by_tiles_s"].items()}}
+        best = min(timed, key=timed.__getitem__)
+        entry["first_token_transformers"] = run_hf()
+        entry["transformers_s"] = t_hf = best_seconds(torch, run_hf)
         estimate = model_flops(config, n) / rate
-        results["ttft"][str(n)] = {"ours_s": t_ours, "ours_by_tiles_s": by_tiles, "transformers_s": t_hf,
-                                   "gemm_bound_s": estimate,
-                                   "of_gemm_bound": estimate / t_ours, "vs_transformers": t_hf / t_ours,
-                                   "first_token_ours": first, "first_token_transformers": hf_first}
-        print(f"4B bf16, {n}-token prompt: {results['ttft'][str(n)]}", flush=True)
+        entry.update(ours_s=timed[best], ours_best=best, gemm_bound_s=estimate,
+                     of_gemm_bound=estimate / timed[best], vs_transformers=t_hf / timed[best])
+        print(f"4B bf16, {n}-token prompt: {entry}", flush=True)
         save()
+    del model, decoder
+    torch.cuda.empty_cache()
+
+
+def compiled_speed(torch: Any, results: dict[str, Any], deadline: float, save: Any) -> None:
+    """``torch.compile`` of the same forward, each prompt length while the budget lasts."""
+    config = SPEED[0]
+    model = hf_model(config, torch.bfloat16, torch)
+    model.config._attn_implementation = "sdpa"
     compiled = torch.compile(model)
     for n in SPEED_PROMPTS:
+        entry = results["ttft"].setdefault(str(n), {})
         if time.time() > deadline:
-            results["ttft"][str(n)]["torch_compile_s"] = "not run: out of the run's time budget"
+            entry["torch_compile_s"] = "not run: out of the run's time budget"
             continue
         ids = torch.tensor([prompt_of(n, config.vocab)], device="cuda")
 
@@ -214,11 +251,28 @@ def speed(torch: Any, results: dict[str, Any], deadline: float, save: Any) -> No
         start = time.perf_counter()
         run_compiled()
         t_compiled = best_seconds(torch, run_compiled)
-        entry = results["ttft"][str(n)]
-        entry.update(torch_compile_s=t_compiled, torch_compile_first_call_s=time.perf_counter() - start,
-                     vs_torch_compile=t_compiled / entry["ours_s"])
+        entry.update(torch_compile_s=t_compiled, torch_compile_first_call_s=time.perf_counter() - start)
+        if "ours_s" in entry:
+            entry["vs_torch_compile"] = t_compiled / entry["ours_s"]
         print(f"4B bf16, {n}-token prompt, torch.compile: {t_compiled * 1e3:.2f} ms", flush=True)
         save()
+
+
+def decode(torch: Any, results: dict[str, Any]) -> None:
+    """``DECODE``'s greedy decode on one GPU (bench/qwen3.py's timing: 1,024 tokens after a
+    16-token prompt, the step one graph) against the HBM roofline at the copy bandwidth."""
+    config, tiles = DECODE
+    bandwidth = copy_bandwidth(torch)
+    model = hf_model(config, torch.bfloat16, torch)
+    measured = bench_ours(config, model, tiles, torch)
+    del model
+    torch.cuda.empty_cache()
+    prompt, steps = len(_qwen3_bench.PROMPT), _qwen3_bench.BENCH_STEPS
+    roofline = steps / (sum(model_bytes(config, 2, prompt + i) for i in range(steps)) / bandwidth)
+    results["decode"] = {"config": str(config), "copy_bandwidth_GBps": bandwidth / 1e9,
+                         "roofline_tokens_per_s": roofline, "of_roofline": measured["tokens_per_s"] / roofline,
+                         **measured}
+    print(f"decode {config}: {measured['tokens_per_s']:.1f} tokens/s, roofline {roofline:.1f}", flush=True)
 
 
 def run(out: Path, budget: float) -> None:
@@ -228,18 +282,20 @@ def run(out: Path, budget: float) -> None:
     deadline = time.time() + budget
     results: dict[str, Any] = {"device": torch.cuda.get_device_name(),
                                "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "torch": torch.__version__,
-                               "check": {}, "ttft": {}, "errors": []}
+                               "check": {}, "ttft": {}, "breakdown": {}, "errors": []}
 
     def save() -> None:
         (out / "prefill.json").write_text(json.dumps(results, indent=1))
 
-    for part in (lambda: check(torch, results), lambda: speed(torch, results, deadline, save)):
+    for part in (lambda: speed(torch, results, save), lambda: check(torch, results), lambda: decode(torch, results),
+                 lambda: compiled_speed(torch, results, deadline, save)):
         try:
             part()
-        except Exception:  # noqa: BLE001 - keep what the other part measures
+        except Exception:  # noqa: BLE001 - keep what the other parts measure
             results["errors"].append(traceback.format_exc())
             print(traceback.format_exc(), flush=True)
         save()
+    plot(results, out / "prefill.png")
 
 
 def plot(results: dict[str, Any], png: Path) -> None:

@@ -112,8 +112,13 @@ def hf_model(config: Config, dtype: Any, torch: Any) -> Any:
         head_dim=config.head_dim, rope_theta=config.rope_theta, rms_norm_eps=config.eps,
         tie_word_embeddings=config.tied, max_position_embeddings=40960, attention_bias=False,
     )
-    with torch.device("cuda"):
-        model = Qwen3ForCausalLM(hf_config).to(dtype).eval()
+    default = torch.get_default_dtype()
+    torch.set_default_dtype(dtype)  # built in dtype: Qwen3-14B in f32 would not fit an H100 beside its bf16 copy
+    try:
+        with torch.device("cuda"):
+            model = Qwen3ForCausalLM(hf_config).to(dtype).eval()
+    finally:
+        torch.set_default_dtype(default)
     gen = torch.Generator(device="cuda").manual_seed(0)
     with torch.no_grad():
         for name, p in model.named_parameters():
