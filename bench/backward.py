@@ -62,10 +62,13 @@ ATTENTION = [(4, 16, 8, 2048, 64, causal) for causal in (False, True)] + [(4, 16
 """(batch, heads, kv_heads, seq, head dim, causal), bf16."""
 ATTENTION_TRIED: dict[str, dict[int, tuple[snn.BackwardTiles, snn.BackwardTiles]]] = {
     "safetile 64x64": {},
+    "safetile 128x64 64x128": {64: (snn.BackwardTiles(128, 64), snn.BackwardTiles(64, 128, 8))},
     "safetile 128x128 w8": {d: (snn.BackwardTiles(128, 128, 8), snn.BackwardTiles(128, 128, 8)) for d in (64, 128)},
 }
 """Backward tiles timed beside the shipped ``snn.ATTENTION_BACKWARD_TILES`` ("safetile"): the fixed
-64 x 64 tiles shipped before, and 128 x 128 tiles with 8 warps both ways (the forward's best)."""
+64 x 64 tiles shipped before; at d64 the pick of the fewest spilled bytes (dq 128 queries by 64
+keys, dk/dv 64 queries by 128 keys with 8 warps: slower than 64 x 64 unmasked); 128 x 128 with
+8 warps both ways (the forward's best: shipped at d64, 3.7x slower at d128)."""
 SOFTMAX = [(4096, 4096), (4096, 8192)]
 CROSS_ENTROPY = [(4096, 32768), (8192, 128256)]
 """(rows, vocabulary), bf16 logits."""

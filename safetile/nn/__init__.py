@@ -355,13 +355,14 @@ class BackwardTiles(NamedTuple):
 
 
 ATTENTION_BACKWARD_TILES: dict[int, tuple[BackwardTiles, BackwardTiles]] = {
-    64: (BackwardTiles(128, 64), BackwardTiles(64, 128, 8)),
+    64: (BackwardTiles(128, 128, 8), BackwardTiles(128, 128, 8)),
     128: (BackwardTiles(128, 128, 8), BackwardTiles(64, 128, 8)),
 }
 """Per head dimension, the tiles of ``(attention_backward_dq, attention_backward_dkdv)`` (smaller for
 shorter sequences): each kernel's block owns 128 rows of what it writes (queries for dq, keys for
-dk/dv), the configuration of the fewest spilled bytes on sm_90 among those compiled (at d64 dq's
-128 x 64 and 128 x 128 tie: the smaller one; docs/torch.md, "Speed")."""
+dk/dv), with 8 worker warps; the fastest of the configurations bench/backward.py timed
+(docs/benchmarks.md, section 8).  At d128, dk/dv's 128 x 128 spills 2.2 KB and runs 3.7x slower:
+it walks 64 queries a step."""
 
 
 def _attention_facts(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool) -> tuple[int, int, int]:

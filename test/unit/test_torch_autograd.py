@@ -235,8 +235,8 @@ SAFETY_VARIANTS = {
     K.matmul: dict(E=st.f32, A=st.f32, BM=64, BN=64, BK=32, TA=1),
     K.attention_forward: dict(E=st.f16, A=st.f32, BQ=64, BK=64, D=64, G=4, CAUSAL=1, SCALE=0.125),
     K.attention_delta: dict(E=st.f16, A=st.f32, BQ=64, D=64),
-    K.attention_backward_dq: dict(E=st.f16, A=st.f32, BQ=128, BK=64, D=64, G=4, CAUSAL=1, SCALE=0.125),
-    K.attention_backward_dkdv: dict(E=st.f16, A=st.f32, BQ=64, BK=128, D=64, G=4, CAUSAL=1, SCALE=0.125, WARPS=8),
+    K.attention_backward_dq: dict(E=st.f16, A=st.f32, BQ=128, BK=128, D=64, G=4, CAUSAL=1, SCALE=0.125, WARPS=8),
+    K.attention_backward_dkdv: dict(E=st.f16, A=st.f32, BQ=64, BK=128, D=128, G=4, CAUSAL=1, SCALE=0.125, WARPS=8),
 }
 
 
