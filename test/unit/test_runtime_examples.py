@@ -121,7 +121,7 @@ def test_row_launchers_take_the_one_tile_kernel_when_a_row_fits_and_the_loop_whe
     op = launch(*args, rows=2)
     fits = width <= module.MAX_ROW_TILE
     assert op.name.split("[")[0] == (f"{example}_row" if fits else example)
-    got = op.sync()[0].unpartition().numpy()
+    got = op.sync()[0].numpy()  # z comes back as passed: a Tensor
     ref = {"softmax": lambda: run_all._softmax_ref(xs), "rms_norm": lambda: run_all._rms_norm_ref(xs, ws, 1e-5),
            "layer_norm": lambda: run_all._layer_norm_ref(xs, ws, bs, 1e-5)}[example]()
     assert run_all.max_error(got, ref) <= 1e-4

@@ -118,13 +118,11 @@ def test_a_launcher_given_a_partition_returns_the_kernels_launch_which_can_be_pr
 
 @pytest.mark.parametrize(("module", "width"), [(SOFTMAX, 1024), (RMS_NORM, 65536), (LAYER_NORM, 4096)])
 @pytest.mark.parametrize("dtype", [st.f16, st.bf16, st.f32])
-def test_every_launcher_candidate_tiles_the_width_and_the_default_comes_first(module: Any, width: int,
-                                                                                 dtype: st.DType) -> None:
+def test_every_launcher_candidate_tiles_the_width_once(module: Any, width: int, dtype: st.DType) -> None:
     row_tile = module.max_row_tile(dtype) if module is LAYER_NORM else module.MAX_ROW_TILE
     looped = module.row_tile(width) > row_tile
     configs = (module.loop_configs if looped else module.row_configs)(width, dtype)
-    assert configs[0]["BM"] == (1 if looped else module.rows_per_block(width, dtype))
-    assert configs[0]["BN"] == (module.loop_tile(width, dtype) if looped else module.row_tile(width))
+    assert len(configs) >= 2, "the tuner has a choice"
     texts = [st.Config(**c).text for c in configs]
     assert len(set(texts)) == len(texts), "a candidate listed twice"
     for config in configs:
