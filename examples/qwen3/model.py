@@ -422,11 +422,14 @@ class Qwen3Decoder:
         self._prefill_launches(lambda op: op.enqueue(queue), len(prompt))
         self._prefill_done()
 
-    def record_prefill(self, prompt: list[int]) -> st.Graph:
-        """Fresh buffers for ``prompt`` and the prefill's launches recorded as one graph (nothing
-        runs): each replay does what ``prefill`` does, without the host's launch costs."""
+    def record_prefill(self, prompt: list[int], *, fresh: bool = True) -> st.Graph:
+        """Fresh buffers for ``prompt`` (with ``fresh=False``: those of the last ``record`` or
+        ``record_prefill`` of a prompt as long, as a benchmark's repeated prefills reuse them) and
+        the prefill's launches recorded as one graph (nothing runs): each replay does what
+        ``prefill`` does, without the host's launch costs."""
         self.check_lengths(prompt)
-        self._allocate(prompt)
+        if fresh or "tokens" not in self.buffers:
+            self._allocate(prompt)
         self._prefill_inputs(prompt)
         with st.Graph.scope() as scope:
             self._prefill_launches(scope.record, len(prompt))
