@@ -13,8 +13,9 @@ between them (NVLink multicast off), and on each:
    roofline (each rank's bytes a token, its shard of the weights and of the KV cache, at the
    slower rank's 1 GiB copy bandwidth);
 2. the same for Qwen3-8B at TP=2, then at TP=1 on rank 0's GPU (the unsharded ``Qwen3Decoder``,
-   its step one graph) while rank 1 waits: Qwen3-14B's 40 query heads over 8 kv heads (5 a
-   group) are not a power of two, which the decode kernels' head tiles need, so 8B stands in.
+   its step one graph) while rank 1 waits: 8B stood in for Qwen3-14B when the decode kernels
+   needed a power-of-two group (14B's is 5); they take any group now, and 14B at TP=2 against
+   TP=1 is the next two-GPU run (bench/prefill.py times 14B's TP=1 decode on one GPU).
 
 Rank 0 writes ``OUT_DIR/tp.json``.
 """
