@@ -28,7 +28,6 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.mark.full  # two interpreters decoding over gloo: 10 CPU-s (make test checks the shards' arithmetic)
 @pytest.mark.parametrize("name, config", [("tiny", TINY), ("tiny-group3", TINY_GROUP3)])
 def test_two_ranks_over_gloo_give_the_unsharded_tokens(tmp_path: Path, name: str, config) -> None:  # noqa: ANN001
     pytest.importorskip("torch.distributed")

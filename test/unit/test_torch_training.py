@@ -75,7 +75,6 @@ def train(model: Decoder, layers: Layers, compiled: bool) -> list[float]:
     return losses
 
 
-@pytest.mark.full  # 8 CPU-s; make test checks each layer's gradients against torch (test_torch_autograd.py)
 def test_the_loss_curve_equals_plain_torch() -> None:
     torch.manual_seed(0)
     model = Decoder()
