@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 
 # The unit tests are the CPU suite (`make test`): kernels run on the
@@ -45,3 +46,21 @@ def cubin_cache() -> Path:
     folder = Path(os.environ.get(CUBIN_CACHE_ENV) or REPO_ROOT / "build" / "test-cubins")
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+@pytest.fixture
+def young_heap() -> Iterator[None]:
+    """Let a test's ``gc.collect()`` look only at the objects the test made.
+
+    A full collection walks every object the collector tracks: after a few
+    hundred tests on one worker (compiled kernels, modules, torch) about a
+    CPU-second each.  The objects alive when the test starts are set aside
+    (``gc.freeze``) and given back after it (``gc.unfreeze``), so a collection
+    inside the test finds the test's own garbage (cycles among objects it made)
+    at the cost of those objects alone; garbage older than the test is
+    collected after it, as before."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()

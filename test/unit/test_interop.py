@@ -49,6 +49,10 @@ def add_2d(z: st.Mut[f32, "S"], x: st.Ref[f32, (-1, -1)], y: st.Ref[f32, (-1, -1
     z.store(st.load_tile_like(x, z) + st.load_tile_like(y, z))
 
 
+# Its gc.collect() calls (a capsule released, an array freed) walk the test's objects only.
+pytestmark = pytest.mark.usefixtures("young_heap")
+
+
 @pytest.fixture(autouse=True)
 def cpu_backend() -> None:
     if current_backend().name != "cpu":

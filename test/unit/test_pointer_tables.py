@@ -61,7 +61,7 @@ def test_an_address_into_a_tensor_the_launch_was_not_given_is_refused_with_the_r
     assert out.is_live and addresses.is_live
 
 
-def test_an_address_into_a_freed_tensor_is_refused() -> None:
+def test_an_address_into_a_freed_tensor_is_refused(young_heap: None) -> None:
     a = st.unsafe_pointer(st.from_numpy(np.ones(16, np.float32)).sync())
     z, a = table(st.zeros((16,), i64).sync().partition((16,)), a).sync()
     del a
