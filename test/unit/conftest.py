@@ -13,13 +13,23 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from _pytest.mark.expression import Expression
 from xdsl.context import Context
 
 from safetile.passes import registry
+
+import support
 from support import REPO_ROOT, make_context
 
 CUBIN_CACHE_ENV = "SAFETILE_TEST_CUBIN_CACHE"
 """Names the suite's cubin cache folder (default ``build/test-cubins``)."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Tell the property tests the tier (``support.FULL_TIER``): the full tier
+    is any run whose ``-m`` expression selects a test marked ``full``."""
+    markexpr = config.getoption("markexpr")
+    support.FULL_TIER = not markexpr or Expression.compile(markexpr).evaluate(lambda name: name == "full")
 
 
 @pytest.fixture

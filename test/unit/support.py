@@ -37,6 +37,20 @@ LIT_DIR = REPO_ROOT / "test" / "lit"
 EXAMPLES_DIR = REPO_ROOT / "examples"
 
 
+FULL_TIER = True
+"""Whether this run selects the tests marked ``full`` (``make test-full``,
+``pytest -m full``); set by conftest's ``pytest_configure`` before any test
+module is imported.  ``make test`` (``-m 'not gpu and not full'``) is not."""
+
+SMOKE_SHARE = 5
+"""``make test`` runs a property test on one in this many of its full tier's examples."""
+
+
+def examples(full: int) -> int:
+    """A hypothesis test's example count: ``full`` in the full tier, a fifth in ``make test``."""
+    return full if FULL_TIER else max(1, full // SMOKE_SHARE)
+
+
 def load_example(name: str) -> ModuleType:
     """``examples/<name>.py``, imported once per test run (as ``safetile_example_<name>``):
     every test file shares its kernels, so a variant is lowered once for all of them."""

@@ -17,7 +17,8 @@ index 2 were reached).  A failure prints the case (kernel source and
 arguments) and hypothesis's reproduction blob.
 
 The number of cases is the ``differential`` settings profile's:
-``$SAFETILE_DIFFERENTIAL_CASES`` (default 300, what ``make test`` runs; the
+``$SAFETILE_DIFFERENTIAL_CASES``, else 300 in the full tier (``make
+test-full``) and 60 in ``make test`` (``support.examples``); the
 bar for a change to the index analysis is 30000 cases without a failure; met
 on 2026-11-27 with the tight launch checks: 30000 cases, no failure and no
 false refusal, 17.5 minutes on a 2-core machine).
@@ -48,6 +49,7 @@ from safetile.passes.lower_tile_safety import LowerTileSafety
 from safetile.passes.partition_disjointness import PartitionDisjointness
 from safetile.passes.token_order import TokenOrder
 from safetile.runtime.errors import LaunchRefused
+from support import examples
 
 TEMPLATES = {
     # The block's tile, shifted by a constant.
@@ -242,7 +244,7 @@ def cases(draw: Any) -> Case:
 CASES_ENV = "SAFETILE_DIFFERENTIAL_CASES"
 settings.register_profile(
     "differential",
-    max_examples=int(os.environ.get(CASES_ENV, "300")),
+    max_examples=int(os.environ.get(CASES_ENV) or examples(300)),
     deadline=None,
     derandomize=True,
     print_blob=True,

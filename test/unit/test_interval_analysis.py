@@ -18,6 +18,7 @@ from safetile.dialects.cuda_tile.ops.structure import EntryOp
 from safetile.dialects.cuda_tile.syntax import parse_tile_ir
 from safetile.frontend.kernel import context
 from safetile.passes.analyses.intervals import Bound, IntervalAnalysis
+from support import examples
 
 TILE_Z, TILE_X = 16, 8
 STARTS = ("bid", "k", "const", "assumed")
@@ -100,7 +101,7 @@ def _evaluate(bound: Bound, sizes: dict[str, int]) -> int:
     return (-(-size // bound.extent.tile) + bound.offset) // bound.divisor
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     start=st.sampled_from(STARTS),
     start_const=st.integers(-20, 20),
