@@ -18,6 +18,7 @@ location back into an error, for failures found in the IR).
 from __future__ import annotations
 
 import ast
+import functools
 import linecache
 import os
 import traceback
@@ -74,7 +75,17 @@ class CompileError(Exception):
 def portable_path(file: str) -> str:
     """``file`` relative to the working directory if it lies below it, else as given."""
     try:
-        return os.path.relpath(file) if Path(file).resolve().is_relative_to(Path.cwd().resolve()) else file
+        return _portable_path(file, os.getcwd())
+    except OSError:  # no working directory (removed)
+        return file
+
+
+@functools.lru_cache(maxsize=256)
+def _portable_path(file: str, cwd: str) -> str:
+    """``portable_path`` from ``cwd``: remembered, because every op the frontend
+    makes asks it (two path resolutions, a dozen system calls, each time)."""
+    try:
+        return os.path.relpath(file, cwd) if Path(file).resolve().is_relative_to(Path(cwd).resolve()) else file
     except (OSError, ValueError):
         return file
 
