@@ -64,6 +64,13 @@ def _header(text: str, key: str, default: str) -> str:
 
 def corpus() -> list[Program]:
     """Every module of the lit dialect tests, examples and programs."""
+    return list(_corpus())
+
+
+@functools.cache
+def _corpus() -> tuple[Program, ...]:
+    """``corpus``, read and parsed once a process: four test modules ask for it at
+    collection (about 1.8 CPU-s each, the lit chunks parsed and printed)."""
     programs: list[Program] = []
     lit_files = sorted(
         p for p in (LIT_DIR / "dialect").glob("*.mlir") if not p.stem.endswith("-invalid")
@@ -91,7 +98,7 @@ def corpus() -> list[Program]:
         programs.append(
             Program(path.stem, text, _header(text, "ARCH", "sm_90"), _header(text, "SINCE", "13.1"))
         )
-    return programs
+    return tuple(programs)
 
 
 def expressible_in(programs: list[Program], version: str) -> list[Program]:
