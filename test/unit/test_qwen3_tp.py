@@ -28,7 +28,8 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.mark.parametrize("name, config", [("tiny", TINY), ("tiny-group3", TINY_GROUP3)])
+@pytest.mark.parametrize("name, config", [("tiny", TINY), pytest.param("tiny-group3", TINY_GROUP3, marks=pytest.mark.full)])
+# make test decodes the tiny config over gloo; make test-full also the group of 3 (30-65 s more)
 def test_two_ranks_over_gloo_give_the_unsharded_tokens(tmp_path: Path, name: str, config) -> None:  # noqa: ANN001
     pytest.importorskip("torch.distributed")
     out = tmp_path / "tokens"
