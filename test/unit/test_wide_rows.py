@@ -130,8 +130,10 @@ def test_every_launcher_candidate_tiles_the_width_once(module: Any, width: int, 
         assert not looped or config["BM"] == 1  # the launcher's grid has one block per row
 
 
-@pytest.mark.parametrize(("m", "n", "k", "tiles"), [(70, 50, 48, (64, 64, 64)), (130, 200, 64, (128, 128, 64)),
-                                                    (2048, 2048, 64, (128, 256, 64))])
+@pytest.mark.parametrize(("m", "n", "k", "tiles"), [
+    (70, 50, 48, (64, 64, 64)), (130, 200, 64, (128, 128, 64)),
+    pytest.param(2048, 2048, 64, (128, 256, 64), marks=pytest.mark.full),  # make test-full: the 128x256 tile run
+])
 def test_matmul_takes_the_tiles_for_the_shape_and_matches_numpy(m: int, n: int, k: int,
                                                                 tiles: tuple[int, int, int]) -> None:
     assert GEMM.gemm_tiles(m, n) == tiles
@@ -223,7 +225,10 @@ print(json.dumps(dict(timed=len(calls), chosen=tuning.chosen, how=tuning.how.spl
 """
 
 
-@pytest.mark.parametrize(("example", "looped", "width"), [("softmax", False, 1024), ("rms_norm", True, 16400)])
+@pytest.mark.parametrize(("example", "looped", "width"), [
+    ("softmax", False, 1024),
+    pytest.param("rms_norm", True, 16400, marks=pytest.mark.full),  # make test-full: the looped launcher's record
+])
 def test_a_launchers_choice_is_kept_on_disk_and_a_second_process_reuses_it(tmp_path: Path, example: str,
                                                                            looped: bool, width: int) -> None:
     """The first process times every candidate (a fake timer: the second is fastest) and writes the
