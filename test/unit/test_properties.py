@@ -50,10 +50,10 @@ from safetile.dialects.cuda_tile.types import (
     TileType,
     is_float,
 )
-from support import make_context, parse_type, print_canonical, print_qualified, roundtrip_module
+from support import examples, make_context, parse_type, print_canonical, print_qualified, roundtrip_module
 
 PROPERTY_SETTINGS = settings(
-    max_examples=150,
+    max_examples=examples(150),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
@@ -260,7 +260,7 @@ constant_shapes = st.lists(st.integers(0, 3).map(lambda e: 1 << e), min_size=0, 
     tuple
 )
 
-CONSTANT_SETTINGS = settings(PROPERTY_SETTINGS, max_examples=60)
+CONSTANT_SETTINGS = settings(PROPERTY_SETTINGS, max_examples=examples(60))
 
 
 def _constant_tile_type(draw: st.DrawFn, element_type: Attribute) -> TileType:
