@@ -181,6 +181,13 @@ class Recorder:
         self.values: list[Any] = []
         self.graph: Graph | None = None
 
+    @property
+    def stream(self) -> Stream:
+        """The stream the scope captures from: where work that safetile does not launch (a
+        library's kernels, NCCL's collectives) must be enqueued, inside the block, to join the
+        graph in order with the recorded ops."""
+        return self._stream
+
     def record(self, op: DeviceOp) -> Any:
         """Add ``op`` to the graph (nothing runs); its value, usable by later records only."""
         if not self._stream.capturing:

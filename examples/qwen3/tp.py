@@ -170,8 +170,8 @@ class ShardedDecoder(Qwen3Decoder):
         return super().record(prompt, prefill=prefill)
 
     def _capturing(self, scope: Any) -> None:
-        # Graph.scope names no stream; its capture stream is where the collectives must go.
-        self.stream = scope._stream  # noqa: SLF001
+        # The scope's capture stream is where the collectives must go to join the graph.
+        self.stream = scope.stream
 
     def generate(self, prompt: list[int], steps: int, *, prefill: bool = False, graph: bool = False) -> list[int]:
         """``steps`` greedy tokens after ``prompt`` (the same on every rank), ``len(prompt) - 1 +

@@ -56,6 +56,15 @@ def test_scope_records_ops_that_feed_each_other_and_replays_accumulate() -> None
     np.testing.assert_array_equal(b.numpy(), np.full(64, 5.0, np.float32))
 
 
+def test_the_scope_names_its_capture_stream_for_foreign_work() -> None:
+    """Work safetile does not launch (NCCL's collectives in examples/qwen3/tp.py) joins the graph
+    through ``scope.stream``: the stream capturing inside the block, no longer after it."""
+    with st.Graph.scope() as s:
+        assert s.stream.capturing and s.stream is not st.current_backend().default_stream
+        stream = s.stream
+    assert not stream.capturing
+
+
 def test_allocations_are_refused_inside_a_capture() -> None:
     with pytest.raises(DeviceOpError, match="allocates memory and cannot be recorded"):
         with st.Graph.scope() as s:
