@@ -151,8 +151,10 @@ class PrefillTiles:
     spill; 8 is 3.4-4x faster on an H200, docs/model.md); ``attention``:
     query rows, and key rows, a block of the causal attention and rows a block of the cache
     write (it divides ``max_positions``), ``attention_warps``: that kernel's worker warps
-    (examples/flash_attention.py's measured 8 for 128-row tiles); ``embed``: columns an
-    embedding block copies.  The prompt is padded to a multiple of ``rows`` and ``attention``."""
+    (examples/flash_attention.py's measured 8 for 128-row tiles, also the cache write's: at
+    tileiras's 4 it spills 1.1 KB); ``embed``: columns an embedding block copies; ``norm``: rows
+    a block of the RMS norm (each row whole, in a power-of-two tile: 2 rows of 4,096 f32 at
+    Qwen3-4B's 2,560 columns).  The prompt is padded to a multiple of ``rows`` and ``attention``."""
 
     rows: int = 128
     cols: int = 128
@@ -162,6 +164,7 @@ class PrefillTiles:
     attention_warps: int | None = 8
     gemm_warps: int | None = 8
     embed: int = 256
+    norm: int = 2
 
     @property
     def row_step(self) -> int:
@@ -170,7 +173,7 @@ class PrefillTiles:
 
 
 TINY_PREFILL = PrefillTiles(rows=16, cols=16, up_cols=16, depth=16, attention=16, attention_warps=None,
-                            gemm_warps=None, embed=16)
+                            gemm_warps=None, embed=16, norm=16)
 
 TINY_TILES = Tiles(rows=16, cols=16, head_rows=16, keys=8, embed=16, sample=8, o_rows=8, o_cols=32, o_early=2)
 
@@ -354,8 +357,8 @@ class Qwen3Decoder:
         if self.scratch and self.scratch["X"].shape[0] != rows:
             self.scratch.clear()
         if not self.scratch:
-            shapes = {"X": (c.hidden, st.f32), "X2": (c.hidden, st.f32), "QKV": (c.qkv, st.f32),
-                      "O": (c.heads * c.head_dim, e), "M": (c.intermediate, e)}
+            shapes = {"X": (c.hidden, st.f32), "X2": (c.hidden, st.f32), "XN": (c.hidden, e),
+                      "QKV": (c.qkv, st.f32), "O": (c.heads * c.head_dim, e), "M": (c.intermediate, e)}
             # Uploads, not st.zeros: the cuda backend's memset fill fails for bf16.
             self.scratch = {name: st.from_numpy(np.zeros((rows, cols), np.float32), dtype=dtype).sync()
                             for name, (cols, dtype) in shapes.items()}
@@ -381,25 +384,28 @@ class Qwen3Decoder:
 
     def _prefill_launches(self, run: Callable[[st.DeviceOp], Any], n: int) -> None:
         """The prefill's launches for an ``n``-token prompt (its inputs uploaded), through ``run``:
-        6 a layer, the embedding, the last row's copy, the position set to ``n - 1`` and the
+        8 a layer, the embedding, the last row's copy, the position set to ``n - 1`` and the
         decode step's head (which advances it to ``n``)."""
         c, t, p = self.config, self.tiles, self.prefill_tiles
         g, d, eps = c.group, c.head_dim, c.eps
         launch, tile = self._launch, (p.rows, p.cols)
         attention = hinted(P.prefill_attention, warps=p.attention_warps)
-        norm_gemm, gemm_residual, gate_up = (hinted(k, warps=p.gemm_warps)
-                                             for k in (P.norm_gemm, P.gemm_residual, P.norm_gate_up_gemm))
+        write_kv = hinted(P.prefill_kv, warps=p.attention_warps)
+        gemm, gemm_residual, gate_up = (hinted(k, warps=p.gemm_warps)
+                                        for k in (P.gemm, P.gemm_residual, P.gate_up_gemm))
+        norm_tile = (p.norm, P.row_tile(c.hidden))
         launch(run, P.embed_rows, ("X", (1, p.embed)), self.embedding, "prompt")
         for i, layer in enumerate(self.layers):
             k, v = f"k{i}", f"v{i}"
-            launch(run, norm_gemm, ("QKV", tile), "X", layer["ln1"], layer["qkv"], eps, BK=p.depth)
-            launch(run, P.prefill_kv, (k, (1, p.attention, d)), (v, (1, p.attention, d)), "QKV", layer["k_norm"],
+            launch(run, P.norm_rows, ("XN", norm_tile), "X", layer["ln1"], eps)
+            launch(run, gemm, ("QKV", tile), "XN", layer["qkv"], BK=p.depth)
+            launch(run, write_kv, (k, (1, p.attention, d)), (v, (1, p.attention, d)), "QKV", layer["k_norm"],
                    self.inv_freq, n, eps, KVH=c.kv_heads, G=g)
             launch(run, attention, ("O", (p.attention, d)), "QKV", layer["q_norm"], self.inv_freq, k, v, eps,
                    d ** -0.5, KVH=c.kv_heads, G=g)
             launch(run, gemm_residual, ("X2", tile), "X", "O", layer["o"], BK=p.depth)
-            launch(run, gate_up, ("M", (p.rows, p.up_cols)), "X2", layer["ln2"], layer["gate"],
-                   layer["up"], eps, BK=p.depth)
+            launch(run, P.norm_rows, ("XN", norm_tile), "X2", layer["ln2"], eps)
+            launch(run, gate_up, ("M", (p.rows, p.up_cols)), "XN", layer["gate"], layer["up"], BK=p.depth)
             launch(run, gemm_residual, ("X", tile), "X2", "M", layer["down"], BK=p.depth)
         launch(run, P.take_row, ("x", (t.embed,)), "X", n - 1)
         launch(run, K.advance, ("pos", (1,)), "last", 0)
@@ -408,7 +414,7 @@ class Qwen3Decoder:
     def _prefill_done(self) -> None:
         """Keep the prefill's scratch buffers for the next prompt of as many padded rows."""
         del self.buffers["prompt"], self.buffers["last"]
-        for name in ("X", "X2", "QKV", "O", "M"):
+        for name in ("X", "X2", "XN", "QKV", "O", "M"):
             self.scratch[name] = self.buffers.pop(name)
 
     def prefill(self, prompt: list[int], stream: st.Stream | None = None) -> None:

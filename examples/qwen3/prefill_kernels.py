@@ -8,18 +8,21 @@ they are uploaded, plain ``(n, k)`` or packed in the GEMV's tiles
 (``kernels.pack_weight``): one copy serves prefill and decode.
 
 * ``embed_rows``         X[r] = table[tokens[r]]
-* ``norm_gemm``          Z = (rms_norm(X) * norm_w) @ W^T               (QKV: f32 out)
+* ``norm_rows``          Xn = rms_norm(X) * norm_w, in ``E``: each row normalized once
+* ``gemm``               Z = Xn @ W^T                                   (QKV: f32 out)
 * ``prefill_kv``         rows ``0 .. n`` of the KV caches: keys normalized per head and
                          rotated at their positions, values as they are
 * ``prefill_attention``  causal GQA flash attention of each query head over the cache
                          (its queries normalized and rotated in the block), ``E`` out
 * ``gemm_residual``      Z = R + A @ W^T                                (o_proj, down_proj)
-* ``norm_gate_up_gemm``  Z = silu(Xn @ Wg^T) * (Xn @ Wu^T), Xn = rms_norm(X) * norm_w
+* ``gate_up_gemm``       Z = silu(Xn @ Wg^T) * (Xn @ Wu^T)
 * ``take_row``           z = X[row]: the last prompt row, for the decoder's LM head
 
-The RMS norms are fused into the GEMMs that read their output: the norm of a
-row is one factor, so a block sums the squares of its ``A`` tiles in the same
-loop as its products and scales its rows at the end.  The KV cache is written
+The RMS norms run once a row, into an ``E`` copy of the residual stream that
+QKV and gate/up read: every GEMM's ``A`` is then an ``E`` matrix (one GEMM
+loop, ``rows_times_weights``, for all four projections).  Fusing the norm into
+the GEMMs (their ``A`` the f32 stream, squared and converted in the loop) ran
+them at half the plain GEMMs' rate on an H100 (docs/model.md).  The KV cache is written
 by ``prefill_kv``'s grid over the cache's own tiles (blocks past the prompt
 return), so each cache tile has one writer; the attention then reads the cache,
 which the decode graph continues from (model.py: ``Qwen3Decoder.prefill``).
@@ -38,6 +41,7 @@ from .kernels import LOG2E, head_rms_norm, rope
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/: the flash attention's tile step
 from flash_attention import attend  # noqa: E402
+from rms_norm import row_tile  # noqa: E402,F401 - the norm's tile width (model.py)
 
 
 @st.function
@@ -68,33 +72,20 @@ def gemm_steps(w, BN, BK, K):
 
 
 @st.function
-def rows_times_weights(a, w, bm, bn, BM, BN, BK, E, norm_w=None, w2=None):
+def rows_times_weights(a, w, bm, bn, BM, BN, BK, w2=None):
     """Rows ``bm * BM ...`` of ``a`` times columns ``bn * BN ...`` of ``w^T`` (and of ``w2^T``: both
-    in one loop), f32 ``(BM, BN)`` accumulators; with ``norm_w``, ``a``'s tiles are scaled by it
-    before the product and the sums of their squares come back ``(BM, BK)`` (the rows' RMS is
-    then one factor of each row of the products)."""
+    in one loop), f32 ``(BM, BN)`` accumulators."""
     K = a.shape[1]
     steps = gemm_steps(w, BN, BK, K)
     pa = a.partition((BM, BK))
     acc = acc2 = st.zeros((BM, BN), f32)
-    squares = st.zeros((BM, BK), f32)
     for kt in range(K // (BK * steps)):
         for s in st.static_range(steps):
             at = pa.load((bm, kt * steps + s))
-            if norm_w is not None:
-                squares = squares + at * at
-                at = at * norm_w.partition((BK,)).load((kt * steps + s,)).astype(f32).reshape((1, BK))
-            at = at.astype(E)
             acc = st.mma(at, st.transpose(gemm_weight_tile(w, bn, kt, s, BN, BK)), acc)
             if w2 is not None:
                 acc2 = st.mma(at, st.transpose(gemm_weight_tile(w2, bn, kt, s, BN, BK)), acc2)
-    return acc, acc2, squares
-
-
-@st.function
-def row_rms(squares, K, eps):
-    """``1 / rms`` of each row, ``(BM, 1)``, from the rows' summed squares ``(BM, BK)``."""
-    return st.rsqrt(st.sum(squares, 1, keepdims=True) * (1.0 / K) + eps)
+    return acc, acc2
 
 
 @st.kernel
@@ -113,12 +104,32 @@ def embed_rows(
 
 
 @st.kernel
-def norm_gemm(
-    z: st.Mut[f32, ("BM", "BN")],
+def norm_rows(
+    z: st.Mut["E", ("BM", "BN")],
     x: st.Ref[f32, (-1, "K")],
     norm_w: st.Ref["E", ("K",)],
-    w: st.Ref["E", "WS"],
     eps: f32,
+    *,
+    E: st.DType,
+    BM: int,
+    BN: int,
+    K: int,
+):
+    """``z = rms_norm(x) * norm_w`` in ``E``: ``BM`` whole rows a block (``BN >= K``; the padded
+    columns load as zero and add nothing to the sums)."""
+    assert K <= BN, "norm_rows holds a whole row in one tile: partition the output with BN >= the row width"
+    bm, bn, _ = st.tile_block_id()
+    row = x.partition((BM, BN), padding="zero").load((bm, bn))
+    weight = norm_w.partition((BN,), padding="zero").load((bn,)).astype(f32).reshape((1, BN))
+    inv_rms = st.rsqrt(st.sum(row * row, 1, keepdims=True) * (1.0 / K) + eps)
+    z.store((row * inv_rms * weight).astype(E))
+
+
+@st.kernel
+def gemm(
+    z: st.Mut[f32, ("BM", "BN")],
+    a: st.Ref["E", (-1, "K")],
+    w: st.Ref["E", "WS"],
     *,
     E: st.DType,
     BM: int,
@@ -127,10 +138,10 @@ def norm_gemm(
     K: int,
     WS: st.Shape,
 ):
-    """``z = (rms_norm(x) * norm_w) @ w^T`` (the rows of ``x`` normalized)."""
+    """``z = a @ w^T``."""
     bm, bn, _ = st.tile_block_id()
-    acc, _, squares = rows_times_weights(x, w, bm, bn, BM, BN, BK, E, norm_w)
-    z.store(acc * row_rms(squares, K, eps))
+    acc, _ = rows_times_weights(a, w, bm, bn, BM, BN, BK)
+    z.store(acc)
 
 
 @st.kernel
@@ -149,18 +160,16 @@ def gemm_residual(
 ):
     """``z = residual + a @ w^T``."""
     bm, bn, _ = st.tile_block_id()
-    acc, _, _ = rows_times_weights(a, w, bm, bn, BM, BN, BK, E)
+    acc, _ = rows_times_weights(a, w, bm, bn, BM, BN, BK)
     z.store(residual.partition((BM, BN)).load((bm, bn)) + acc)
 
 
 @st.kernel
-def norm_gate_up_gemm(
+def gate_up_gemm(
     z: st.Mut["E", ("BM", "BN")],
-    x: st.Ref[f32, (-1, "K")],
-    norm_w: st.Ref["E", ("K",)],
+    a: st.Ref["E", (-1, "K")],
     w_gate: st.Ref["E", "WS"],
     w_up: st.Ref["E", "WS"],
-    eps: f32,
     *,
     E: st.DType,
     BM: int,
@@ -169,12 +178,10 @@ def norm_gate_up_gemm(
     K: int,
     WS: st.Shape,
 ):
-    """The gated MLP's first half: ``silu(xn @ w_gate^T) * (xn @ w_up^T)``, ``xn = rms_norm(x) *
-    norm_w``, in ``E`` (down_proj's input)."""
+    """The gated MLP's first half: ``silu(a @ w_gate^T) * (a @ w_up^T)`` in ``E`` (down_proj's
+    input); ``a`` the normalized rows (``norm_rows``)."""
     bm, bn, _ = st.tile_block_id()
-    gate, up, squares = rows_times_weights(x, w_gate, bm, bn, BM, BN, BK, E, norm_w, w_up)
-    inv = row_rms(squares, K, eps)
-    gate, up = gate * inv, up * inv
+    gate, up = rows_times_weights(a, w_gate, bm, bn, BM, BN, BK, w_up)
     z.store((gate / (1.0 + st.exp2(gate * -LOG2E)) * up).astype(E))
 
 
@@ -261,5 +268,5 @@ def take_row(z: st.Mut[f32, ("BH",)], x: st.Ref[f32, (-1, -1)], row: i32, *, BH:
     z.store(x.partition((1, BH)).load((row, bh)).reshape((BH,)))
 
 
-KERNELS = (embed_rows, norm_gemm, gemm_residual, norm_gate_up_gemm, prefill_kv, prefill_attention, take_row)
+KERNELS = (embed_rows, norm_rows, gemm, gemm_residual, gate_up_gemm, prefill_kv, prefill_attention, take_row)
 """Every prefill kernel (the tests check each one's unsafe report is empty)."""

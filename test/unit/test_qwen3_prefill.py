@@ -53,12 +53,12 @@ def test_prefill_then_decode_gives_the_tokens_of_token_by_token_decode(weights: 
 
 
 def test_the_recorded_prefill_replays_as_the_eager_one(weights: dict[str, np.ndarray]) -> None:
-    """The prefill as one graph (6 launches a layer, 7 more): a replay leaves the logits of the
+    """The prefill as one graph (8 launches a layer, 7 more): a replay leaves the logits of the
     last prompt token, its greedy token at ``tokens[n]`` and the position at ``n``; the graph sets
     the position itself, so a second replay does the same (not the next position's token)."""
     d = decoder(weights)
     graph = d.record_prefill(PROMPT_17)
-    assert graph.what == f"{6 * TINY.layers + 7} recorded ops"
+    assert graph.what == f"{8 * TINY.layers + 7} recorded ops"
     graph.replay()
     graph.replay()
     graph.release()
@@ -124,9 +124,10 @@ def test_a_weight_packed_in_tiles_the_gemm_cannot_step_through_is_refused(weight
 
 LAUNCHED = {
     P.embed_rows: dict(E=st.bf16, BH=16),
-    P.norm_gemm: dict(E=st.bf16, BM=16, BN=16, BK=16, K=64, WS=(8, 4, 16, 16)),
+    P.norm_rows: dict(E=st.bf16, BM=2, BN=128, K=100),
+    P.gemm: dict(E=st.bf16, BM=16, BN=16, BK=16, K=64, WS=(8, 4, 16, 16)),
     P.gemm_residual: dict(E=st.bf16, BM=16, BN=16, BK=16, K=64, WS=(64, 64)),
-    P.norm_gate_up_gemm: dict(E=st.bf16, BM=16, BN=16, BK=16, K=64, WS=(6, 4, 16, 16)),
+    P.gate_up_gemm: dict(E=st.bf16, BM=16, BN=16, BK=16, K=64, WS=(6, 4, 16, 16)),
     P.prefill_kv: dict(E=st.bf16, BM=16, D=16, HALF=8, QKV=128, KVH=2, G=2),
     P.prefill_attention: dict(E=st.bf16, BM=16, D=16, HALF=8, QKV=128, KVH=2, G=2),
     P.take_row: dict(BH=16),
@@ -137,6 +138,17 @@ def test_every_prefill_kernel_is_safe() -> None:
     assert set(P.KERNELS) == set(LAUNCHED)
     for kernel, generics in LAUNCHED.items():
         assert kernel.unsafe_report(**generics) == [], kernel.name
+
+
+def test_norm_rows_normalizes_rows_narrower_than_their_tile() -> None:
+    """A row of 100 columns in a 128-column tile (as Qwen3-4B's 2,560 in 4,096): the padded
+    columns add nothing to the mean of the squares, and only the row's own columns are written."""
+    rng = np.random.default_rng(0)
+    x, w = rng.standard_normal((4, 100)).astype(np.float32), rng.standard_normal(100).astype(np.float32)
+    out = st.from_numpy(np.full((4, 100), np.nan, np.float32)).sync().partition((2, 128))
+    z, *_ = P.norm_rows(out, st.from_numpy(x).sync(), st.from_numpy(w).sync(), 1e-6).sync()
+    expected = x / np.sqrt((x * x).mean(1, keepdims=True) + 1e-6) * w
+    np.testing.assert_allclose(z.unpartition().numpy(), expected, rtol=1e-5, atol=1e-5)
 
 
 def test_prefill_tiles_pad_to_the_larger_row_tile() -> None:
