@@ -6,16 +6,15 @@
 The run starts one process per GPU (``RANK``, ``LOCAL_RANK``: each sees its own GPU), NCCL
 between them (NVLink multicast off), and on each:
 
-1. Qwen3-32B bf16, random weights in the published shapes drawn on the GPU shard by shard (a
+1. Qwen3-14B bf16, random weights in the published shapes drawn on the GPU shard by shard (a
    rank never holds the other's): ``STEPS`` greedy tokens after a 16-token prompt, each rank's
    step one graph with its NCCL calls inside (``ShardedDecoder.record``; if the capture fails,
    the step enqueued launch by launch, and the error kept); tokens/s against the two-GPU
    roofline (each rank's bytes a token, its shard of the weights and of the KV cache, at the
    slower rank's 1 GiB copy bandwidth);
-2. the same for Qwen3-8B at TP=2, then at TP=1 on rank 0's GPU (the unsharded ``Qwen3Decoder``,
-   its step one graph) while rank 1 waits: 8B stood in for Qwen3-14B when the decode kernels
-   needed a power-of-two group (14B's is 5); they take any group now, and 14B at TP=2 against
-   TP=1 is the next two-GPU run (bench/prefill.py times 14B's TP=1 decode on one GPU).
+2. the same 14B at TP=1 on rank 0's GPU (the unsharded ``Qwen3Decoder``, its step one graph)
+   while rank 1 waits: TP=2's speedup over it (target 1.7x);
+3. Qwen3-32B at TP=2, as 1.
 
 Rank 0 writes ``OUT_DIR/tp.json``.
 """
@@ -41,7 +40,7 @@ sys.path.append(str(Path(__file__).resolve().parent))  # measure.py (also under 
 
 from measure import build_or_run, copy_bandwidth  # noqa: E402
 from qwen3.model import Qwen3Decoder  # noqa: E402
-from qwen3.reference import QWEN3_8B, QWEN3_32B, Config, random_weights  # noqa: E402
+from qwen3.reference import QWEN3_14B, QWEN3_32B, Config, random_weights  # noqa: E402
 from qwen3.tp import local_config  # noqa: E402
 
 MAX_POSITIONS = 2048
@@ -57,7 +56,7 @@ def build(arch: str) -> None:
     variants are those of the sharded one.  One layer and a 384-token vocabulary a rank give
     the same variants (those sizes are dynamic)."""
     os.environ["SAFETILE_AOT_ARCHS"] = arch
-    for config, world in ((QWEN3_32B, WORLD), (QWEN3_8B, WORLD), (QWEN3_8B, 1)):
+    for config, world in ((QWEN3_14B, WORLD), (QWEN3_14B, 1), (QWEN3_32B, WORLD)):
         small = replace(local_config(config, world) if world > 1 else config, layers=1, vocab=384)
         decoder = Qwen3Decoder(small, random_weights(small), dtype=st.bf16, max_positions=MAX_POSITIONS)
         decoder.record(PROMPT).release()
@@ -162,7 +161,7 @@ def rank_main(out: Path) -> None:
         if rank == 0:
             (out / "tp.json").write_text(json.dumps(results, indent=1))
 
-    for name, config in (("32B", QWEN3_32B), ("8B", QWEN3_8B)):
+    def sharded(name: str, config: Config) -> None:
         torch.manual_seed(rank)
         weights = RandomShard(config, WORLD, torch)
         entry: dict[str, Any] = {"tp": WORLD}
@@ -172,10 +171,10 @@ def rank_main(out: Path) -> None:
             for graph in (True, False):
                 try:
                     entry["graph" if graph else "eager"] = tokens_per_s(decoder, torch, graph)
+                    break  # the eager rate only where the capture fails
                 except Exception:  # noqa: BLE001 - the capture may fail: keep the eager rate
                     results["errors"].append(f"{name} graph={graph}: {traceback.format_exc()}")
-            position = len(PROMPT) + STEPS // 2
-            entry["roofline"] = float(bandwidth) / weights.bytes_per_token(position)
+            entry["roofline"] = float(bandwidth) / weights.bytes_per_token(len(PROMPT) + STEPS // 2)
             best = max(v for k, v in entry.items() if k in ("graph", "eager"))
             entry["of_roofline"] = best / entry["roofline"]
             del decoder
@@ -185,23 +184,29 @@ def rank_main(out: Path) -> None:
         print(f"rank {rank}: {name} TP={WORLD}: {entry}", flush=True)
         torch.cuda.empty_cache()
         save()
+
+    sharded("14B", QWEN3_14B)
     dist.barrier()
-    if rank == 0:  # TP=1 of 8B on this GPU alone
+    if rank == 0:  # TP=1 of 14B on this GPU alone
         entry = {"tp": 1}
         try:
-            weights = RandomShard(QWEN3_8B, 1, torch)
-            decoder = Qwen3Decoder(QWEN3_8B, weights, dtype=st.bf16, max_positions=MAX_POSITIONS,
+            weights = RandomShard(QWEN3_14B, 1, torch)
+            decoder = Qwen3Decoder(QWEN3_14B, weights, dtype=st.bf16, max_positions=MAX_POSITIONS,
                                    upload=lambda t: st.from_dlpack(t.contiguous()))
             entry["graph"] = tokens_per_s(decoder, torch, True)
             entry["roofline"] = float(bandwidth) / weights.bytes_per_token(len(PROMPT) + STEPS // 2)
             entry["of_roofline"] = entry["graph"] / entry["roofline"]
-            two = results["runs"]["8B TP=2"]
+            two = results["runs"]["14B TP=2"]
             entry["tp2_speedup"] = max(two.get("graph", 0.0), two.get("eager", 0.0)) / entry["graph"]
+            del decoder
         except Exception:  # noqa: BLE001
-            results["errors"].append(f"8B TP=1: {traceback.format_exc()}")
-        results["runs"]["8B TP=1"] = entry
-        print(f"8B TP=1: {entry}", flush=True)
+            results["errors"].append(f"14B TP=1: {traceback.format_exc()}")
+        results["runs"]["14B TP=1"] = entry
+        print(f"14B TP=1: {entry}", flush=True)
+        torch.cuda.empty_cache()
         save()
+    dist.barrier()
+    sharded("32B", QWEN3_32B)
     dist.barrier()
     dist.destroy_process_group()
 
