@@ -13,7 +13,6 @@ import pytest
 
 torch = pytest.importorskip("torch")  # a pinned test dependency: make test installs it
 
-from torch._dynamo.utils import counters  # noqa: E402
 
 import safetile as st  # noqa: E402
 from safetile.nn import kernels as K  # noqa: E402
@@ -58,6 +57,8 @@ def test_the_op_runs_eagerly_torch_in_torch_out() -> None:
 
 
 def test_the_op_is_one_node_of_a_fullgraph_compile() -> None:
+    from torch._dynamo.utils import counters  # here, not at collection: dynamo's import is 1.2 CPU-s a worker
+
     counters.clear()
     recorder = GraphRecorder()
     model = torch.compile(lambda x: scaled_softmax(x * 2, 2) + 1, backend=recorder, fullgraph=True)
@@ -104,6 +105,8 @@ def test_an_unsupported_dtype_is_named() -> None:
 
 def test_dynamic_shapes_trace_and_run() -> None:
     import safetile.nn as nn
+
+    from torch._dynamo.utils import counters  # here, not at collection: dynamo's import is 1.2 CPU-s a worker
 
     counters.clear()
     model = torch.compile(nn.softmax, backend="aot_eager", dynamic=True, fullgraph=True)
