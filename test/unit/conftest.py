@@ -25,11 +25,21 @@ CUBIN_CACHE_ENV = "SAFETILE_TEST_CUBIN_CACHE"
 """Names the suite's cubin cache folder (default ``build/test-cubins``)."""
 
 
+GC_THRESHOLD = (20_000, 10, 10)
+"""The collector's thresholds in a test process.  Python's default (700
+allocations a young collection) made the suite spend about a tenth of its
+CPU in the collector, mostly in full collections walking a heap of compiled
+kernels; 20,000 halves that.  A test that needs its cycles collected calls
+``gc.collect()`` (see ``young_heap``)."""
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Tell the property tests the tier (``support.FULL_TIER``): the full tier
-    is any run whose ``-m`` expression selects a test marked ``full``."""
+    is any run whose ``-m`` expression selects a test marked ``full``.  Set
+    the collector's thresholds (``GC_THRESHOLD``)."""
     markexpr = config.getoption("markexpr")
     support.FULL_TIER = not markexpr or Expression.compile(markexpr).evaluate(lambda name: name == "full")
+    gc.set_threshold(*GC_THRESHOLD)
 
 
 @pytest.fixture
