@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "examples"))
 
 from qwen3.reference import TINY, TINY_GROUP3, greedy, random_weights  # noqa: E402
-from qwen3.tp import shard  # noqa: E402
+from qwen3.tp import TP_TINY_TILES, ShardedDecoder, shard  # noqa: E402
 
 PROMPT = [5, 17, 99, 3, 64]
 STEPS = 6
@@ -66,3 +66,18 @@ def test_the_row_parallel_shards_sum_to_the_whole_projection() -> None:
 def test_a_world_size_that_does_not_divide_the_heads_is_refused() -> None:
     with pytest.raises(ValueError, match=r"over 3 ranks splits heads \(4\) evenly: pick a world size dividing it"):
         shard(TINY, random_weights(TINY), 0, 3)
+
+
+def test_what_a_sharded_rank_does_not_do_is_refused_naming_the_way() -> None:
+    """A sharded prefill is not written, and a sharded step is captured as a graph on a GPU only:
+    each refusal says what to do instead (one rank of one over gloo, in this process)."""
+    dist = pytest.importorskip("torch.distributed")
+    dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{free_port()}", rank=0, world_size=1)
+    try:
+        rank = ShardedDecoder(TINY, random_weights(TINY), max_positions=16, tiles=TP_TINY_TILES)
+        with pytest.raises(NotImplementedError, match=r"decode the prompt \(generate without prefill\)"):
+            rank.prefill(PROMPT)
+        with pytest.raises(NotImplementedError, match="captured on a GPU only"):
+            rank.record(PROMPT)
+    finally:
+        dist.destroy_process_group()

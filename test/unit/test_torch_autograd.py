@@ -151,6 +151,15 @@ def test_matmul_refuses_mismatched_matrices_naming_them() -> None:
         nn.matmul(f64(5, 7), f64(6, 6))
 
 
+def test_matmul_op_refuses_to_differentiate_its_transposed_forms() -> None:
+    """The op's transposed forms are matmul's own backward; differentiating one is refused, named."""
+    a, b = f64(7, 5).requires_grad_(), f64(7, 6, seed=1)
+    c = torch.ops.safetile.matmul(a, b, True, False)  # a^T @ b
+    torch.testing.assert_close(c, a.detach().T @ b)
+    with pytest.raises(NotImplementedError, match=r"differentiates a @ b \(the transposed forms are its backward\)"):
+        c.sum().backward()
+
+
 def sdpa(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool) -> torch.Tensor:
     return F.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=True)
 
