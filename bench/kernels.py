@@ -149,12 +149,10 @@ def launch_row(case: Case, z: Any, x: Any, w: Any, b: Any) -> st.DeviceOp:
 
 def launcher(case: Case) -> Any:
     """The example's tuned kernel that ``launch_row`` launches for ``case`` (``st.autotune`` over
-    the width's candidates: ``examples/*.py``'s ``row_configs``/``loop_configs``)."""
+    the width's candidates: ``safetile/rows.py``'s tables)."""
     name = "softmax" if case.workload == "log_softmax" else case.workload
     module = {"softmax": softmax_example, "rms_norm": rms_norm_example, "layer_norm": layer_norm_example}[name]
-    width, dtype = case.shape[1], getattr(st, case.dtype)
-    widest = module.max_row_tile(dtype) if module is layer_norm_example else module.MAX_ROW_TILE
-    return module.tuned(module.row_tile(width) > widest, width, dtype)
+    return module.LAUNCHER.tuned(case.shape[1], getattr(st, case.dtype))
 
 
 def launcher_spec(case: Case, rows: int = 16) -> dict[str, Any]:
@@ -448,7 +446,7 @@ def plot(rows: list[dict[str, Any]], folder: Path, device: str) -> None:
 def write_tunings(folder: Path) -> None:
     """``tuning.md``: every tuned kernel's table (each candidate's time, the choice)."""
     tunings = [tuned_attention] + [t for m in (softmax_example, rms_norm_example, layer_norm_example)
-                                   for t in m.TUNED.values()]
+                                   for t in m.LAUNCHER.tuned_kernels.values()]
     (folder / "tuning.md").write_text("\n\n".join(t.report() for t in tunings if t.tunings) + "\n")
 
 

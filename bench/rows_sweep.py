@@ -10,8 +10,8 @@ it serves (a looped kernel's variant does not depend on the width), its
 registers, stack and shared memory read from the cubin
 (``backend/resources.py``) and printed as a markdown table;
 ``rows-sweep-plan.json`` in the cache folder lists the configs that do not
-spill.  The launchers' candidates (``row_configs``/``loop_configs`` in the
-examples) were drawn from those; on the GPU the launchers' own
+spill.  The launchers' candidates (the tables of ``safetile/rows.py``) were
+drawn from those; on the GPU the launchers' own
 ``st.autotune`` times them (``bench/kernels.py``: docs/benchmarks.md §5).
 """
 
@@ -38,6 +38,7 @@ from safetile.backend.cache import default_cache_dir  # noqa: E402
 from safetile.backend.resources import kernel_resources  # noqa: E402
 from safetile.driver import compile_variant  # noqa: E402
 from safetile.driver.aot import compile_in_parallel  # noqa: E402
+from safetile.rows import row_tile  # noqa: E402
 from safetile.runtime.launch import compile_options  # noqa: E402
 
 MODULES = {"softmax": softmax_example, "rms_norm": rms_norm_example, "layer_norm": layer_norm_example}
@@ -87,12 +88,12 @@ def configs(workload: str, dtype: str, width: int) -> list[Config]:
     and 8192, no hint or occupancy 2 or 3, with and without a load latency of 4 (the shared-memory
     pipeline of its column loop)."""
     module = MODULES[workload]
-    tile = softmax_example.row_tile(width)
+    tile = row_tile(width)
     found = []
     if tile <= 8192:
         if dtype == "f32" and (workload, width) != ("softmax", 1024):
             return []
-        shipped = module.rows_per_block(width, getattr(st, dtype))
+        shipped = module.LAUNCHER.table.default(width, getattr(st, dtype))["BM"]
         for bm in sorted({max(1, shipped // 4), max(1, shipped // 2), shipped, 2 * shipped, 4 * shipped}):
             if bm * tile <= 16384:
                 found += [Config(workload, dtype, False, bm, tile, hint) for hint in ("occ4", "occ6", "occ8")]

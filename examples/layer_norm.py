@@ -14,10 +14,11 @@ each of its tiles (on any other grid every tile is still right; as
 ``softmax.py``'s ``softmax``).
 
 ``launch_layer_norm`` picks the kernel from the width, then ``st.autotune``
-picks its tile and hints among the width's candidates (``row_configs``,
-``loop_configs``: the fastest on an H100 first, the default, then the
-runners-up, none spilling), timed on the device at the first launch of each element
-type and width and kept on disk (docs/autotune.md).
+picks its tile and hints among the width's candidates (``safetile/rows.py``'s
+``LAYER_NORM`` table, which ``safetile.nn.layer_norm`` takes its tiles from
+too: the fastest on an H100 first, the default, then the runners-up, none
+spilling), timed on the device at the first launch of each element type and
+width and kept on disk (docs/autotune.md).
 
 The kernels' own hints (a direct launch, ``rows=``): ``layer_norm_row``
 ``occupancy = 4`` on sm_90, 2 for f32 tiles of 8192 elements or more (at 4
@@ -25,13 +26,14 @@ they spill or run slower) and 16-bit tiles of 16384 (``row_hints``);
 ``layer_norm`` none.
 """
 
-from typing import Any
-
 import safetile as st
 from safetile import f32
+from safetile.rows import LAYER_NORM, RowLauncher
 
-MAX_ROW_TILE = 8192
-"""The widest row ``layer_norm_row`` takes in one tile (elements)."""
+MAX_ROW_TILE = LAYER_NORM.widest[32]
+"""The widest f32 row the launcher gives ``layer_norm_row`` (elements); 16-bit rows up to
+``LAYER_NORM.widest[16]`` (16384: one tile at ``occupancy = 2``, 128 registers, no spill, 1.5x
+the looped kernel on an H100, docs/benchmarks.md §5)."""
 ROW_GROUP = 1 << 16
 """The looped kernel's tile order (as softmax.py's): on a grid of one block per row block, each
 block walks its own row block's tiles left to right."""
@@ -123,118 +125,16 @@ def layer_norm(
         z.store(((own - mean) * inv_std * weight + bias).astype(E), idx)
 
 
-def row_tile(width: int) -> int:
-    """The smallest power of two holding ``width`` columns."""
-    return 1 << max(0, (width - 1).bit_length())
-
-
-def max_row_tile(dtype: st.DType) -> int:
-    """The widest row the launcher gives the one-tile kernel: ``MAX_ROW_TILE``, twice that for
-    16-bit types (one tile of 16384 columns at ``occupancy = 2``: 128 registers, no spill, 1.5x
-    the looped kernel on an H100, docs/benchmarks.md §5)."""
-    return 2 * MAX_ROW_TILE if dtype.bits == 16 else MAX_ROW_TILE
-
-
-def sm_90(**values: int) -> dict[str, dict[str, int]]:
-    """Hints for sm_90 (a config's ``optimization_hints`` / ``load_hints``)."""
-    return {"sm_90": values}
-
-
-def row_choices(width: int, dtype: st.DType) -> list[tuple[int, dict[str, int]]]:
-    """(elements a block, sm_90 hints) of ``layer_norm_row``'s candidates, the default first: the
-    fastest of each width's candidates timed by ``st.autotune`` on an H100 (docs/benchmarks.md
-    §5): 16-bit rows 8192 elements a block at ``occupancy = 4`` (1.1-1.2x the 4096 shipped
-    before), a 16-bit row of 16384 at 2 (128 registers, no spill: 1.46x no hint); f32 rows of
-    up to 1024 columns 2048 at 6, wider ones 4096 at 4.  The others are the runners-up; none
-    spills at the widths ``bench/kernels.py --build`` checks."""
-    if row_tile(width) > MAX_ROW_TILE:
-        return [(row_tile(width), {"occupancy": 2}), (row_tile(width), {}),
-                (row_tile(width), {"num_worker_warps_per_cta": 8})]
-    if dtype.bits == 16:
-        return [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]
-    first = (2048, {"occupancy": 6}) if row_tile(width) <= 1024 else (4096, {"occupancy": 4})
-    return [first, (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]
-
-
-def loop_choices(width: int, dtype: st.DType) -> list[tuple[int, dict[str, int]]]:
-    """(column tile, sm_90 hints) of the looped ``layer_norm``'s candidates, the default first: the
-    fastest on an H100 (docs/benchmarks.md §5): 16-bit rows 8192 at ``occupancy = 2`` (1.4x no
-    hint), f32 rows 8192 at 3; then the runners-up (f32 tiles of 4096 only at 3 or with no hint,
-    bf16 ones of 2048 not at 2: those spill)."""
-    if dtype.bits == 16:
-        return [(8192, {"occupancy": 2}), (8192, {"occupancy": 3}), (8192, {})]
-    return [(8192, {"occupancy": 3}), (4096, {"occupancy": 3}), (4096, {}), (8192, {"occupancy": 2})]
-
-
-def row_configs(width: int, dtype: st.DType) -> list[dict[str, Any]]:
-    """``layer_norm_row``'s candidates for rows of ``width`` columns (``row_choices``), the default
-    first: what runs untimed (the CPU interpreter, ``SAFETILE_AUTOTUNE=0``); f32 tiles of 8192
-    elements or more at most at ``occupancy = 2`` (at 4 they spill)."""
-    tile, found = row_tile(width), []
-    for elements, hints in row_choices(width, dtype):
-        rows = max(1, elements // tile)
-        if dtype == f32 and rows * tile >= 8192 and hints.get("occupancy", 0) > 2:
-            hints = dict(hints, occupancy=2)
-        config = dict(BM=rows, BN=tile, optimization_hints=sm_90(**hints))  # {} : no hint
-        if config not in found:
-            found.append(config)
-    return found
-
-
-def loop_configs(width: int, dtype: st.DType) -> list[dict[str, Any]]:
-    """The looped ``layer_norm``'s candidates (one row a block; ``loop_choices``), the default first."""
-    found = []
-    for bn, hints in loop_choices(width, dtype):
-        config = dict(BM=1, BN=bn, optimization_hints=sm_90(**hints))  # {} : no hint
-        if config not in found:
-            found.append(config)
-    return found
-
-
-def rows_per_block(width: int, dtype: st.DType = f32) -> int:
-    """The default rows per block of the one-tile kernel (its first candidate's)."""
-    return int(row_configs(width, dtype)[0]["BM"])
-
-
-def loop_tile(width: int, dtype: st.DType = f32) -> int:
-    """The looped kernel's default column tile (its first candidate's)."""
-    return int(loop_configs(width, dtype)[0]["BN"])
-
-
-def tuning_key(z: Any, x: Any, *_: Any, **__: Any) -> tuple[str, int]:
-    """What makes a new tuning problem: the element type and the row width (not the number of rows)."""
-    return x.dtype.name, x.shape[1]
-
-
-TUNED: dict[tuple[bool, str, int], Any] = {}
-"""The launcher's tuned kernels of this process, by (looped, element type, width): ``report()``
-says what each chose."""
-
-
-def tuned(looped: bool, width: int, dtype: st.DType) -> Any:
-    """The ``st.autotune`` of ``layer_norm`` (``looped``) or ``layer_norm_row`` over the width's candidates."""
-    key = (looped, dtype.name, width)
-    if key not in TUNED:
-        configs = loop_configs(width, dtype) if looped else row_configs(width, dtype)
-        TUNED[key] = st.autotune(configs=configs, key=tuning_key, warmup=10, rep=40)(
-            layer_norm if looped else layer_norm_row)
-    return TUNED[key]
+LAUNCHER = RowLauncher(LAYER_NORM, layer_norm_row, layer_norm)
+"""The width -> kernel, tile and hints choice (``safetile/rows.py``: ``LAYER_NORM``'s candidates),
+tuned per element type and width; ``LAUNCHER.tuned_kernels`` holds this process's."""
 
 
 def launch_layer_norm(z: st.Tensor | st.Partition, x: st.Tensor, w: st.Tensor, b: st.Tensor, eps: float,
                       rows: int | None = None) -> st.DeviceOp:
-    """``z = layer_norm(x) * w + b``: ``layer_norm_row`` when a row fits in one tile, else the looped ``layer_norm``,
-    with the tile and hints ``st.autotune`` picks on the device for the element type and width
-    (kept on disk: a later process reuses the choice); ``rows`` fixes the rows per block instead
-    (no tuning).  ``z`` comes back as passed (a Partition
-    tiled as the chosen config tiles it)."""
-    width = x.shape[1]
-    looped = row_tile(width) > max_row_tile(x.dtype)
-    if rows is not None:
-        tile = (rows, loop_tile(width, x.dtype) if looped else row_tile(width))
-        kernel, grid = (layer_norm, dict(grid=(-(-x.shape[0] // rows),))) if looped else (layer_norm_row, {})
-        tensor = z.unpartition() if isinstance(z, st.Partition) else z
-        op = kernel(tensor.partition(tile), x, w, b, eps, **grid)
-        return op if isinstance(z, st.Partition) else op.then(lambda out: (out[0].unpartition(), *out[1:]))
-    grid = dict(grid=(x.shape[0],)) if looped else {}
-    return tuned(looped, width, x.dtype)(z, x, w, b, eps, **grid)
+    """``z = layer_norm(x) * w + b``: ``layer_norm_row`` when a row fits in one tile (``MAX_ROW_TILE``),
+    else the looped ``layer_norm``, with the tile and hints ``st.autotune`` picks on the device for
+    the element type and width (kept on disk: a later process reuses the choice); ``rows`` fixes
+    the rows per block instead (no tuning).  ``z`` comes back as passed (a Partition tiled as the
+    chosen config tiles it)."""
+    return LAUNCHER.launch(z, x, w, b, eps, rows=rows)

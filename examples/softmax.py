@@ -15,11 +15,11 @@ still right (a block recomputes the statistics when its row block changes).
 ``LOG=1`` (both kernels) gives log-softmax, ``x - max - log(sum)``.
 
 ``launch_softmax`` picks the kernel from the width, then ``st.autotune``
-picks its tile and hints among the width's candidates (``row_configs``,
-``loop_configs``: the fastest on an H100 first, the default, then the
-runners-up, none spilling), timed on the
-device at the first launch of each element type and width and kept on disk
-(docs/autotune.md).  Columns past the end of a row load as ``-inf`` (the
+picks its tile and hints among the width's candidates (``safetile/rows.py``'s
+``SOFTMAX`` table, which ``safetile.nn.softmax`` takes its tiles from too:
+the fastest on an H100 first, the default, then the runners-up, none
+spilling), timed on the device at the first launch of each element type and
+width and kept on disk (docs/autotune.md).  Columns past the end of a row load as ``-inf`` (the
 partitions' padding), so they add nothing to the sum; stores beyond the
 tensor are dropped.
 
@@ -28,13 +28,12 @@ The kernels' own hints (a direct launch, ``rows=``): ``softmax_row``
 they spill or run slower); ``softmax`` ``occupancy = 2``.
 """
 
-from typing import Any
-
 import safetile as st
 from safetile import f32
+from safetile.rows import SOFTMAX, RowLauncher
 
 LOG2E = 1.4426950408889634
-MAX_ROW_TILE = 8192
+MAX_ROW_TILE = SOFTMAX.widest[16]
 """The widest row ``softmax_row`` takes in one tile (elements); wider rows take the online loop."""
 ROW_GROUP = 1 << 16
 """The grouped order of the looped kernels' tiles: with at most this many row blocks, tile ``t``
@@ -91,95 +90,9 @@ def softmax(z: st.MutMapped["E", ("BM", "BN")], x: st.Ref["E", (-1, -1)], *, E: 
             z.store((st.exp2((own - row_max) * LOG2E) * (1.0 / row_sum)).astype(E), idx)
 
 
-def row_tile(width: int) -> int:
-    """The smallest power of two holding ``width`` columns."""
-    return 1 << max(0, (width - 1).bit_length())
-
-
-def sm_90(**values: int) -> dict[str, dict[str, int]]:
-    """Hints for sm_90 (a config's ``optimization_hints`` / ``load_hints``)."""
-    return {"sm_90": values}
-
-
-def row_choices(width: int, dtype: st.DType) -> list[tuple[int, dict[str, int]]]:
-    """(elements a block, sm_90 hints) of ``softmax_row``'s candidates, the default first: the
-    fastest of each width's candidates timed by ``st.autotune`` on an H100 (docs/benchmarks.md
-    §5): 16-bit rows of up to 1024 columns 4096 elements a block at ``occupancy = 6`` (40
-    registers: 1.30x the 16384 at 4 shipped before), wider ones 8192 at 4 (1.4x one row at 4);
-    f32 rows of up to 1024 columns 1024 at 8 (32 registers), wider ones 4096 at 4.  The others
-    are the runners-up; none spills at the widths ``bench/kernels.py --build`` checks."""
-    narrow = row_tile(width) <= 1024
-    if dtype.bits == 16:
-        first = (4096, {"occupancy": 6}) if narrow else (8192, {"occupancy": 4})
-        return [first, (2048, {"occupancy": 6}), (4096, {"occupancy": 6}), (8192, {"occupancy": 4})]
-    first = (1024, {"occupancy": 8}) if narrow else (4096, {"occupancy": 4})
-    return [first, (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]
-
-
-def loop_choices(width: int, dtype: st.DType) -> list[tuple[int, dict[str, int]]]:
-    """(column tile, sm_90 hints) of the looped ``softmax``'s candidates, the default first: the
-    fastest on an H100 (docs/benchmarks.md §5): 8192 at ``occupancy = 3`` (80 registers), but
-    4096 at 2 for 16-bit rows wider than 16384 (8-50% faster there); then the runners-up (a
-    load latency of 4 was slower everywhere, 2048 always)."""
-    first = (4096, {"occupancy": 2}) if dtype.bits == 16 and width > 16384 else (8192, {"occupancy": 3})
-    return [first, (8192, {"occupancy": 3}), (4096, {"occupancy": 2}), (4096, {"occupancy": 3}),
-            (8192, {"occupancy": 2})]
-
-
-def row_configs(width: int, dtype: st.DType) -> list[dict[str, Any]]:
-    """``softmax_row``'s candidates for rows of ``width`` columns (``row_choices``), the default
-    first: what runs untimed (the CPU interpreter, ``SAFETILE_AUTOTUNE=0``); f32 tiles of 8192
-    elements or more at most at ``occupancy = 2`` (at 4 they spill)."""
-    tile, found = row_tile(width), []
-    for elements, hints in row_choices(width, dtype):
-        rows = max(1, elements // tile)
-        if dtype == f32 and rows * tile >= 8192 and hints.get("occupancy", 0) > 2:
-            hints = dict(hints, occupancy=2)
-        config = dict(BM=rows, BN=tile, optimization_hints=sm_90(**hints))  # {} : no hint
-        if config not in found:
-            found.append(config)
-    return found
-
-
-def loop_configs(width: int, dtype: st.DType) -> list[dict[str, Any]]:
-    """The looped ``softmax``'s candidates (one row a block; ``loop_choices``), the default first."""
-    found = []
-    for bn, hints in loop_choices(width, dtype):
-        config = dict(BM=1, BN=bn, optimization_hints=sm_90(**hints))  # {} : no hint
-        if config not in found:
-            found.append(config)
-    return found
-
-
-def rows_per_block(width: int, dtype: st.DType = f32) -> int:
-    """The default rows per block of the one-tile kernel (its first candidate's)."""
-    return int(row_configs(width, dtype)[0]["BM"])
-
-
-def loop_tile(width: int, dtype: st.DType = f32) -> int:
-    """The looped kernel's default column tile (its first candidate's)."""
-    return int(loop_configs(width, dtype)[0]["BN"])
-
-
-def tuning_key(z: Any, x: Any, *_: Any, LOG: int = 0, **__: Any) -> tuple[str, int, int]:
-    """What makes a new tuning problem: the element type, the row width, log or not (not the
-    number of rows)."""
-    return x.dtype.name, x.shape[1], LOG
-
-
-TUNED: dict[tuple[bool, str, int], Any] = {}
-"""The launcher's tuned kernels of this process, by (looped, element type, width): ``report()``
-says what each chose."""
-
-
-def tuned(looped: bool, width: int, dtype: st.DType) -> Any:
-    """The ``st.autotune`` of ``softmax`` (``looped``) or ``softmax_row`` over the width's candidates."""
-    key = (looped, dtype.name, width)
-    if key not in TUNED:
-        configs = loop_configs(width, dtype) if looped else row_configs(width, dtype)
-        TUNED[key] = st.autotune(configs=configs, key=tuning_key, warmup=10, rep=40)(
-            softmax if looped else softmax_row)
-    return TUNED[key]
+LAUNCHER = RowLauncher(SOFTMAX, softmax_row, softmax, key_generics=("LOG",))
+"""The width -> kernel, tile and hints choice (``safetile/rows.py``: ``SOFTMAX``'s candidates),
+tuned per element type, width and ``LOG``; ``LAUNCHER.tuned_kernels`` holds this process's."""
 
 
 def launch_softmax(z: st.Tensor | st.Partition, x: st.Tensor, rows: int | None = None,
@@ -189,13 +102,4 @@ def launch_softmax(z: st.Tensor | st.Partition, x: st.Tensor, rows: int | None =
     ``st.autotune`` picks on the device for the element type and width (kept on disk: a later
     process reuses the choice); ``rows`` fixes the rows per block instead (no tuning).  ``z``
     comes back as passed (a Partition tiled as the chosen config tiles it)."""
-    width = x.shape[1]
-    looped = row_tile(width) > MAX_ROW_TILE
-    if rows is not None:
-        tile = (rows, loop_tile(width, x.dtype) if looped else row_tile(width))
-        kernel, grid = (softmax, dict(grid=(-(-x.shape[0] // rows),))) if looped else (softmax_row, {})
-        tensor = z.unpartition() if isinstance(z, st.Partition) else z
-        op = kernel(tensor.partition(tile), x, LOG=int(log), **grid)
-        return op if isinstance(z, st.Partition) else op.then(lambda out: (out[0].unpartition(), *out[1:]))
-    grid = dict(grid=(x.shape[0],)) if looped else {}
-    return tuned(looped, width, x.dtype)(z, x, LOG=int(log), **grid)
+    return LAUNCHER.launch(z, x, rows=rows, LOG=int(log))

@@ -18,6 +18,7 @@ import pytest
 
 import safetile as st
 from safetile import f32
+from safetile.rows import row_tile
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
 import run_all  # noqa: E402
@@ -76,14 +77,13 @@ def test_launch_softmax_with_log_is_log_softmax_in_both_kernels(width: int) -> N
     z = st.full((3, width), np.nan, f32).sync()
     got = SOFTMAX.launch_softmax(z, st.from_numpy(xs).sync(), log=True).sync()[0]
     looped = width > SOFTMAX.MAX_ROW_TILE
-    assert SOFTMAX.tuned(looped, width, f32).kernel.name == ("softmax" if looped else "softmax_row")
+    assert SOFTMAX.LAUNCHER.tuned(width, f32).kernel.name == ("softmax" if looped else "softmax_row")
     assert run_all.max_error(got.numpy(), _log_softmax_ref(xs)) <= 1e-4
 
 
 def chosen(module: Any, width: int, dtype: st.DType = f32) -> dict[str, Any]:
     """The config the launcher's tuned kernel for ``width`` chose for its last new key."""
-    row_tile = module.max_row_tile(dtype) if module is LAYER_NORM else module.MAX_ROW_TILE
-    tuned = module.tuned(module.row_tile(width) > row_tile, width, dtype)
+    tuned = module.LAUNCHER.tuned(width, dtype)
     tuning = list(tuned.tunings.values())[-1]
     return dict(tuned.configs[tuning.chosen].values)
 
@@ -97,9 +97,9 @@ def test_the_launchers_run_the_default_config_untimed_on_the_cpu(width: int) -> 
         z = st.full((2, width), np.nan, f32).sync()
         out = launch(z, *(x, w, b)[:count], *((1e-5,) if count > 1 else ())).sync()[0]
         assert isinstance(out, st.Tensor) and out.shape == (2, width), launch.__name__  # z comes back as passed
-        widest = module.max_row_tile(f32) if module is LAYER_NORM else module.MAX_ROW_TILE
-        default = module.loop_tile(width) if module.row_tile(width) > widest else module.rows_per_block(width)
-        assert chosen(module, width)["BN" if width > widest else "BM"] == default, launch.__name__
+        table = module.LAUNCHER.table
+        looped = table.is_looped(width, f32)
+        assert chosen(module, width)["BN" if looped else "BM"] == table.default(width, f32)["BN" if looped else "BM"]
         x, w, b = (st.from_numpy(a).sync() for a in (xs, ws, bs))
         fixed = launch(out, *(x, w, b)[:count], *((1e-5,) if count > 1 else ()), rows=1).sync()[0]
         assert isinstance(fixed, st.Tensor)  # rows= fixes the tile (no tuning); z comes back as passed
@@ -119,14 +119,14 @@ def test_a_launcher_given_a_partition_returns_the_kernels_launch_which_can_be_pr
 @pytest.mark.parametrize(("module", "width"), [(SOFTMAX, 1024), (RMS_NORM, 65536), (LAYER_NORM, 4096)])
 @pytest.mark.parametrize("dtype", [st.f16, st.bf16, st.f32])
 def test_every_launcher_candidate_tiles_the_width_once(module: Any, width: int, dtype: st.DType) -> None:
-    row_tile = module.max_row_tile(dtype) if module is LAYER_NORM else module.MAX_ROW_TILE
-    looped = module.row_tile(width) > row_tile
-    configs = (module.loop_configs if looped else module.row_configs)(width, dtype)
+    table = module.LAUNCHER.table
+    looped = table.is_looped(width, dtype)
+    configs = table.configs(width, dtype)
     assert len(configs) >= 2, "the tuner has a choice"
     texts = [st.Config(**c).text for c in configs]
     assert len(set(texts)) == len(texts), "a candidate listed twice"
     for config in configs:
-        assert looped or config["BN"] == module.row_tile(width)
+        assert looped or config["BN"] == row_tile(width)
         assert not looped or config["BM"] == 1  # the launcher's grid has one block per row
 
 
@@ -161,7 +161,8 @@ def test_gemm_tiles_follows_the_measured_choices(m: int, n: int, tiles: tuple[in
 def test_the_row_launchers_defaults_are_the_device_tunings_winners() -> None:
     """The first candidates: the fastest the launchers' st.autotune timed on an H100 (docs/benchmarks.md §5)."""
     def first(module: Any, width: int, dtype: st.DType, looped: bool = False) -> str:
-        return st.Config(**(module.loop_configs if looped else module.row_configs)(width, dtype)[0]).text
+        assert module.LAUNCHER.table.is_looped(width, dtype) == looped
+        return st.Config(**module.LAUNCHER.table.default(width, dtype)).text
 
     assert first(SOFTMAX, 1024, st.f16) == "BM=4 BN=1024 optimization_hints={'sm_90': {'occupancy': 6}}"
     assert first(SOFTMAX, 4096, st.bf16) == "BM=2 BN=4096 optimization_hints={'sm_90': {'occupancy': 4}}"
@@ -173,8 +174,9 @@ def test_the_row_launchers_defaults_are_the_device_tunings_winners() -> None:
     assert first(LAYER_NORM, 16384, st.bf16) == "BM=1 BN=16384 optimization_hints={'sm_90': {'occupancy': 2}}"
     assert first(LAYER_NORM, 65536, st.f16, True) == "BM=1 BN=8192 optimization_hints={'sm_90': {'occupancy': 2}}"
     assert first(LAYER_NORM, 65536, st.f32, True) == "BM=1 BN=8192 optimization_hints={'sm_90': {'occupancy': 3}}"
-    assert SOFTMAX.rows_per_block(256, st.f16) == 16 and RMS_NORM.rows_per_block(1024, st.f32) == 2
-    assert LAYER_NORM.max_row_tile(st.bf16) == 16384 and LAYER_NORM.max_row_tile(st.f32) == 8192
+    assert SOFTMAX.LAUNCHER.table.default(256, st.f16)["BM"] == 16
+    assert RMS_NORM.LAUNCHER.table.default(1024, st.f32)["BM"] == 2
+    assert not LAYER_NORM.LAUNCHER.table.is_looped(16384, st.bf16) and LAYER_NORM.LAUNCHER.table.is_looped(16384, f32)
 
 
 def test_the_big_tiles_carry_the_tuned_hints_and_the_small_ones_none() -> None:
@@ -206,7 +208,8 @@ import run_all
 import safetile as st
 
 module = run_all.load_example({example!r})
-tuned = module.tuned({looped}, {width}, st.f32)
+tuned = module.LAUNCHER.tuned({width}, st.f32)
+assert module.LAUNCHER.table.is_looped({width}, st.f32) == {looped}
 calls = []
 def timer(fn):  # the device's timer, faked: the second candidate is the fastest
     fn()
@@ -248,7 +251,7 @@ def test_a_launchers_choice_is_kept_on_disk_and_a_second_process_reuses_it(tmp_p
         assert done.returncode == 0, done.stderr
         runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
     module = {"softmax": SOFTMAX, "rms_norm": RMS_NORM}[example]
-    count = len((module.loop_configs if looped else module.row_configs)(width, f32))
+    count = len(module.LAUNCHER.table.configs(width, f32))
     assert count >= 2, "the launcher has candidates to choose from"
     assert runs[0] == dict(timed=count, chosen=1, how="timed", finite=True)
     assert runs[1] == dict(timed=0, chosen=1, how="from", finite=True)

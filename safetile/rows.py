@@ -1,0 +1,231 @@
+"""The row launcher: which kernel, tile and sm_90 hints a row of a given width and type gets.
+
+A row workload (softmax, rms_norm, layer_norm) has two kernels:
+
+* a one-tile kernel holding ``BM`` whole rows in one ``(BM, BN)`` tile,
+  ``BN = row_tile(width)``: the launcher's choice while ``BN`` is at most
+  the table's ``widest`` for the element width;
+* a looped kernel walking a row in column tiles of ``BN`` (``BM = 1``, a grid
+  of one block per row): every wider row.
+
+A ``RowTable`` holds one workload's candidates as data: per element width (16,
+32 or 64 bits) a list of rules ``(up_to, choices)``, the first whose ``up_to``
+holds the row tile (one-tile kernel) or the width (looped kernel) applying
+(``None``: any).  A choice is ``(size, sm_90 hints)``, ``size`` the elements
+a block of the one-tile kernel or the looped kernel's column tile.  The first
+choice is the fastest ``st.autotune`` timed on an H100 (docs/benchmarks.md §5),
+the default; the others are the runners-up it also times.  Why data and not
+one rule: the fastest tile moves with the workload (rms_norm's looped kernel
+wants 2048 columns, layer_norm's 8192) and with the width, and only a timing
+decides it.
+
+Invariants of the configs (``RowTable.configs``): a one-tile config's ``BN``
+is ``row_tile(width)``, a looped one's ``BM`` is 1; no config is listed twice;
+a one-tile kernel's tile of 32-bit (or wider) elements of 8192 or more takes
+``occupancy`` 2 at most (at 4 they spill).  The default is what the CPU interpreter and
+``SAFETILE_AUTOTUNE=0`` run, and what ``safetile.nn``'s forward rows launch
+(a torch op does not time candidates): both pick their tiles here, so a
+torch user and an example's user get the same ones.  f64 (``safetile.nn``'s
+gradcheck type) is not timed: 4096 elements a block, no hint.
+
+``RowLauncher`` pairs a table with a workload's two kernels: ``launch``
+picks the kernel for the width and the ``st.autotune`` of its candidates
+(timed on the device at the first launch of each element type and width,
+kept on disk: docs/autotune.md), or fixed rows per block (``rows=``).
+This module imports no torch (the examples run without it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import safetile as st
+
+Hints = Mapping[str, int]
+"""sm_90 tileiras hints (``occupancy``, ``num_worker_warps_per_cta``)."""
+Choice = tuple[int, Hints]
+"""(elements a block of the one-tile kernel, or the looped kernel's column tile; sm_90 hints)."""
+Rule = tuple[int | None, Sequence[Choice]]
+"""(the widest row tile / width the choices serve, ``None``: any; the choices, the default first)."""
+
+SPILL_FREE_F32_TILE = 8192
+"""The one-tile kernels' 32-bit tiles of this many elements or more take ``occupancy`` 2 at most: at 4
+they spill."""
+
+
+def row_tile(width: int) -> int:
+    """The smallest power of two holding ``width`` columns (by comparisons: a symbolic width under
+    ``torch.compile`` becomes guards, so a trace holds for one power of two)."""
+    tile = 1
+    while tile < width:
+        tile *= 2
+    return tile
+
+
+def sm_90(**values: int) -> dict[str, dict[str, int]]:
+    """Hints for sm_90 (a config's ``optimization_hints``)."""
+    return {"sm_90": values}
+
+
+def _rule(rules: Sequence[Rule], n: int) -> Sequence[Choice]:
+    return next(choices for up_to, choices in rules if up_to is None or n <= up_to)
+
+
+@dataclass(frozen=True)
+class RowTable:
+    """One row workload's candidates (the module doc says how they are read)."""
+
+    name: str
+    one_tile: Mapping[int, Sequence[Rule]]
+    """Element bits -> rules by the row tile."""
+    looped: Mapping[int, Sequence[Rule]]
+    """Element bits -> rules by the width."""
+    widest: Mapping[int, int] = field(default_factory=lambda: {16: 8192, 32: 8192, 64: 8192})
+    """Element bits -> the widest row tile the one-tile kernel takes."""
+
+    def is_looped(self, width: int, dtype: st.DType) -> bool:
+        """Whether rows of ``width`` take the looped kernel."""
+        return row_tile(width) > self.widest[dtype.bits]
+
+    def configs(self, width: int, dtype: st.DType) -> list[dict[str, Any]]:
+        """The candidates for rows of ``width`` columns, the default first (the kernel
+        ``is_looped`` says): ``BM``, ``BN``, ``optimization_hints``."""
+        looped = self.is_looped(width, dtype)
+        tile = row_tile(width)
+        found: list[dict[str, Any]] = []
+        rules = (self.looped if looped else self.one_tile)[dtype.bits]
+        for size, hints in _rule(rules, width if looped else tile):
+            rows, columns = (1, size) if looped else (max(1, size // tile), tile)
+            if not looped and dtype.bits >= 32 and rows * columns >= SPILL_FREE_F32_TILE and \
+                    hints.get("occupancy", 0) > 2:
+                hints = dict(hints, occupancy=2)
+            config = dict(BM=rows, BN=columns, optimization_hints=sm_90(**hints))  # sm_90() : no hint
+            if config not in found:
+                found.append(config)
+        return found
+
+    def default(self, width: int, dtype: st.DType) -> dict[str, Any]:
+        """The default config (the first candidate)."""
+        return self.configs(width, dtype)[0]
+
+    def hints(self, *, E: st.DType, BM: int, BN: int, N: int, **_: Any) -> dict[str, dict[str, int]]:
+        """A one-tile kernel's ``optimization_hints`` function (``safetile.nn``'s forward rows): the
+        default's hints for rows of ``N`` columns where ``(BM, BN)`` is its tile, else none."""
+        config = self.default(N, E)
+        return dict(config["optimization_hints"]) if (config["BM"], config["BN"]) == (BM, BN) else {}
+
+
+_F64: Mapping[int, Sequence[Rule]] = {64: [(None, [(4096, {})])]}
+
+SOFTMAX = RowTable(
+    "softmax",
+    one_tile={
+        # 16-bit rows of up to 1024 columns: 4096 elements a block at occupancy 6 (40 registers: 1.30x the
+        # 16384 at 4 shipped before); wider, 8192 at 4 (1.4x one row at 4)
+        16: [(1024, [(4096, {"occupancy": 6}), (2048, {"occupancy": 6}), (8192, {"occupancy": 4})]),
+             (None, [(8192, {"occupancy": 4}), (2048, {"occupancy": 6}), (4096, {"occupancy": 6})])],
+        # f32: 1024 at 8 up to 1024 columns (32 registers), 4096 at 4 wider
+        32: [(1024, [(1024, {"occupancy": 8}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
+             (None, [(4096, {"occupancy": 4}), (2048, {"occupancy": 6})])],
+        **_F64},
+    looped={
+        # 8192 at occupancy 3 (80 registers), but 4096 at 2 for 16-bit rows wider than 16384 (8-50% faster
+        # there); a load latency of 4 was slower everywhere, 2048 always
+        16: [(16384, [(8192, {"occupancy": 3}), (4096, {"occupancy": 2}), (4096, {"occupancy": 3}),
+                      (8192, {"occupancy": 2})]),
+             (None, [(4096, {"occupancy": 2}), (8192, {"occupancy": 3}), (4096, {"occupancy": 3}),
+                     (8192, {"occupancy": 2})])],
+        32: [(None, [(8192, {"occupancy": 3}), (4096, {"occupancy": 2}), (4096, {"occupancy": 3}),
+                     (8192, {"occupancy": 2})])],
+        **_F64},
+)
+"""Softmax and log-softmax (``examples/softmax.py``, ``safetile.nn.softmax``)."""
+
+RMS_NORM = RowTable(
+    "rms_norm",
+    one_tile={
+        # 16-bit: 8192 elements a block at occupancy 4 (1.04-1.07x the 4096 shipped before); f32 2048 at 6
+        # up to 1024 columns (40 registers), 4096 at 4 wider
+        16: [(None, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})])],
+        32: [(1024, [(2048, {"occupancy": 6}), (4096, {"occupancy": 4})]),
+             (None, [(4096, {"occupancy": 4}), (2048, {"occupancy": 6})])],
+        **_F64},
+    looped={
+        # 16-bit: 2048 at occupancy 3 up to 16384 columns, 4096 at 2 wider (tiles of 8192 only at 3: at 2
+        # they spill); f32 2048 at 2
+        16: [(16384, [(2048, {"occupancy": 3}), (4096, {"occupancy": 2}), (4096, {"occupancy": 3}),
+                      (8192, {"occupancy": 3})]),
+             (None, [(4096, {"occupancy": 2}), (4096, {"occupancy": 3}), (8192, {"occupancy": 3})])],
+        32: [(None, [(2048, {"occupancy": 2}), (2048, {"occupancy": 3}), (4096, {"occupancy": 3}),
+                     (8192, {"occupancy": 2})])],
+        **_F64},
+)
+"""RMS normalization (``examples/rms_norm.py``, ``safetile.nn.rms_norm``)."""
+
+LAYER_NORM = RowTable(
+    "layer_norm",
+    one_tile={
+        # 16-bit: 8192 elements a block at occupancy 4 (1.1-1.2x the 4096 shipped before); a row of 16384 in
+        # one tile at 2 (128 registers, no spill: 1.46x no hint, 1.5x the looped kernel); f32 as rms_norm
+        16: [(8192, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
+             (None, [(16384, {"occupancy": 2}), (16384, {}), (16384, {"num_worker_warps_per_cta": 8})])],
+        32: [(1024, [(2048, {"occupancy": 6}), (4096, {"occupancy": 4})]),
+             (None, [(4096, {"occupancy": 4}), (2048, {"occupancy": 6})])],
+        **_F64},
+    looped={
+        # 16-bit: 8192 at occupancy 2 (1.4x no hint); f32 8192 at 3 (f32 tiles of 4096 only at 3 or with no
+        # hint, bf16 ones of 2048 not at 2: those spill)
+        16: [(None, [(8192, {"occupancy": 2}), (8192, {"occupancy": 3}), (8192, {})])],
+        32: [(None, [(8192, {"occupancy": 3}), (4096, {"occupancy": 3}), (4096, {}), (8192, {"occupancy": 2})])],
+        **_F64},
+    widest={16: 16384, 32: 8192, 64: 8192},
+)
+"""Layer normalization (``examples/layer_norm.py``, ``safetile.nn.layer_norm``)."""
+
+
+class RowLauncher:
+    """A workload's launcher: ``table``'s choice between ``one_tile`` and ``looped`` (two
+    ``@st.kernel``s taking ``(z, x, *args)``, ``z`` tiled ``(BM, BN)``), tuned per element type
+    and width.  ``key_generics`` name the keyword generics that make a new tuning problem
+    (softmax's ``LOG``); the number of rows never does."""
+
+    def __init__(self, table: RowTable, one_tile: Any, looped: Any, key_generics: Sequence[str] = ()) -> None:
+        self.table = table
+        self.one_tile = one_tile
+        self.looped = looped
+        self.key_generics = tuple(key_generics)
+        self.tuned_kernels: dict[tuple[bool, str, int], Any] = {}
+        """This process's tuned kernels by (looped, element type, width): ``report()`` says what each chose."""
+
+    def tuning_key(self, z: Any, x: Any, *_: Any, **generics: Any) -> tuple[Any, ...]:
+        """What makes a new tuning problem: the element type, the row width, ``key_generics``."""
+        return (x.dtype.name, x.shape[1], *(generics.get(name, 0) for name in self.key_generics))
+
+    def tuned(self, width: int, dtype: st.DType) -> Any:
+        """The ``st.autotune`` of the width's kernel over its candidates (one per looped, type, width)."""
+        looped = self.table.is_looped(width, dtype)
+        key = (looped, dtype.name, width)
+        if key not in self.tuned_kernels:
+            self.tuned_kernels[key] = st.autotune(configs=self.table.configs(width, dtype), key=self.tuning_key,
+                                                  warmup=10, rep=40)(self.looped if looped else self.one_tile)
+        return self.tuned_kernels[key]
+
+    def launch(self, z: st.Tensor | st.Partition, x: st.Tensor, *args: Any, rows: int | None = None,
+               **generics: Any) -> st.DeviceOp:
+        """``kernel(z, x, *args, **generics)``: the one-tile kernel where a row fits its widest tile,
+        else the looped one on a grid of one block per row block, with the tile and hints
+        ``st.autotune`` picks for the type and width; ``rows`` fixes the rows per block instead
+        (the default column tile, the kernel's own hints, no tuning).  ``z`` comes back as passed
+        (a Partition tiled as the chosen config tiles it)."""
+        width = x.shape[1]
+        looped = self.table.is_looped(width, x.dtype)
+        if rows is None:
+            grid = dict(grid=(x.shape[0],)) if looped else {}
+            return self.tuned(width, x.dtype)(z, x, *args, **generics, **grid)
+        tile = (rows, self.table.default(width, x.dtype)["BN"])
+        kernel, grid = (self.looped, dict(grid=(-(-x.shape[0] // rows),))) if looped else (self.one_tile, {})
+        tensor = z.unpartition() if isinstance(z, st.Partition) else z
+        op = kernel(tensor.partition(tile), x, *args, **generics, **grid)
+        return op if isinstance(z, st.Partition) else op.then(lambda out: (out[0].unpartition(), *out[1:]))
