@@ -29,14 +29,16 @@ from typing import Any, NamedTuple
 
 import torch
 
-from safetile.runtime.torch import KernelLaunch, OutputSpec, accumulator, kernel_op
+from safetile import rows
+from safetile.runtime.torch import KernelLaunch, OutputSpec, accumulator, kernel_op, safetile_dtype
 
 from . import kernels as K
 
 MAX_ROW = 8192
 """The widest row the row kernels (softmax, the norms) hold in one tile."""
 ROW_ELEMENTS = 4096
-"""About this many elements a block: several narrow rows a block, at most 16."""
+"""About this many elements a block of the backward rows and cross-entropy's backward: several narrow
+rows a block, at most 16 (the forward rows take ``safetile/rows.py``'s tuned tiles)."""
 VOCAB_TILE = 4096
 """Cross-entropy's column tile (its rows may be any width)."""
 COLUMN_TILE = 256
@@ -59,13 +61,22 @@ def _pow2(n: int) -> int:
 
 
 def _row_tiles(x: torch.Tensor, name: str) -> tuple[int, int]:
-    """``(BM, BN)`` for a row kernel on the 2-D ``x``: whole rows of ``BN`` columns."""
+    """``(BM, BN)`` for a backward row kernel on the 2-D ``x``: whole rows of ``BN`` columns."""
     if x.dim() != 2:
         raise ValueError(f"safetile.nn.{name} takes rows: a 2-D tensor, got shape {tuple(x.shape)}")
     bn = _pow2(x.shape[1])
     if bn > MAX_ROW:
         raise ValueError(f"safetile.nn.{name} holds a row in one tile: rows up to {MAX_ROW} wide, got {x.shape[1]}")
     return max(1, min(16, ROW_ELEMENTS // bn)), bn
+
+
+def _forward_tiles(x: torch.Tensor, table: rows.RowTable, name: str) -> tuple[int, int]:
+    """``(BM, BN)`` for a forward row kernel on the 2-D ``x``: the default of ``table`` for the width
+    and type, as the example's launcher picks it untimed (the kernel's hints follow from the tile:
+    ``RowTable.hints``)."""
+    _row_tiles(x, name)  # the refusals
+    config = table.default(x.shape[1], safetile_dtype(x.dtype))
+    return config["BM"], config["BN"]
 
 
 def _torch_accumulator(dtype: torch.dtype) -> torch.dtype:
@@ -90,7 +101,7 @@ def _generics(x: torch.Tensor) -> dict[str, Any]:
 
 @kernel_op("safetile::softmax")
 def _softmax(x: torch.Tensor, log: bool) -> KernelLaunch:
-    tiles = _row_tiles(x, "softmax")
+    tiles = _forward_tiles(x, rows.SOFTMAX, "softmax")
     return KernelLaunch(K.softmax_forward, [_rows_output(x, tiles)], [x], {**_generics(x), "LOG": int(log)})
 
 
@@ -173,7 +184,7 @@ def cross_entropy(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
 
 @kernel_op("safetile::rms_norm", outputs=2)
 def _rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float) -> KernelLaunch:
-    tiles = _row_tiles(x, "rms_norm")
+    tiles = _forward_tiles(x, rows.RMS_NORM, "rms_norm")
     return KernelLaunch(K.rms_norm_forward, [_rows_output(x, tiles), _stat_output(x, tiles[0])], [x, weight],
                   {**_generics(x), "EPS": eps})
 
@@ -254,7 +265,7 @@ def rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float = 1e-6) -> torch.
 
 @kernel_op("safetile::layer_norm", outputs=3)
 def _layer_norm(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor, eps: float) -> KernelLaunch:
-    tiles = _row_tiles(x, "layer_norm")
+    tiles = _forward_tiles(x, rows.LAYER_NORM, "layer_norm")
     stat = _stat_output(x, tiles[0])
     return KernelLaunch(K.layer_norm_forward, [_rows_output(x, tiles), stat, stat], [x, weight, bias],
                   {**_generics(x), "EPS": eps})

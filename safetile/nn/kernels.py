@@ -18,7 +18,10 @@ Conventions shared by the kernels:
   (``lse``, ``mean``, ``rstd``) are stored in ``A``.
 * Row kernels (``N`` = the row width, from ``x``'s shape) hold ``BM`` whole
   rows in one ``(BM, BN)`` tile, ``BN >= N`` a power of two; columns past the
-  end load as the padding and are dropped by the stores.
+  end load as the padding and are dropped by the stores.  The forward rows
+  take their tiles and sm_90 hints from ``safetile/rows.py``'s tables (the
+  examples' tuned defaults: ``RowTable.hints`` gives the hints of the
+  default's tile, none for another).
 * ``cross_entropy_forward`` and ``cross_entropy_backward`` take rows of any
   width (a vocabulary): the forward walks the row's column tiles with an
   online max and sum; the backward's tiles are independent given the saved
@@ -29,9 +32,10 @@ Conventions shared by the kernels:
 """
 
 import safetile as st
+from safetile import rows
 
 
-@st.kernel
+@st.kernel(optimization_hints=rows.SOFTMAX.hints)
 def softmax_forward(y: st.Mut["E", ("BM", "BN")], x: st.Ref["E", (-1, "N")], *, E: st.DType, A: st.DType,
                     BM: int, BN: int, N: int, LOG: int = 0):
     """``y = softmax(x)`` along rows (``LOG``: ``log_softmax``)."""
@@ -106,7 +110,7 @@ def cross_entropy_backward(dx: st.Mut["E", ("BM", "BN")], x: st.Ref["E", (-1, -1
     dx.store(((st.exp(tile - row_lse) - hit) * scale).astype(E))
 
 
-@st.kernel
+@st.kernel(optimization_hints=rows.RMS_NORM.hints)
 def rms_norm_forward(y: st.Mut["E", ("BM", "BN")], rstd: st.Mut["A", ("BM",)], x: st.Ref["E", (-1, "N")],
                      w: st.Ref["E", ("N",)], *, E: st.DType, A: st.DType, BM: int, BN: int, N: int, EPS: float):
     """``y = x * rstd * w`` with ``rstd = 1 / sqrt(mean(x**2) + EPS)`` per row (saved)."""
@@ -163,7 +167,7 @@ def column_sums(total: st.Mut["E", ("BN",)], partial: st.Ref["A", (-1, -1)], *, 
     total.store(acc.astype(E))
 
 
-@st.kernel
+@st.kernel(optimization_hints=rows.LAYER_NORM.hints)
 def layer_norm_forward(y: st.Mut["E", ("BM", "BN")], mean: st.Mut["A", ("BM",)], rstd: st.Mut["A", ("BM",)],
                        x: st.Ref["E", (-1, "N")], w: st.Ref["E", ("N",)], b: st.Ref["E", ("N",)], *, E: st.DType,
                        A: st.DType, BM: int, BN: int, N: int, EPS: float):

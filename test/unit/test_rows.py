@@ -1,0 +1,78 @@
+"""One row launcher (``safetile/rows.py``): its tables' invariants, and ``safetile.nn``'s forward rows
+launching the tiles and hints the examples' launchers default to."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import safetile as st
+from safetile import rows
+from safetile.frontend.hints import hints_attr
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
+import run_all  # noqa: E402
+
+torch = pytest.importorskip("torch")  # a pinned test dependency: make test installs it
+import safetile.nn as nn  # noqa: E402
+from safetile.nn import kernels as K  # noqa: E402
+
+TABLES = (rows.SOFTMAX, rows.RMS_NORM, rows.LAYER_NORM)
+WIDTHS = (1, 2, 100, 256, 1000, 1024, 1025, 4096, 8192, 8193, 16384, 16385, 65536, 262144)
+
+
+@pytest.mark.parametrize("table", TABLES, ids=lambda t: t.name)
+@pytest.mark.parametrize("dtype", [st.f16, st.bf16, st.f32, st.f64])
+def test_every_tables_candidates_tile_the_width_one_way_each(table: rows.RowTable, dtype: st.DType) -> None:
+    for width in WIDTHS:
+        looped = table.is_looped(width, dtype)
+        assert looped == (rows.row_tile(width) > table.widest[dtype.bits])
+        configs = table.configs(width, dtype)
+        assert configs and configs[0] == table.default(width, dtype)
+        texts = [st.Config(**c).text for c in configs]
+        assert len(set(texts)) == len(texts), f"{table.name} {dtype} {width}: a candidate listed twice"
+        for config in configs:
+            assert config["BM"] == 1 if looped else config["BN"] == rows.row_tile(width)
+            occupancy = config["optimization_hints"]["sm_90"].get("occupancy", 0)
+            if not looped and dtype.bits >= 32 and config["BM"] * config["BN"] >= rows.SPILL_FREE_F32_TILE:
+                assert occupancy <= 2, f"{table.name} {dtype} {width}: {texts}"
+
+
+def test_row_tile_is_the_smallest_power_of_two_holding_the_width() -> None:
+    assert [rows.row_tile(w) for w in (1, 2, 3, 100, 1024, 1025)] == [1, 2, 4, 128, 1024, 2048]
+
+
+def test_the_hints_function_gives_the_defaults_hints_for_its_tile_only() -> None:
+    assert rows.SOFTMAX.hints(E=st.f16, BM=4, BN=1024, N=1000) == {"sm_90": {"occupancy": 6}}
+    assert rows.SOFTMAX.hints(E=st.f16, BM=1, BN=1024, N=1000) == {}  # not the default's tile: no hint
+    assert rows.RMS_NORM.hints(E=st.f64, BM=4, BN=1024, N=1024) == {"sm_90": {}}  # f64: untimed, no hint
+
+
+EXAMPLES = {"softmax": "softmax", "log_softmax": "softmax", "rms_norm": "rms_norm", "layer_norm": "layer_norm"}
+FORWARD = {"softmax": K.softmax_forward, "log_softmax": K.softmax_forward, "rms_norm": K.rms_norm_forward,
+           "layer_norm": K.layer_norm_forward}
+
+
+def run_forward(workload: str, x: Any) -> Any:
+    w, b = torch.randn(x.shape[1], dtype=x.dtype), torch.randn(x.shape[1], dtype=x.dtype)
+    return {"softmax": lambda: nn.softmax(x), "log_softmax": lambda: nn.log_softmax(x),
+            "rms_norm": lambda: nn.rms_norm(x, w), "layer_norm": lambda: nn.layer_norm(x, w, b)}[workload]()
+
+
+@pytest.mark.parametrize("workload", list(EXAMPLES))
+@pytest.mark.parametrize(("dtype", "width"), [(st.f16, 1000), (st.bf16, 8192), (st.f32, 1024), (st.f32, 4096)])
+def test_the_nn_forward_launches_the_tiles_and_hints_the_examples_launcher_defaults_to(
+        workload: str, dtype: st.DType, width: int) -> None:
+    """``safetile.nn``'s forward (a torch op: no timing) runs the variant the example's launcher
+    runs untimed: the same rows per block, column tile and sm_90 hints for the width and type."""
+    x = torch.randn(3, width, dtype={"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32}[dtype.name])
+    run_forward(workload, x)
+    expected = run_all.load_example(EXAMPLES[workload]).LAUNCHER.table.default(width, dtype)
+    kernel = FORWARD[workload]
+    launched = [v for v in kernel.variants.values() if v.generics["E"] == dtype and v.generics["N"] == width and
+                v.generics.get("LOG", 0) == int(workload == "log_softmax")]
+    assert [(v.generics["BM"], v.generics["BN"]) for v in launched] == [(expected["BM"], expected["BN"])]
+    assert launched[0].entry.properties.get("optimization_hints") == hints_attr(expected["optimization_hints"])
