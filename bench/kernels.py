@@ -48,6 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
 sys.path.append(str(Path(__file__).resolve().parent))  # triton_kernels, method (python -P leaves it out)
 
 import safetile as st  # noqa: E402
+from safetile import rows as st_rows  # noqa: E402
 from add import add  # noqa: E402
 from flash_attention import flash_attention  # noqa: E402
 import layer_norm as layer_norm_example  # noqa: E402
@@ -165,13 +166,38 @@ def launcher_spec(case: Case, rows: int = 16) -> dict[str, Any]:
     return spec | (dict(b=_matrix(dtype, (cols,))) if case.workload == "layer_norm" else {})
 
 
+def nn_forward(case: Case, rows: int = 16) -> tuple[Any, dict[str, Any]] | None:
+    """``safetile.nn``'s forward kernel for ``case`` and what it specializes on for ``rows`` rows
+    (the tiles of ``safetile/rows.py``'s default, as ``safetile.nn`` launches it); ``None`` where
+    ``safetile.nn`` takes no such row (wider than its ``MAX_ROW``).  Imports torch."""
+    import safetile.nn as nn
+    from safetile.nn import kernels as K
+
+    dtype, cols = getattr(st, case.dtype), case.shape[1]
+    if cols > nn.MAX_ROW:
+        return None
+    name = "softmax" if case.workload == "log_softmax" else case.workload
+    table = {"softmax": st_rows.SOFTMAX, "rms_norm": st_rows.RMS_NORM, "layer_norm": st_rows.LAYER_NORM}[name]
+    config = table.default(cols, dtype)
+    tile = (config["BM"], config["BN"])
+    spec: dict[str, Any] = dict(y=_matrix(dtype, (rows, cols), tile), x=_matrix(dtype, (rows, cols)), A=st.f32)
+    if name == "softmax":
+        return K.softmax_forward, spec | dict(LOG=int(case.workload == "log_softmax"))
+    stats = [n for n in ("mean", "rstd") if name == "layer_norm" or n == "rstd"]
+    spec |= {n: _matrix(st.f32, (rows,), tile[:1]) for n in stats} | dict(w=_matrix(dtype, (cols,)), EPS=EPS)
+    if name == "layer_norm":
+        return K.layer_norm_forward, spec | dict(b=_matrix(dtype, (cols,)))
+    return K.rms_norm_forward, spec
+
+
 # -- ahead of time, here --------------------------------------------------------------
 
 
 def build(arch: str, only: set[str] | None = None) -> int:
     """Every variant the run launches, into the cache for ``arch``, and its resources: every
-    candidate of the row launchers' tuned kernels and every attention config through
-    ``warm_up`` (16 rows, as divisible by 16 as the GPU's).  1 if a row launcher's candidate
+    candidate of the row launchers' tuned kernels, ``safetile.nn``'s forward rows at the widths
+    it takes (their default tiles and hints) and every attention config through ``warm_up`` (16
+    rows, as divisible by 16 as the GPU's).  1 if a row launcher's candidate or an nn forward
     spills (none may: the check of docs/benchmarks.md's "no spills in any shipped config")."""
     print("| kernel | variant | registers | spill (stack bytes) | shared memory (bytes) |")
     print("|---|---|---|---|---|")
@@ -205,6 +231,8 @@ def build(arch: str, only: set[str] | None = None) -> int:
         else:
             tuned = launcher(case)
             show(tuned, launcher_spec(case), [f"{case.name}: {c.text}" for c in tuned.configs])
+            if forward := nn_forward(case):
+                show(*forward, [f"safetile.nn {case.name}: the default's tile and hints"])
     for line in spilling:
         print(f"SPILLS: {line}", file=sys.stderr)
     return 1 if spilling else 0
