@@ -81,3 +81,17 @@ def test_what_a_sharded_rank_does_not_do_is_refused_naming_the_way() -> None:
             rank.record(PROMPT)
     finally:
         dist.destroy_process_group()
+
+
+def test_an_all_reduce_the_cpu_cannot_run_or_that_does_not_exist_is_refused() -> None:
+    """The one-shot all-reduce maps the other GPUs' memory: on the CPU the refusal names the
+    process group's; a name not among ALL_REDUCES is refused listing them."""
+    dist = pytest.importorskip("torch.distributed")
+    dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{free_port()}", rank=0, world_size=1)
+    try:
+        with pytest.raises(ValueError, match=r"on the CPU pass all_reduce='group' \(gloo\)"):
+            ShardedDecoder(TINY, random_weights(TINY), max_positions=16, tiles=TP_TINY_TILES, all_reduce="one-shot")
+        with pytest.raises(ValueError, match=r"all_reduce='nvls' is not one of 'group', 'one-shot'"):
+            ShardedDecoder(TINY, random_weights(TINY), max_positions=16, tiles=TP_TINY_TILES, all_reduce="nvls")
+    finally:
+        dist.destroy_process_group()
