@@ -9,7 +9,9 @@ with ``__dlpack__`` (numpy, torch, CuPy, JAX arrays), with
 ``__cuda_array_interface__`` (CuPy, Numba, torch) or a DLPack capsule;
 ``as_tensor(obj)`` also passes a safetile ``Tensor`` through.  At the launch
 boundary a torch tensor needs no import (``import_torch_arguments``, called
-by ``launch``): it is shared as above and given back as itself (docs/torch.md).
+by ``launch``): it is shared without a copy, read from its own attributes (as
+DLPack would describe it, with the same checks), and given back as itself
+(docs/torch.md).
 
 This is an FFI edge, where the runtime's ownership checks stop (as the cuTile
 Rust paper says of foreign interfaces): the memory is shared, and what the
@@ -599,8 +601,8 @@ def as_tensor(obj: Any) -> Tensor:
 #
 # The contract (docs/torch.md): a launch of CUDA torch tensors runs on torch's current stream
 # on their device, taken when the launch is made (``torch_stream``), so it is ordered with the
-# torch work before and after it as a torch op is.  Each tensor is shared for the launch through
-# DLPack on that stream (``share_torch``: the capsule keeps torch's storage alive while a safetile
+# torch work before and after it as a torch op is.  Each tensor is shared for the launch on that
+# stream (``share_torch``: the handle keeps the torch tensor, so its storage, alive while a safetile
 # handle holds it), and before the kernel is enqueued on whichever stream drives it, torch's caching
 # allocator is told that stream uses the memory (``keep_for_stream``: ``Tensor.record_stream``,
 # a no-op for the tensor's allocation stream), so a tensor freed by torch while the launch is
@@ -625,7 +627,7 @@ def torch_stream(tensors: Sequence[Any]) -> CudaStream | None:
     backend's GPU (wrapped: ``cuda.stream.foreign_stream``) where one of them is in GPU memory;
     ``None`` where none is (host memory: the launch runs on the backend's default stream)."""
     backend = current_backend()
-    if backend.name != "cuda" or not any(int(t.__dlpack_device__()[0]) == kDLCUDA for t in tensors):
+    if backend.name != "cuda" or not any(t.is_cuda for t in tensors):
         return None
     from .cuda.stream import foreign_stream
 
@@ -635,27 +637,56 @@ def torch_stream(tensors: Sequence[Any]) -> CudaStream | None:
 
 
 def share_torch(tensor: Any, stream: CudaStream | None) -> Tensor:
-    """A handle on a torch tensor's memory (DLPack: no copy; one that requires grad is shared
-    detached), used on ``stream``, which is ``torch_stream``'s: torch's current stream, so the
-    exchange asks torch for no wait (DLPack ``stream=-1``: torch's work on the tensor is already
-    before it).  Checked as ``from_dlpack`` checks (element type, the backend's memory)."""
-    source = tensor.detach() if tensor.requires_grad else tensor
-    if stream is None:
-        return from_dlpack(source)
+    """A handle on a torch tensor's memory (no copy; one that requires grad is shared as its data,
+    invisible to autograd), used on ``stream``, which is ``torch_stream``'s: torch's current
+    stream, where torch's work on the tensor already is, so nothing waits.  Read from the tensor's
+    own attributes (``_torch_buffer``: what DLPack would describe, without building and parsing a
+    capsule, which every kernel-op call would pay for each tensor) and checked as ``from_dlpack``
+    checks (element type, the backend's memory); the handle keeps the tensor, so its storage,
+    alive."""
     backend = current_backend()
-    return _import_capsule(_request_capsule(source, backend, -1), None, backend, stream)
+    buffer = _torch_buffer(tensor)
+    _check_device(*buffer.device, backend)
+    element = _element_type(buffer, None)
+    return Tensor(_storage(buffer, element, tensor, backend, stream), element)
+
+
+_TORCH_TYPES: dict[Any, tuple[int, int]] = {}
+"""torch dtype -> DLPack ``(code, bits)``: torch names its dtypes as DLPack's type names do."""
+
+
+def _torch_buffer(tensor: Any) -> _Buffer:
+    """What a torch tensor's memory is (as a capsule of it would say): its address, shape, strides
+    and element type, the device it is on.  Lazy views are refused: torch's DLPack export refuses
+    them too, and their memory does not hold the values they show."""
+    if not _TORCH_TYPES:
+        import torch
+
+        for code_bits in set(_TO_DLPACK.values()):
+            found = getattr(torch, _dlpack_type_name(*code_bits, 1), None)
+            if isinstance(found, torch.dtype):
+                _TORCH_TYPES[found] = code_bits
+    if tensor.is_neg() or tensor.is_conj():
+        raise TypeError("a torch tensor with its negative or conjugate bit set (a lazy view) cannot be shared: "
+                        "pass x.resolve_neg().resolve_conj()")
+    code, bits = _TORCH_TYPES.get(tensor.dtype, (None, 0))
+    name = str(tensor.dtype).removeprefix("torch.")
+    device = tensor.device
+    where = (kDLCUDA, device.index) if device.type == "cuda" else (kDLCPU, 0)
+    # data_ptr() raises for sparse and other layouts without strided memory, naming the layout
+    return _Buffer(tensor.data_ptr(), tuple(tensor.shape), tuple(tensor.stride()), code, bits, name, where, False)
 
 
 def keep_for_stream(tensors: Sequence[Any], stream: Stream) -> None:
     """Tell torch's caching allocator that work about to be enqueued on ``stream`` uses the
     memory of these torch tensors (``record_stream``): freed by torch meanwhile, it is not reused
     before that work is done.  Host tensors need nothing (the launch is over when it returns)."""
-    cuda = [t for t in tensors if int(t.__dlpack_device__()[0]) == kDLCUDA]
+    cuda = [t for t in tensors if t.is_cuda]
     if not cuda:
         return
     import torch
 
-    ordinal = int(cuda[0].__dlpack_device__()[1])
+    ordinal = cuda[0].device.index
     current = _torch_current_stream(ordinal)
     address = int(stream.address)  # type: ignore[attr-defined]  # a CudaStream: the cuda backend's
     torch_side = current if int(current.cuda_stream) == address else torch.cuda.ExternalStream(address, device=ordinal)

@@ -57,6 +57,21 @@ def test_tensors_that_require_grad_pass_detached() -> None:
     torch.testing.assert_close(z, 2 * x.detach())
 
 
+def test_a_lazy_negative_view_is_refused_naming_the_fix() -> None:
+    # its memory holds x, not the -x it shows: shared as it is, the kernel would read the wrong sign
+    x = torch._neg_view(torch.arange(4.0))
+    with pytest.raises(TypeError, match=r"negative or conjugate bit set .* pass x\.resolve_neg\(\)"):
+        add(torch.zeros(4), x, torch.ones(4), S=(4,))
+    z = torch.zeros(4)
+    add(z, x.resolve_neg(), torch.ones(4), S=(4,)).sync()
+    torch.testing.assert_close(z, 1 - torch.arange(4.0))
+
+
+def test_a_torch_dtype_safetile_has_not_is_refused_naming_the_supported_ones() -> None:
+    with pytest.raises(TypeError, match="no safetile element type for complex64 .supported: f16, bf16"):
+        add(torch.zeros(4), torch.ones(4, dtype=torch.complex64), torch.ones(4), S=(4,))
+
+
 @pytest.mark.parametrize("view", ["same", "overlapping"])
 def test_an_output_overlapping_an_input_is_refused_and_nothing_changes(view: str) -> None:
     base = torch.arange(12.0)

@@ -1,8 +1,9 @@
 """CUDA torch tensors at the launch boundary, on the CUDA stand-in (``fake_cuda``: no GPU).
 
 A launch of GPU torch tensors runs on torch's current stream of the call (as a
-torch op), takes the tensors with no wait (DLPack ``stream=-1``: torch's work on
-them is already before the launch on that stream), and
+torch op), takes the tensors with no wait (read from their own attributes, no
+DLPack exchange: torch's work on them is already before the launch on that
+stream), and
 tells torch's caching allocator, before the kernel is enqueued, which stream
 uses their memory (``record_stream``), so memory torch frees while the launch
 is pending is not handed out again before it has run.  Driven on a safetile
@@ -12,8 +13,9 @@ tensors are.
 
 The torch tensors here are stand-ins over the fake driver's memory (CPU torch
 cannot make CUDA tensors): ``FakeCudaTensor`` has what the edge reads of a
-torch tensor (``__dlpack__``, ``__dlpack_device__``, ``requires_grad``,
-``record_stream``), and torch's ``current_stream``/``ExternalStream`` are
+torch tensor (``data_ptr``, ``shape``, ``stride``, ``dtype``, ``device``,
+``requires_grad``, ``record_stream``; ``__dlpack__`` logged: the launch never
+calls it), and torch's ``current_stream``/``ExternalStream`` are
 replaced by stand-ins naming fake stream handles.  test/gpu/test_torch_gpu.py
 checks the same on real torch CUDA tensors.
 """
@@ -58,9 +60,26 @@ class FakeCudaTensor:
     # The edge tells torch tensors by their type's module (it never imports torch to check).
     __module__ = "torch.fake_cuda"
     requires_grad = False
+    is_cuda = True
+    dtype = torch.float32
+    device = torch.device("cuda", 0)
+    layout = torch.strided
 
     def __init__(self, base: st.Tensor, offset: int, count: int, log: list[Any]):
         self.base, self.offset, self.count, self.log = base, offset, count, log
+        self.shape = (count,)
+
+    def data_ptr(self) -> int:
+        return self.base._array.ptr + 4 * self.offset
+
+    def stride(self) -> tuple[int, ...]:
+        return (1,)
+
+    def is_neg(self) -> bool:
+        return False
+
+    def is_conj(self) -> bool:
+        return False
 
     def __dlpack_device__(self) -> tuple[int, int]:
         return (interop.kDLCUDA, 0)
@@ -109,8 +128,9 @@ def test_a_launch_of_gpu_torch_tensors_runs_on_torchs_current_stream(fake: Any) 
         assert back == (z, x, y) and back[0] is z  # torch in, torch out
         (launch,) = driver.launches[-1:]
         assert launch.stream == torch_handle  # torch's current stream, not safetile's default
-        # torch was asked for each tensor with no wait (DLPack stream=-1): its work on them is on that stream
-        assert [(kind, stream) for kind, _, stream in log if kind == "dlpack"] == [("dlpack", -1)] * 3
+        # no DLPack exchange (it could ask torch to wait): each tensor is read from its attributes,
+        # torch's work on it being on that stream already
+        assert not [kind for kind, _, _ in log if kind == "dlpack"]
         driver.launches.clear()
     assert not [w for w in driver.waits if int(w[0]) == torch_handle], "no cross-stream wait on torch's stream"
 

@@ -1,0 +1,266 @@
+"""A training run at a real size on the GPU: safetile's layers under torch.compile against plain torch.
+
+    python -P bench/train.py --out DIR [--steps 300] [--profile] [--size tiny]
+
+The model is bench/backward.py's ``Block`` (a Qwen3-shaped decoder: vocabulary
+32768, dimension 1024, 16 query and 8 key/value heads of 64, RMSNorm on
+queries and keys, a SiLU-gated MLP of 3072; bf16 parameters), trained with
+AdamW (``foreach``) on 4 x 1024 tokens a step, twice from the same initial
+weights and the same batches:
+
+* **safetile**: its RMSNorms, causal grouped-query attention and
+  cross-entropy (``safetile.nn``), the model under
+  ``torch.compile(fullgraph=True)``;
+* **torch**: the same model with torch's layers, eager (the reference).
+
+The data is learnable, so the curve falls: a fixed pool of batches whose
+token after ``t`` is ``PERMUTATION[t]`` nine times in ten (else a random
+token), drawn once from a seeded generator.  Losses are kept on the GPU and
+read at the end (no wait a step).  ``DIR/train.json`` holds both curves, their
+largest and mean absolute difference, and each side's time a step (the wall
+time of the steps after ``WARM``, all enqueued, one wait at the end: the
+host's time where the host is slower than the GPU).
+
+``--profile`` adds where a safetile step's time goes (``DIR/profile-*.txt``):
+``torch.profiler`` of ``PROFILED`` steps (CPU time and CUDA time per op), the
+host's time a step without waiting against the GPU's (CUDA events, the host
+kept ahead by a spin), the kernel launches a step, one step under
+``torch.cuda.set_sync_debug_mode("error")`` (a host wait raises), and the host
+time of one call of each kernel op against its torch counterpart on small
+tensors (the GPU's time negligible), and cProfile's account of 200 calls of
+``rms_norm`` forward and backward (``DIR/profile-host-rms_norm.txt``).
+
+``--size tiny`` runs the same on a small model (CPU tensors work: the
+interpreter), to try the script.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import pstats
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.append(str(Path(__file__).resolve().parent))  # backward (python -P leaves the folder out)
+
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+from backward import STEP, STEP_BATCH, STEP_SEQ, Block  # noqa: E402
+
+import safetile.nn as snn  # noqa: E402
+
+SIZES: dict[str, tuple[dict[str, int], int, int]] = {
+    "real": (STEP, STEP_BATCH, STEP_SEQ),
+    "tiny": (dict(vocab=64, dim=32, heads=4, kv_heads=2, hidden=64), 2, 16),
+}
+"""Model config, batch and sequence length of each ``--size``."""
+POOL = 16
+"""Batches in the data's pool (step ``i`` trains on batch ``i % POOL``)."""
+FOLLOW = 0.9
+"""How often the next token is the permutation's (else a random token)."""
+LR = 1e-3
+WARM = 10
+"""Steps left out of the time a step (compiles, the allocator's first sizes)."""
+PROFILED = 5
+
+
+def batches(vocab: int, batch: int, seq: int, device: str) -> list[tuple[torch.Tensor, torch.Tensor]]:
+    """``POOL`` (inputs, targets) pairs of the learnable data (seeded: the same for both sides)."""
+    gen = torch.Generator().manual_seed(1)
+    permutation = torch.randperm(vocab, generator=gen)
+    out = []
+    for _ in range(POOL):
+        tokens = torch.empty(batch, seq + 1, dtype=torch.long)
+        tokens[:, 0] = torch.randint(0, vocab, (batch,), generator=gen)
+        noise = torch.randint(0, vocab, (batch, seq), generator=gen)
+        follow = torch.rand(batch, seq, generator=gen) < FOLLOW
+        for i in range(seq):
+            tokens[:, i + 1] = torch.where(follow[:, i], permutation[tokens[:, i]], noise[:, i])
+        tokens = tokens.to(device)
+        out.append((tokens[:, :-1].contiguous(), tokens[:, 1:].contiguous()))
+    return out
+
+
+def make_step(model: torch.nn.Module, compiled: bool) -> Callable[[torch.Tensor, torch.Tensor], torch.Tensor]:
+    forward = torch.compile(model, fullgraph=True) if compiled else model
+    optimizer = torch.optim.AdamW(model.parameters(), lr=LR, foreach=True)
+
+    def step(inputs: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+        loss = forward(inputs, targets)
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad(set_to_none=True)
+        return loss.detach()
+
+    return step
+
+
+def _sync(device: str) -> None:
+    if device == "cuda":
+        torch.cuda.synchronize()
+
+
+def train(step: Callable[..., torch.Tensor], data: list[tuple[torch.Tensor, torch.Tensor]], steps: int,
+          device: str) -> dict[str, Any]:
+    """Run ``steps`` steps; the losses (read once at the end) and the time a step after ``WARM``."""
+    losses = []
+    started = time.perf_counter()
+    for i in range(min(WARM, steps)):
+        losses.append(step(*data[i % POOL]))
+    _sync(device)
+    warm_s = time.perf_counter() - started
+    started = time.perf_counter()
+    for i in range(WARM, steps):
+        losses.append(step(*data[i % POOL]))
+    _sync(device)
+    timed = steps - WARM
+    return {"losses": [float(x) for x in torch.stack(losses).float().cpu()], "first_steps_s": warm_s,
+            "step_ms": (time.perf_counter() - started) / timed * 1e3 if timed > 0 else None}
+
+
+def profile(step: Callable[..., torch.Tensor], data: list[tuple[torch.Tensor, torch.Tensor]], out: Path,
+            device: str) -> dict[str, Any]:
+    """Where a (warm) safetile step's time goes; writes ``out/profile-*.txt``."""
+    from torch.profiler import ProfilerActivity
+    from torch.profiler import profile as torch_profile
+
+    result: dict[str, Any] = {}
+    activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if device == "cuda" else [])
+    with torch_profile(activities=activities) as prof:
+        for i in range(PROFILED):
+            step(*data[i % POOL])
+        _sync(device)
+    events = prof.key_averages()
+    (out / "profile-cpu.txt").write_text(events.table(sort_by="self_cpu_time_total", row_limit=40))
+    if device == "cuda":
+        (out / "profile-cuda.txt").write_text(events.table(sort_by="self_cuda_time_total", row_limit=40))
+        kernels = [e for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+        result["gpu_ops_per_step"] = len(kernels) / PROFILED
+        result["gpu_busy_ms_per_step"] = sum(e.device_time_total for e in events
+                                             if e.device_type == torch.autograd.DeviceType.CUDA) / 1e3 / PROFILED
+    result["kernel_ops_per_step"] = {e.key: e.count / PROFILED for e in events if e.key.startswith("safetile::")}
+    # the host's time a step (nothing waited for) against the GPU's (the host kept ahead by a spin)
+    host = []
+    for i in range(PROFILED):
+        _sync(device)
+        started = time.perf_counter()
+        step(*data[i % POOL])
+        host.append(time.perf_counter() - started)
+    _sync(device)
+    result["host_ms_per_step"] = sorted(host)[len(host) // 2] * 1e3
+    if device == "cuda":
+        gpu = []
+        for i in range(PROFILED):
+            torch.cuda._sleep(200_000_000)
+            begin, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            begin.record()
+            step(*data[i % POOL])
+            end.record()
+            end.synchronize()
+            gpu.append(begin.elapsed_time(end))
+        result["gpu_ms_per_step_host_ahead"] = sorted(gpu)[len(gpu) // 2]
+        torch.cuda.set_sync_debug_mode("error")
+        try:
+            step(*data[0])
+            result["host_waits"] = "none (a step ran under set_sync_debug_mode('error'))"
+        except RuntimeError as err:
+            result["host_waits"] = f"{type(err).__name__}: {err}"
+        finally:
+            torch.cuda.set_sync_debug_mode(0)
+    costs = op_host_costs(device)
+    (out / "profile-host-rms_norm.txt").write_text(costs.pop("cprofile"))
+    result["op_host_us"] = costs
+    return result
+
+
+def op_host_costs(device: str, calls: int = 200) -> dict[str, Any]:
+    """The host's µs of one call of each layer (forward, and forward + backward), nothing waited for
+    until the end: safetile's kernel ops against torch's.  The kernels' variants are the step's (the
+    same tiles and facts; the row counts are dynamic extents), on tensors whose GPU time is small."""
+    dtype = torch.bfloat16
+    x = torch.randn(65536, 64, device=device, dtype=dtype, requires_grad=True)  # the step's query norm
+    w = torch.ones(64, device=device, dtype=dtype, requires_grad=True)
+    q = torch.randn(1, 16, 64, 64, device=device, dtype=dtype, requires_grad=True)
+    kv = torch.randn(1, 8, 64, 64, device=device, dtype=dtype, requires_grad=True)
+    logits = torch.randn(16, 32768, device=device, dtype=dtype)
+    target = torch.zeros(16, dtype=torch.long, device=device)
+    cases: dict[str, Callable[[], Any]] = {
+        "safetile rms_norm fwd": lambda: snn.rms_norm(x, w),
+        "torch rms_norm fwd": lambda: F.rms_norm(x, (64,), w),
+        "safetile rms_norm fwd+bwd": lambda: snn.rms_norm(x, w).sum().backward(),
+        "torch rms_norm fwd+bwd": lambda: F.rms_norm(x, (64,), w).sum().backward(),
+        "safetile attention fwd": lambda: snn.attention(q, kv, kv, causal=True),
+        "torch attention fwd": lambda: F.scaled_dot_product_attention(q, kv, kv, is_causal=True, enable_gqa=True),
+        "safetile cross_entropy fwd": lambda: snn.cross_entropy(logits, target),
+        "torch cross_entropy fwd": lambda: F.cross_entropy(logits, target),
+    }
+    out: dict[str, Any] = {}
+    for name, call in cases.items():
+        try:
+            for _ in range(5):
+                call()
+            _sync(device)
+            started = time.perf_counter()
+            for _ in range(calls):
+                call()
+            out[name] = (time.perf_counter() - started) / calls * 1e6
+            _sync(device)
+        except Exception as err:  # noqa: BLE001 - report it, go on with the next case
+            out[name] = f"{type(err).__name__}: {err}"
+    profiler = cProfile.Profile()
+    profiler.runcall(lambda: [snn.rms_norm(x, w).sum().backward() for _ in range(calls)])
+    _sync(device)
+    text = io.StringIO()
+    pstats.Stats(profiler, stream=text).sort_stats("tottime").print_stats(40)
+    pstats.Stats(profiler, stream=text).sort_stats("cumulative").print_stats(40)
+    out["cprofile"] = text.getvalue()
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--steps", type=int, default=300)
+    parser.add_argument("--size", choices=SIZES, default="real")
+    parser.add_argument("--profile", action="store_true")
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    config, batch, seq = SIZES[args.size]
+    dtype = torch.bfloat16 if device == "cuda" else torch.float32
+    data = batches(config["vocab"], batch, seq, device)
+    torch.manual_seed(0)
+    base = Block(**config, safetile=False).to(device=device, dtype=dtype)
+    result: dict[str, Any] = {"device": torch.cuda.get_device_name() if device == "cuda" else "cpu",
+                              "torch": torch.__version__, "config": config, "batch": batch, "seq": seq,
+                              "dtype": str(dtype), "steps": args.steps, "lr": LR, "warm_steps": WARM, "runs": {}}
+    steps = {}
+    for name, safetile, compiled in (("safetile + torch.compile", True, True), ("torch eager", False, False)):
+        model = Block(**config, safetile=safetile).to(device=device, dtype=dtype)
+        model.load_state_dict(base.state_dict())
+        steps[name] = make_step(model, compiled)
+        result["runs"][name] = train(steps[name], data, args.steps, device)
+        print(f"{name}: {result['runs'][name]['step_ms']} ms a step, losses "
+              f"{result['runs'][name]['losses'][0]:.4f} -> {result['runs'][name]['losses'][-1]:.4f}", flush=True)
+        (args.out / "train.json").write_text(json.dumps(result, indent=1))
+    ours, reference = (result["runs"][n]["losses"] for n in ("safetile + torch.compile", "torch eager"))
+    differences = [abs(a - b) for a, b in zip(ours, reference)]
+    result["max_abs_difference"] = max(differences)
+    result["mean_abs_difference"] = sum(differences) / len(differences)
+    result["max_relative_difference"] = max(d / abs(b) for d, b in zip(differences, reference))
+    print(f"max |difference| {result['max_abs_difference']:.4f}, mean {result['mean_abs_difference']:.4f}", flush=True)
+    (args.out / "train.json").write_text(json.dumps(result, indent=1))
+    if args.profile:
+        result["profile"] = profile(steps["safetile + torch.compile"], data, args.out, device)
+        print(json.dumps(result["profile"], indent=1), flush=True)
+        (args.out / "train.json").write_text(json.dumps(result, indent=1))
+
+
+if __name__ == "__main__":
+    main()
