@@ -2,21 +2,34 @@
 
     .venv/bin/python bench/tp.py --build sm_90     # here, no GPU: every variant's cubin into the cache
     SAFETILE_CACHE_DIR=build/gpu-cache python -P bench/tp.py OUT_DIR   # on a 2-GPU machine
+    .venv/bin/python bench/tp.py --plot OUT_DIR/tp.json   # here: tokens/s against context length
 
-The run starts one process per GPU (``RANK``, ``LOCAL_RANK``: each sees its own GPU), NCCL
-between them (NVLink multicast off), and on each:
+The run starts pairs of processes, one per GPU (``RANK``, ``LOCAL_RANK``: each sees its own
+GPU), NCCL between them (NVLink multicast off in every pair).
 
-1. Qwen3-14B bf16, random weights in the published shapes drawn on the GPU shard by shard (a
-   rank never holds the other's): ``STEPS`` greedy tokens after a 16-token prompt, each rank's
-   step one graph with its NCCL calls inside (``ShardedDecoder.record``; if the capture fails,
-   the step enqueued launch by launch, and the error kept); tokens/s against the two-GPU
-   roofline (each rank's bytes a token, its shard of the weights and of the KV cache, at the
-   slower rank's 1 GiB copy bandwidth);
-2. the same 14B at TP=1 on rank 0's GPU (the unsharded ``Qwen3Decoder``, its step one graph)
-   while rank 1 waits: TP=2's speedup over it (target 1.7x);
-3. Qwen3-32B at TP=2, as 1.
+1. **The all-reduce alone**, one pair for each of ``NCCL_VARIANTS`` (NCCL reads its
+   environment once, at the communicator's start): a decode step's vector (hidden 5,120 in
+   f32, 20 KB; and in bf16, 10 KB) all-reduced ``LATENCY_CALLS`` times inside one CUDA graph
+   (``torch.cuda.graph``), the replay's time per call; then Qwen3-14B TP=2's step (below, 1.)
+   with the process group's all-reduce.  The first pair also times torch's symmetric-memory
+   one-shot (``all_reduce="one-shot"``) and two-shot all-reduces, and 14B's step with the
+   one-shot, whose tokens must equal the NCCL step's.  ``OUT_DIR/latency-NAME.json`` each.
+2. **The TP table**, one pair with the NCCL variant and all-reduce of the fastest 14B step
+   of 1.:
 
-Rank 0 writes ``OUT_DIR/tp.json``.
+   1. Qwen3-14B bf16, random weights in the published shapes drawn on the GPU shard by shard
+      (a rank never holds the other's): ``STEPS`` greedy tokens after a 16-token prompt, each
+      rank's step one graph with its collectives inside (``ShardedDecoder.record``; if the
+      capture fails, the step enqueued launch by launch, and the error kept); tokens/s against
+      the two-GPU roofline (each rank's bytes a token, its shard of the weights and of the KV
+      cache, at the slower rank's 1 GiB copy bandwidth);
+   2. the same 14B at TP=1 on rank 0's GPU (the unsharded ``Qwen3Decoder``, its step one
+      graph) while rank 1 waits: TP=2's speedup over it (target 1.7x);
+   3. Qwen3-32B at TP=2, as 1.
+
+   Each model's rate is also timed at the context lengths of ``CONTEXTS`` (the position set
+   before ``CONTEXT_STEPS`` replays; the cache's rows before it are zeros, which costs the
+   attention what any rows cost).  Rank 0 writes ``OUT_DIR/tp.json``.
 """
 
 from __future__ import annotations
@@ -46,8 +59,19 @@ from qwen3.tp import local_config  # noqa: E402
 MAX_POSITIONS = 2048
 PROMPT = [9707, 11, 847, 829, 374, 1207, 16948, 13, 358, 1079, 264, 3460, 4128, 1614, 13, 220]
 STEPS = 256
+CHECKED = 32
+"""The greedy tokens kept of each run: the one-shot all-reduce's must equal NCCL's."""
+CONTEXTS = (64, 128, 512, 1024, 1536, 2000)
+CONTEXT_STEPS = 32
 WORLD = 2
+HIDDEN = 5120
+"""Qwen3-14B's and -32B's hidden size: the length of the vector each all-reduce sums."""
+LATENCY_CALLS = 100
 NCCL_ENV = {"NCCL_NVLS_ENABLE": "0", "TORCH_SYMM_MEM_DISABLE_MULTICAST": "1", "NVSHMEM_DISABLE_NVLS": "1"}
+NCCL_VARIANTS: dict[str, dict[str, str]] = {
+    "default": {}, "LL": {"NCCL_PROTO": "LL"}, "LL128": {"NCCL_PROTO": "LL128"},
+    "LL-2ch": {"NCCL_PROTO": "LL", "NCCL_MAX_NCHANNELS": "2"}}
+"""NCCL's documented knobs for small messages: the low-latency protocols, and fewer channels."""
 
 
 def build(arch: str) -> None:
@@ -123,27 +147,107 @@ def _count(shape: tuple[int, ...]) -> int:
     return n
 
 
-def tokens_per_s(decoder: Any, torch: Any, graph: bool) -> float:
-    """``STEPS`` greedy steps after ``PROMPT``: the rate of the steps past the prompt."""
-    if graph:
-        recorded = decoder.record(PROMPT)
-        for _ in range(len(PROMPT) - 1):
-            recorded.replay()
+def positioned(base: type, torch: Any) -> type:
+    """``base`` (a decoder class) whose position buffer is a torch tensor shared with safetile
+    (``pos_view``): the benchmark sets it between replays to time the step at a context length."""
+
+    class Positioned(base):  # type: ignore[misc, valid-type]
+        def _allocate(self, prompt: list[int]) -> None:
+            super()._allocate(prompt)
+            self.pos_view = torch.full((1,), 0, dtype=torch.int32, device="cuda")
+            self.buffers["pos"] = st.from_dlpack(self.pos_view)
+
+    return Positioned
+
+
+def decode(decoder: Any, torch: Any, graph: bool, contexts: tuple[int, ...] = ()) -> dict[str, Any]:
+    """``STEPS`` greedy steps after ``PROMPT``: the rate of the steps past the prompt, the first
+    ``CHECKED`` tokens, and with ``contexts`` the rate of ``CONTEXT_STEPS`` steps from each."""
+    if not graph:
+        start = time.perf_counter()
+        tokens = decoder.generate(PROMPT, STEPS)
+        return {"eager": (len(PROMPT) - 1 + STEPS) / (time.perf_counter() - start), "tokens": tokens[:CHECKED]}
+    recorded = decoder.record(PROMPT)
+    for _ in range(len(PROMPT) - 1):
+        recorded.replay()
+    torch.cuda.synchronize()
+    recorded.stream.synchronize()
+    start = time.perf_counter()
+    for _ in range(STEPS):
+        recorded.replay()
+    recorded.stream.synchronize()
+    entry: dict[str, Any] = {"graph": STEPS / (time.perf_counter() - start), "by_context": {}}
+    for context in contexts:
+        decoder.pos_view.fill_(context)
         torch.cuda.synchronize()
+        recorded.replay()  # warm
         recorded.stream.synchronize()
         start = time.perf_counter()
-        for _ in range(STEPS):
+        for _ in range(CONTEXT_STEPS):
             recorded.replay()
         recorded.stream.synchronize()
-        elapsed = time.perf_counter() - start
-        recorded.release()
-        return STEPS / elapsed
-    start = time.perf_counter()
-    decoder.generate(PROMPT, STEPS)
-    return (len(PROMPT) - 1 + STEPS) / (time.perf_counter() - start)
+        entry["by_context"][str(context)] = CONTEXT_STEPS / (time.perf_counter() - start)
+    recorded.release()
+    entry["tokens"] = [int(t) for t in decoder.read("tokens")[len(PROMPT): len(PROMPT) + CHECKED]]
+    return entry
 
 
-def rank_main(out: Path) -> None:
+def latency(torch: Any, dist: Any, symmetric: bool) -> dict[str, Any]:
+    """Microseconds per all-reduce of a decode step's vector, ``LATENCY_CALLS`` of them captured in
+    one CUDA graph (best of 5 replays): NCCL's, and with ``symmetric`` torch's symmetric-memory
+    one-shot (the copying form ``ShardedDecoder`` calls, in place) and two-shot (in place in the
+    mapped buffer).  Each is checked first: ranks holding ``rank + 1`` sum to ``world * (world
+    + 1) / 2``."""
+    group = dist.group.WORLD.group_name
+    rank, world = dist.get_rank(), dist.get_world_size()
+    results: dict[str, Any] = {}
+    for dtype in (torch.float32, torch.bfloat16):
+        x = torch.zeros(HIDDEN, dtype=dtype, device="cuda")
+        ways = {"nccl": lambda v: dist.all_reduce(v)}
+        if symmetric:
+            from torch.distributed import _symmetric_memory as symm_mem
+
+            peer = symm_mem.empty(HIDDEN, dtype=dtype, device="cuda")
+            symm_mem.rendezvous(peer, group)
+            ways["symm one-shot"] = lambda v: torch.ops.symm_mem.one_shot_all_reduce_copy_out(peer, v, "sum", group, v)
+            ways["symm two-shot"] = lambda v: torch.ops.symm_mem.two_shot_all_reduce_(peer, "sum", group)
+        for name, way in ways.items():
+            key = f"{name} {str(dtype).removeprefix('torch.')} x{HIDDEN}"
+            try:
+                probe = peer if name == "symm two-shot" else x
+                probe.fill_(rank + 1)
+                way(probe)
+                torch.cuda.synchronize()
+                expected = world * (world + 1) / 2
+                if not bool((probe == expected).all()):
+                    raise AssertionError(f"{key}: sum {probe[:4].tolist()}, expected {expected}")
+                probe.zero_()
+                stream = torch.cuda.Stream()
+                graph = torch.cuda.CUDAGraph()
+                with torch.cuda.graph(graph, stream=stream):
+                    for _ in range(LATENCY_CALLS):
+                        way(probe)
+                graph.replay()
+                torch.cuda.synchronize()
+                best = float("inf")
+                for _ in range(5):
+                    dist.barrier()
+                    torch.cuda.synchronize()
+                    start = time.perf_counter()
+                    graph.replay()
+                    torch.cuda.synchronize()
+                    best = min(best, time.perf_counter() - start)
+                results[key] = 1e6 * best / LATENCY_CALLS
+                del graph
+            except Exception:  # noqa: BLE001 - keep the other ways' times
+                results[key] = f"failed: {traceback.format_exc()}"
+            print(f"rank {rank}: {key}: {results[key]}", flush=True)
+    return results
+
+
+def rank_main(out: Path, task: str) -> None:
+    """One rank of a pair: ``task`` is ``latency-NAME`` (1. of the module's docstring) or
+    ``table-ALLREDUCE`` (2.)."""
     import torch
     import torch.distributed as dist
 
@@ -152,78 +256,150 @@ def rank_main(out: Path) -> None:
     dist.init_process_group("nccl")
     rank = dist.get_rank()
     results: dict[str, Any] = {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
+                               "nccl": str(torch.cuda.nccl.version()),
+                               "env": {k: v for k, v in os.environ.items() if k.startswith(("NCCL_", "TORCH_SYMM", "NVSHMEM"))},
                                "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "runs": {}, "errors": []}
     bandwidth = torch.tensor([copy_bandwidth(torch)], device="cuda")
     dist.all_reduce(bandwidth, op=dist.ReduceOp.MIN)
     results["copy_bandwidth_min"] = float(bandwidth)
+    kind, _, option = task.partition("-")
+    path = out / (f"{task}.json" if kind == "latency" else "tp.json")
 
     def save() -> None:
         if rank == 0:
-            (out / "tp.json").write_text(json.dumps(results, indent=1))
+            path.write_text(json.dumps(results, indent=1))
 
-    def sharded(name: str, config: Config) -> None:
+    def sharded(name: str, config: Config, all_reduce: str, contexts: tuple[int, ...]) -> None:
         torch.manual_seed(rank)
         weights = RandomShard(config, WORLD, torch)
-        entry: dict[str, Any] = {"tp": WORLD}
+        entry: dict[str, Any] = {"tp": WORLD, "all_reduce": all_reduce}
         try:
-            decoder = ShardedDecoder(config, weights, sharded=True, dtype=st.bf16, max_positions=MAX_POSITIONS,
-                                     device="cuda:0", upload=lambda t: st.from_dlpack(t.contiguous()))
+            decoder = positioned(ShardedDecoder, torch)(
+                config, weights, sharded=True, dtype=st.bf16, max_positions=MAX_POSITIONS, device="cuda:0",
+                all_reduce=all_reduce, upload=lambda t: st.from_dlpack(t.contiguous()))
             for graph in (True, False):
                 try:
-                    entry["graph" if graph else "eager"] = tokens_per_s(decoder, torch, graph)
+                    entry.update(decode(decoder, torch, graph, contexts))
                     break  # the eager rate only where the capture fails
                 except Exception:  # noqa: BLE001 - the capture may fail: keep the eager rate
-                    results["errors"].append(f"{name} graph={graph}: {traceback.format_exc()}")
+                    results["errors"].append(f"{name} {all_reduce} graph={graph}: {traceback.format_exc()}")
             entry["roofline"] = float(bandwidth) / weights.bytes_per_token(len(PROMPT) + STEPS // 2)
             best = max(v for k, v in entry.items() if k in ("graph", "eager"))
             entry["of_roofline"] = best / entry["roofline"]
+            entry["roofline_by_context"] = {str(n): float(bandwidth) / weights.bytes_per_token(n) for n in contexts}
             del decoder
         except Exception:  # noqa: BLE001
-            results["errors"].append(f"{name}: {traceback.format_exc()}")
-        results["runs"][f"{name} TP={WORLD}"] = entry
-        print(f"rank {rank}: {name} TP={WORLD}: {entry}", flush=True)
+            results["errors"].append(f"{name} {all_reduce}: {traceback.format_exc()}")
+        results["runs"][f"{name} TP={WORLD} {all_reduce}"] = entry
+        print(f"rank {rank}: {name} TP={WORLD} {all_reduce}: {entry}", flush=True)
         torch.cuda.empty_cache()
         save()
 
-    sharded("14B", QWEN3_14B)
-    dist.barrier()
-    if rank == 0:  # TP=1 of 14B on this GPU alone
-        entry = {"tp": 1}
-        try:
-            weights = RandomShard(QWEN3_14B, 1, torch)
-            decoder = Qwen3Decoder(QWEN3_14B, weights, dtype=st.bf16, max_positions=MAX_POSITIONS,
-                                   upload=lambda t: st.from_dlpack(t.contiguous()))
-            entry["graph"] = tokens_per_s(decoder, torch, True)
-            entry["roofline"] = float(bandwidth) / weights.bytes_per_token(len(PROMPT) + STEPS // 2)
-            entry["of_roofline"] = entry["graph"] / entry["roofline"]
-            two = results["runs"]["14B TP=2"]
-            entry["tp2_speedup"] = max(two.get("graph", 0.0), two.get("eager", 0.0)) / entry["graph"]
-            del decoder
-        except Exception:  # noqa: BLE001
-            results["errors"].append(f"14B TP=1: {traceback.format_exc()}")
-        results["runs"]["14B TP=1"] = entry
-        print(f"14B TP=1: {entry}", flush=True)
-        torch.cuda.empty_cache()
+    if kind == "latency":
+        symmetric = option == "default"
+        results["latency_us"] = latency(torch, dist, symmetric)
         save()
-    dist.barrier()
-    sharded("32B", QWEN3_32B)
+        for all_reduce in ("group", "one-shot") if symmetric else ("group",):
+            sharded("14B", QWEN3_14B, all_reduce, ())
+            dist.barrier()
+        runs = results["runs"]
+        if symmetric and all(runs.get(f"14B TP=2 {a}", {}).get("tokens") for a in ("group", "one-shot")):
+            results["one_shot_tokens_equal"] = runs["14B TP=2 group"]["tokens"] == runs["14B TP=2 one-shot"]["tokens"]
+            save()
+    else:
+        sharded("14B", QWEN3_14B, option, CONTEXTS)
+        dist.barrier()
+        if rank == 0:  # TP=1 of 14B on this GPU alone
+            entry: dict[str, Any] = {"tp": 1}
+            try:
+                weights = RandomShard(QWEN3_14B, 1, torch)
+                decoder = positioned(Qwen3Decoder, torch)(QWEN3_14B, weights, dtype=st.bf16,
+                                                          max_positions=MAX_POSITIONS,
+                                                          upload=lambda t: st.from_dlpack(t.contiguous()))
+                entry.update(decode(decoder, torch, True, CONTEXTS))
+                entry["roofline"] = float(bandwidth) / weights.bytes_per_token(len(PROMPT) + STEPS // 2)
+                entry["of_roofline"] = entry["graph"] / entry["roofline"]
+                entry["roofline_by_context"] = {str(n): float(bandwidth) / weights.bytes_per_token(n)
+                                                for n in CONTEXTS}
+                two = results["runs"][f"14B TP=2 {option}"]
+                entry["tp2_speedup"] = max(two.get("graph", 0.0), two.get("eager", 0.0)) / entry["graph"]
+                del decoder
+            except Exception:  # noqa: BLE001
+                results["errors"].append(f"14B TP=1: {traceback.format_exc()}")
+            results["runs"]["14B TP=1"] = entry
+            print(f"14B TP=1: {entry}", flush=True)
+            torch.cuda.empty_cache()
+            save()
+        dist.barrier()
+        sharded("32B", QWEN3_32B, option, CONTEXTS)
     dist.barrier()
     dist.destroy_process_group()
 
 
-def run(out: Path) -> None:
+def pair(out: Path, task: str, env: Mapping[str, str], port: int) -> list[int]:
     """Start one process per GPU (this script with ``--rank``) and wait for them."""
-    out.mkdir(parents=True, exist_ok=True)
-    env = {**os.environ, **NCCL_ENV, "WORLD_SIZE": str(WORLD), "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": "29512"}
-    ranks = [subprocess.Popen([sys.executable, "-P", __file__, "--rank", str(out)],
-                              env={**env, "RANK": str(r), "LOCAL_RANK": str(r), "CUDA_VISIBLE_DEVICES": str(r)})
+    base = {**os.environ, **NCCL_ENV, **env, "WORLD_SIZE": str(WORLD), "MASTER_ADDR": "127.0.0.1",
+            "MASTER_PORT": str(port)}
+    ranks = [subprocess.Popen([sys.executable, "-P", __file__, "--rank", str(out), task],
+                              env={**base, "RANK": str(r), "LOCAL_RANK": str(r), "CUDA_VISIBLE_DEVICES": str(r)})
              for r in range(WORLD)]
     codes = [rank.wait() for rank in ranks]
-    print(f"ranks exited with {codes}", flush=True)
+    print(f"{task}: ranks exited with {codes}", flush=True)
+    return codes
+
+
+def run(out: Path) -> None:
+    """1. then 2. of the module's docstring; the TP table's pair takes the fastest 14B step of 1."""
+    out.mkdir(parents=True, exist_ok=True)
+    best: tuple[float, str, str] = (0.0, "default", "group")
+    for i, (name, env) in enumerate(NCCL_VARIANTS.items()):
+        pair(out, f"latency-{name}", env, 29512 + i)
+        try:
+            runs = json.loads((out / f"latency-{name}.json").read_text())["runs"]
+        except (OSError, KeyError, ValueError):
+            continue
+        for key, entry in runs.items():
+            if entry.get("graph", 0.0) > best[0]:
+                best = (entry["graph"], name, entry["all_reduce"])
+    print(f"the TP table with NCCL {best[1]}, all_reduce={best[2]} ({best[0]:.1f} tokens/s at 14B TP=2)", flush=True)
+    pair(out, f"table-{best[2]}", NCCL_VARIANTS[best[1]], 29530)
+    table = out / "tp.json"
+    if table.exists():
+        results = json.loads(table.read_text())
+        results["chosen"] = {"nccl": best[1], "all_reduce": best[2]}
+        table.write_text(json.dumps(results, indent=1))
+
+
+def plot(results: dict[str, Any], png: Path) -> None:
+    """Tokens/s against context length of each run of the TP table, and each one's roofline."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6.5, 4.2))
+    for i, (name, entry) in enumerate(results["runs"].items()):
+        if not entry.get("by_context"):
+            continue
+        color = f"C{i}"
+        contexts = sorted(int(n) for n in entry["by_context"])
+        ax.plot(contexts, [entry["by_context"][str(n)] for n in contexts], marker="o", color=color, label=name)
+        ax.plot(contexts, [entry["roofline_by_context"][str(n)] for n in contexts], linestyle="--", color=color,
+                alpha=0.6, label=f"{name} roofline")
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("context length (tokens in the KV cache)")
+    ax.set_ylabel("decode tokens / s")
+    ax.set_title(f"Qwen3 bf16 decode, {results['device']} (TP=2: two of them)", fontsize=9)
+    ax.legend(fontsize=7)
+    ax.grid(True, alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(png, dpi=120)
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 3 and sys.argv[1] == "--rank":
-        rank_main(Path(sys.argv[2]))
+    if len(sys.argv) == 4 and sys.argv[1] == "--rank":
+        rank_main(Path(sys.argv[2]), sys.argv[3])
+    elif len(sys.argv) == 3 and sys.argv[1] == "--plot":
+        plot(json.loads(Path(sys.argv[2]).read_text()), Path(sys.argv[2]).with_suffix(".png"))
     else:
         build_or_run(__doc__, build, run)
