@@ -651,8 +651,14 @@ def share_torch(tensor: Any, stream: CudaStream | None) -> Tensor:
     return Tensor(_storage(buffer, element, tensor, backend, stream), element)
 
 
-_TORCH_TYPES: dict[Any, tuple[int, int]] = {}
-"""torch dtype -> DLPack ``(code, bits)``: torch names its dtypes as DLPack's type names do."""
+def torch_storage(tensor: Any, element: DType, stream: CudaStream | None) -> Any:
+    """The storage ``share_torch`` makes for a torch tensor whose element type and device were
+    checked already (a kernel op's warm path: ``runtime/torch/custom_op.py``)."""
+    return _storage(_torch_buffer(tensor), element, tensor, current_backend(), stream)
+
+
+_TORCH_TYPES: dict[Any, tuple[int | None, int, str]] = {}
+"""torch dtype -> DLPack ``(code, bits, type name)``: torch names its dtypes as DLPack's type names do."""
 
 
 def _torch_buffer(tensor: Any) -> _Buffer:
@@ -662,19 +668,18 @@ def _torch_buffer(tensor: Any) -> _Buffer:
     if not _TORCH_TYPES:
         import torch
 
-        for code_bits in set(_TO_DLPACK.values()):
-            found = getattr(torch, _dlpack_type_name(*code_bits, 1), None)
+        for code, bits in set(_TO_DLPACK.values()):
+            name = _dlpack_type_name(code, bits, 1)
+            found = getattr(torch, name, None)
             if isinstance(found, torch.dtype):
-                _TORCH_TYPES[found] = code_bits
+                _TORCH_TYPES[found] = (code, bits, name)
     if tensor.is_neg() or tensor.is_conj():
         raise TypeError("a torch tensor with its negative or conjugate bit set (a lazy view) cannot be shared: "
                         "pass x.resolve_neg().resolve_conj()")
-    code, bits = _TORCH_TYPES.get(tensor.dtype, (None, 0))
-    name = str(tensor.dtype).removeprefix("torch.")
-    device = tensor.device
-    where = (kDLCUDA, device.index) if device.type == "cuda" else (kDLCPU, 0)
+    code, bits, name = _TORCH_TYPES.get(tensor.dtype) or (None, 0, str(tensor.dtype).removeprefix("torch."))
+    where = (kDLCUDA, tensor.device.index) if tensor.is_cuda else (kDLCPU, 0)
     # data_ptr() raises for sparse and other layouts without strided memory, naming the layout
-    return _Buffer(tensor.data_ptr(), tuple(tensor.shape), tuple(tensor.stride()), code, bits, name, where, False)
+    return _Buffer(tensor.data_ptr(), tuple(tensor.shape), tensor.stride(), code, bits, name, where, False)
 
 
 def keep_for_stream(tensors: Sequence[Any], stream: Stream) -> None:
@@ -743,4 +748,4 @@ def _output_tile(param: Any, generics: Mapping[str, Any], refuse: Callable[[str]
 export_with(to_dlpack, dlpack_device)
 
 __all__ = ["as_tensor", "dlpack_device", "from_dlpack", "import_torch_arguments", "is_torch_tensor", "keep_for_stream",
-           "share_torch", "to_dlpack", "torch_stream"]
+           "share_torch", "to_dlpack", "torch_storage", "torch_stream"]

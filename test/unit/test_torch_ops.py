@@ -164,3 +164,56 @@ def test_tracing_on_meta_tensors_specializes_each_kernel_as_its_real_launch(monk
     assert traced, "the fake implementations ran"
     step("cpu")
     assert launched == traced
+
+
+def _count_calls(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> list[int]:
+    calls = [0]
+    original = getattr(module, name)
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls[0] += 1
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, counted)
+    return calls
+
+
+@kernel_op("safetile_test::warm_softmax")
+def warm_softmax(x: torch.Tensor) -> KernelLaunch:
+    return KernelLaunch(K.softmax_forward, [OutputSpec(tuple(x.shape), x.dtype, (2, 16))], [x],
+                        {"A": accumulator(x.dtype)})
+
+
+def test_a_signature_seen_before_takes_the_warm_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The first call of a signature launches through ``launch`` (handles, every check) and
+    # remembers the plan; a later one hands storages to the plan's launcher: no handles made,
+    # no launch.  The host cost of a kernel op in a training step is this path's.
+    from safetile.runtime.torch import custom_op
+
+    shares = _count_calls(monkeypatch, custom_op, "share_torch")
+    x = torch.randn(6, 10, dtype=torch.float64)
+    torch.testing.assert_close(warm_softmax(x), torch.softmax(x, 1))
+    assert shares[0] == 2  # the output and x
+    for _ in range(3):
+        x = torch.randn(6, 10, dtype=torch.float64)  # other memory, the same signature
+        torch.testing.assert_close(warm_softmax(x), torch.softmax(x, 1))
+    assert shares[0] == 2
+    # another shape is another signature: through launch again (its checks, its plan)
+    torch.testing.assert_close(warm_softmax(x[:5]), torch.softmax(x[:5], 1))
+    assert shares[0] == 4
+
+
+def test_the_warm_path_still_refuses_an_output_over_an_input(monkeypatch: pytest.MonkeyPatch) -> None:
+    # What the addresses decide is checked every call, warm or not.
+    from safetile.runtime.torch import custom_op
+
+    x = torch.randn(4, 16)
+    warm_softmax(x)
+    fresh = torch.empty
+
+    def over_the_input(*args: object, **kwargs: object) -> torch.Tensor:
+        return x if args == (tuple(x.shape),) else fresh(*args, **kwargs)
+
+    monkeypatch.setattr(custom_op.torch, "empty", over_the_input)
+    with pytest.raises(st.LaunchRefused, match="mutable output 'y' .* overlaps the memory of argument 'x'"):
+        warm_softmax(x)
