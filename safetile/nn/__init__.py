@@ -141,12 +141,20 @@ def _vocab_tile(logits: torch.Tensor) -> int:
     return min(_pow2(logits.shape[1]), VOCAB_TILE)
 
 
+def _vocab_rows(logits: torch.Tensor) -> int:
+    """The rows a block of cross-entropy's kernels takes: about ``ROW_ELEMENTS`` elements a tile
+    (one row of 4096 columns at a vocabulary of 4096 or more).  The forward took 16 rows of 4096
+    before: 256 blocks of a (16, 4096) f32 tile, 1.1 ms at 4096 x 32768 on an H100, 14x the time
+    of its memory traffic (bench/train.py --profile)."""
+    return max(1, ROW_ELEMENTS // _vocab_tile(logits))
+
+
 @kernel_op("safetile::cross_entropy", outputs=2)
 def _cross_entropy(logits: torch.Tensor, target: torch.Tensor) -> KernelLaunch:
     if logits.dim() != 2 or target.shape != logits.shape[:1] or target.dtype != torch.int64:
         raise ValueError("safetile.nn.cross_entropy takes logits (rows, vocabulary) and int64 targets (rows,), got "
                          f"{tuple(logits.shape)} and {target.dtype} {tuple(target.shape)}")
-    bm = 16
+    bm = _vocab_rows(logits)
     return KernelLaunch(K.cross_entropy_forward, [_stat_output(logits, bm), _stat_output(logits, bm)], [logits, target],
                   {**_generics(logits), "BN": _vocab_tile(logits)})
 
@@ -154,7 +162,7 @@ def _cross_entropy(logits: torch.Tensor, target: torch.Tensor) -> KernelLaunch:
 @kernel_op("safetile::cross_entropy_backward")
 def _cross_entropy_backward(logits: torch.Tensor, lse: torch.Tensor, target: torch.Tensor,
                             dloss: torch.Tensor) -> KernelLaunch:
-    tiles = (max(1, ROW_ELEMENTS // _vocab_tile(logits)), _vocab_tile(logits))
+    tiles = (_vocab_rows(logits), _vocab_tile(logits))
     return KernelLaunch(K.cross_entropy_backward, [_rows_output(logits, tiles)], [logits, lse, target, dloss],
                   _generics(logits))
 
