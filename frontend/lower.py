@@ -16,7 +16,10 @@ Control flow:
   loop carries are found as Triton does, by a *dry visit* of the body:
   lower it into a scratch block, see which names it reassigns (at its end
   and at each ``break``/``continue``) and with which types, then lower it
-  for real with exactly those names as ``iter_values``.
+  for real with exactly those names as ``iter_values``.  One dry visit
+  usually settles it (``Lowerer.find_carried``), and a loop met in a dry
+  visit is not lowered for real: a nest of d loops whose carries settle at
+  the first visit lowers its innermost body d + 1 times, not 3^d.
 * ``for`` over ``st.static_range(...)`` or a compile-time tuple is unrolled;
   ``for idx in z.tile_indices()`` walks a ``st.MutMapped`` tensor's tiles.
 * A device function's ``return`` inside an ``if`` is turned into a value
@@ -163,6 +166,18 @@ class StaticRange:
     """``st.static_range(...)``: a loop to unroll."""
 
     values: range
+
+
+@dataclass(frozen=True)
+class Carries:
+    """What the dry visits of a loop body found (``Lowerer.find_carried``)."""
+
+    names: list[str]
+    """The names the loop carries, in scope order."""
+    templates: dict[str, object]
+    """Each carried name's structure, with a ``Slot`` per runtime leaf."""
+    end: dict[str, object]
+    """The scope at the end of the last visit's body."""
 
 
 @dataclass
@@ -775,28 +790,34 @@ class Lowerer:
         ``enter`` binds the induction variable (and tests the condition);
         ``build`` makes the loop op from the initial values and the body block
         (whose first argument is the induction variable if ``iv_dtype``).
+
+        In a dry visit of an enclosing loop the body is not lowered again:
+        the dry visits here found what it leaves in scope, and the
+        enclosing loop's real visit lowers it for real.
         """
-        carried, templates = self.find_carried(kind, iv_dtype, enter, body)
+        carries = self.find_carried(kind, iv_dtype, enter, body)
+        carried, templates, inner = carries.names, carries.templates, carries.end
         inits = [v for n in carried for v in self.leaves_like(templates[n], self.scope[n])]
         index_types = [] if iv_dtype is None else [TileType((), iv_dtype.ir)]
         block = Block(arg_types=[*index_types, *(v.type for v in inits)])
         if isinstance(stmt, ast.For) and isinstance(stmt.target, ast.Name):
             block.args[0].name_hint = stmt.target.id
         before = self.scope.snapshot()
-        frame = LoopFrame(kind, carried, templates)
-        self.loops.append(frame)
-        try:
-            with self.builder.at(block):
-                self.bind_results(carried, templates, list(block.args[len(index_types) :]))
-                enter(frame, TileValue(block.args[0], iv_dtype) if iv_dtype is not None else None)
-                body()
-                if not self.terminated:
-                    self.add(ContinueOp(*self.continue_operands(frame)))
-            inner = self.scope.snapshot()
-        finally:
-            self.loops.pop()
-            self.terminated = self.unreachable = self.returned = False
-            self.scope.restore(before)
+        if not self.dry:
+            frame = LoopFrame(kind, carried, templates)
+            self.loops.append(frame)
+            try:
+                with self.builder.at(block):
+                    self.bind_results(carried, templates, list(block.args[len(index_types) :]))
+                    enter(frame, TileValue(block.args[0], iv_dtype) if iv_dtype is not None else None)
+                    body()
+                    if not self.terminated:
+                        self.add(ContinueOp(*self.continue_operands(frame)))
+                inner = self.scope.snapshot()
+            finally:
+                self.loops.pop()
+                self.terminated = self.unreachable = self.returned = False
+                self.scope.restore(before)
         op = self.add(build(inits, block))
         self.bind_results(carried, templates, list(op.results))
         line = self.source.place(stmt)[0]
@@ -813,20 +834,22 @@ class Lowerer:
         iv_dtype: dsl.DType | None,
         enter: Callable[[LoopFrame, Any], None],
         body: Callable[[], None],
-    ) -> tuple[list[str], dict[str, object]]:
-        """The dry visit: which names a loop carries, and their types.
+    ) -> Carries:
+        """The dry visits: which names a loop carries, and their types.
 
         A name defined before the loop is carried if the body leaves it
         different (at its end, or at a ``break``/``continue``).  Visits repeat
         until the set and the types settle: a carried name that started as a
         Python number becomes a runtime value, which may change what the body
-        does with it.
+        does with it.  The second visit, which binds the names found by the
+        first to block arguments, is skipped where it cannot find more
+        (``_rebinding_is_invisible``).
         """
         before = self.scope.snapshot()
         carried: list[str] = []
         templates: dict[str, object] = {}
         index_types = [] if iv_dtype is None else [TileType((), iv_dtype.ir)]
-        for _ in range(_MAX_DRY_VISITS):
+        for visit in range(_MAX_DRY_VISITS):
             slot_types = [t for n in carried for t in _leaf_types(templates[n])]
             block = Block(arg_types=[*index_types, *slot_types])
             frame = LoopFrame(kind, carried, templates)
@@ -838,8 +861,9 @@ class Lowerer:
                     enter(frame, TileValue(block.args[0], iv_dtype) if iv_dtype is not None else None)
                     start = self.scope.snapshot()
                     body()
-                    ends = [] if self.terminated or self.unreachable else [self.scope.snapshot()]
-                exits = frame.exits + ends
+                    end = self.scope.snapshot()
+                    reached_end = not (self.terminated or self.unreachable)
+                exits = frame.exits + ([end] if reached_end else [])
             finally:
                 self.state.dry_depth -= 1
                 self.loops.pop()
@@ -865,8 +889,8 @@ class Lowerer:
                 _leaf_types(updated[n]) == _leaf_types(templates[n]) for n in carried
             )
             carried, templates = carried + new, updated
-            if settled:
-                return carried, templates
+            if settled or (visit == 0 and _rebinding_is_invisible(before, carried, templates)):
+                return Carries(carried, templates, end)
         raise self.error("the values this loop carries do not settle", "simplify the loop body")
 
     def frame_leaves(self, frame: LoopFrame) -> list[SSAValue]:
@@ -1352,6 +1376,44 @@ def _structure(value: object) -> object:
     if isinstance(value, tuple):
         return tuple(_structure(v) for v in value)
     return None
+
+
+def _rebinding_is_invisible(before: dict[str, object], carried: list[str], templates: dict[str, object]) -> bool:
+    """Whether a dry visit that binds ``carried`` to block arguments typed by
+    ``templates`` would find what the first visit (which saw ``before``) found.
+
+    It would if every runtime leaf of a carried name's value becomes a block
+    argument of that leaf's type (``templates`` kept every other leaf) and no
+    other name holds the value, one of its tuples or runtime leaves: then the
+    body takes the same path on values of the same types, and a name it left
+    as it was still is.  (The one thing a block argument changes is that it
+    is no constant: a check that refuses a constant index or divisor has
+    already run on the first visit.)
+    """
+    replaced: set[int] = set()
+    for n in carried:
+        for leaf, slot in zip(flatten(before[n]), flatten(templates[n]), strict=True):
+            if isinstance(leaf, TileValue):
+                runtime = Slot(leaf.type, leaf.dtype)
+            elif isinstance(leaf, TokenValue):
+                runtime = Slot(leaf.value.type, None)
+            else:
+                if slot is not leaf:
+                    return False
+                continue
+            if slot != runtime:
+                return False
+            replaced.add(id(leaf))
+        replaced |= {id(part) for part in _tuples(before[n])}
+    return not any(id(before[n]) in replaced for n in before if n not in carried)
+
+
+def _tuples(value: object) -> Iterator[tuple[object, ...]]:
+    """``value`` and the tuples nested in it, if it is a tuple."""
+    if isinstance(value, tuple):
+        yield value
+        for v in value:
+            yield from _tuples(v)
 
 
 def _leaf_types(template: object) -> list[Attribute]:
