@@ -3,9 +3,10 @@
     .venv/bin/python bench/tp.py --build sm_90     # here, no GPU: every variant's cubin into the cache
     SAFETILE_CACHE_DIR=build/gpu-cache python -P bench/tp.py OUT_DIR   # on a 2-GPU machine
     .venv/bin/python bench/tp.py --plot OUT_DIR/tp.json   # here: tokens/s against context length
+    python -P bench/tp.py --one-rank OUT_DIR   # one GPU: the one-shot path as one rank of one
 
-The run starts pairs of processes, one per GPU (``RANK``, ``LOCAL_RANK``: each sees its own
-GPU), NCCL between them (NVLink multicast off in every pair).
+The run starts pairs of processes, one per GPU (``RANK``, ``LOCAL_RANK``: each sees both GPUs
+and uses its own, ``qwen3.tp.use_gpu``), NCCL between them (NVLink multicast off in every pair).
 
 1. **The all-reduce alone**, one pair for each of ``NCCL_VARIANTS`` (NCCL reads its
    environment once, at the communicator's start): a decode step's vector (hidden 5,120 in
@@ -207,10 +208,14 @@ def latency(torch: Any, dist: Any, symmetric: bool) -> dict[str, Any]:
         if symmetric:
             from torch.distributed import _symmetric_memory as symm_mem
 
-            peer = symm_mem.empty(HIDDEN, dtype=dtype, device="cuda")
-            symm_mem.rendezvous(peer, group)
-            ways["symm one-shot"] = lambda v: torch.ops.symm_mem.one_shot_all_reduce_copy_out(peer, v, "sum", group, v)
-            ways["symm two-shot"] = lambda v: torch.ops.symm_mem.two_shot_all_reduce_(peer, "sum", group)
+            try:
+                peer = symm_mem.empty(HIDDEN, dtype=dtype, device="cuda")
+                symm_mem.rendezvous(peer, group)
+                ways["symm one-shot"] = lambda v: torch.ops.symm_mem.one_shot_all_reduce_copy_out(peer, v, "sum",
+                                                                                                   group, v)
+                ways["symm two-shot"] = lambda v: torch.ops.symm_mem.two_shot_all_reduce_(peer, "sum", group)
+            except Exception:  # noqa: BLE001 - keep NCCL's times
+                results[f"symm {dtype}"] = f"failed: {traceback.format_exc()}"
         for name, way in ways.items():
             key = f"{name} {str(dtype).removeprefix('torch.')} x{HIDDEN}"
             try:
@@ -251,8 +256,10 @@ def rank_main(out: Path, task: str) -> None:
     import torch
     import torch.distributed as dist
 
-    from qwen3.tp import ShardedDecoder
+    from qwen3.tp import ShardedDecoder, use_gpu
 
+    local = int(os.environ["LOCAL_RANK"])
+    use_gpu(local)  # every rank sees both GPUs: the one-shot's rendezvous wants distinct ordinals
     dist.init_process_group("nccl")
     rank = dist.get_rank()
     results: dict[str, Any] = {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
@@ -275,7 +282,7 @@ def rank_main(out: Path, task: str) -> None:
         entry: dict[str, Any] = {"tp": WORLD, "all_reduce": all_reduce}
         try:
             decoder = positioned(ShardedDecoder, torch)(
-                config, weights, sharded=True, dtype=st.bf16, max_positions=MAX_POSITIONS, device="cuda:0",
+                config, weights, sharded=True, dtype=st.bf16, max_positions=MAX_POSITIONS, device=f"cuda:{local}",
                 all_reduce=all_reduce, upload=lambda t: st.from_dlpack(t.contiguous()))
             for graph in (True, False):
                 try:
@@ -341,7 +348,7 @@ def pair(out: Path, task: str, env: Mapping[str, str], port: int) -> list[int]:
     base = {**os.environ, **NCCL_ENV, **env, "WORLD_SIZE": str(WORLD), "MASTER_ADDR": "127.0.0.1",
             "MASTER_PORT": str(port)}
     ranks = [subprocess.Popen([sys.executable, "-P", __file__, "--rank", str(out), task],
-                              env={**base, "RANK": str(r), "LOCAL_RANK": str(r), "CUDA_VISIBLE_DEVICES": str(r)})
+                              env={**base, "RANK": str(r), "LOCAL_RANK": str(r)})
              for r in range(WORLD)]
     codes = [rank.wait() for rank in ranks]
     print(f"{task}: ranks exited with {codes}", flush=True)
@@ -368,6 +375,48 @@ def run(out: Path) -> None:
         results = json.loads(table.read_text())
         results["chosen"] = {"nccl": best[1], "all_reduce": best[2]}
         table.write_text(json.dumps(results, indent=1))
+
+
+def one_rank(out: Path) -> None:
+    """One GPU, no second one: Qwen3-14B as one rank of a world of one, its step captured with
+    each all-reduce (NCCL's, the symmetric-memory one-shot's: both sum one vector, so this
+    checks the path -- the rendezvous before the capture, the op inside safetile's graph -- not
+    its speed), the tokens against the unsharded decoder's on the same weights.  Writes
+    ``OUT_DIR/tp-one-rank.json``."""
+    import gc
+
+    import torch
+    import torch.distributed as dist
+
+    from qwen3.tp import ShardedDecoder, use_gpu
+
+    out.mkdir(parents=True, exist_ok=True)
+    os.environ.update({**NCCL_ENV, "RANK": "0", "LOCAL_RANK": "0", "WORLD_SIZE": "1", "MASTER_ADDR": "127.0.0.1",
+                       "MASTER_PORT": "29540"})
+    use_gpu(0)
+    dist.init_process_group("nccl")
+    results: dict[str, Any] = {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
+                               "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "runs": {}, "errors": []}
+    options = {"dtype": st.bf16, "max_positions": MAX_POSITIONS, "upload": lambda t: st.from_dlpack(t.contiguous())}
+    makers = {"unsharded": lambda w: Qwen3Decoder(QWEN3_14B, w, **options),
+              "group": lambda w: ShardedDecoder(QWEN3_14B, w, sharded=True, device="cuda:0", **options),
+              "one-shot": lambda w: ShardedDecoder(QWEN3_14B, w, sharded=True, device="cuda:0",
+                                                   all_reduce="one-shot", **options)}
+    for name, make in makers.items():
+        try:
+            torch.manual_seed(0)
+            decoder = make(RandomShard(QWEN3_14B, 1, torch))
+            results["runs"][name] = decode(decoder, torch, True)
+            del decoder
+        except Exception:  # noqa: BLE001 - keep the other runs
+            results["errors"].append(f"{name}: {traceback.format_exc()}")
+        gc.collect()
+        torch.cuda.empty_cache()
+        print(f"one rank, {name}: {results['runs'].get(name)}", flush=True)
+    tokens = [r.get("tokens") for r in results["runs"].values()]
+    results["tokens_equal"] = len(tokens) == len(makers) and all(t == tokens[0] for t in tokens)
+    (out / "tp-one-rank.json").write_text(json.dumps(results, indent=1))
+    dist.destroy_process_group()
 
 
 def plot(results: dict[str, Any], png: Path) -> None:
@@ -399,6 +448,8 @@ def plot(results: dict[str, Any], png: Path) -> None:
 if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] == "--rank":
         rank_main(Path(sys.argv[2]), sys.argv[3])
+    elif len(sys.argv) == 3 and sys.argv[1] == "--one-rank":
+        one_rank(Path(sys.argv[2]))
     elif len(sys.argv) == 3 and sys.argv[1] == "--plot":
         plot(json.loads(Path(sys.argv[2]).read_text()), Path(sys.argv[2]).with_suffix(".png"))
     else:

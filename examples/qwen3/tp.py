@@ -192,7 +192,14 @@ class ShardedDecoder(Qwen3Decoder):
                 from torch.distributed import _symmetric_memory as symm_mem
 
                 self.peer_buffer = symm_mem.empty(c.hidden, dtype=torch.float32, device=self.device)
-                symm_mem.rendezvous(self.peer_buffer, self.dist.group.WORLD.group_name)
+                try:
+                    symm_mem.rendezvous(self.peer_buffer, self.dist.group.WORLD.group_name)
+                except RuntimeError as err:
+                    if "overlapping devices" not in str(err):
+                        raise
+                    raise RuntimeError("the one-shot all-reduce needs each rank on its own GPU ordinal: let every "
+                                       "rank see every GPU and pick its own (tp.use_gpu(LOCAL_RANK)), not "
+                                       "CUDA_VISIBLE_DEVICES of one GPU") from err
             self._one_shot(self.views["zero"])  # its first launch eager too, on torch's stream
 
     def record(self, prompt: list[int], *, prefill: bool = False) -> st.Graph:
@@ -233,9 +240,20 @@ class _Eager:
         return op.enqueue(self.stream)
 
 
+def use_gpu(ordinal: int) -> None:
+    """Make GPU ``ordinal`` this process's for safetile (``SAFETILE_DEVICE``, before its first
+    launch) and torch (``set_device``).  Every rank sees every GPU and uses its own: the one-shot
+    all-reduce's rendezvous refuses ranks whose buffers share a device ordinal, as they would
+    where each process saw only its GPU, as its ``cuda:0``."""
+    import torch
+
+    os.environ["SAFETILE_DEVICE"] = str(ordinal)
+    torch.cuda.set_device(ordinal)
+
+
 def main(argv: list[str] | None = None) -> None:
-    """One rank (``RANK``, ``WORLD_SIZE``, ``MASTER_ADDR``/``MASTER_PORT`` from ``torchrun`` or the
-    caller): random weights (the same seed on every rank), its shard, greedy tokens; rank 0
+    """One rank (``RANK``, ``LOCAL_RANK``, ``WORLD_SIZE``, ``MASTER_ADDR``/``MASTER_PORT`` from
+    ``torchrun`` or the caller), on GPU ``LOCAL_RANK`` where there are GPUs: random weights (the same seed on every rank), its shard, greedy tokens; rank 0
     prints them, every rank writes them to ``--out``.<rank>."""
     import torch
     import torch.distributed as dist
@@ -250,10 +268,10 @@ def main(argv: list[str] | None = None) -> None:
                         help="one-shot: torch symmetric memory (GPUs only); group: the process group's")
     parser.add_argument("--out", help="each rank writes its tokens to OUT.<rank>")
     args = parser.parse_args(argv)
-    if "LOCAL_RANK" in os.environ and "CUDA_VISIBLE_DEVICES" not in os.environ:
-        # One GPU a process, before CUDA starts: safetile and torch then both use "its" device 0.
-        os.environ["CUDA_VISIBLE_DEVICES"] = os.environ["LOCAL_RANK"]
     cuda = torch.cuda.is_available()
+    local = int(os.environ.get("LOCAL_RANK", "0"))
+    if cuda:
+        use_gpu(local)
     dist.init_process_group("nccl" if cuda else "gloo")
     try:
         config = CONFIGS[args.config]
@@ -262,7 +280,7 @@ def main(argv: list[str] | None = None) -> None:
         tiles = TP_TINY_TILES if tiny else Tiles()
         decoder = ShardedDecoder(config, random_weights(config, seed=1), dtype=dtype,
                                  max_positions=args.max_positions, tiles=tiles,
-                                 device="cuda:0" if cuda else "cpu", all_reduce=args.all_reduce)
+                                 device=f"cuda:{local}" if cuda else "cpu", all_reduce=args.all_reduce)
         tokens = decoder.generate(args.prompt, args.steps, graph=cuda)  # on GPUs: the step as one graph
         if dist.get_rank() == 0:
             print(" ".join(map(str, tokens)), flush=True)
