@@ -22,7 +22,7 @@ width and kept on disk (docs/autotune.md).
 
 The kernels' own hints (a direct launch, ``rows=``): ``layer_norm_row``
 ``occupancy = 4`` on sm_90, 2 for f32 tiles of 8192 elements or more (at 4
-they spill or run slower) and 16-bit tiles of 16384 (``row_hints``);
+they spill or run slower) and tiles of 16384 (``row_hints``);
 ``layer_norm`` none.
 """
 
@@ -31,9 +31,8 @@ from safetile import f32
 from safetile.rows import LAYER_NORM, RowLauncher
 
 MAX_ROW_TILE = LAYER_NORM.widest[32]
-"""The widest f32 row the launcher gives ``layer_norm_row`` (elements); 16-bit rows up to
-``LAYER_NORM.widest[16]`` (16384: one tile at ``occupancy = 2``, 128 registers, no spill, 1.5x
-the looped kernel on an H100, docs/benchmarks.md §5)."""
+"""The widest row the launcher gives ``layer_norm_row`` (elements, every type: 16384, one tile at
+``occupancy = 2``, no spill; 1.4-1.5x the looped kernel on an H100, docs/benchmarks.md §5)."""
 ROW_GROUP = 1 << 16
 """The looped kernel's tile order (as softmax.py's): on a grid of one block per row block, each
 block walks its own row block's tiles left to right."""
@@ -41,10 +40,10 @@ block walks its own row block's tiles left to right."""
 
 def row_hints(dtype: st.DType, elements: int) -> dict[str, dict[str, int]]:
     """``layer_norm_row``'s own sm_90 hints for a tile of ``elements`` (a direct launch, ``rows=``):
-    ``occupancy = 4``, 2 for f32 tiles of 8192 or more and 16-bit ones of 16384 (128 registers,
-    no spill), none for wider."""
+    ``occupancy = 4``, 2 for f32 tiles of 8192 or more and every tile of 16384 (no spill), none for
+    wider."""
     if elements >= 16384:
-        return {"sm_90": {"occupancy": 2}} if dtype.bits == 16 and elements == 16384 else {}
+        return {"sm_90": {"occupancy": 2}} if elements == 16384 else {}
     return {"sm_90": {"occupancy": 2 if dtype == st.f32 and elements >= 8192 else 4}}
 
 

@@ -19,8 +19,8 @@ width and kept on disk (docs/autotune.md).  Padded columns
 load as zero and add nothing to the sums.
 
 The kernels' own hints (a direct launch, ``rows=``): ``rms_norm_row``
-``occupancy = 4`` on sm_90, 2 for f32 tiles of 8192 elements or more (at 4
-they spill or run slower); ``rms_norm`` ``occupancy = 2``.
+``occupancy = 4`` on sm_90, 2 for f32 tiles of 8192 elements or more and every
+tile of 16384 (at 4 they spill or run slower); ``rms_norm`` ``occupancy = 2``.
 """
 
 import safetile as st
@@ -28,7 +28,8 @@ from safetile import f32
 from safetile.rows import RMS_NORM, RowLauncher, row_tile  # noqa: F401 - row_tile: examples/qwen3's norm tile
 
 MAX_ROW_TILE = RMS_NORM.widest[16]
-"""The widest row ``rms_norm_row`` takes in one tile (elements)."""
+"""The widest row the launcher gives ``rms_norm_row`` (elements, every type: 16384, one tile at
+``occupancy = 2``, no spill; 1.2x the looped kernel on an H100, docs/benchmarks.md §5)."""
 ROW_GROUP = 1 << 16
 """The looped kernel's tile order (as softmax.py's): on a grid of one block per row block, each
 block walks its own row block's tiles left to right."""
@@ -37,7 +38,8 @@ block walks its own row block's tiles left to right."""
 @st.kernel(
     specialize=[dict(E=st.f16, BM=1, BN=4096, N=4096), dict(E=st.f32, BM=2, BN=8192, N=8192),
                 dict(E=st.bf16, BM=4, BN=128, N=100)],
-    optimization_hints=lambda E, BM, BN, **_: {"sm_90": {"occupancy": 2 if E == st.f32 and BM * BN >= 8192 else 4}},
+    optimization_hints=lambda E, BM, BN, **_: {
+        "sm_90": {"occupancy": 2 if BM * BN >= 16384 or (E == st.f32 and BM * BN >= 8192) else 4}},
 )
 def rms_norm_row(
     z: st.Mut["E", ("BM", "BN")],

@@ -34,7 +34,9 @@ from safetile.rows import SOFTMAX, RowLauncher
 
 LOG2E = 1.4426950408889634
 MAX_ROW_TILE = SOFTMAX.widest[16]
-"""The widest row ``softmax_row`` takes in one tile (elements); wider rows take the online loop."""
+"""The widest 16-bit row the launcher gives ``softmax_row`` (elements); wider rows take the online
+loop.  f32 rows up to ``SOFTMAX.widest[32]`` (16384: one tile at ``occupancy = 2``, 1.4x the loop
+on an H100; a 16-bit row of 16384 in one tile ran at 0.67x the loop, docs/benchmarks.md §5)."""
 ROW_GROUP = 1 << 16
 """The grouped order of the looped kernels' tiles: with at most this many row blocks, tile ``t``
 of ``n0`` row blocks is ``(t % n0, t // n0)``, so on a grid of ``n0`` blocks block ``b`` walks
@@ -98,7 +100,7 @@ tuned per element type, width and ``LOG``; ``LAUNCHER.tuned_kernels`` holds this
 def launch_softmax(z: st.Tensor | st.Partition, x: st.Tensor, rows: int | None = None,
                    log: bool = False) -> st.DeviceOp:
     """``z = softmax(x)`` (``log``: ``log_softmax(x)``) along rows: ``softmax_row`` when a row fits
-    in ``MAX_ROW_TILE`` elements, else the online ``softmax``, with the tile and hints
+    in one tile (``MAX_ROW_TILE`` elements, f32 twice that), else the online ``softmax``, with the tile and hints
     ``st.autotune`` picks on the device for the element type and width (kept on disk: a later
     process reuses the choice); ``rows`` fixes the rows per block instead (no tuning).  ``z``
     comes back as passed (a Partition tiled as the chosen config tiles it)."""

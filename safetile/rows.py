@@ -118,6 +118,9 @@ class RowTable:
 
 
 _F64: Mapping[int, Sequence[Rule]] = {64: [(None, [(4096, {})])]}
+WARPS_8_OCCUPANCY_2: Hints = {"num_worker_warps_per_cta": 8, "occupancy": 2}
+"""Eight worker warps a block, two blocks a multiprocessor (80 registers): the looped softmax's and
+16-bit rms_norm's pick wider than 16384 columns (run -B, docs/benchmarks.md §5)."""
 
 SOFTMAX = RowTable(
     "softmax",
@@ -126,20 +129,24 @@ SOFTMAX = RowTable(
         # 16384 at 4 shipped before); wider, 8192 at 4 (1.4x one row at 4)
         16: [(1024, [(4096, {"occupancy": 6}), (2048, {"occupancy": 6}), (8192, {"occupancy": 4})]),
              (None, [(8192, {"occupancy": 4}), (2048, {"occupancy": 6}), (4096, {"occupancy": 6})])],
-        # f32: 1024 at 8 up to 1024 columns (32 registers), 4096 at 4 wider
+        # f32: 1024 at 8 up to 1024 columns (32 registers), 4096 at 4 up to 8192; a row of 16384 in one
+        # tile at occupancy 2 (128 registers, no spill: 0.99 of Triton, 0.71-0.75 looped; run -B)
         32: [(1024, [(1024, {"occupancy": 8}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
-             (None, [(4096, {"occupancy": 4}), (2048, {"occupancy": 6})])],
+             (8192, [(4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
+             (None, [(16384, {"occupancy": 2}), (16384, {"num_worker_warps_per_cta": 8}), (16384, {})])],
         **_F64},
     looped={
-        # 8192 at occupancy 3 (80 registers), but 4096 at 2 for 16-bit rows wider than 16384 (8-50% faster
-        # there); a load latency of 4 was slower everywhere, 2048 always
+        # 8192 at occupancy 3 (80 registers); wider than 16384 columns 8 worker warps at occupancy 2
+        # (80 registers), 16-bit with tiles of 16384 (1.1x the 4096 at 2 of run -e), f32 of 8192 (1.2-1.4x
+        # the 8192 at 3; run -B); a load latency of 4 was slower everywhere, 2048 always
         16: [(16384, [(8192, {"occupancy": 3}), (4096, {"occupancy": 2}), (4096, {"occupancy": 3}),
                       (8192, {"occupancy": 2})]),
-             (None, [(4096, {"occupancy": 2}), (8192, {"occupancy": 3}), (4096, {"occupancy": 3}),
-                     (8192, {"occupancy": 2})])],
-        32: [(None, [(8192, {"occupancy": 3}), (4096, {"occupancy": 2}), (4096, {"occupancy": 3}),
-                     (8192, {"occupancy": 2})])],
+             (None, [(16384, WARPS_8_OCCUPANCY_2), (4096, {"occupancy": 2}), (8192, {"occupancy": 3}),
+                     (4096, {"occupancy": 3}), (8192, {"occupancy": 2}), (8192, {"occupancy": 1})])],
+        32: [(None, [(8192, WARPS_8_OCCUPANCY_2), (8192, {"occupancy": 3}), (4096, {"occupancy": 2}),
+                     (4096, {"occupancy": 3}), (8192, {"occupancy": 2}), (4096, {"occupancy": 1})])],
         **_F64},
+    widest={16: 8192, 32: 16384, 64: 8192},
 )
 """Softmax and log-softmax (``examples/softmax.py``, ``safetile.nn.softmax``)."""
 
@@ -147,20 +154,24 @@ RMS_NORM = RowTable(
     "rms_norm",
     one_tile={
         # 16-bit: 8192 elements a block at occupancy 4 (1.04-1.07x the 4096 shipped before); f32 2048 at 6
-        # up to 1024 columns (40 registers), 4096 at 4 wider
-        16: [(None, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})])],
+        # up to 1024 columns (40 registers), 4096 at 4 wider; a row of 16384 in one tile at occupancy 2
+        # (128 registers, no spill: 0.99-1.00 of Triton, 0.81-0.85 looped; run -B)
+        16: [(8192, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
+             (None, [(16384, {"occupancy": 2}), (16384, {"num_worker_warps_per_cta": 8}), (16384, {})])],
         32: [(1024, [(2048, {"occupancy": 6}), (4096, {"occupancy": 4})]),
-             (None, [(4096, {"occupancy": 4}), (2048, {"occupancy": 6})])],
+             (8192, [(4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
+             (None, [(16384, {"occupancy": 2}), (16384, {"num_worker_warps_per_cta": 8}), (16384, {})])],
         **_F64},
     looped={
-        # 16-bit: 2048 at occupancy 3 up to 16384 columns, 4096 at 2 wider (tiles of 8192 only at 3: at 2
-        # they spill); f32 2048 at 2
-        16: [(16384, [(2048, {"occupancy": 3}), (4096, {"occupancy": 2}), (4096, {"occupancy": 3}),
-                      (8192, {"occupancy": 3})]),
-             (None, [(4096, {"occupancy": 2}), (4096, {"occupancy": 3}), (8192, {"occupancy": 3})])],
+        # 16-bit (wider than 16384 columns): tiles of 16384, 8 worker warps at occupancy 2 (80 registers:
+        # 1.07-1.11x the 4096 at 2 of run -e, run -B; tiles of 8192 spill at occupancy 1 and with 8 warps);
+        # f32 2048 at 2 or 3
+        16: [(None, [(16384, WARPS_8_OCCUPANCY_2), (4096, {"occupancy": 2}), (4096, {"occupancy": 3}),
+                     (8192, {"occupancy": 3}), (4096, {"occupancy": 1})])],
         32: [(None, [(2048, {"occupancy": 2}), (2048, {"occupancy": 3}), (4096, {"occupancy": 3}),
-                     (8192, {"occupancy": 2})])],
+                     (8192, {"occupancy": 2}), (4096, {"occupancy": 1}), (8192, WARPS_8_OCCUPANCY_2)])],
         **_F64},
+    widest={16: 16384, 32: 16384, 64: 8192},
 )
 """RMS normalization (``examples/rms_norm.py``, ``safetile.nn.rms_norm``)."""
 
@@ -168,19 +179,23 @@ LAYER_NORM = RowTable(
     "layer_norm",
     one_tile={
         # 16-bit: 8192 elements a block at occupancy 4 (1.1-1.2x the 4096 shipped before); a row of 16384 in
-        # one tile at 2 (128 registers, no spill: 1.46x no hint, 1.5x the looped kernel); f32 as rms_norm
+        # one tile at 2 (128 registers, no spill: 1.46x no hint, 1.5x the looped kernel); f32 as rms_norm,
+        # a row of 16384 in one tile at 2 too (0.96 of Triton, 0.67 looped; run -B)
         16: [(8192, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
              (None, [(16384, {"occupancy": 2}), (16384, {}), (16384, {"num_worker_warps_per_cta": 8})])],
         32: [(1024, [(2048, {"occupancy": 6}), (4096, {"occupancy": 4})]),
-             (None, [(4096, {"occupancy": 4}), (2048, {"occupancy": 6})])],
+             (8192, [(4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
+             (None, [(16384, {"occupancy": 2}), (16384, {"num_worker_warps_per_cta": 8}), (16384, {})])],
         **_F64},
     looped={
-        # 16-bit: 8192 at occupancy 2 (1.4x no hint); f32 8192 at 3 (f32 tiles of 4096 only at 3 or with no
-        # hint, bf16 ones of 2048 not at 2: those spill)
-        16: [(None, [(8192, {"occupancy": 2}), (8192, {"occupancy": 3}), (8192, {})])],
-        32: [(None, [(8192, {"occupancy": 3}), (4096, {"occupancy": 3}), (4096, {}), (8192, {"occupancy": 2})])],
+        # 16-bit: 8192 at occupancy 2 (1.4x no hint); f32 16384 at occupancy 1 (1.1x the 8192 at 3 of run -e;
+        # run -B; f32 tiles of 4096 only at 3 or with no hint, bf16 ones of 2048 not at 2: those spill)
+        16: [(None, [(8192, {"occupancy": 2}), (8192, {"occupancy": 3}), (8192, {}), (8192, {"occupancy": 1}),
+                     (16384, {"occupancy": 1})])],
+        32: [(None, [(16384, {"occupancy": 1}), (8192, {"occupancy": 3}), (4096, {"occupancy": 3}), (4096, {}),
+                     (8192, {"occupancy": 2}), (8192, WARPS_8_OCCUPANCY_2)])],
         **_F64},
-    widest={16: 16384, 32: 8192, 64: 8192},
+    widest={16: 16384, 32: 16384, 64: 8192},
 )
 """Layer normalization (``examples/layer_norm.py``, ``safetile.nn.layer_norm``)."""
 

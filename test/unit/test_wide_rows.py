@@ -71,12 +71,11 @@ def test_a_looped_kernel_is_right_on_a_grid_of_row_blocks_and_on_any_other(examp
         assert run_all.max_error(got, ref) <= 1e-4 * max(1.0, float(np.abs(ref).max())), (grid, example)
 
 
-@pytest.mark.parametrize("width", [300, 9000])
-def test_launch_softmax_with_log_is_log_softmax_in_both_kernels(width: int) -> None:
+@pytest.mark.parametrize(("width", "looped"), [(300, False), (9000, False), (17000, True)])
+def test_launch_softmax_with_log_is_log_softmax_in_both_kernels(width: int, looped: bool) -> None:
     xs, _, _ = inputs(3, width)
     z = st.full((3, width), np.nan, f32).sync()
     got = SOFTMAX.launch_softmax(z, st.from_numpy(xs).sync(), log=True).sync()[0]
-    looped = width > SOFTMAX.MAX_ROW_TILE
     assert SOFTMAX.LAUNCHER.tuned(width, f32).kernel.name == ("softmax" if looped else "softmax_row")
     assert run_all.max_error(got.numpy(), _log_softmax_ref(xs)) <= 1e-4
 
@@ -168,15 +167,20 @@ def test_the_row_launchers_defaults_are_the_device_tunings_winners() -> None:
     assert first(SOFTMAX, 4096, st.bf16) == "BM=2 BN=4096 optimization_hints={'sm_90': {'occupancy': 4}}"
     assert first(SOFTMAX, 1024, st.f32) == "BM=1 BN=1024 optimization_hints={'sm_90': {'occupancy': 8}}"
     assert first(SOFTMAX, 16384, st.f16, True) == "BM=1 BN=8192 optimization_hints={'sm_90': {'occupancy': 3}}"
-    assert first(SOFTMAX, 65536, st.f16, True) == "BM=1 BN=4096 optimization_hints={'sm_90': {'occupancy': 2}}"
+    eight_warps = "optimization_hints={'sm_90': {'num_worker_warps_per_cta': 8, 'occupancy': 2}}"
+    assert first(SOFTMAX, 65536, st.f16, True) == f"BM=1 BN=16384 {eight_warps}"  # run -B
+    assert first(SOFTMAX, 65536, st.f32, True) == f"BM=1 BN=8192 {eight_warps}"  # run -B
+    assert first(SOFTMAX, 16384, st.f32) == "BM=1 BN=16384 optimization_hints={'sm_90': {'occupancy': 2}}"  # run -B
     assert first(RMS_NORM, 256, st.f16) == "BM=32 BN=256 optimization_hints={'sm_90': {'occupancy': 4}}"
-    assert first(RMS_NORM, 16384, st.f16, True) == "BM=1 BN=2048 optimization_hints={'sm_90': {'occupancy': 3}}"
+    assert first(RMS_NORM, 16384, st.f16) == "BM=1 BN=16384 optimization_hints={'sm_90': {'occupancy': 2}}"  # run -B
+    assert first(RMS_NORM, 65536, st.bf16, True) == f"BM=1 BN=16384 {eight_warps}"  # run -B
+    assert first(LAYER_NORM, 16384, st.f32) == "BM=1 BN=16384 optimization_hints={'sm_90': {'occupancy': 2}}"
+    assert first(LAYER_NORM, 65536, st.f32, True) == "BM=1 BN=16384 optimization_hints={'sm_90': {'occupancy': 1}}"
     assert first(LAYER_NORM, 16384, st.bf16) == "BM=1 BN=16384 optimization_hints={'sm_90': {'occupancy': 2}}"
     assert first(LAYER_NORM, 65536, st.f16, True) == "BM=1 BN=8192 optimization_hints={'sm_90': {'occupancy': 2}}"
-    assert first(LAYER_NORM, 65536, st.f32, True) == "BM=1 BN=8192 optimization_hints={'sm_90': {'occupancy': 3}}"
     assert SOFTMAX.LAUNCHER.table.default(256, st.f16)["BM"] == 16
     assert RMS_NORM.LAUNCHER.table.default(1024, st.f32)["BM"] == 2
-    assert not LAYER_NORM.LAUNCHER.table.is_looped(16384, st.bf16) and LAYER_NORM.LAUNCHER.table.is_looped(16384, f32)
+    assert SOFTMAX.LAUNCHER.table.is_looped(16384, st.bf16) and not SOFTMAX.LAUNCHER.table.is_looped(16384, f32)
 
 
 def test_the_big_tiles_carry_the_tuned_hints_and_the_small_ones_none() -> None:
