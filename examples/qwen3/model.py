@@ -149,12 +149,16 @@ class PrefillTiles:
     input a step (it divides the packed weights' column tiles), ``gemm_warps``: the GEMMs'
     ``num_worker_warps_per_cta`` on sm_90 (tileiras's choice where ``None``: 4 warps, which
     spill; 8 is 3.4-4x faster on an H200, docs/model.md); ``attention``:
-    query rows, and key rows, a block of the causal attention and rows a block of the cache
-    write (it divides ``max_positions``), ``attention_warps``: that kernel's worker warps
-    (examples/flash_attention.py's measured 8 for 128-row tiles, also the cache write's: at
-    tileiras's 4 it spills 1.1 KB); ``embed``: columns an embedding block copies; ``norm``: rows
-    a block of the RMS norm (each row whole, in a power-of-two tile: 2 rows of 4,096 f32 at
-    Qwen3-4B's 2,560 columns).  The prompt is padded to a multiple of ``rows`` and ``attention``."""
+    query rows, and key rows, a block of the causal attention (it divides ``max_positions``),
+    ``attention_warps``: that kernel's worker warps (examples/flash_attention.py's measured 8
+    for 128-row tiles); ``kv_rows``, ``kv_warps``, ``kv_occupancy``: rows a block of the cache
+    write (``prefill_kv``; ``None``: the attention's rows, it divides them), its worker warps
+    (``None``: the attention's) and its occupancy hint (``None``: none) -- at 128 rows it
+    spills 1.1-1.4 KB a thread at 4 or 8 warps, at 32 rows with 4 warps and occupancy 2 128
+    bytes (sm_90 cubins' resources); ``embed``: columns an embedding block copies; ``norm``:
+    rows a block of the RMS norm (each row whole, in a power-of-two tile: 2 rows of 4,096 f32
+    at Qwen3-4B's 2,560 columns).  The prompt is padded to a multiple of ``rows`` and
+    ``attention``."""
 
     rows: int = 128
     cols: int = 128
@@ -165,6 +169,19 @@ class PrefillTiles:
     gemm_warps: int | None = 8
     embed: int = 256
     norm: int = 2
+    kv_rows: int | None = None
+    kv_warps: int | None = None
+    kv_occupancy: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.attention % self.write_rows:
+            raise ValueError(f"PrefillTiles(kv_rows={self.kv_rows}) must divide the attention tile "
+                             f"({self.attention}): the cache write covers the attention's padded rows")
+
+    @property
+    def write_rows(self) -> int:
+        """Rows a block of the cache write."""
+        return self.attention if self.kv_rows is None else self.kv_rows
 
     @property
     def row_step(self) -> int:
@@ -173,7 +190,8 @@ class PrefillTiles:
 
 
 TINY_PREFILL = PrefillTiles(rows=16, cols=16, up_cols=16, depth=16, attention=16, attention_warps=None,
-                            gemm_warps=None, embed=16, norm=16)
+                            gemm_warps=None, embed=16, norm=16, kv_rows=8)
+"""The tiny configs' prefill tiles: the cache written in blocks of half the attention's rows."""
 
 TINY_TILES = Tiles(rows=16, cols=16, head_rows=16, keys=8, embed=16, sample=8, o_rows=8, o_cols=32, o_early=2)
 
@@ -390,7 +408,8 @@ class Qwen3Decoder:
         g, d, eps = c.group, c.head_dim, c.eps
         launch, tile = self._launch, (p.rows, p.cols)
         attention = hinted(P.prefill_attention, warps=p.attention_warps)
-        write_kv = hinted(P.prefill_kv, warps=p.attention_warps)
+        write_kv = hinted(P.prefill_kv, warps=p.attention_warps if p.kv_warps is None else p.kv_warps,
+                          occupancy=p.kv_occupancy)
         gemm, gemm_residual, gate_up = (hinted(k, warps=p.gemm_warps)
                                         for k in (P.gemm, P.gemm_residual, P.gate_up_gemm))
         norm_tile = (p.norm, P.row_tile(c.hidden))
@@ -399,7 +418,7 @@ class Qwen3Decoder:
             k, v = f"k{i}", f"v{i}"
             launch(run, P.norm_rows, ("XN", norm_tile), "X", layer["ln1"], eps)
             launch(run, gemm, ("QKV", tile), "XN", layer["qkv"], BK=p.depth)
-            launch(run, write_kv, (k, (1, p.attention, d)), (v, (1, p.attention, d)), "QKV", layer["k_norm"],
+            launch(run, write_kv, (k, (1, p.write_rows, d)), (v, (1, p.write_rows, d)), "QKV", layer["k_norm"],
                    self.inv_freq, n, eps, KVH=c.kv_heads, G=g)
             launch(run, attention, ("O", (p.attention, d)), "QKV", layer["q_norm"], self.inv_freq, k, v, eps,
                    d ** -0.5, KVH=c.kv_heads, G=g)
