@@ -1,7 +1,8 @@
 """``tileiras`` through safetile (pinned 13.4.92 wheels, CPU only): the toolchain
 finder and its version checks, the driver and its errors, ``tile-opt -t cubin``,
 and cubins for sm_80, sm_90 and sm_100 of a vector add, a 2-D reduction and an
-f16 matmul (``mmaf`` in a ``for`` loop), checked with ``cuobjdump -sass``.
+f16 matmul (``mmaf`` in a ``for`` loop), checked with ``cuobjdump -sass``
+(whose output the cache keeps too, keyed by the cubin's bytes).
 
 The nine cubins are compiled in parallel into the suite's cubin cache (built
 once, kept between runs); the error paths use small fake toolchains (shell
@@ -27,7 +28,7 @@ from typing import Any
 
 import pytest
 
-from bytecode_support import skip_without_toolchain
+from bytecode_support import cuobjdump, skip_without_toolchain
 from safetile.backend.cache import CacheEntry, compile_cubin, to_bytecode
 from safetile.backend.tileiras import (
     SUPPORTED_ARCHS,
@@ -95,18 +96,9 @@ def cubins(toolchain: Toolchain, cubin_cache: Path) -> dict[tuple[str, str], Cac
         return dict(zip(jobs, pool.map(build, jobs), strict=True))
 
 
-def sass(toolchain: Toolchain, cubin: Path) -> str:
-    """``cuobjdump -sass`` of a cubin (cuobjdump runs nvdisasm, from the same wheels)."""
-    env = {**os.environ, "PATH": f"{toolchain.tileiras.parent}{os.pathsep}{os.environ['PATH']}"}
-    done = subprocess.run(
-        [str(toolchain.tool("cuobjdump")), "-sass", str(cubin)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=env,
-        check=True,
-    )
-    return done.stdout
+def sass(cubin: Path, cubin_cache: Path) -> str:
+    """``cuobjdump -sass`` of a cubin (kept in the suite's cache: ``bytecode_support.cuobjdump``)."""
+    return cuobjdump(cubin, "-sass", cubin_cache)
 
 
 # --------------------------------------------------------------------------
@@ -116,14 +108,12 @@ def sass(toolchain: Toolchain, cubin: Path) -> str:
 
 @pytest.mark.parametrize("arch", ARCHS)
 @pytest.mark.parametrize("name", KERNELS)
-def test_cubin(
-    cubins: dict[tuple[str, str], CacheEntry], toolchain: Toolchain, name: str, arch: str
-) -> None:
+def test_cubin(cubins: dict[tuple[str, str], CacheEntry], cubin_cache: Path, name: str, arch: str) -> None:
     entry = cubins[name, arch]
     assert entry.cubin[:4] == b"\x7fELF"
     assert int.from_bytes(entry.cubin[18:20], "little") == 190  # e_machine: EM_CUDA
     assert entry.kernels == (name,)
-    code = sass(toolchain, entry.path)
+    code = sass(entry.path, cubin_cache)
     target = arch if arch == "sm_80" else f"{arch}a"  # tileiras targets sm_90a, sm_100a
     assert f"code for {target}" in code
     assert f"Function : {name}" in code
@@ -131,10 +121,8 @@ def test_cubin(
         assert MMA_SASS[arch] in code
 
 
-def test_sm90_matmul_uses_hgmma(
-    cubins: dict[tuple[str, str], CacheEntry], toolchain: Toolchain
-) -> None:
-    code = sass(toolchain, cubins["matmul", "sm_90"].path)
+def test_sm90_matmul_uses_hgmma(cubins: dict[tuple[str, str], CacheEntry], cubin_cache: Path) -> None:
+    code = sass(cubins["matmul", "sm_90"].path, cubin_cache)
     assert code.count("HGMMA") >= 8  # wgmma: 16 of them, measured
 
 
