@@ -13,7 +13,8 @@
 * A second run of token-order changes nothing.
 * The interpreter runs hand-written token IR (make_token, join_tokens,
   tokens carried by for/loop and yielded by if).
-* tileiras accepts the pipelined IR of the token-order lit cases.
+* tileiras accepts the pipelined IR of the token-order lit cases (built into
+  the suite's cubin cache: a rerun builds only what changed).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ import safetile as st
 from bytecode_support import skip_without_toolchain
 from interpreter_support import parse, poisoned
 from safetile.backend.bytecode import write_bytecode
+from safetile.backend.cache import compile_cubin
 from safetile.backend.interpreter import run_kernel
 from safetile.dialects.cuda_tile.ops.control import BreakOp, ContinueOp, ForOp, IfOp, LoopOp, YieldOp
 from safetile.dialects.cuda_tile.ops.memory import TokenOrderedOp
@@ -366,23 +368,20 @@ LIT_CASES = LIT.read_text().split("// -----")
 
 
 @pytest.mark.parametrize("chunk", range(len(LIT_CASES)))
-def test_tileiras_accepts_token_ordered_lit_case(chunk: int, toolchain: Any) -> None:
-    from safetile.backend.tileiras import CompileOptions, run_tileiras
-
+def test_tileiras_accepts_token_ordered_lit_case(chunk: int, toolchain: Any, cubin_cache: Path) -> None:
     module = parse_tile_ir(context(), LIT_CASES[chunk], str(LIT))
     ctx = context()
     for step in [TokenOrder(), LowerTileSafety(), *clean_up_passes()]:
         step.apply(ctx, module)
     module.verify()
-    cubin = run_tileiras(write_bytecode(module, "13.4"), CompileOptions("sm_90"), toolchain=toolchain)
-    assert cubin.startswith(b"\x7fELF")
+    entry = compile_cubin(write_bytecode(module, "13.4"), "sm_90", cache_dir=cubin_cache, toolchain=toolchain)
+    assert entry.cubin.startswith(b"\x7fELF")
 
 
 @pytest.mark.parametrize(("kernel", "spec"), OWN_KERNELS)
-def test_tileiras_accepts_pipelined_kernel(kernel: Kernel, spec: dict[str, Any], toolchain: Any) -> None:
-    from safetile.backend.tileiras import CompileOptions, run_tileiras
-
+def test_tileiras_accepts_pipelined_kernel(kernel: Kernel, spec: dict[str, Any], toolchain: Any,
+                                          cubin_cache: Path) -> None:
     module = kernel.compile(**spec, stage="frontend")
     pipelined(module)
-    cubin = run_tileiras(write_bytecode(module, "13.4"), CompileOptions("sm_90"), toolchain=toolchain)
-    assert cubin.startswith(b"\x7fELF")
+    entry = compile_cubin(write_bytecode(module, "13.4"), "sm_90", cache_dir=cubin_cache, toolchain=toolchain)
+    assert entry.cubin.startswith(b"\x7fELF")
