@@ -1,6 +1,7 @@
 """A training run at a real size on the GPU: safetile's layers under torch.compile against plain torch.
 
     python -P bench/train.py --out DIR [--steps 300] [--profile] [--size tiny]
+    python -P bench/train.py --plot DIR/train.json
 
 The model is bench/backward.py's ``Block`` (a Qwen3-shaped decoder: vocabulary
 32768, dimension 1024, 16 query and 8 key/value heads of 64, RMSNorm on
@@ -31,7 +32,9 @@ tensors (the GPU's time negligible), and cProfile's account of 200 calls of
 ``rms_norm`` forward and backward (``DIR/profile-host-rms_norm.txt``).
 
 ``--size tiny`` runs the same on a small model (CPU tensors work: the
-interpreter), to try the script.
+interpreter), to try the script.  ``--plot DIR/train.json`` draws both loss
+curves and their difference into ``DIR/train.png`` (matplotlib, here: the GPU
+machine need not have it).
 """
 
 from __future__ import annotations
@@ -223,13 +226,49 @@ def op_host_costs(device: str, calls: int = 200) -> dict[str, Any]:
     return out
 
 
+def plot(result_path: Path) -> Path:
+    """Both loss curves of ``train.json`` and their difference, into ``train.png`` beside it."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    result = json.loads(result_path.read_text())
+    runs = result["runs"]
+    fig, (curves, diff) = plt.subplots(2, 1, figsize=(8, 6), sharex=True, height_ratios=(3, 1))
+    for name, run in runs.items():
+        step_ms = "" if run["step_ms"] is None else f", {run['step_ms']:.2f} ms a step"
+        curves.plot(run["losses"], label=f"{name}{step_ms}", linewidth=1)
+    curves.set_yscale("log")
+    curves.set_ylabel("loss")
+    curves.legend()
+    config = result["config"]
+    curves.set_title(f"{result['device']}: Qwen3-shaped block (dim {config['dim']}, vocabulary {config['vocab']}), "
+                     f"{result['batch']} x {result['seq']} tokens, {result['dtype'].removeprefix('torch.')}",
+                     fontsize=9)
+    ours, reference = (runs[n]["losses"] for n in ("safetile + torch.compile", "torch eager"))
+    diff.plot([a - b for a, b in zip(ours, reference)], linewidth=1, color="black")
+    diff.set_ylabel("safetile - torch")
+    diff.set_xlabel("step")
+    fig.tight_layout()
+    out = result_path.with_suffix(".png")
+    fig.savefig(out, dpi=110)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--plot", type=Path, help="draw DIR/train.json into DIR/train.png, and nothing else")
+    parser.add_argument("--out", type=Path)
     parser.add_argument("--steps", type=int, default=300)
     parser.add_argument("--size", choices=SIZES, default="real")
     parser.add_argument("--profile", action="store_true")
     args = parser.parse_args()
+    if args.plot is not None:
+        print(plot(args.plot))
+        return
+    if args.out is None:
+        parser.error("--out DIR is required (or --plot DIR/train.json)")
     args.out.mkdir(parents=True, exist_ok=True)
     device = "cuda" if torch.cuda.is_available() else "cpu"
     config, batch, seq = SIZES[args.size]
