@@ -253,8 +253,15 @@ def merged(o_part: st.Partition, lse: st.Partition, pos: int, kvh: int, g: int, 
 PRODUCTS = [K.REDUCE, K.ROWS, K.MMA]
 
 
-@pytest.mark.parametrize("products", PRODUCTS)
-@pytest.mark.parametrize("pos, g", [(0, 2), (9, 2), (21, 2), (31, 2), (9, 3), (21, 5)])
+def with_each_products(cases: list[tuple[int, int]]) -> list[object]:
+    """Each ``(pos, g)`` with each way of taking the attention's products: ``make test`` runs
+    each case once, the ways in turn (so each way runs on several cases), ``make test-full`` all."""
+    return [pytest.param(pos, g, products, id=f"{pos}-{g}-{products}",
+                         marks=() if products == PRODUCTS[i % len(PRODUCTS)] else pytest.mark.full)
+            for i, (pos, g) in enumerate(cases) for products in PRODUCTS]
+
+
+@pytest.mark.parametrize("pos, g, products", with_each_products([(0, 2), (9, 2), (21, 2), (31, 2), (9, 3), (21, 5)]))
 def test_attention_split_and_merge_is_decode_attention(pos: int, g: int, products: int) -> None:
     kvh, d, s, bn = 2, 16, 32, 8
     chunks = s // bn
@@ -267,8 +274,8 @@ def test_attention_split_and_merge_is_decode_attention(pos: int, g: int, product
     assert read_before_wait(K.attention_split) == ("pos",)  # the key tiles wait on it: one round trip sooner
 
 
-@pytest.mark.parametrize("products", PRODUCTS)
-@pytest.mark.parametrize("pos, g", [(0, 2), (9, 4), (21, 2), (31, 4), (0, 3), (21, 5), (31, 6)])
+@pytest.mark.parametrize("pos, g, products",
+                         with_each_products([(0, 2), (9, 4), (21, 2), (31, 4), (0, 3), (21, 5), (31, 6)]))
 def test_attention_append_appends_row_pos_and_attends(pos: int, g: int, products: int) -> None:
     kvh, d, s, bn = 2, 16, 32, 8
     chunks = s // bn
