@@ -128,14 +128,31 @@ def test_backend_selection_is_announced_once(tmp_path: Path) -> None:
     assert result.stdout.strip() == "done"
     lines = [line for line in result.stderr.splitlines() if line.startswith("safetile:")]
     assert lines == ["safetile: running kernels on the CPU interpreter (SAFETILE_BACKEND=cpu)"]
-    result = run_script(None, tmp_path)
-    forced = run_script("cuda", tmp_path)
-    if "CPU interpreter (no GPU: " in result.stderr:  # a machine without a GPU
-        assert forced.returncode != 0 and "SAFETILE_BACKEND=cuda but there is no usable GPU" in forced.stderr
+
+
+def chosen(monkeypatch: pytest.MonkeyPatch, wanted: str | None) -> str:
+    """What a fresh process would choose with ``SAFETILE_BACKEND=wanted``: its description, or
+    the error its first launch raises."""
+    from safetile.runtime import backend
+
+    monkeypatch.setattr(backend, "_current", None)  # chosen again here, and the suite's choice kept
+    if wanted is None:
+        monkeypatch.delenv(backend.ENV, raising=False)
+    else:
+        monkeypatch.setenv(backend.ENV, wanted)
+    try:
+        return backend.current_backend().describe()
+    except (RuntimeError, ValueError) as err:
+        return f"{type(err).__name__}: {err}"
+
+
+def test_the_default_backend_is_the_gpu_where_there_is_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    default, forced = chosen(monkeypatch, None), chosen(monkeypatch, "cuda")
+    if "CPU interpreter (no GPU: " in default:  # a machine without a GPU
+        assert forced.startswith("RuntimeError: SAFETILE_BACKEND=cuda but there is no usable GPU")
     else:  # a machine with one: the default is the GPU
-        assert "running kernels on the GPU" in result.stderr and forced.returncode == 0
-    result = run_script("tpu", tmp_path)
-    assert result.returncode != 0 and "SAFETILE_BACKEND='tpu'" in result.stderr
+        assert "running kernels on the GPU" in default and "running kernels on the GPU" in forced
+    assert chosen(monkeypatch, "tpu").startswith("ValueError: SAFETILE_BACKEND='tpu'")
 
 
 @pytest.mark.parametrize("dtype", [st.bf16, st.f8e4m3fn, st.f16, st.f32, st.i32])
