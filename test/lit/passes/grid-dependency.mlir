@@ -1,6 +1,6 @@
-// RUN: %opt %s --split-input-file -p grid-dependency | filecheck %s
-// Idempotent: a second run changes nothing.
 // RUN: %opt %s --split-input-file -p grid-dependency > %t.once
+// RUN: filecheck %s < %t.once
+// Idempotent: a second run changes nothing.
 // RUN: %opt %s --split-input-file -p grid-dependency,grid-dependency > %t.twice
 // RUN: diff %t.once %t.twice
 // After token-order, as in the pipeline: every access of a real kernel ends up after the wait.

@@ -1,7 +1,7 @@
-// RUN: %opt %s --split-input-file -p token-order | filecheck %s
+// RUN: %opt %s --split-input-file -p token-order > %t.once
+// RUN: filecheck %s < %t.once
 // RUN: %opt %s --split-input-file -p 'token-order{report=true}' 2>&1 >/dev/null | filecheck %s --check-prefix=REPORT
 // Idempotent: a second run changes nothing.
-// RUN: %opt %s --split-input-file -p token-order > %t.once
 // RUN: %opt %s --split-input-file -p token-order,token-order > %t.twice
 // RUN: diff %t.once %t.twice
 
