@@ -120,7 +120,7 @@ class RowTable:
 _F64: Mapping[int, Sequence[Rule]] = {64: [(None, [(4096, {})])]}
 WARPS_8_OCCUPANCY_2: Hints = {"num_worker_warps_per_cta": 8, "occupancy": 2}
 """Eight worker warps a block, two blocks a multiprocessor (80 registers): the looped softmax's and
-16-bit rms_norm's pick wider than 16384 columns (run -B, docs/benchmarks.md §5)."""
+16-bit rms_norm's pick (runs -B and -C, docs/benchmarks.md §5)."""
 
 SOFTMAX = RowTable(
     "softmax",
@@ -136,11 +136,12 @@ SOFTMAX = RowTable(
              (None, [(16384, {"occupancy": 2}), (16384, {"num_worker_warps_per_cta": 8}), (16384, {})])],
         **_F64},
     looped={
-        # 8192 at occupancy 3 (80 registers); wider than 16384 columns 8 worker warps at occupancy 2
-        # (80 registers), 16-bit with tiles of 16384 (1.1x the 4096 at 2 of run -e), f32 of 8192 (1.2-1.4x
-        # the 8192 at 3; run -B); a load latency of 4 was slower everywhere, 2048 always
-        16: [(16384, [(8192, {"occupancy": 3}), (4096, {"occupancy": 2}), (4096, {"occupancy": 3}),
-                      (8192, {"occupancy": 2})]),
+        # 8 worker warps at occupancy 2 (80 registers): 16-bit with tiles of 16384 (1.02-1.08x the 8192 at 3
+        # at 16384 columns, run -C; 1.1x the 4096 at 2 wider, run -B), f32 of 8192 (1.2-1.4x the 8192 at 3,
+        # run -B); a load latency of 4 was slower everywhere, 2048 always.  8 warps at occupancy 2 lost to
+        # the one-tile kernel's candidates at 256-4096 columns (run -C)
+        16: [(16384, [(16384, WARPS_8_OCCUPANCY_2), (8192, {"occupancy": 3}), (4096, {"occupancy": 2}),
+                      (4096, {"occupancy": 3}), (8192, {"occupancy": 2}), (8192, WARPS_8_OCCUPANCY_2)]),
              (None, [(16384, WARPS_8_OCCUPANCY_2), (4096, {"occupancy": 2}), (8192, {"occupancy": 3}),
                      (4096, {"occupancy": 3}), (8192, {"occupancy": 2}), (8192, {"occupancy": 1})])],
         32: [(None, [(8192, WARPS_8_OCCUPANCY_2), (8192, {"occupancy": 3}), (4096, {"occupancy": 2}),
