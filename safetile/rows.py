@@ -154,10 +154,13 @@ SOFTMAX = RowTable(
 RMS_NORM = RowTable(
     "rms_norm",
     one_tile={
-        # 16-bit: 8192 elements a block at occupancy 4 (1.04-1.07x the 4096 shipped before); f32 2048 at 6
-        # up to 1024 columns (40 registers), 4096 at 4 wider; a row of 16384 in one tile at occupancy 2
-        # (128 registers, no spill: 0.99-1.00 of Triton, 0.81-0.85 looped; run -B)
-        16: [(8192, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
+        # 16-bit: 8192 elements a block at occupancy 4 (1.04-1.07x the 4096 shipped before), but one row of
+        # 4096 at 6 (chosen in runs -B and -C, 1.01-1.02x); f32 2048 at 6 up to 1024 columns (40 registers),
+        # 4096 at 4 wider; a row of 16384 in one tile at occupancy 2 (128 registers, no spill: 0.99-1.00 of
+        # Triton, 0.81-0.85 looped; run -B)
+        16: [(2048, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
+             (4096, [(4096, {"occupancy": 6}), (8192, {"occupancy": 4}), (4096, {"occupancy": 4})]),
+             (8192, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
              (None, [(16384, {"occupancy": 2}), (16384, {"num_worker_warps_per_cta": 8}), (16384, {})])],
         32: [(1024, [(2048, {"occupancy": 6}), (4096, {"occupancy": 4})]),
              (8192, [(4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
@@ -166,10 +169,10 @@ RMS_NORM = RowTable(
     looped={
         # 16-bit (wider than 16384 columns): tiles of 16384, 8 worker warps at occupancy 2 (80 registers:
         # 1.07-1.11x the 4096 at 2 of run -e, run -B; tiles of 8192 spill at occupancy 1 and with 8 warps);
-        # f32 2048 at 2 or 3
+        # f32 2048 at 3 (chosen in runs -e, -B and -C at 65,536 columns)
         16: [(None, [(16384, WARPS_8_OCCUPANCY_2), (4096, {"occupancy": 2}), (4096, {"occupancy": 3}),
                      (8192, {"occupancy": 3}), (4096, {"occupancy": 1})])],
-        32: [(None, [(2048, {"occupancy": 2}), (2048, {"occupancy": 3}), (4096, {"occupancy": 3}),
+        32: [(None, [(2048, {"occupancy": 3}), (2048, {"occupancy": 2}), (4096, {"occupancy": 3}),
                      (8192, {"occupancy": 2}), (4096, {"occupancy": 1}), (8192, WARPS_8_OCCUPANCY_2)])],
         **_F64},
     widest={16: 16384, 32: 16384, 64: 8192},
@@ -179,10 +182,13 @@ RMS_NORM = RowTable(
 LAYER_NORM = RowTable(
     "layer_norm",
     one_tile={
-        # 16-bit: 8192 elements a block at occupancy 4 (1.1-1.2x the 4096 shipped before); a row of 16384 in
+        # 16-bit: 8192 elements a block at occupancy 4 (1.1-1.2x the 4096 shipped before), one row of 4096 at
+        # 6 (as rms_norm); a row of 16384 in
         # one tile at 2 (128 registers, no spill: 1.46x no hint, 1.5x the looped kernel); f32 as rms_norm,
         # a row of 16384 in one tile at 2 too (0.96 of Triton, 0.67 looped; run -B)
-        16: [(8192, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
+        16: [(2048, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
+             (4096, [(4096, {"occupancy": 6}), (8192, {"occupancy": 4}), (4096, {"occupancy": 4})]),
+             (8192, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
              (None, [(16384, {"occupancy": 2}), (16384, {}), (16384, {"num_worker_warps_per_cta": 8})])],
         32: [(1024, [(2048, {"occupancy": 6}), (4096, {"occupancy": 4})]),
              (8192, [(4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),

@@ -175,6 +175,8 @@ def test_the_row_launchers_defaults_are_the_device_tunings_winners() -> None:
     assert first(RMS_NORM, 256, st.f16) == "BM=32 BN=256 optimization_hints={'sm_90': {'occupancy': 4}}"
     assert first(RMS_NORM, 16384, st.f16) == "BM=1 BN=16384 optimization_hints={'sm_90': {'occupancy': 2}}"  # run -B
     assert first(RMS_NORM, 65536, st.bf16, True) == f"BM=1 BN=16384 {eight_warps}"  # run -B
+    assert first(RMS_NORM, 4096, st.f16) == "BM=1 BN=4096 optimization_hints={'sm_90': {'occupancy': 6}}"  # -B, -C
+    assert first(RMS_NORM, 65536, st.f32, True) == "BM=1 BN=2048 optimization_hints={'sm_90': {'occupancy': 3}}"
     assert first(LAYER_NORM, 16384, st.f32) == "BM=1 BN=16384 optimization_hints={'sm_90': {'occupancy': 2}}"
     assert first(LAYER_NORM, 65536, st.f32, True) == "BM=1 BN=16384 optimization_hints={'sm_90': {'occupancy': 1}}"
     assert first(LAYER_NORM, 16384, st.bf16) == "BM=1 BN=16384 optimization_hints={'sm_90': {'occupancy': 2}}"
