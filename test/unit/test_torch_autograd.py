@@ -115,6 +115,27 @@ def test_weight_gradient_row_groups_fill_the_gpu(columns: int, groups: int) -> N
     assert groups * -(-columns // nn.COLUMN_TILE) >= 2 * nn.ASSUMED_MULTIPROCESSORS
 
 
+@pytest.mark.parametrize(("vocab", "rows"), [(32768, 1), (128256, 1), (4096, 1), (1024, 4), (100, 32)])
+def test_cross_entropy_blocks_take_about_a_row_tile_of_elements(vocab: int, rows: int,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both kernels' blocks take about ``ROW_ELEMENTS`` elements: one row of 4096 at a vocabulary of
+    4096 or more (16 rows a block ran the forward 14x slower than its memory traffic on an H100)."""
+    from safetile.runtime.torch import custom_op
+
+    tiles: dict[str, tuple[int, ...]] = {}
+    specialize = custom_op._specialize
+
+    def recording(launch: custom_op.KernelLaunch) -> object:
+        tiles[launch.kernel.name] = launch.outputs[0].tile
+        return specialize(launch)
+
+    monkeypatch.setattr(custom_op, "_specialize", recording)
+    x = torch.empty(64, vocab, dtype=torch.bfloat16, device="meta", requires_grad=True)
+    nn.cross_entropy(x, torch.zeros(64, dtype=torch.long, device="meta")).backward()
+    assert nn._vocab_rows(x) == rows
+    assert tiles == {"cross_entropy_forward": (rows,), "cross_entropy_backward": (rows, min(nn._pow2(vocab), 4096))}
+
+
 def test_f32_layers_match_torch() -> None:
     x = torch.randn(6, 33, requires_grad=True)
     w = torch.randn(33, requires_grad=True)
