@@ -12,7 +12,8 @@ weights and the same batches:
 * **safetile**: its RMSNorms, causal grouped-query attention and
   cross-entropy (``safetile.nn``), the model under
   ``torch.compile(fullgraph=True)``;
-* **torch**: the same model with torch's layers, eager (the reference).
+* **torch**: the same model with torch's layers, eager (the reference), and
+  under ``torch.compile`` (its time a step: the issue's other peer).
 
 The data is learnable, so the curve falls: a fixed pool of batches whose
 token after ``t`` is ``PERMUTATION[t]`` nine times in ten (else a random
@@ -71,6 +72,8 @@ LR = 1e-3
 WARM = 10
 """Steps left out of the time a step (compiles, the allocator's first sizes)."""
 PROFILED = 5
+RUNS = (("safetile + torch.compile", True, True), ("torch eager", False, False), ("torch.compile", False, True))
+"""(name, safetile's layers, under torch.compile) of each run; the curves are compared to torch eager's."""
 
 
 def batches(vocab: int, batch: int, seq: int, device: str) -> list[tuple[torch.Tensor, torch.Tensor]]:
@@ -280,7 +283,7 @@ def main() -> None:
                               "torch": torch.__version__, "config": config, "batch": batch, "seq": seq,
                               "dtype": str(dtype), "steps": args.steps, "lr": LR, "warm_steps": WARM, "runs": {}}
     steps = {}
-    for name, safetile, compiled in (("safetile + torch.compile", True, True), ("torch eager", False, False)):
+    for name, safetile, compiled in RUNS:
         model = Block(**config, safetile=safetile).to(device=device, dtype=dtype)
         model.load_state_dict(base.state_dict())
         steps[name] = make_step(model, compiled)
