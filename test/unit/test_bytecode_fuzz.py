@@ -210,7 +210,13 @@ def test_cases_are_deterministic() -> None:
     assert [make_case(i) for i in range(20)] == [make_case(i) for i in range(20)]
 
 
-@pytest.mark.parametrize("batch", range(FUZZ_CASES // BATCH))
+QUICK_BATCHES = 6
+"""Batches ``make test`` runs; ``make test-full`` runs all ``FUZZ_CASES // BATCH``."""
+
+
+@pytest.mark.parametrize(
+    "batch", [b if b < QUICK_BATCHES else pytest.param(b, marks=pytest.mark.full) for b in range(FUZZ_CASES // BATCH)]
+)
 def test_mutated_bytecode_is_rejected_cleanly(batch: int) -> None:
     failures = []
     for index in range(batch * BATCH, (batch + 1) * BATCH):
