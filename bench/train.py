@@ -1,6 +1,6 @@
 """A training run at a real size on the GPU: safetile's layers under torch.compile against plain torch.
 
-    python -P bench/train.py --out DIR [--steps 300] [--profile] [--size tiny]
+    python -P bench/train.py --out DIR [--steps 300] [--profile] [--mode reduce-overhead] [--size tiny]
     python -P bench/train.py --plot DIR/train.json
 
 The model is bench/backward.py's ``Block`` (a Qwen3-shaped decoder: vocabulary
@@ -32,7 +32,9 @@ time of one call of each kernel op against its torch counterpart on small
 tensors (the GPU's time negligible), and cProfile's account of 200 calls of
 ``rms_norm`` forward and backward (``DIR/profile-host-rms_norm.txt``).
 
-``--size tiny`` runs the same on a small model (CPU tensors work: the
+``--mode reduce-overhead`` compiles both compiled runs with CUDA graphs (the
+kernel ops record into a capture as torch's do): the host's Python a step is
+replayed, not paid.  ``--size tiny`` runs the same on a small model (CPU tensors work: the
 interpreter), to try the script.  ``--plot DIR/train.json`` draws both loss
 curves and their difference into ``DIR/train.png`` (matplotlib, here: the GPU
 machine need not have it).
@@ -93,16 +95,23 @@ def batches(vocab: int, batch: int, seq: int, device: str) -> list[tuple[torch.T
     return out
 
 
-def make_step(model: torch.nn.Module, compiled: bool) -> Callable[[torch.Tensor, torch.Tensor], torch.Tensor]:
-    forward = torch.compile(model, fullgraph=True) if compiled else model
+def make_step(model: torch.nn.Module, compiled: bool,
+              mode: str = "default") -> Callable[[torch.Tensor, torch.Tensor], torch.Tensor]:
+    """One training step of ``model`` (under ``torch.compile(fullgraph=True, mode=mode)`` where
+    ``compiled``); it returns the loss, a copy of its own: a CUDA graph's output (``reduce-overhead``)
+    is overwritten by the next replay."""
+    forward = torch.compile(model, fullgraph=True, mode=mode) if compiled else model
     optimizer = torch.optim.AdamW(model.parameters(), lr=LR, foreach=True)
+    graphs = compiled and mode == "reduce-overhead"
 
     def step(inputs: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+        if graphs:
+            torch.compiler.cudagraph_mark_step_begin()
         loss = forward(inputs, targets)
         loss.backward()
         optimizer.step()
         optimizer.zero_grad(set_to_none=True)
-        return loss.detach()
+        return loss.detach().clone()
 
     return step
 
@@ -266,6 +275,9 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=300)
     parser.add_argument("--size", choices=SIZES, default="real")
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--mode", choices=("default", "reduce-overhead"), default="default",
+                        help="torch.compile's mode for both compiled runs (reduce-overhead: CUDA graphs, the host's "
+                             "time a step replayed, not paid)")
     args = parser.parse_args()
     if args.plot is not None:
         print(plot(args.plot))
@@ -281,12 +293,13 @@ def main() -> None:
     base = Block(**config, safetile=False).to(device=device, dtype=dtype)
     result: dict[str, Any] = {"device": torch.cuda.get_device_name() if device == "cuda" else "cpu",
                               "torch": torch.__version__, "config": config, "batch": batch, "seq": seq,
-                              "dtype": str(dtype), "steps": args.steps, "lr": LR, "warm_steps": WARM, "runs": {}}
+                              "dtype": str(dtype), "steps": args.steps, "lr": LR, "warm_steps": WARM,
+                              "compile_mode": args.mode, "runs": {}}
     steps = {}
     for name, safetile, compiled in RUNS:
         model = Block(**config, safetile=safetile).to(device=device, dtype=dtype)
         model.load_state_dict(base.state_dict())
-        steps[name] = make_step(model, compiled)
+        steps[name] = make_step(model, compiled, args.mode)
         result["runs"][name] = train(steps[name], data, args.steps, device)
         print(f"{name}: {result['runs'][name]['step_ms']} ms a step, losses "
               f"{result['runs'][name]['losses'][0]:.4f} -> {result['runs'][name]['losses'][-1]:.4f}", flush=True)
