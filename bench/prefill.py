@@ -62,16 +62,14 @@ CHECK = (QWEN3_0_6B, st.f32, 1024, PrefillTiles(rows=64, cols=64, up_cols=64, de
 the default's edge)."""
 SPEED = (QWEN3_4B, st.bf16, 16384, PrefillTiles())
 """The timed run (the decode's attention merge takes a power-of-two count of key tiles)."""
-SPEED_TILES = {"128x128x64": PrefillTiles(),
-               "kv 32 rows, 4 warps, occupancy 2": PrefillTiles(kv_rows=32, kv_warps=4, kv_occupancy=2),
-               "kv 16 rows, 4 warps, occupancy 4": PrefillTiles(kv_rows=16, kv_warps=4, kv_occupancy=4)}
-"""The prefill tiles timed (GEMMs at 8 worker warps): the default, and the cache write
-(``prefill_kv``, 4.4 ms of the 2,048-token prefill on an H100 at the attention's 128 rows, where
-it spills 1.1-1.4 KB a thread) in blocks of 32 or 16 rows with an occupancy hint (128 bytes of
-spill).  examples/gemm.py's 128 x 256 x 64
-output tiles were 1.0-11.7x slower in every GEMM of the 2,048-token prefill on an H100 (o_proj,
-whose ``A`` is bf16 as all four GEMMs' now are: 41.3 ms against 3.5, spilling; docs/model.md
-session 11), so a run's time goes to the other parts instead."""
+SPEED_TILES = {"default": PrefillTiles(), "norm 4 rows": PrefillTiles(norm=4),
+               "attention 64 rows": PrefillTiles(attention=64)}
+"""The prefill tiles timed (GEMMs at 128 x 128 x 64, 8 worker warps): the default (the cache
+write in 16-row blocks at occupancy 4: session 13 timed it against the attention's 128 rows,
+4.42 -> 0.79 ms at 2,048 tokens, and 32 rows, 1.34 ms), 4 rows a ``norm_rows`` block, and 64-row
+attention tiles.  examples/gemm.py's 128 x 256 x 64 output tiles were 1.0-11.7x slower in every
+GEMM of the 2,048-token prefill on an H100 (docs/model.md session 11), so a run's time goes to
+the other parts instead."""
 BREAKDOWN_PROMPT = 2048
 """The prompt length whose prefill graph is profiled kernel by kernel."""
 DECODE = (QWEN3_14B, Tiles())

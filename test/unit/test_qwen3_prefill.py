@@ -162,9 +162,10 @@ def test_prefill_tiles_pad_to_the_larger_row_tile() -> None:
 
 
 def test_the_cache_write_takes_its_own_rows_dividing_the_attention_tile() -> None:
-    """prefill_kv's block rows default to the attention's; others must divide them (the tiny
-    tiles' 8 of 16, which every prefill test here runs), or are refused naming both."""
-    assert PrefillTiles().write_rows == 128 and PrefillTiles(kv_rows=32).write_rows == 32
+    """prefill_kv's block rows (16 by default, the attention's with None) must divide the
+    attention's (the tiny tiles' 8 of 16, which every prefill test here runs), or are refused
+    naming both."""
+    assert PrefillTiles().write_rows == 16 and PrefillTiles(kv_rows=None).write_rows == 128
     assert TINY_PREFILL.write_rows == 8 != TINY_PREFILL.attention
     with pytest.raises(ValueError, match=r"kv_rows=48\) must divide the attention tile \(128\)"):
         PrefillTiles(kv_rows=48)
