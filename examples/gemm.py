@@ -91,6 +91,80 @@ SMS = 132
 """Streaming multiprocessors of an H100 SXM: the blocks of one wave."""
 
 
+@st.kernel(
+    specialize=[dict(E=f16, BM=64, BN=64, BK=64, x=st.TensorSpec(f16, (16, 2560)), y=st.TensorSpec(f16, (2560, 6144)))],
+    optimization_hints=big_tile_hints,
+    load_hints=big_tile_load_hints,
+)
+def split_k_gemm(
+    p: st.Mut[st.f32, (1, "BM", "BN")],
+    x: st.Ref["E", (-1, -1)],
+    y: st.Ref["E", (-1, -1)],
+    *,
+    E: st.DType,
+    BM: int,
+    BN: int,
+    BK: int,
+):
+    """Split-K, first launch: block ``(s, bm, bn)`` of a grid of ``S`` splits sums the K tiles
+    ``s, s + S, s + 2S, ...`` of output tile ``(bm, bn)`` into partial ``s`` of ``p`` (``[S, M, N]``,
+    f32).  The K walk is grid-strided (each split takes every ``S``-th K tile, not a contiguous
+    run): the compiler then sees every K index below the tile count, so no check is left in the
+    kernel and any ``S`` up to the K tiles works (a contiguous run ``s*KS .. s*KS+KS`` is bounded
+    only by a product the prover does not follow).  Each partial tile has one writer."""
+    s, bm, bn = st.tile_block_id()
+    px, py = x.partition((BM, BK)), y.partition((BK, BN))
+    acc = st.zeros((BM, BN), st.f32)
+    for k in range(s, st.num_tiles(px, 1), st.num_tile_blocks()[0]):
+        acc = st.mma(px.load((bm, k)), py.load((k, bn)), acc)
+    p.store(acc.reshape((1, BM, BN)))
+
+
+@st.kernel(specialize=[dict(E=f16, BM=16, BN=64)])
+def split_k_sum(
+    z: st.Mut["E", ("BM", "BN")],
+    p: st.Ref[st.f32, (-1, -1, -1)],
+    *,
+    E: st.DType,
+    BM: int,
+    BN: int,
+):
+    """Split-K, second launch: each output tile is the sum of its ``S`` partials, cast to ``E``."""
+    bm, bn, _ = st.tile_block_id()
+    pp = p.partition((1, BM, BN))
+    acc = st.zeros((BM, BN), st.f32)
+    for s in range(st.num_tiles(pp, 0)):
+        acc = acc + pp.load((s, bm, bn)).reshape((BM, BN))
+    z.store(acc.astype(E))
+
+
+SUM_TILE = (16, 64)
+"""``split_k_sum``'s output tile: small, so the sum (memory-bound, reading ``S`` partials a
+tile) runs on many blocks where the GEMM's grid is small."""
+
+
+def split_k(z: st.Tensor, x: st.Tensor, y: st.Tensor, partials: st.Tensor, *, BM: int, BN: int,
+            BK: int) -> st.DeviceOp:
+    """``z = x @ y`` in two launches, ``split_k_gemm`` on ``BM x BN x BK`` tiles into ``partials``
+    (``[S, M, N]`` f32: ``S`` splits of the K tiles), then ``split_k_sum``.  Its value is
+    ``(z partitioned, x, y, partials)``.  Refused: a ``K`` that is not whole ``BK`` tiles (the
+    kernel sums whole K tiles), ``partials`` of another shape, more splits than K tiles."""
+    (m, k), n = x.shape, y.shape[1]
+    if k % BK:
+        raise ValueError(f"split_k: K = {k} is not a multiple of BK = {BK}; pass a BK that divides K "
+                         "(matmul() picks one) or pad x's columns and y's rows with zeros")
+    splits = partials.shape[0]
+    if partials.shape != (splits, m, n):
+        raise ValueError(f"split_k: partials are {list(partials.shape)}; they must be [S, M, N] = "
+                         f"[S, {m}, {n}] (f32, one [M, N] slice per split)")
+    if not 1 <= splits <= k // BK:
+        raise ValueError(f"split_k: S = {splits} splits of {k // BK} K tiles of {BK}: every split needs "
+                         f"a K tile; take 1 <= S <= {k // BK}")
+    first = split_k_gemm(partials.partition((1, BM, BN)), x, y, BK=BK)
+    return first.then(lambda v: split_k_sum(z.partition(SUM_TILE), v[0].unpartition()).then(
+        lambda w: (w[0], v[1], v[2], w[1])))
+
+
 def gemm_tiles(m: int, n: int) -> tuple[int, int, int]:
     """``(BM, BN, BK)`` for an ``m x n`` output: 64x64x64 below 128 rows or columns; else
     128x256x64 unless its last wave of blocks leaves the SMs idler than 128x128x64's does by
@@ -108,14 +182,39 @@ def gemm_tiles(m: int, n: int) -> tuple[int, int, int]:
     return (128, 256, 64) if busy(128, 256) >= 0.9 * busy(128, 128) else (128, 128, 64)
 
 
-def matmul(z: st.Tensor, x: st.Tensor, y: st.Tensor) -> st.DeviceOp:
-    """``z = x @ y`` with the shipped defaults: ``grouped_gemm`` on ``gemm_tiles``'s tiles, the
-    K tile narrowed to divide ``K`` (the kernel reads whole K tiles: no padding is summed)."""
-    bm, bn, bk = gemm_tiles(z.shape[0], z.shape[1])
-    k = x.shape[1]
+FULL_WAVE = 0.9
+"""A plain grid of at least this many waves of ``SMS`` blocks runs as it is; a smaller one splits K."""
+MIN_SPLIT_TILES = 4
+"""The fewest K tiles a split sums (fewer: the partials' traffic outweighs the split's blocks)."""
+MAX_SPLITS = 8
+
+
+def gemm_plan(m: int, n: int, k: int) -> tuple[int, int, int, int]:
+    """``(BM, BN, BK, S)`` for ``[m, k] @ [k, n]``: ``gemm_tiles``'s tiles, the K tile narrowed
+    to divide ``k``, and ``S`` splits of K (1: the plain grid).  Where the plain grid has fewer
+    than ``FULL_WAVE`` waves of blocks (few tokens: Qwen3-4B's down projection at 128 tokens is
+    20 blocks of 128x128 on 132 SMs), K splits ``S`` ways, the fewest that make a wave
+    (``ceil(SMS / blocks)``), at most ``MAX_SPLITS`` and with ``MIN_SPLIT_TILES`` K tiles a
+    split or more (cuBLAS splits K there too)."""
+    bm, bn, bk = gemm_tiles(m, n)
     while k % bk and bk > 16:
         bk //= 2
     if k % bk:
         raise ValueError(f"matmul: K = {k} is not a multiple of 16; pad x's columns and y's rows with zeros "
                          "to a multiple of 16")
-    return grouped_gemm(z.partition((bm, bn)), x, y, BK=bk, G=GROUP)
+    blocks = -(-m // bm) * -(-n // bn)
+    if blocks >= FULL_WAVE * SMS:
+        return bm, bn, bk, 1
+    return bm, bn, bk, max(1, min(-(-SMS // blocks), MAX_SPLITS, k // bk // MIN_SPLIT_TILES))
+
+
+def matmul(z: st.Tensor, x: st.Tensor, y: st.Tensor) -> st.DeviceOp:
+    """``z = x @ y`` with the shipped defaults (``gemm_plan``): ``grouped_gemm``, or where the
+    grid is under a wave ``split_k`` with partials it allocates (the kernels read whole K tiles:
+    no padding is summed).  Its value is ``(z partitioned, x, y)``."""
+    (m, k), n = x.shape, y.shape[1]
+    bm, bn, bk, splits = gemm_plan(m, n, k)
+    if splits == 1:
+        return grouped_gemm(z.partition((bm, bn)), x, y, BK=bk, G=GROUP)
+    return st.zeros((splits, m, n)).then(
+        lambda partials: split_k(z, x, y, partials, BM=bm, BN=bn, BK=bk)).then(lambda v: v[:3])

@@ -393,9 +393,10 @@ class IntervalAnalysis:
 
     def _block_argument(self, arg: BlockArgument) -> Interval:
         """A ``for`` index: ``[lo(lb), hi(ub) - 1]``.  Tight where the upper bound is and the last trip
-        reaches ``ub - 1``: a step of 1, or a tile walk (``range(b, n0 * n1, blocks)``: the blocks
-        between them number every tile).  Whether the loop runs at all is the launch check's other
-        condition (``bounds_check_elision._may_skip``)."""
+        reaches ``ub - 1``: a step of 1, a tile walk (``range(b, n0 * n1, blocks)``: the blocks
+        between them number every tile), or a grid-stride walk (``range(bid[d], ub,
+        num_tile_blocks()[d])``: block ``(ub - 1) mod grid[d]`` takes ``ub - 1``).  Whether the loop
+        runs at all is the launch check's other condition (``bounds_check_elision._may_skip``)."""
         loop = arg.block.parent_op()
         if not (isinstance(loop, ForOp) and arg.index == 0 and loop.unsigned_cmp is None):
             return Interval()
@@ -403,7 +404,8 @@ class IntervalAnalysis:
         if step.lo is None or step.lo < 1:
             return Interval()
         upper = self.interval(loop.upper_bound)
-        tight = upper.tight and (self.constant(loop.step) == 1 or loop_product(loop.upper_bound) is not None)
+        tight = upper.tight and (self.constant(loop.step) == 1 or loop_product(loop.upper_bound) is not None
+                                 or _grid_stride(loop))
         return Interval(self.interval(loop.lower_bound).lo, None if upper.hi is None else upper.hi.shifted(-1), tight)
 
     def _assume(self, op: AssumeOp) -> Interval:
@@ -418,6 +420,13 @@ class IntervalAnalysis:
         if predicate.ub is not None and (hi is None or (hi.extent is None and hi.offset > predicate.ub)):
             hi, tight = Bound(None, predicate.ub), False  # the user's bound: maybe never reached
         return Interval(lo, hi, tight)
+
+
+def _grid_stride(loop: ForOp) -> bool:
+    """Whether ``loop`` starts at block id ``d`` and steps by the grid's extent ``d``."""
+    lb, step = strip_assumes(loop.lower_bound), strip_assumes(loop.step)
+    return (isinstance(lb, OpResult) and isinstance(lb.op, GetTileBlockIdOp) and isinstance(step, OpResult)
+            and isinstance(step.op, GetNumTileBlocksOp) and lb.index == step.index)
 
 
 def _minimum(a: Interval, b: Interval) -> Interval:
