@@ -412,12 +412,13 @@ class _Consumed:
 class _HostMemory:
     """The ``__array_interface__`` a host view is built from; the view's base, so it keeps ``owner`` alive."""
 
-    def __init__(self, buffer: _Buffer, dtype: np.dtype, owner: Any):
+    def __init__(self, ptr: int, shape: tuple[int, ...], strides: tuple[int, ...], dtype: np.dtype, owner: Any,
+                 readonly: bool):
         self.__array_interface__ = {
-            "shape": buffer.shape,
+            "shape": shape,
             "typestr": dtype.str,
-            "data": (buffer.ptr, buffer.readonly),
-            "strides": tuple(s * dtype.itemsize for s in buffer.strides),
+            "data": (ptr, readonly),
+            "strides": tuple(s * dtype.itemsize for s in strides),
             "version": 3,
         }
         self.owner = owner
@@ -512,14 +513,22 @@ def _wait_for_producer(stream: int, ours: CudaStream) -> None:
 def _storage(buffer: _Buffer, dtype: DType, owner: Any, backend: Backend, stream: CudaStream | None = None) -> Any:
     """Storage over the producer's memory, keeping ``owner`` alive; GPU memory is used on ``stream``
     (default: the backend's default stream)."""
+    return _storage_at(buffer.ptr, buffer.shape, buffer.strides, buffer.device[0] == kDLCUDA, dtype, owner, backend,
+                       stream, buffer.readonly)
+
+
+def _storage_at(ptr: int, shape: tuple[int, ...], strides: tuple[int, ...], on_gpu: bool, dtype: DType, owner: Any,
+                backend: Backend, stream: CudaStream | None = None, readonly: bool = False) -> Any:
+    """``_storage`` of memory at ``ptr`` (``strides`` in elements; a ``readonly`` host buffer gives a
+    read-only view)."""
     storage_dtype = numpy_dtype(dtype)
-    if buffer.device[0] == kDLCUDA:
+    if on_gpu:
         from .cuda.memory import DeviceArray
 
-        strides = tuple(s * storage_dtype.itemsize for s in buffer.strides)
-        return DeviceArray(buffer.ptr, buffer.shape, strides, storage_dtype, stream or _stream_of(backend),
-                           owner=owner)
-    return np.asarray(_HostMemory(buffer, storage_dtype, owner))
+        itemsize = storage_dtype.itemsize
+        return DeviceArray(ptr, shape, tuple(s * itemsize for s in strides), storage_dtype,
+                           stream or _stream_of(backend), owner=owner)
+    return np.asarray(_HostMemory(ptr, shape, strides, storage_dtype, owner, readonly))
 
 
 def _request_capsule(obj: Any, backend: Backend, exchange: int | None = None) -> object:
@@ -626,14 +635,22 @@ def torch_stream(tensors: Sequence[Any]) -> CudaStream | None:
     """The stream a launch of these torch tensors runs on: torch's current stream on the cuda
     backend's GPU (wrapped: ``cuda.stream.foreign_stream``) where one of them is in GPU memory;
     ``None`` where none is (host memory: the launch runs on the backend's default stream)."""
+    return torch_current(tensors)[0]
+
+
+def torch_current(tensors: Sequence[Any]) -> tuple[CudaStream | None, Any]:
+    """``torch_stream``'s stream and torch's own object of it (``torch.cuda.current_stream``;
+    ``(None, None)`` for host tensors): a kernel op hands the latter to ``keep_for_stream``, so
+    one call asks torch for its current stream once."""
     backend = current_backend()
     if backend.name != "cuda" or not any(t.is_cuda for t in tensors):
-        return None
+        return None, None
     from .cuda.stream import foreign_stream
 
     device = _stream_of(backend).device
     device.current_here()  # torch's autograd workers call backward ops in threads of their own
-    return foreign_stream(device, int(_torch_current_stream(device.ordinal).cuda_stream), "torch current")
+    current = _torch_current_stream(device.ordinal)
+    return foreign_stream(device, int(current.cuda_stream), "torch current"), current
 
 
 def share_torch(tensor: Any, stream: CudaStream | None) -> Tensor:
@@ -651,10 +668,13 @@ def share_torch(tensor: Any, stream: CudaStream | None) -> Tensor:
     return Tensor(_storage(buffer, element, tensor, backend, stream), element)
 
 
-def torch_storage(tensor: Any, element: DType, stream: CudaStream | None) -> Any:
-    """The storage ``share_torch`` makes for a torch tensor whose element type and device were
-    checked already (a kernel op's warm path: ``runtime/torch/custom_op.py``)."""
-    return _storage(_torch_buffer(tensor), element, tensor, current_backend(), stream)
+def torch_storage(tensor: Any, ptr: int, shape: tuple[int, ...], strides: tuple[int, ...], element: DType,
+                  stream: CudaStream | None) -> Any:
+    """The storage ``share_torch`` makes for a torch tensor whose element type, device and
+    layout were checked already, from its ``data_ptr()``, shape and strides as the caller read
+    them (a kernel op's warm path reads them once a call for its signature too:
+    ``runtime/torch/custom_op.py``)."""
+    return _storage_at(ptr, shape, strides, tensor.is_cuda, element, tensor, current_backend(), stream)
 
 
 _TORCH_TYPES: dict[Any, tuple[int | None, int, str]] = {}
@@ -682,17 +702,20 @@ def _torch_buffer(tensor: Any) -> _Buffer:
     return _Buffer(tensor.data_ptr(), tuple(tensor.shape), tensor.stride(), code, bits, name, where, False)
 
 
-def keep_for_stream(tensors: Sequence[Any], stream: Stream) -> None:
+def keep_for_stream(tensors: Sequence[Any], stream: Stream, current: Any = None) -> None:
     """Tell torch's caching allocator that work about to be enqueued on ``stream`` uses the
     memory of these torch tensors (``record_stream``): freed by torch meanwhile, it is not reused
-    before that work is done.  Host tensors need nothing (the launch is over when it returns)."""
+    before that work is done.  Host tensors need nothing (the launch is over when it returns).
+    ``current``: torch's current stream as ``torch_current`` read it for this launch (default:
+    asked again)."""
     cuda = [t for t in tensors if t.is_cuda]
     if not cuda:
         return
     import torch
 
     ordinal = cuda[0].device.index
-    current = _torch_current_stream(ordinal)
+    if current is None:
+        current = _torch_current_stream(ordinal)
     address = int(stream.address)  # type: ignore[attr-defined]  # a CudaStream: the cuda backend's
     torch_side = current if int(current.cuda_stream) == address else torch.cuda.ExternalStream(address, device=ordinal)
     for t in cuda:
@@ -748,4 +771,4 @@ def _output_tile(param: Any, generics: Mapping[str, Any], refuse: Callable[[str]
 export_with(to_dlpack, dlpack_device)
 
 __all__ = ["as_tensor", "dlpack_device", "from_dlpack", "import_torch_arguments", "is_torch_tensor", "keep_for_stream",
-           "share_torch", "to_dlpack", "torch_storage", "torch_stream"]
+           "share_torch", "to_dlpack", "torch_current", "torch_storage", "torch_stream"]

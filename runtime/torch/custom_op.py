@@ -39,7 +39,7 @@ from safetile.frontend.dsl import DType, TensorSpec, bf16, bool_, f16, f32, f64,
 from safetile.frontend.errors import CompileError
 
 from ..backend import current_backend
-from ..interop import keep_for_stream, share_torch, torch_storage, torch_stream
+from ..interop import keep_for_stream, share_torch, torch_current, torch_storage
 from ..launch import OPTIONS, RUN_OPTIONS, _check_disjoint, _kwargs_key
 from ..stream import capturing_here
 
@@ -102,24 +102,47 @@ def kernel_op(name: str, *, outputs: int = 1) -> Callable[[Callable[..., KernelL
         memo: dict[tuple[Any, ...], _Warm] = {}
 
         def real(*args: Any) -> Any:
-            return _result(_run(_launch_of(name, recipe, args, outputs), memo))
+            return _result(_run(name, _launch_of(name, recipe, args, outputs), memo))
 
         def fake(*args: Any) -> Any:
             launch = _launch_of(name, recipe, args, outputs)
+            _check_dtypes(name, launch)
             try:
                 _specialize(launch)
             except CompileError as err:
                 # torch.compile reports an error of a fake implementation by its repr, which
                 # leaves out the place: carry the whole located message
                 raise TraceError(f"custom op '{name}' cannot compile its kernel for these arguments:\n{err}") from err
-            device = _device(args)
-            return _result([torch.empty(o.shape, dtype=o.dtype, device=device) for o in launch.outputs])
+            return _result(_allocate(launch, _device(args)))
 
         op = torch.library.custom_op(name, real, mutates_args=(), schema=_schema(recipe, outputs))
         op.register_fake(fake)
+        _register_backends(name, real)
         return op
 
     return register
+
+
+_LIBRARIES: dict[str, torch.library.Library] = {}
+"""The ``IMPL`` library of each op namespace ``_register_backends`` registers into (kept alive:
+a library's registrations end with it)."""
+
+
+def _register_backends(name: str, real: Callable[..., Any]) -> None:
+    """Register ``real`` as the op's own CPU and CUDA kernel, which torch's dispatcher prefers to
+    the ``CompositeExplicitAutograd`` kernel ``custom_op`` registered (``backend_impl``).  That
+    one costs each call a Python wrapper that checks no output aliases an input: ours never do
+    (each is a new ``torch.empty``, ``_allocate``).  Wrapped in dynamo's ``disable`` as
+    ``custom_op`` wraps it: a call from a frame dynamo is evaluating (code after a graph break)
+    runs ``real`` as it is, never traced.  The fake, autograd and meta registrations stay
+    ``custom_op``'s."""
+    namespace, op_name = name.split("::")
+    library = _LIBRARIES.get(namespace)
+    if library is None:
+        library = _LIBRARIES[namespace] = torch.library.Library(namespace, "IMPL")
+    kernel = torch._dynamo.disable(real, recursive=True)
+    for key in ("CPU", "CUDA"):
+        library.impl(op_name, kernel, key)
 
 
 def _launch_of(name: str, recipe: Callable[..., KernelLaunch], args: Sequence[Any], outputs: int) -> KernelLaunch:
@@ -127,12 +150,17 @@ def _launch_of(name: str, recipe: Callable[..., KernelLaunch], args: Sequence[An
     if not isinstance(launch, KernelLaunch) or len(launch.outputs) != outputs:
         raise TypeError(f"the recipe of custom op '{name}' must return a KernelLaunch with {outputs} output(s), "
                         f"got {launch!r}")
+    return launch
+
+
+def _check_dtypes(name: str, launch: KernelLaunch) -> None:
+    """Refuse element types safetile kernels do not take, naming the op (what a signature's first
+    call and the tracing check; a later call of a signature has the same types)."""
     for dtype in [o.dtype for o in launch.outputs] + [a.dtype for a in launch.args if isinstance(a, torch.Tensor)]:
         try:
             safetile_dtype(dtype)
         except ValueError as err:
             raise ValueError(f"custom op '{name}': {err}") from None
-    return launch
 
 
 def _schema(recipe: Callable[..., KernelLaunch], outputs: int) -> str:
@@ -153,6 +181,12 @@ def _device(args: Sequence[Any]) -> torch.device:
 
 def _result(outputs: list[torch.Tensor]) -> Any:
     return outputs[0] if len(outputs) == 1 else tuple(outputs)
+
+
+def _allocate(launch: KernelLaunch, device: torch.device) -> list[torch.Tensor]:
+    """The launch's outputs: new tensors of its output specs on ``device`` (so never an alias of an
+    argument)."""
+    return [torch.empty(o.shape, dtype=o.dtype, device=device) for o in launch.outputs]
 
 
 WARM_MEMO = 256
@@ -180,32 +214,38 @@ class _Warm:
     run_options: dict[str, Any]
 
 
-def _signature(launch: KernelLaunch, tensors: Sequence[torch.Tensor]) -> tuple[Any, ...]:
-    """What decides a kernel op's launch plan, as one hashable key."""
-    facts = tuple((tuple(t.shape), t.stride(), t.dtype, t.device, t.data_ptr() % 16 == 0) for t in tensors)
+def _signature(launch: KernelLaunch, facts: Sequence[tuple[int, tuple[int, ...], tuple[int, ...]]],
+               tensors: Sequence[torch.Tensor]) -> tuple[Any, ...]:
+    """What decides a kernel op's launch plan, as one hashable key: of each tensor its shape,
+    strides, dtype, device, 16-byte alignment and lazy-view bits (``facts``: its ``data_ptr()``,
+    shape and strides, read once a call), the scalars, the output tiles and the options."""
+    layout = tuple((shape, strides, t.dtype, t.device, ptr % 16 == 0, t.is_neg() or t.is_conj())
+                   for (ptr, shape, strides), t in zip(facts, tensors))
     scalars = tuple(a if not isinstance(a, torch.Tensor) else None for a in launch.args)
-    return (launch.kernel, tuple(o.tile for o in launch.outputs), facts, scalars, _kwargs_key(launch.options))
+    return (launch.kernel, tuple(o.tile for o in launch.outputs), layout, scalars, _kwargs_key(launch.options))
 
 
-def _run(launch: KernelLaunch, memo: dict[tuple[Any, ...], _Warm]) -> list[torch.Tensor]:
+def _run(name: str, launch: KernelLaunch, memo: dict[tuple[Any, ...], _Warm]) -> list[torch.Tensor]:
     """Launch on real tensors: the outputs, written by the kernel (sharing their memory with it).
 
     Host tensors: the launch is waited for.  GPU tensors: the launch is enqueued on torch's current
     stream and not waited for, as a torch op (under ``torch.cuda.graph`` capture it is recorded into
     the graph); torch's caching allocator is told the stream uses every input's memory (the outputs
-    were allocated on that stream).  The first call of a signature goes through ``launch`` and
-    remembers its plan in ``memo``; later calls take the warm path (``_Warm``)."""
-    device = _device(launch.args)
-    outputs = [torch.empty(o.shape, dtype=o.dtype, device=device) for o in launch.outputs]
+    were allocated on that stream).  The first call of a signature checks the element types, goes
+    through ``launch`` and remembers its plan in ``memo``; later calls take the warm path
+    (``_Warm``).  torch is asked for its current stream once a call (``torch_current``)."""
+    outputs = _allocate(launch, _device(launch.args))
     # contiguous: the layout the fake implementation specialized for
     inputs = [a.contiguous() if isinstance(a, torch.Tensor) else a for a in launch.args]
     tensor_inputs = [a for a in inputs if isinstance(a, torch.Tensor)]
     tensors = [*outputs, *tensor_inputs]
-    stream = torch_stream(tensors)
-    key = _signature(launch, tensors)
+    stream, current = torch_current(tensors)
+    facts = [(t.data_ptr(), tuple(t.shape), t.stride()) for t in tensors]
+    key = _signature(launch, facts, tensors)
     warm = memo.get(key)
     backend = current_backend()
     if warm is None or warm.plan.backend is not backend or capturing_here():
+        _check_dtypes(name, launch)
         handles = [share_torch(t, stream) for t in tensors]
         parts = [h.partition(o.tile) for h, o in zip(handles, launch.outputs)]
         shared = iter(handles[len(outputs):])
@@ -218,10 +258,11 @@ def _run(launch: KernelLaunch, memo: dict[tuple[Any, ...], _Warm]) -> list[torch
         if stream is None:
             op.sync()
         else:
-            keep_for_stream(tensor_inputs, stream)
+            keep_for_stream(tensor_inputs, stream, current)
             op.enqueue(stream)
         return outputs
-    bare = [_Bare(torch_storage(t, element, stream)) for t, element in zip(tensors, warm.elements, strict=True)]
+    bare = [_Bare(torch_storage(t, *fact, element, stream))
+            for t, fact, element in zip(tensors, facts, warm.elements, strict=True)]
     shared = iter(bare[len(outputs):])
     args = [*bare[:len(outputs)], *(next(shared) if isinstance(a, torch.Tensor) else a for a in inputs)]
     _check_disjoint(launch.kernel, warm.plan, args)
@@ -230,7 +271,7 @@ def _run(launch: KernelLaunch, memo: dict[tuple[Any, ...], _Warm]) -> list[torch
         warm.plan.launcher.launch(args, home, warm.run_options)
         home.synchronize()
     else:
-        keep_for_stream(tensor_inputs, stream)
+        keep_for_stream(tensor_inputs, stream, current)
         warm.plan.launcher.launch(args, stream, warm.run_options)
     return outputs
 

@@ -35,6 +35,7 @@ torch = pytest.importorskip("torch")  # a pinned test dependency: make test inst
 import safetile as st  # noqa: E402
 from safetile import f32  # noqa: E402
 from safetile.runtime import LaunchCache, LaunchRefused, interop  # noqa: E402
+from safetile.runtime.torch import KernelLaunch, OutputSpec, custom_op  # noqa: E402
 from fake_cuda import FakeDriver, fake_cuda  # noqa: E402
 
 
@@ -80,6 +81,14 @@ class FakeCudaTensor:
 
     def is_conj(self) -> bool:
         return False
+
+    def contiguous(self) -> FakeCudaTensor:
+        return self
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:
+        # a kernel op tells its tensor arguments by isinstance(a, torch.Tensor): this passes
+        return torch.Tensor
 
     def __dlpack_device__(self) -> tuple[int, int]:
         return (interop.kDLCUDA, 0)
@@ -236,3 +245,53 @@ def test_a_launch_from_a_thread_with_no_current_context_makes_ours_current(fake:
     thread.join()
     assert launched == [True]
     assert at_launch == [st.current_backend().device.context], "the worker launched with no context current"
+
+
+def kernel_op_call(outputs: list[FakeCudaTensor], x: FakeCudaTensor, y: FakeCudaTensor,
+                   memo: dict[Any, Any], monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """What a kernel op's real implementation does for ``add(x, y)`` (``custom_op._run``) on the
+    stand-in tensors, ``outputs`` taking the place of the outputs torch would allocate."""
+    monkeypatch.setattr(custom_op, "_allocate", lambda launch, device: list(outputs))
+    launch = KernelLaunch(add, [OutputSpec((N,), torch.float32, (TILE,))], [x, y], {"S": (TILE,)})
+    return custom_op._run("test::add", launch, memo)
+
+
+def test_a_kernel_op_on_gpu_tensors_asks_torch_for_its_stream_once_a_call(fake: Any,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    # The kernel op's CUDA path, cold and warm: the launch on torch's current stream, the allocator
+    # told of the inputs before the kernel is enqueued, and torch asked for its current stream once a
+    # call (``interop.torch_current``: it was twice, ``keep_for_stream`` asking again).
+    driver, state = fake
+    log = state["log"]
+    asked: list[int] = []
+    monkeypatch.setattr(torch.cuda, "current_stream", lambda device=None: asked.append(1) or state["current"])
+    z, x, y = torch_tensors(log)
+    memo: dict[Any, Any] = {}
+    assert kernel_op_call([z], x, y, memo, monkeypatch) == [z]  # the first call of the signature: launch
+    record(driver)
+    assert len(memo) == 1 and len(asked) == 1
+    seen_at_launch: list[list[Any]] = []
+    driver.during_launch = lambda: seen_at_launch.append(list(log))
+    for call in range(3):  # the warm path
+        log.clear()
+        asked.clear()
+        assert kernel_op_call([z], x, y, memo, monkeypatch) == [z]
+        assert len(asked) == 1
+        assert driver.launches[-1].stream == state["current"].cuda_stream
+        recorded = [t for kind, t, _ in seen_at_launch[call] if kind == "record_stream"]
+        assert sorted(map(id, recorded)) == sorted(map(id, (x, y)))  # the inputs, before the launch
+    assert len(memo) == 1 and len(driver.launches) == 3
+
+
+def test_the_warm_kernel_op_refuses_overlapping_gpu_views(fake: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    driver, state = fake
+    log = state["log"]
+    base = st.from_numpy(np.arange(2 * N, dtype=np.float32)).sync()
+    z, x, y = FakeCudaTensor(base, 0, N, log), FakeCudaTensor(base, N, N, log), FakeCudaTensor(base, N, N, log)
+    memo: dict[Any, Any] = {}
+    kernel_op_call([z], x, y, memo, monkeypatch)  # disjoint: the signature's plan remembered
+    record(driver)
+    over = FakeCudaTensor(base, N // 2, N, log)  # the same signature, its memory inside x's
+    with pytest.raises(LaunchRefused, match=r"mutable output 'z' \(256,\) overlaps the memory of argument 'x'"):
+        kernel_op_call([over], x, y, memo, monkeypatch)
+    assert not driver.launches

@@ -217,3 +217,28 @@ def test_the_warm_path_still_refuses_an_output_over_an_input(monkeypatch: pytest
     monkeypatch.setattr(custom_op.torch, "empty", over_the_input)
     with pytest.raises(st.LaunchRefused, match="mutable output 'y' .* overlaps the memory of argument 'x'"):
         warm_softmax(x)
+
+
+def test_the_op_dispatches_to_its_own_cpu_and_cuda_kernels() -> None:
+    # custom_op's CompositeExplicitAutograd kernel (``backend_impl``) wraps each call in Python that
+    # checks no output aliases an input; kernel_op registers the real implementation for the CPU and
+    # CUDA keys, which the dispatcher takes first (its outputs are new tensors: never an alias).
+    for key in ("CPU", "CUDA"):
+        assert torch._C._dispatch_has_kernel_for_dispatch_key("safetile_test::warm_softmax", key), key
+    x = torch.randn(6, 10, dtype=torch.float64)
+    torch.testing.assert_close(torch.ops.safetile_test.warm_softmax.default(x), torch.softmax(x, 1))
+
+
+def test_a_signature_checks_its_element_types_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The element types are part of the signature: a later call of it has the types its first call
+    # checked, and checks them no more (an unsupported one is still refused: test_an_unsupported_dtype).
+    from safetile.runtime.torch import custom_op
+
+    checks = _count_calls(monkeypatch, custom_op, "safetile_dtype")
+    x = torch.randn(3, 12, dtype=torch.float64)  # a signature no other test calls warm_softmax with
+    torch.testing.assert_close(warm_softmax(x), torch.softmax(x, 1))
+    assert checks[0] == 2  # the output and x
+    for _ in range(3):
+        x = torch.randn(3, 12, dtype=torch.float64)
+        torch.testing.assert_close(warm_softmax(x), torch.softmax(x, 1))
+    assert checks[0] == 2
