@@ -1,11 +1,13 @@
 """GEMM on the GPU: safetile's tile configs against cuBLAS, by bench/method.py's method.
 
-    SAFETILE_CACHE_DIR=build/gpu-cache python bench/gemm.py [--quick] [--json out.json]
+    SAFETILE_CACHE_DIR=build/gpu-cache python bench/gemm.py [--quick] [--only projections] [--json out.json]
     .venv/bin/python bench/gemm.py --build sm_90      # here, no GPU: every cubin into the cache,
                                                       # and each config's registers/spill/shared memory
 
 Square f16 4096/8192 and bf16 8192, and the Qwen3-4B projections (QKV,
-down) at M = 16, 128, 1024, 8192 tokens.  Each implementation is timed by
+down) at M = 16, 128, 1024, 8192 tokens (``--only projections``: those
+alone, with the split-K configs and the smaller tiles that few tokens
+need).  Each implementation is timed by
 ``Method.compare``: shuffled rounds, each warmed on itself after a cool-down
 (the burst figure, clock near its maximum), then 1 s of back-to-back
 launches each (the steady state, at the 700 W cap on an H100: the
@@ -13,9 +15,10 @@ headline), cuBLAS (``torch.matmul``) also alone as a control; clocks, power
 and throttle reasons sampled throughout.  Outputs are NaN-poisoned and
 checked against cuBLAS before any timing.  ``example matmul()`` is
 ``examples/gemm.py``'s ``matmul`` as a user calls it (its shipped tiles and
-hints); the persistent (mapped) GEMM runs safe and with
-``unchecked_accesses=True``: the two compile to one cubin (``--build`` says
-so).
+hints; where it splits K, its two launches, each prepared, on the partials
+it would allocate, after ``matmul()`` itself was checked); the persistent
+(mapped) GEMM runs safe and with ``unchecked_accesses=True``: the two
+compile to one cubin (``--build`` says so, as for the split-K kernel).
 """
 
 from __future__ import annotations
@@ -25,12 +28,13 @@ import importlib.util
 import json
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import safetile as st
 from safetile.backend.resources import kernel_resources
+from safetile.runtime.launch import Prepared
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.append(str(Path(__file__).resolve().parent))  # method (python -P leaves the script's folder out)
@@ -53,7 +57,10 @@ GROUPED_PERSISTENT = _example("persistent_gemm", "grouped_persistent_gemm")
 MATMUL = _example("gemm", "matmul")
 FP8 = _example("fp8_gemm")
 SCALED_MM = _example("fp8_gemm", "scaled_mm")
-GEMM_TILES = _example("gemm", "gemm_tiles")
+GEMM_PLAN = _example("gemm", "gemm_plan")
+SPLIT_K = _example("gemm", "split_k_gemm")
+SPLIT_K_SUM = _example("gemm", "split_k_sum")
+SUM_TILE = _example("gemm", "SUM_TILE")
 WARPS8 = {"sm_90": {"num_worker_warps_per_cta": 8}}
 LATENCY6 = {"sm_90": {"latency": 6}}
 
@@ -73,6 +80,8 @@ class Config:
     group: int = 0
     fp8: bool = False
     """``examples/fp8_gemm.py``: e4m3 ``x [M, K]`` and ``w [N, K]``, a bf16 output."""
+    splits: int = 0
+    """``> 0``: split-K (``examples/gemm.py`` ``split_k``), K in this many splits."""
 
     @property
     def name(self) -> str:
@@ -80,7 +89,8 @@ class Config:
         if self.group:
             hints.append(f"grouped {self.group}")
         kind = "persistent" + (" unchecked" if self.unchecked else " safe") if self.persistent else \
-            "fp8" if self.fp8 else "tiled"
+            "fp8" if self.fp8 else f"split-K S={self.splits}" + (" unchecked" if self.unchecked else "") \
+            if self.splits else "tiled"
         return f"{kind} {self.bm}x{self.bn}x{self.bk}" + (f" ({', '.join(hints)})" if hints else "")
 
     @property
@@ -92,6 +102,10 @@ class Config:
         if self.fp8:
             return FP8.with_options(optimization_hints=WARPS8 if self.warps8 else None,
                                     load_hints=LATENCY6 if self.latency6 else None)
+        if self.splits:
+            return SPLIT_K.with_options(optimization_hints=WARPS8 if self.warps8 else None,
+                                        load_hints=LATENCY6 if self.latency6 else None,
+                                        unchecked_accesses=self.unchecked)
         bases = {(False, False): GEMM, (True, False): PERSISTENT, (False, True): GROUPED, (True, True): GROUPED_PERSISTENT}
         base = bases[self.persistent, self.group > 0]
         return base.with_options(
@@ -115,8 +129,19 @@ SHAPES = [("f16", 4096, 4096, 4096), ("f16", 8192, 8192, 8192), ("bf16", 8192, 8
 PROJECTIONS = {"QKV": (6144, 2560), "down": (2560, 9728)}
 """Qwen3-4B's projections, (N, K): x [M, K] @ w [K, N]."""
 TOKENS = (16, 128, 1024, 8192)
-PROJECTION_CONFIGS = [Config(128, 128, 64, group=8), Config(128, 256, 64, warps8=True, latency6=True, group=8)]
-"""Besides ``matmul()``'s own choice, for the projections."""
+BIG = dict(warps8=True, latency6=True)
+PROJECTION_CONFIGS = {
+    16: [Config(64, 64, 64, group=8)] + [Config(64, 64, 64, splits=s) for s in (2, 4, 8)],
+    128: [Config(128, 128, 64, group=8)] + [Config(128, 128, 64, splits=s) for s in (2, 4, 8)]
+    + [Config(64, 128, 64, splits=s) for s in (2, 4)],
+    1024: [Config(128, 128, 64, group=8), Config(128, 256, 64, **BIG, group=8), Config(128, 128, 64, splits=2),
+           Config(128, 256, 64, **BIG, splits=2)],
+    8192: [Config(128, 128, 64, group=8), Config(128, 256, 64, **BIG, group=8)],
+}
+"""Besides ``matmul()``'s own choice, for the projections, by tokens: the plain grids, and at few
+tokens split-K with 2..8 splits and 64-row tiles."""
+BUILD_ONLY = [Config(64, 64, 64, splits=4, unchecked=True), Config(128, 256, 64, **BIG, splits=2, unchecked=True)]
+"""Built (``--build``: one cubin with the safe split-K kernel of the same tiles), not timed."""
 FP8_CONFIGS = [Config(128, 128, 128, warps8=True, group=8, fp8=True),
                Config(128, 256, 128, warps8=True, group=8, fp8=True)]
 PERSISTENT_BLOCKS = 132
@@ -126,18 +151,27 @@ METHOD = Method(rounds=6, warm=10, reps=3, cool_s=0.2, steady_s=1.0)
 QUICK = Method(rounds=3, warm=5, reps=3, cool_s=0.1, steady_s=0.3)
 
 
-def problems(quick: bool) -> list[tuple[str, int, int, int, str, list[Config]]]:
-    """(dtype, M, N, K, label, configs) of each problem timed."""
-    found = [(d, m, n, k, f"{m}x{n}x{k}", CONFIGS) for d, m, n, k in (SHAPES[1:2] if quick else SHAPES)]
-    found.append(("fp8", 8192, 8192, 8192, "8192x8192x8192", FP8_CONFIGS))
+def problems(quick: bool, only_projections: bool = False,
+             tokens: tuple[int, ...] = TOKENS) -> list[tuple[str, int, int, int, str, list[Config]]]:
+    """(dtype, M, N, K, label, configs) of each problem timed: the squares and FP8 (unless
+    ``only_projections``), then the projections at ``tokens``."""
+    found = []
+    if not only_projections:
+        found += [(d, m, n, k, f"{m}x{n}x{k}", CONFIGS) for d, m, n, k in (SHAPES[1:2] if quick else SHAPES)]
+        found.append(("fp8", 8192, 8192, 8192, "8192x8192x8192", FP8_CONFIGS))
     for name, (n, k) in PROJECTIONS.items():
-        for m in (128,) if quick else TOKENS:
-            found.append(("bf16", m, n, k, f"{name} M={m}", PROJECTION_CONFIGS))
+        for m in (128,) if quick else tokens:
+            found.append(("bf16", m, n, k, f"{name} M={m}", PROJECTION_CONFIGS[m]))
     return found
 
 
 def spec(config: Config, dtype: st.DType, m: int, n: int, k: int) -> dict[str, Any]:
-    """What a launch on contiguous, aligned operands derives (for ahead-of-time builds)."""
+    """What a launch on contiguous, aligned operands derives (for ahead-of-time builds); split-K:
+    its first launch's (into the partials)."""
+    if config.splits:
+        return dict(p=partials_spec(config.splits, m, n, (1, config.bm, config.bn)),
+                    x=st.TensorSpec(dtype, (m, k), (k, 1), None, True),
+                    y=st.TensorSpec(dtype, (k, n), (n, 1), None, True), BK=config.bk)
     if config.fp8:
         e4m3 = st.f8e4m3fn
         return dict(z=st.TensorSpec(st.bf16, (m, n), (n, 1), (config.bm, config.bn), True),
@@ -149,48 +183,72 @@ def spec(config: Config, dtype: st.DType, m: int, n: int, k: int) -> dict[str, A
     return dict(z=out, x=x, y=y, **config.generics)
 
 
-def shipped(m: int, n: int, fp8: bool = False) -> Config:
-    """``matmul()``'s (``fp8``: ``scaled_mm()``'s) choice for an ``m x n`` output, as a config (the
+def partials_spec(splits: int, m: int, n: int, partition: tuple[int, ...] | None) -> st.TensorSpec:
+    """The split-K partials, ``[S, M, N]`` f32, contiguous."""
+    return st.TensorSpec(st.f32, (splits, m, n), (m * n, n, 1), partition, True)
+
+
+def sum_spec(config: Config, dtype: st.DType, m: int, n: int) -> dict[str, Any]:
+    """Split-K's second launch (``split_k_sum``: the partials into ``z``)."""
+    return dict(z=st.TensorSpec(dtype, (m, n), (n, 1), SUM_TILE, True),
+                p=partials_spec(config.splits, m, n, None))
+
+
+def shipped(m: int, n: int, k: int, fp8: bool = False) -> Config:
+    """``matmul()``'s (``fp8``: ``scaled_mm()``'s) choice for ``[m, k] @ [k, n]``, as a config (the
     examples' hints by tile size)."""
     if fp8:
         return Config(128, 128, 128, warps8=True, group=8, fp8=True)
-    bm, bn, bk = GEMM_TILES(m, n)
+    bm, bn, bk, splits = GEMM_PLAN(m, n, k)
     big = bm * bn >= 128 * 256
-    return Config(bm, bn, bk, warps8=big, latency6=big, group=8)
+    return Config(bm, bn, bk, warps8=big, latency6=big, group=0 if splits > 1 else 8,
+                  splits=splits if splits > 1 else 0)
 
 
-KERNELS = {c: c.kernel() for c in CONFIGS + PROJECTION_CONFIGS + FP8_CONFIGS}
+KERNELS = {c: c.kernel() for c in CONFIGS + sum(PROJECTION_CONFIGS.values(), []) + FP8_CONFIGS + BUILD_ONLY}
 
 
 # -- ahead of time, here --------------------------------------------------------------
 
 
-def build(arch: str) -> None:
-    """Every config's cubin (and ``matmul()``'s) into the cache, and its resources (read from the cubin)."""
+def build(arch: str, only_projections: bool = False, tokens: tuple[int, ...] = TOKENS) -> None:
+    """Every config's cubin (and ``matmul()``'s; split-K: both launches, and the unchecked twins of
+    ``BUILD_ONLY``) into the cache, and its resources (read from the cubin)."""
     print("| config | problem | registers | spill (stack bytes) | shared memory (bytes) | identical to |")
     print("|---|---|---|---|---|---|")
     seen: dict[bytes, str] = {}
-    for dtype_name, m, n, k, label, configs in problems(quick=False):
+
+    def one(kernel: st.Kernel, what: str, label: str, generics: dict[str, Any]) -> None:
+        done = kernel.warm_up([generics], arch=arch)[0]
+        assert done.cubin is not None
+        cubin = done.cubin.read_bytes()
+        name = f"{what} {label}"
+        same = seen.setdefault(cubin, name)
+        usage = kernel_resources(cubin, done.symbol)
+        print(f"| {what} | {label} | {usage.registers} | {usage.stack_bytes} | "
+              f"{usage.shared_bytes} | {same if same != name else ''} |", flush=True)
+
+    for dtype_name, m, n, k, label, configs in problems(False, only_projections, tokens):
         dtype = getattr(st, "bf16" if dtype_name == "fp8" else dtype_name)
         fp8 = dtype_name == "fp8"
-        todo = [(c, KERNELS[c]) for c in configs] + [(shipped(m, n, fp8), None)]
+        twins = [c for c in BUILD_ONLY if replace(c, unchecked=False) in configs]
+        todo = [(c, KERNELS[c]) for c in configs + twins] + [(shipped(m, n, k, fp8), None)]
         for config, kernel in todo:
-            name = f"{config.name} {dtype_name} {label}"
+            what = config.name
             if kernel is None:  # matmul() or scaled_mm(): the example's kernel with its own hints
-                kernel, name = (FP8 if fp8 else GROUPED), f"example {'scaled_mm' if fp8 else 'matmul'}() = {name}"
-            done = kernel.warm_up([spec(config, dtype, m, n, k)], arch=arch)[0]
-            assert done.cubin is not None
-            cubin = done.cubin.read_bytes()
-            same = seen.setdefault(cubin, name)
-            usage = kernel_resources(cubin, done.symbol)
-            print(f"| {config.name} | {dtype_name} {label} | {usage.registers} | {usage.stack_bytes} | "
-                  f"{usage.shared_bytes} | {same if same != name else ''} |", flush=True)
+                kernel = FP8 if fp8 else SPLIT_K if config.splits else GROUPED
+                what = f"example {'scaled_mm' if fp8 else 'matmul'}() = {what}"
+            one(kernel, what, f"{dtype_name} {label}", spec(config, dtype, m, n, k))
+            if config.splits:
+                one(SPLIT_K_SUM, f"{what}: split-K sum {SUM_TILE[0]}x{SUM_TILE[1]}", f"{dtype_name} {label}",
+                    sum_spec(config, dtype, m, n))
 
 
 # -- on the GPU -------------------------------------------------------------------------
 
 
-def run(quick: bool, json_path: str | None = None) -> list[dict[str, Any]]:
+def run(quick: bool, json_path: str | None = None, only_projections: bool = False,
+        tokens: tuple[int, ...] = TOKENS) -> list[dict[str, Any]]:
     """Every problem by the method; the rows so far written to ``json_path`` after each problem."""
     import torch
 
@@ -199,7 +257,7 @@ def run(quick: bool, json_path: str | None = None) -> list[dict[str, Any]]:
     torch_stream = torch.cuda.ExternalStream(int(stream.handle))
     method = QUICK if quick else METHOD
     with ClockSampler() as sampler:
-        for dtype_name, m, n, k, label, configs in problems(quick):
+        for dtype_name, m, n, k, label, configs in problems(quick, only_projections, tokens):
             fp8 = dtype_name == "fp8"
             dtype = getattr(torch, {"f16": "float16", "bf16": "bfloat16", "fp8": "bfloat16"}[dtype_name])
             gen = torch.Generator(device="cuda").manual_seed(0)
@@ -219,26 +277,47 @@ def run(quick: bool, json_path: str | None = None) -> list[dict[str, Any]]:
                 reference = peer()
             torch_stream.synchronize()
             impls: dict[str, Callable[[], None]] = {}
-            held = []
-            launches = [(config.name, lambda z, config=config: KERNELS[config](
-                z.partition((config.bm, config.bn)), st.as_tensor(a), st.as_tensor(b),
-                *((0.5 * 0.25,) if fp8 else ()), **config.generics,
-                **({"grid": (PERSISTENT_BLOCKS,)} if config.persistent else {}))) for config in configs]
-            if fp8:
-                launches.append((f"example scaled_mm() = {shipped(m, n, True).name}",
-                                 lambda z: SCALED_MM(z, st.as_tensor(a), st.as_tensor(b), 0.5, 0.25)))
-            else:
-                launches.append((f"example matmul() = {shipped(m, n).name}",
-                                 lambda z: MATMUL(z, st.as_tensor(a), st.as_tensor(b))))
-            for name, launch in launches:
-                out = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
-                prepared = launch(st.as_tensor(out)).prepare()
-                prepared.sync(stream)
+            held: list[Prepared] = []
+
+            def check(name: str, out: Any) -> None:
                 error = ((out.float() - reference.float()).abs().max() / reference.float().abs().max()).item()
                 if not error < 2e-2:
                     raise SystemExit(f"{name} {dtype_name} {label}: relative error {error}")
-                held.append(prepared)
-                impls[name] = prepared.enqueue
+
+            def split_k(kernel: st.Kernel, config: Config, z: st.Tensor) -> list[Prepared]:
+                """Split-K's two launches, each prepared, on partials of their own."""
+                part = torch.full((config.splits, m, n), float("nan"), device="cuda", dtype=torch.float32)
+                return [kernel(st.as_tensor(part).partition((1, config.bm, config.bn)), st.as_tensor(a),
+                               st.as_tensor(b), BK=config.bk).prepare(),
+                        SPLIT_K_SUM(z.partition(SUM_TILE), st.as_tensor(part)).prepare()]
+
+            launches = [(config.name, lambda z, config=config: split_k(KERNELS[config], config, z)
+                         if config.splits else [KERNELS[config](
+                             z.partition((config.bm, config.bn)), st.as_tensor(a), st.as_tensor(b),
+                             *((0.5 * 0.25,) if fp8 else ()), **config.generics,
+                             **({"grid": (PERSISTENT_BLOCKS,)} if config.persistent else {})).prepare()])
+                        for config in configs]
+            mine = shipped(m, n, k, fp8)
+            if fp8:
+                launches.append((f"example scaled_mm() = {mine.name}",
+                                 lambda z: [SCALED_MM(z, st.as_tensor(a), st.as_tensor(b), 0.5, 0.25).prepare()]))
+            elif mine.splits:  # matmul() as a user calls it, checked; then its two launches, prepared
+                out = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
+                MATMUL(st.as_tensor(out), st.as_tensor(a), st.as_tensor(b)).sync()
+                check("example matmul()", out)
+                launches.append((f"example matmul() = {mine.name}", lambda z: split_k(SPLIT_K, mine, z)))
+            else:
+                launches.append((f"example matmul() = {mine.name}",
+                                 lambda z: [MATMUL(z, st.as_tensor(a), st.as_tensor(b)).prepare()]))
+            for name, launch in launches:
+                out = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
+                prepared = launch(st.as_tensor(out))
+                for one in prepared:
+                    one.enqueue(stream)
+                stream.synchronize()
+                check(name, out)
+                held += prepared
+                impls[name] = lambda prepared=prepared: [one.enqueue(stream) for one in prepared]
 
             def cublas() -> None:
                 with torch.cuda.stream(torch_stream):
@@ -295,16 +374,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--build", metavar="ARCH", help="compile every config for ARCH here (no GPU needed)")
     parser.add_argument("--quick", action="store_true", help="fewer problems, shorter timings")
     parser.add_argument("--json", help="also write the results to this file")
+    parser.add_argument("--only", choices=["projections"], help="only the Qwen3-4B projections")
+    parser.add_argument("--tokens", default=",".join(map(str, TOKENS)),
+                        help=f"the projections' M, a comma-separated subset of {','.join(map(str, TOKENS))}")
     args = parser.parse_args(argv)
+    tokens = tuple(int(t) for t in args.tokens.split(","))
+    if not set(tokens) <= set(TOKENS):
+        parser.error(f"--tokens {args.tokens}: each must be one of {', '.join(map(str, TOKENS))}")
+    only = args.only == "projections"
     if args.build:
-        build(args.build)
+        build(args.build, only, tokens)
         return 0
     import time
 
     import torch
 
     state = device_state()
-    results = run(args.quick, args.json)
+    results = run(args.quick, args.json, only, tokens)
     print(f"# GEMM: {torch.cuda.get_device_name()}, torch {torch.__version__}, "
           f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; device {state}\n")
     print(table(results))
