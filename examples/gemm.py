@@ -3,13 +3,23 @@
 The K loop's bound comes from the partition of ``x``; with the argument
 facts of contiguous, 16-aligned operands the inner strides are static 1.
 
-``matmul(z, x, y)`` is what a user calls: it picks the tiles for the shape
-(``gemm_tiles``) and launches ``grouped_gemm``.  Shipped defaults (the best
-of ``bench/gemm.py`` on an H100 by its method, docs/benchmarks.md §4):
-128x256x64 tiles in the grouped order (``G = 8``) with, on sm_90, 8 worker
-warps (384 threads, 168 registers: without it a 128x256 tile spills 1808
-bytes a thread) and a load pipeline 6 deep (``latency = 6``).  Tiles of
-128x128 or smaller take no hints (8 warps there is neutral or slower).
+``matmul(z, x, y)`` is what a user calls: it plans the launch for the shape
+(``gemm_plan``: the tiles of ``gemm_tiles``, and whether to split K) and
+launches ``grouped_gemm``, or ``split_k`` where the plain grid would leave
+most of the GPU idle.  Shipped defaults (the best of ``bench/gemm.py`` on an
+H100 by its method, docs/benchmarks.md §4): 128x256x64 tiles in the grouped
+order (``G = 8``) with, on sm_90, 8 worker warps (384 threads, 168
+registers: without it a 128x256 tile spills 1808 bytes a thread) and a load
+pipeline 6 deep (``latency = 6``).  Tiles of 128x128 or smaller take no
+hints (8 warps there is neutral or slower).
+
+Split-K (few tokens: a Qwen3-4B projection at 16-128 rows is 20-96 output
+tiles for 132 SMs): ``split_k_gemm``'s block ``(s, bm, bn)`` sums every
+``S``-th K tile from ``s`` into an f32 partial of ``[S, M, N]``;
+``split_k_sum`` adds the ``S`` partials of each output tile.  Two launches,
+no atomics: each partial and each output tile has one writer, and the
+grid-strided K walk is proved in range (safe and ``unchecked_accesses``
+compile to one cubin).
 """
 
 import safetile as st
