@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import ctypes
 import datetime
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -517,17 +518,27 @@ def _storage(buffer: _Buffer, dtype: DType, owner: Any, backend: Backend, stream
                        stream, buffer.readonly)
 
 
+@functools.cache
+def _cuda() -> Any:
+    """What the GPU paths use of ``runtime/cuda`` (imported on first use: a host-only run never
+    loads it), found once rather than by an import statement each call of a kernel op."""
+    from types import SimpleNamespace
+
+    from .cuda.memory import DeviceArray
+    from .cuda.stream import foreign_stream
+
+    return SimpleNamespace(DeviceArray=DeviceArray, foreign_stream=foreign_stream)
+
+
 def _storage_at(ptr: int, shape: tuple[int, ...], strides: tuple[int, ...], on_gpu: bool, dtype: DType, owner: Any,
                 backend: Backend, stream: CudaStream | None = None, readonly: bool = False) -> Any:
     """``_storage`` of memory at ``ptr`` (``strides`` in elements; a ``readonly`` host buffer gives a
     read-only view)."""
     storage_dtype = numpy_dtype(dtype)
     if on_gpu:
-        from .cuda.memory import DeviceArray
-
         itemsize = storage_dtype.itemsize
-        return DeviceArray(ptr, shape, tuple(s * itemsize for s in strides), storage_dtype,
-                           stream or _stream_of(backend), owner=owner)
+        return _cuda().DeviceArray(ptr, shape, tuple(s * itemsize for s in strides), storage_dtype,
+                                   stream or _stream_of(backend), owner=owner)
     return np.asarray(_HostMemory(ptr, shape, strides, storage_dtype, owner, readonly))
 
 
@@ -645,12 +656,10 @@ def torch_current(tensors: Sequence[Any]) -> tuple[CudaStream | None, Any]:
     backend = current_backend()
     if backend.name != "cuda" or not any(t.is_cuda for t in tensors):
         return None, None
-    from .cuda.stream import foreign_stream
-
     device = _stream_of(backend).device
     device.current_here()  # torch's autograd workers call backward ops in threads of their own
     current = _torch_current_stream(device.ordinal)
-    return foreign_stream(device, int(current.cuda_stream), "torch current"), current
+    return _cuda().foreign_stream(device, int(current.cuda_stream), "torch current"), current
 
 
 def share_torch(tensor: Any, stream: CudaStream | None) -> Tensor:

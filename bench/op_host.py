@@ -1,0 +1,164 @@
+"""The host cost of one warm kernel-op call (``st.kernel_op``), measured without a GPU.
+
+    .venv/bin/python bench/op_host.py [--calls N] [--profile] [--out FILE.json]
+
+A kernel op's call in a training step is its warm path (runtime/torch/custom_op.py:
+a signature seen before): torch's dispatch, the recipe, the outputs' ``torch.empty``,
+the signature, a storage a tensor, the overlap check, the launcher.  The rows (µs a
+call of the thread's CPU time, the best of 7 loops of N calls):
+
+* ``op, CPU tensors``: the whole call of a one-input, one-output kernel op on CPU
+  tensors through torch's dispatcher, with the plan's launcher a no-op and the
+  wait for it left out (the kernel's run is the interpreter's; bench/launch_path.py
+  times the launcher over the stand-in driver); eagerly and inside a graph
+  ``torch.compile(backend="aot_eager")`` made (how a compiled step calls it);
+* ``op, CPU tensors, requires grad``: the same on an input that requires grad (the
+  autograd node torch's custom op makes: a forward op in a training step);
+* ``_run, stand-in GPU tensors``: the op's real implementation alone (no torch
+  dispatch) on the CUDA backend over the stand-in driver (test/unit/fake_cuda.py)
+  with stand-in CUDA torch tensors (test/unit/test_torch_cuda_edge.py's): torch's
+  current stream, the allocator told, the storages, the launch through the C call
+  into the no-op ``cuLaunchKernelEx``;
+* ``torch.empty_like``: one torch op's host cost on the same machine, for scale.
+
+``--profile`` prints cProfile's top functions of the CPU op's eager call and of
+the stand-in ``_run``.  The figures are this machine's (a loaded 2-core one here):
+compare rows of one run, not runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import pstats
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "test" / "unit"))
+
+import torch  # noqa: E402
+
+import safetile as st  # noqa: E402
+from safetile.runtime.torch import KernelLaunch, OutputSpec, custom_op  # noqa: E402
+
+N = 256
+
+
+@st.kernel
+def scale(y: st.Mut["E", ("B",)], x: st.Ref["E", (-1,)], *, E: st.DType, B: int):
+    b = st.tile_block_id()[0]
+    y.store(x.partition((B,), padding="zero").load((b,)) * 2.0)
+
+
+@st.kernel_op("bench_op_host::scale")
+def scale_op(x: torch.Tensor) -> KernelLaunch:
+    return KernelLaunch(scale, [OutputSpec(tuple(x.shape), x.dtype, (128,))], [x])
+
+
+def best(loop: Callable[[int], None], calls: int, rounds: int = 7) -> float:
+    """The best µs a call of ``rounds`` runs of ``loop(calls)``, in the thread's CPU time (on a
+    machine shared with other work, wall time counts the time others run)."""
+    loop(max(1, calls // 10))
+    samples = []
+    for _ in range(rounds):
+        start = time.thread_time()
+        loop(calls)
+        samples.append((time.thread_time() - start) / calls * 1e6)
+    return min(samples)
+
+
+def _repeat(call: Callable[[], Any]) -> Callable[[int], None]:
+    def loop(n: int) -> None:
+        for _ in range(n):
+            call()
+
+    return loop
+
+
+def cpu_rows(calls: int, profile: bool) -> dict[str, float]:
+    x = torch.randn(N)
+    scale_op(x)  # the signature's first call: launch, the plan remembered
+    (plan,) = scale.launch_cache.plans.values()
+    plan.launcher.launch = lambda args, stream, options: None  # the kernel's run left out
+    st.current_backend().default_stream.synchronize = lambda: None  # nothing to wait for
+    graph = torch.compile(lambda x: scale_op(x), backend="aot_eager", fullgraph=True)
+    graph(x)
+    grad = torch.randn(N, requires_grad=True)
+    scale_op(grad)
+    rows = {
+        "op, CPU tensors, eager": best(_repeat(lambda: scale_op(x)), calls),
+        "op, CPU tensors, in a compiled graph": best(_repeat(lambda: graph(x)), calls),
+        "op, CPU tensors, requires grad, eager": best(_repeat(lambda: scale_op(grad)), calls),
+        "torch.empty_like": best(_repeat(lambda: torch.empty_like(x)), calls),
+    }
+    if profile:
+        profiler = cProfile.Profile()
+        profiler.runcall(_repeat(lambda: scale_op(x)), calls)
+        print("== op, CPU tensors, eager")
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
+    return rows
+
+
+def stand_in_gpu_rows(calls: int, profile: bool) -> dict[str, float]:
+    import numpy as np
+
+    from fake_cuda import fake_cuda  # test/unit/fake_cuda.py
+    from test_torch_cuda_edge import FakeCudaTensor, FakeTorchStream  # its stand-in CUDA torch tensors
+
+    with fake_cuda() as driver:
+        scale.launch_cache = st.runtime.LaunchCache()  # the interpreter's plans are not this backend's
+        current = FakeTorchStream(driver.cuStreamCreate(0)[1])
+        saved = torch.cuda.current_stream
+        torch.cuda.current_stream = lambda device=None: current  # type: ignore[assignment]
+        try:
+            log = _NoLog()
+            y, x = (FakeCudaTensor(st.from_numpy(np.zeros(N, np.float32)).sync(), 0, N, log) for _ in range(2))
+            custom_op._allocate = lambda launch, device: [y]  # type: ignore[assignment]
+            memo: dict[Any, Any] = {}
+
+            def call() -> None:
+                custom_op._run("bench_op_host::scale", scale_op_launch(x), memo)
+
+            call()
+            rows = {"_run, stand-in GPU tensors": best(_repeat(call), calls)}
+            if profile:
+                profiler = cProfile.Profile()
+                profiler.runcall(_repeat(call), calls)
+                print("== _run, stand-in GPU tensors")
+                pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
+            return rows
+        finally:
+            torch.cuda.current_stream = saved  # type: ignore[assignment]
+
+
+class _NoLog(list[Any]):
+    """The stand-in tensors' log, keeping nothing (a bench makes thousands of calls)."""
+
+    def append(self, entry: Any) -> None:
+        pass
+
+
+def scale_op_launch(x: Any) -> KernelLaunch:
+    return KernelLaunch(scale, [OutputSpec((N,), torch.float32, (128,))], [x])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--calls", type=int, default=2000)
+    parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args()
+    rows = {**cpu_rows(args.calls, args.profile), **stand_in_gpu_rows(args.calls, args.profile)}
+    for name, us in rows.items():
+        print(f"{name:45s} {us:8.1f} µs")
+    if args.out is not None:
+        args.out.write_text(json.dumps({"torch": torch.__version__, "calls": args.calls, "us": rows}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
