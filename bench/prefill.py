@@ -62,14 +62,13 @@ CHECK = (QWEN3_0_6B, st.f32, 1024, PrefillTiles(rows=64, cols=64, up_cols=64, de
 the default's edge)."""
 SPEED = (QWEN3_4B, st.bf16, 16384, PrefillTiles())
 """The timed run (the decode's attention merge takes a power-of-two count of key tiles)."""
-SPEED_TILES = {"default": PrefillTiles(), "norm 4 rows": PrefillTiles(norm=4),
-               "attention 64 rows": PrefillTiles(attention=64)}
-"""The prefill tiles timed (GEMMs at 128 x 128 x 64, 8 worker warps): the default (the cache
-write in 16-row blocks at occupancy 4: session 13 timed it against the attention's 128 rows,
-4.42 -> 0.79 ms at 2,048 tokens, and 32 rows, 1.34 ms), 4 rows a ``norm_rows`` block, and 64-row
-attention tiles.  examples/gemm.py's 128 x 256 x 64 output tiles were 1.0-11.7x slower in every
-GEMM of the 2,048-token prefill on an H100 (docs/model.md session 11), so a run's time goes to
-the other parts instead."""
+SPEED_TILES = {"default": PrefillTiles(), "norm 2 rows": PrefillTiles(norm=2)}
+"""The prefill tiles timed (GEMMs at 128 x 128 x 64, 8 worker warps): the default, and the RMS
+norm in blocks of 2 rows (the default before session 13).  Session 13 on an H100, 2,048 tokens:
+the cache write in 16-row blocks at occupancy 4 took 0.79 ms against 4.42 at the attention's
+128 rows and 1.34 at 32; 4-row norm blocks 1.21 ms against 1.53; 64-row attention tiles 9.7 ms
+against 5.5 (docs/model.md).  examples/gemm.py's 128 x 256 x 64 output tiles were 1.0-11.7x
+slower in every GEMM (session 11)."""
 BREAKDOWN_PROMPT = 2048
 """The prompt length whose prefill graph is profiled kernel by kernel."""
 DECODE = (QWEN3_14B, Tiles())
