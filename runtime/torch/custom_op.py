@@ -10,12 +10,14 @@ The recipe only does shape arithmetic, so it runs on fake tensors too, and
 the op's two implementations come from it:
 
 * the real one allocates each output with ``torch.empty``, shares every
-  tensor with safetile through DLPack (no copy), partitions the outputs and
-  launches the kernel (torch in, torch out): on host tensors it waits, so the
-  outputs hold the results when the op returns; on GPU tensors it enqueues
-  the launch on torch's current stream, as a torch op, the caching allocator
-  told of the use (``interop.keep_for_stream``), so it also records into a
-  ``torch.cuda.graph`` capture;
+  tensor with safetile from its own attributes (no copy), partitions the
+  outputs and launches the kernel (torch in, torch out): on host tensors it
+  waits, so the outputs hold the results when the op returns; on GPU tensors
+  it enqueues the launch on torch's current stream, as a torch op, the
+  caching allocator told of the use (``interop.keep_for_stream``), so it also
+  records into a ``torch.cuda.graph`` capture.  It is the op's own CPU and
+  CUDA kernel at torch's dispatcher (``_register_backends``), and a
+  signature's later calls take the warm path (``_Warm``);
 * the fake one (``torch.compile``'s tracing, meta tensors) returns empty
   tensors of the output spec, after specializing the kernel for the
   arguments' facts, so a kernel that cannot compile for them fails while

@@ -9,7 +9,9 @@ uses their memory (``record_stream``), so memory torch frees while the launch
 is pending is not handed out again before it has run.  Driven on a safetile
 stream instead, the launch waits for torch's stream and the allocator is told
 of that stream.  Overlapping views of one allocation are refused as safetile
-tensors are.
+tensors are.  A kernel op's real implementation (``custom_op._run``) on the
+same stand-ins, cold and warm, launches on torch's current stream, asks torch
+for it once a call and tells the allocator of its inputs before the launch.
 
 The torch tensors here are stand-ins over the fake driver's memory (CPU torch
 cannot make CUDA tensors): ``FakeCudaTensor`` has what the edge reads of a
