@@ -192,35 +192,41 @@ def gemm_tiles(m: int, n: int) -> tuple[int, int, int]:
     return (128, 256, 64) if busy(128, 256) >= 0.9 * busy(128, 128) else (128, 128, 64)
 
 
-FULL_WAVE = 0.9
-"""A plain grid of at least this many waves of ``SMS`` blocks runs as it is; a smaller one splits K."""
-MIN_SPLIT_TILES = 4
-"""The fewest K tiles a split sums (fewer: the partials' traffic outweighs the split's blocks)."""
+SPLIT_BLOCKS = 80
+"""The blocks a split-K launch aims at: about 0.6 of a wave of ``SMS``.  Measured on an H100
+(docs/benchmarks.md §4): Qwen3-4B's down projection at 128 tokens runs 1.02 of cuBLAS as 2 splits
+of 40 64x128 tiles (80 blocks), 0.80 as 4 splits (160 blocks), 0.57 unsplit (20 128x128 blocks)."""
+MIN_SPLIT_K_TILES = 64
+"""The fewest K tiles a split-K GEMM has (K >= 4096 with 64-wide tiles).  Shorter K loops do not
+pay for the second launch and the partials' traffic: the QKV projection (K = 2560, 40 tiles) ran
+slower split at every size measured (0.53 against 0.74 of cuBLAS at 16 tokens)."""
 MAX_SPLITS = 8
 
 
 def gemm_plan(m: int, n: int, k: int) -> tuple[int, int, int, int]:
-    """``(BM, BN, BK, S)`` for ``[m, k] @ [k, n]``: ``gemm_tiles``'s tiles, the K tile narrowed
-    to divide ``k``, and ``S`` splits of K (1: the plain grid).  Where the plain grid has fewer
-    than ``FULL_WAVE`` waves of blocks (few tokens: Qwen3-4B's down projection at 128 tokens is
-    20 blocks of 128x128 on 132 SMs), K splits ``S`` ways, the fewest that make a wave
-    (``ceil(SMS / blocks)``), at most ``MAX_SPLITS`` and with ``MIN_SPLIT_TILES`` K tiles a
-    split or more (cuBLAS splits K there too)."""
+    """``(BM, BN, BK, S)`` for ``[m, k] @ [k, n]``: ``S`` splits of K (1: the plain grid of
+    ``gemm_tiles``'s tiles), the K tile narrowed to divide ``k``.  K splits where it is long
+    (``MIN_SPLIT_K_TILES`` tiles or more) and the output few tiles of 64 rows (64x128, or 64x64
+    below 128 rows or columns): ``S = SPLIT_BLOCKS // blocks`` when that is 2 or more (at most
+    ``MAX_SPLITS``).  Fitted to Qwen3-4B's projections at 16, 128 and 1024 tokens on an H100
+    (docs/benchmarks.md §4); other shapes are the rule's extrapolation, not measured."""
     bm, bn, bk = gemm_tiles(m, n)
     while k % bk and bk > 16:
         bk //= 2
     if k % bk:
         raise ValueError(f"matmul: K = {k} is not a multiple of 16; pad x's columns and y's rows with zeros "
                          "to a multiple of 16")
-    blocks = -(-m // bm) * -(-n // bn)
-    if blocks >= FULL_WAVE * SMS:
+    sbm, sbn = (64, 128) if m >= 128 and n >= 128 else (64, 64)
+    splits = min(SPLIT_BLOCKS // (-(-m // sbm) * -(-n // sbn)), MAX_SPLITS)
+    if k // bk < MIN_SPLIT_K_TILES or splits < 2:
         return bm, bn, bk, 1
-    return bm, bn, bk, max(1, min(-(-SMS // blocks), MAX_SPLITS, k // bk // MIN_SPLIT_TILES))
+    return sbm, sbn, bk, splits
 
 
 def matmul(z: st.Tensor, x: st.Tensor, y: st.Tensor) -> st.DeviceOp:
-    """``z = x @ y`` with the shipped defaults (``gemm_plan``): ``grouped_gemm``, or where the
-    grid is under a wave ``split_k`` with partials it allocates (the kernels read whole K tiles:
+    """``z = x @ y`` with the shipped defaults (``gemm_plan``): ``grouped_gemm``, or for a long K
+    and few output tiles ``split_k`` with partials it allocates each call (a caller in a loop
+    passes its own to ``split_k``) (the kernels read whole K tiles:
     no padding is summed).  Its value is ``(z partitioned, x, y)``."""
     (m, k), n = x.shape, y.shape[1]
     bm, bn, bk, splits = gemm_plan(m, n, k)

@@ -1,8 +1,8 @@
 """Split-K GEMM (examples/gemm.py ``split_k``) and ``matmul()``'s plan, on the CPU interpreter.
 
 ``split_k_gemm`` walks the K tiles grid-strided, so the compiler proves every index of it (no
-check left in the kernel); ``split_k_sum`` adds the ``S`` partials.  ``gemm_plan`` splits K where
-the plain grid is under a wave of the H100's 132 SMs.
+check left in the kernel); ``split_k_sum`` adds the ``S`` partials.  ``gemm_plan`` splits a long K where
+the output is few tiles.
 """
 
 from __future__ import annotations
@@ -81,25 +81,27 @@ def test_the_split_k_kernel_keeps_no_check_and_its_launch_refuses_a_short_y() ->
 
 
 @pytest.mark.parametrize(("m", "n", "k", "plan"), [
-    (16, 6144, 2560, (64, 64, 64, 2)),     # QKV, 16 tokens: 96 blocks -> 192
-    (16, 2560, 9728, (64, 64, 64, 4)),     # down, 16 tokens: 40 blocks -> 160
-    (128, 6144, 2560, (128, 128, 64, 3)),  # QKV, 128 tokens: 48 blocks -> 144
-    (128, 2560, 9728, (128, 128, 64, 7)),  # down, 128 tokens: 20 blocks -> 140
-    (1024, 6144, 2560, (128, 128, 64, 1)),  # QKV, 1024 tokens: 384 blocks, no split
-    (1024, 2560, 9728, (128, 256, 64, 2)),  # down, 1024 tokens: 80 blocks -> 160
+    (16, 6144, 2560, (64, 64, 64, 1)),     # QKV, 16 tokens: 40 K tiles, too short to split
+    (128, 6144, 2560, (128, 128, 64, 1)),  # QKV, 128 tokens: likewise
+    (1024, 6144, 2560, (128, 128, 64, 1)),  # QKV, 1024 tokens: 384 blocks
+    (16, 2560, 9728, (64, 64, 64, 2)),     # down, 16 tokens: 40 blocks of 64x64 -> 80
+    (128, 2560, 9728, (64, 128, 64, 2)),   # down, 128 tokens: 40 blocks of 64x128 -> 80 (1.02 of cuBLAS)
+    (1024, 2560, 9728, (128, 256, 64, 1)),  # down, 1024 tokens: 320 blocks of 64x128, no split
     (8192, 8192, 8192, (128, 256, 64, 1)),
-    (16, 64, 48, (64, 64, 16, 1)),         # 3 K tiles: too few to split
+    (64, 64, 4096, (64, 64, 64, 8)),       # one tile: at most 8 splits
+    (16, 64, 48, (64, 64, 16, 1)),         # 3 K tiles
 ])
-def test_gemm_plan_splits_K_where_the_grid_is_under_a_wave(m: int, n: int, k: int,
-                                                          plan: tuple[int, int, int, int]) -> None:
+def test_gemm_plan_splits_a_long_K_of_few_output_tiles(m: int, n: int, k: int,
+                                                      plan: tuple[int, int, int, int]) -> None:
+    """The H100 run's best for Qwen3-4B's QKV (N=6144, K=2560) and down (N=2560, K=9728) projections."""
     assert GEMM.gemm_plan(m, n, k) == plan
 
 
 def test_matmul_splits_K_for_a_small_grid_and_matches_numpy() -> None:
-    """70 x 50 x 512: one 64x64 tile, 8 K tiles -> 2 splits of 4."""
-    assert GEMM.gemm_plan(70, 50, 512) == (64, 64, 64, 2)
-    xs, ys = operands(70, 50, 512)
+    """70 x 50 x 4096: two 64x64 tiles, 64 K tiles -> 8 splits of 8."""
+    assert GEMM.gemm_plan(70, 50, 4096) == (64, 64, 64, 8)
+    xs, ys = operands(70, 50, 4096)
     z = st.full((70, 50), np.nan, f32).sync()
     out = GEMM.matmul(z, st.from_numpy(xs).sync(), st.from_numpy(ys).sync()).sync()
     assert len(out) == 3
-    assert run_all.max_error(out[0].unpartition().numpy(), xs.astype(np.float64) @ ys) <= 1e-2
+    assert run_all.max_error(out[0].unpartition().numpy(), xs.astype(np.float64) @ ys) <= 1e-1
