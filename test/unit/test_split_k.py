@@ -105,3 +105,19 @@ def test_matmul_splits_K_for_a_small_grid_and_matches_numpy() -> None:
     out = GEMM.matmul(z, st.from_numpy(xs).sync(), st.from_numpy(ys).sync()).sync()
     assert len(out) == 3
     assert run_all.max_error(out[0].unpartition().numpy(), xs.astype(np.float64) @ ys) <= 1e-1
+
+
+@st.kernel
+def strided_by_another_axis(z: st.Mut[f32, (1, 16)], x: st.Ref[f32, (-1, 16)], y: st.Ref[f32, (-1, 16)]):
+    b, _, _ = st.tile_block_id()
+    px, py = x.partition((1, 16)), y.partition((1, 16))
+    acc = st.zeros((1, 16), f32)
+    for k in range(b, st.num_tiles(px, 0), st.num_tile_blocks()[1]):
+        acc = acc + py.load((k, 0))
+    z.store(acc)
+
+
+def test_a_walk_strided_by_another_axis_of_the_grid_keeps_its_check() -> None:
+    """Only ``range(bid[d], ub, num_tile_blocks()[d])`` reaches ``ub - 1`` for sure: a step over
+    another axis may skip it, so the index into y stays checked in the kernel."""
+    assert len(re.findall(r"\bassert ", print_tile_ir(strided_by_another_axis.compile()))) == 1
