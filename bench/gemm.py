@@ -1,6 +1,7 @@
 """GEMM on the GPU: safetile's tile configs against cuBLAS, by bench/method.py's method.
 
-    SAFETILE_CACHE_DIR=build/gpu-cache python bench/gemm.py [--quick] [--only projections] [--json out.json]
+    SAFETILE_CACHE_DIR=build/gpu-cache python bench/gemm.py [--quick] [--only projections] [--tokens 16,128]
+                                                            [--json out.json]
     .venv/bin/python bench/gemm.py --build sm_90      # here, no GPU: every cubin into the cache,
                                                       # and each config's registers/spill/shared memory
 
