@@ -135,14 +135,15 @@ def _register_backends(name: str, real: Callable[..., Any]) -> None:
     the ``CompositeExplicitAutograd`` kernel ``custom_op`` registered (``backend_impl``).  That
     one costs each call a Python wrapper that checks no output aliases an input: ours never do
     (each is a new ``torch.empty``, ``_allocate``).  Wrapped in dynamo's ``disable`` as
-    ``custom_op`` wraps it: a call from a frame dynamo is evaluating (code after a graph break)
-    runs ``real`` as it is, never traced.  The fake, autograd and meta registrations stay
+    ``custom_op`` wraps it (``torch._disable_dynamo``: dynamo imported at the first call, not
+    at registration): a call from a frame dynamo is evaluating (code after a graph break) runs
+    ``real`` as it is, never traced.  The fake, autograd and meta registrations stay
     ``custom_op``'s."""
     namespace, op_name = name.split("::")
     library = _LIBRARIES.get(namespace)
     if library is None:
         library = _LIBRARIES[namespace] = torch.library.Library(namespace, "IMPL")
-    kernel = torch._dynamo.disable(real, recursive=True)
+    kernel = torch._disable_dynamo(real, recursive=True)
     for key in ("CPU", "CUDA"):
         library.impl(op_name, kernel, key)
 
