@@ -2,8 +2,8 @@
 
 Every test runs on the CPU interpreter and on the stand-in driver (``fake_cuda``:
 the CUDA backend's whole host path; kernels do not run there, so data checks are
-the CPU's).  Stress tests are bounded (a few hundred rounds, well under a
-second each) and seeded; the thread switch interval is made tiny so that the
+the CPU's).  Stress tests are bounded (the races 300 rounds in ``make
+test-full``, 60 in ``make test``: ``support.examples``) and seeded; the thread switch interval is made tiny so that the
 interleavings the old code lost on come up in every run.
 """
 
@@ -21,6 +21,7 @@ import safetile as st
 from safetile.frontend.dsl import f32
 from safetile.runtime import LaunchCache, OwnershipError
 from fake_cuda import CUresult, FakeDriver, fake_cuda
+from support import examples
 
 launch_module = sys.modules["safetile.runtime.launch"]
 
@@ -147,7 +148,7 @@ def test_eight_threads_launching_on_shared_inputs_give_the_right_data(
 
 def test_unshare_racing_a_launch_has_exactly_one_winner(
         backend: FakeDriver | None, tiny_switch_interval: None) -> None:
-    rounds = 300
+    rounds = examples(300)  # make test: 60
     handles: dict[str, Any] = {}
 
     def new_round() -> None:
@@ -174,7 +175,8 @@ def test_two_launches_with_one_output_have_exactly_one_winner(
     x, y = st.from_numpy(data(4)).sync(), st.from_numpy(data(5)).sync()
     x, y = st.shared(x), st.shared(y)
     winners = 0
-    for round_ in range(300):
+    rounds = examples(300)  # make test: 60, two signatures
+    for round_ in range(rounds):
         # a new signature every 30 rounds: both threads may be planning at once
         z = st.zeros((N + (round_ // 30) * TILE,)).sync().partition((TILE,))
         size = z.tensor_shape[0]
@@ -187,7 +189,7 @@ def test_two_launches_with_one_output_have_exactly_one_winner(
         assert "moved into DeviceOp" in str(errors[0])
         ops[0].sync()
         winners += 1
-    assert winners == 300
+    assert winners == rounds
     del x, y
 
 
