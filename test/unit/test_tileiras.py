@@ -4,8 +4,10 @@ and cubins for sm_80, sm_90 and sm_100 of a vector add, a 2-D reduction and an
 f16 matmul (``mmaf`` in a ``for`` loop), checked with ``cuobjdump -sass``
 (whose output the cache keeps too, keyed by the cubin's bytes).
 
-The nine cubins are compiled in parallel into the suite's cubin cache (built
-once, kept between runs); the error paths use small fake toolchains (shell
+The cubins the run's tests need are compiled in parallel into the suite's cubin
+cache (built once, kept between runs); the matmul for sm_80 and sm_100 (5.6 s of
+``tileiras`` together) is the full tier's, ``make test`` checks the matmul's MMA
+on sm_90 and the two smaller kernels on every arch; the error paths use small fake toolchains (shell
 scripts).  ``test/gpu/build_cache.py`` builds one kernel's record in ``make
 test``; its whole build (every runtime variant and tuned config of the GPU
 tests) runs in ``make test-full``.
@@ -82,10 +84,15 @@ def toolchain() -> Toolchain:
 
 
 @pytest.fixture(scope="session")
-def cubins(toolchain: Toolchain, cubin_cache: Path) -> dict[tuple[str, str], CacheEntry]:
-    """The nine cubins (kernel x arch), compiled in parallel into the suite's cache."""
+def cubins(
+    toolchain: Toolchain, cubin_cache: Path, request: pytest.FixtureRequest
+) -> dict[tuple[str, str], CacheEntry]:
+    """The cubins (kernel x arch) this run's tests take, compiled in parallel into the suite's cache:
+    ``test_cubin``'s selected cases, and the sm_90 ones the other tests read."""
     cache = cubin_cache
-    jobs = [(name, arch) for name in KERNELS for arch in ARCHS]
+    selected = [item.callspec.params for item in request.session.items
+                if getattr(item, "originalname", "") == "test_cubin"]
+    jobs = sorted({(name, "sm_90") for name in KERNELS} | {(p["name"], p["arch"]) for p in selected})
 
     def build(job: tuple[str, str]) -> CacheEntry:
         name, arch = job
@@ -106,8 +113,9 @@ def sass(cubin: Path, cubin_cache: Path) -> str:
 # --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("arch", ARCHS)
-@pytest.mark.parametrize("name", KERNELS)
+@pytest.mark.parametrize(("name", "arch"), [
+    pytest.param(name, arch, marks=[pytest.mark.full] if name == "matmul" and arch != "sm_90" else [])
+    for name in KERNELS for arch in ARCHS])
 def test_cubin(cubins: dict[tuple[str, str], CacheEntry], cubin_cache: Path, name: str, arch: str) -> None:
     entry = cubins[name, arch]
     assert entry.cubin[:4] == b"\x7fELF"
