@@ -142,7 +142,7 @@ def launch(kernel: LaunchableKernel, *args: Any, **kwargs: Any) -> DeviceOp:
         else:
             parts.append(kind)
     if kwargs:
-        parts.append(_kwargs_key(kwargs))
+        parts.append(kwargs_key(kwargs))
     checked = tuple(parts)
     plan = cache.checked.get(checked)
     fresh = plan is None or plan.backend is not backend
@@ -164,7 +164,7 @@ def launch(kernel: LaunchableKernel, *args: Any, **kwargs: Any) -> DeviceOp:
     move_all(op, handles, op._explain)
     if fresh:
         try:
-            _check_disjoint(kernel, plan, args)
+            check_disjoint(kernel, plan, args)
         except BaseException:
             for handle in handles:
                 _release(handle, op)
@@ -183,12 +183,12 @@ def _release(handle: Any, holder: Holder) -> None:
         handle.give_back(holder)
 
 
-def _kwargs_key(kwargs: Mapping[str, Any]) -> tuple[Any, ...]:
+def kwargs_key(kwargs: Mapping[str, Any]) -> tuple[Any, ...]:
     """What a plan depends on among the keyword arguments: all but the run options."""
     return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in kwargs.items() if k not in RUN_OPTIONS))
 
 
-def _check_disjoint(kernel: Kernel, plan: _Plan, args: Sequence[Any]) -> None:
+def check_disjoint(kernel: Kernel, plan: _Plan, args: Sequence[Any]) -> None:
     """Refuse the launch where a mutable output's memory meets another tensor's."""
     overlaps = plan.backend.overlaps
     storages = [args[i]._array for i in plan.tensors]

@@ -42,7 +42,7 @@ from safetile.frontend.errors import CompileError
 
 from ..backend import current_backend
 from ..interop import keep_for_stream, share_torch, torch_current, torch_storage
-from ..launch import OPTIONS, RUN_OPTIONS, _check_disjoint, _kwargs_key
+from ..launch import OPTIONS, RUN_OPTIONS, check_disjoint, kwargs_key
 from ..stream import capturing_here
 
 _DTYPES: dict[torch.dtype, DType] = {
@@ -207,7 +207,7 @@ class _Warm:
     storage a tensor over its memory and hands them to the plan's launcher: no safetile handles,
     no plan lookup, no partitions, nothing the signature decides checked again.  What the
     addresses decide is checked every call: an output overlapping another argument is refused as
-    ``launch`` refuses it (``_check_disjoint``).  The handles the first launch made were private
+    ``launch`` refuses it (``check_disjoint``).  The handles the first launch made were private
     to the call (no one else could hold them), so their moves check nothing a later call needs."""
 
     plan: Any
@@ -225,7 +225,7 @@ def _signature(launch: KernelLaunch, facts: Sequence[tuple[int, tuple[int, ...],
     layout = tuple((shape, strides, t.dtype, t.device, ptr % 16 == 0, t.is_neg() or t.is_conj())
                    for (ptr, shape, strides), t in zip(facts, tensors))
     scalars = tuple(a if not isinstance(a, torch.Tensor) else None for a in launch.args)
-    return (launch.kernel, tuple(o.tile for o in launch.outputs), layout, scalars, _kwargs_key(launch.options))
+    return (launch.kernel, tuple(o.tile for o in launch.outputs), layout, scalars, kwargs_key(launch.options))
 
 
 def _run(name: str, launch: KernelLaunch, memo: dict[tuple[Any, ...], _Warm]) -> list[torch.Tensor]:
@@ -268,7 +268,7 @@ def _run(name: str, launch: KernelLaunch, memo: dict[tuple[Any, ...], _Warm]) ->
             for t, fact, element in zip(tensors, facts, warm.elements, strict=True)]
     shared = iter(bare[len(outputs):])
     args = [*bare[:len(outputs)], *(next(shared) if isinstance(a, torch.Tensor) else a for a in inputs)]
-    _check_disjoint(launch.kernel, warm.plan, args)
+    check_disjoint(launch.kernel, warm.plan, args)
     if stream is None:  # host tensors: the backend's default stream, waited for
         home = backend.default_stream
         warm.plan.launcher.launch(args, home, warm.run_options)
