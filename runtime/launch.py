@@ -219,6 +219,12 @@ class _Launch(DeviceOp):
     def name(self) -> str:  # type: ignore[override]
         return self._plan.name
 
+    @property
+    def plan(self) -> _Plan:
+        """What the launch's signature fixed (variant, launcher, layout, overlap pairs): the torch
+        kernel op's warm path launches later calls of the signature through it."""
+        return self._plan
+
     def enqueue(self, stream: Stream) -> tuple[Any, ...]:
         """Launch on ``stream`` (``DeviceOp.enqueue``, without the general op's steps)."""
         self._claim("drive", "running")  # one step: of two threads driving it, one runs it

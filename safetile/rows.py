@@ -122,6 +122,14 @@ WARPS_8_OCCUPANCY_2: Hints = {"num_worker_warps_per_cta": 8, "occupancy": 2}
 """Eight worker warps a block, two blocks a multiprocessor (80 registers): the looped softmax's and
 16-bit rms_norm's pick (runs -B and -C, docs/benchmarks.md §5)."""
 
+_NORM_F32_ONE_TILE: Sequence[Rule] = [
+    (1024, [(2048, {"occupancy": 6}), (4096, {"occupancy": 4})]),
+    (8192, [(4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
+    (None, [(16384, {"occupancy": 2}), (16384, {"num_worker_warps_per_cta": 8}), (16384, {})])]
+"""rms_norm's and layer_norm's f32 one-tile rules (the same runs chose the same for both): 2048 elements a
+block at occupancy 6 up to 1024 columns (40 registers), 4096 at 4 wider; a row of 16384 in one tile at
+occupancy 2 (128 registers, no spill; run -B)."""
+
 SOFTMAX = RowTable(
     "softmax",
     one_tile={
@@ -162,9 +170,7 @@ RMS_NORM = RowTable(
              (4096, [(4096, {"occupancy": 6}), (8192, {"occupancy": 4}), (4096, {"occupancy": 4})]),
              (8192, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
              (None, [(16384, {"occupancy": 2}), (16384, {"num_worker_warps_per_cta": 8}), (16384, {})])],
-        32: [(1024, [(2048, {"occupancy": 6}), (4096, {"occupancy": 4})]),
-             (8192, [(4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
-             (None, [(16384, {"occupancy": 2}), (16384, {"num_worker_warps_per_cta": 8}), (16384, {})])],
+        32: _NORM_F32_ONE_TILE,
         **_F64},
     looped={
         # 16-bit (wider than 16384 columns): tiles of 16384, 8 worker warps at occupancy 2 (80 registers:
@@ -190,9 +196,7 @@ LAYER_NORM = RowTable(
              (4096, [(4096, {"occupancy": 6}), (8192, {"occupancy": 4}), (4096, {"occupancy": 4})]),
              (8192, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
              (None, [(16384, {"occupancy": 2}), (16384, {}), (16384, {"num_worker_warps_per_cta": 8})])],
-        32: [(1024, [(2048, {"occupancy": 6}), (4096, {"occupancy": 4})]),
-             (8192, [(4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
-             (None, [(16384, {"occupancy": 2}), (16384, {"num_worker_warps_per_cta": 8}), (16384, {})])],
+        32: _NORM_F32_ONE_TILE,
         **_F64},
     looped={
         # 16-bit: 8192 at occupancy 2 (1.4x no hint); f32 16384 at occupancy 1 (1.1x the 8192 at 3 of run -e;

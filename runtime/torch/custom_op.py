@@ -211,7 +211,7 @@ class _Warm:
     to the call (no one else could hold them), so their moves check nothing a later call needs."""
 
     plan: Any
-    """The launch's ``runtime.launch._Plan``."""
+    """The first launch's plan (``plan`` of the op ``launch`` made)."""
     elements: tuple[DType, ...]
     """The element type of each tensor (outputs, then the tensor arguments)."""
     run_options: dict[str, Any]
@@ -256,7 +256,7 @@ def _run(name: str, launch: KernelLaunch, memo: dict[tuple[Any, ...], _Warm]) ->
         op = launch.kernel(*parts, *args, **launch.options)
         if len(memo) >= WARM_MEMO:
             memo.clear()
-        memo[key] = _Warm(op._plan, tuple(h.dtype for h in handles),
+        memo[key] = _Warm(op.plan, tuple(h.dtype for h in handles),
                           {k: v for k, v in launch.options.items() if k in RUN_OPTIONS})
         if stream is None:
             op.sync()
