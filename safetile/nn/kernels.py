@@ -249,27 +249,69 @@ def matmul(c: st.Mut["E", ("BM", "BN")], a: st.Ref["E", (-1, -1)], b: st.Ref["E"
 # q, o, dq: (BH, T, D) -- batch and query heads folded; k, v, dk, dv: (BKV, S, D) with
 # BH = G * BKV: query head bh reads key/value head bh // G (grouped-query attention).  Tiles are
 # (1, BQ, D) of queries and (1, BK, D) of keys; a padded key (past S) and, with CAUSAL, a key
-# after its query (T == S) are masked out of every score.
+# after its query (T == S) are masked out of the scores.  Only the tiles a boundary crosses
+# take the mask (the last, partial key tile; with CAUSAL, the tiles on the diagonal): the others
+# run without its compare and select.  dk/dv's walk masks no padded key: the scores of one only
+# reach its own rows of dk and dv, which are not stored.  Scores are taken in base 2: the
+# softmax scale times log2(e) (``SCALE * LOG2E``) multiplies the raw score, ``exp2`` replaces
+# ``exp`` and the saved ``lse`` is the rows' log-sum-exp in base 2 (a multiply-add and an
+# ``exp2`` a score).
+
+LOG2E = 1.4426950408889634
 
 
 @st.function
-def _scores(q, k, qi, kj, s_len, A, BQ, BK, CAUSAL, SCALE):
-    """``q @ k^T * SCALE`` (in ``A``) for query tile ``qi`` and key tile ``kj``, masked scores ``-inf``."""
-    s = st.mma(q, st.transpose(k), st.zeros((BQ, BK), A)) * SCALE
-    keys = st.iota((BK,)).reshape((1, BK)) + kj * BK
-    valid = keys < s_len
-    if CAUSAL:
-        valid = valid & (keys <= st.iota((BQ,)).reshape((BQ, 1)) + qi * BQ)
-    return st.where(valid, s, float("-inf"))
+def _scores(q, k, qi, kj, s_len, A, BQ, BK, MASKED, CAUSAL, SCALE):
+    """``q @ k^T * SCALE * LOG2E`` (in ``A``) for query tile ``qi`` and key tile ``kj``; with
+    ``MASKED``, padded keys and (``CAUSAL``) keys after their query are ``-inf``."""
+    s = st.mma(q, st.transpose(k), st.zeros((BQ, BK), A)) * (SCALE * LOG2E)
+    if MASKED:
+        keys = st.iota((BK,)).reshape((1, BK)) + kj * BK
+        valid = keys < s_len
+        if CAUSAL:
+            valid = valid & (keys <= st.iota((BQ,)).reshape((BQ, 1)) + qi * BQ)
+        s = st.where(valid, s, float("-inf"))
+    return s
 
 
 @st.function
-def _key_tiles(qi, s_len, BQ, BK, CAUSAL):
-    """How many key tiles query tile ``qi`` sees (with ``CAUSAL``, none past its last query)."""
-    tiles = (s_len + BK - 1) // BK
+def _below(n, count):
+    """``n`` (never negative) clamped to ``[0, count]``, a tile count: the form bounds-check elision
+    reads (it follows ``min``, ``max`` and tile counts, not the products of a causal bound), so
+    the loads of a loop it bounds keep no check in the kernel."""
+    return st.minimum(count, st.maximum(n, 0))
+
+
+@st.function
+def _key_tiles(qi, n_k, BQ, BK, CAUSAL):
+    """How many of the ``n_k`` key tiles query tile ``qi`` sees (with ``CAUSAL``, none past its
+    last query)."""
+    tiles = n_k
     if CAUSAL:
-        tiles = st.minimum(tiles, ((qi + 1) * BQ + BK - 1) // BK)
+        tiles = _below(((qi + 1) * BQ + BK - 1) // BK, n_k)
     return tiles
+
+
+@st.function
+def _whole_key_tiles(qi, n_k, s_len, BQ, BK, CAUSAL):
+    """How many key tiles, from the first, every query of tile ``qi`` sees whole (no padded key;
+    with ``CAUSAL``, none after the tile's first query): the tiles that need no mask."""
+    tiles = s_len // BK
+    if CAUSAL:
+        tiles = st.minimum(tiles, (qi * BQ + 1) // BK)
+    return _below(tiles, n_k)
+
+
+@st.function
+def _attend(q, k, v, m, l, acc, qi, kj, s_len, A, BQ, BK, MASKED, CAUSAL, SCALE):
+    """One key tile of the forward: scores, the online max and sum (base 2), the value update."""
+    s = _scores(q, k, qi, kj, s_len, A, BQ, BK, MASKED, CAUSAL, SCALE)
+    new_max = st.maximum(m, st.max(s, 1, keepdims=True))
+    p = st.exp2(s - new_max)
+    rescale = st.exp2(m - new_max)
+    l = l * rescale + st.sum(p, 1, keepdims=True)
+    acc = st.mma(p.astype(v.dtype), v, acc * rescale)
+    return new_max, l, acc
 
 
 @st.kernel
@@ -277,25 +319,25 @@ def attention_forward(o: st.Mut["E", (1, "BQ", "D")], lse: st.Mut["A", (1, "BQ")
                       k: st.Ref["E", (-1, -1, "D")], v: st.Ref["E", (-1, -1, "D")], *, E: st.DType, A: st.DType,
                       BQ: int, BK: int, D: int, G: int, CAUSAL: int, SCALE: float):
     """``o = softmax(q k^T * SCALE) v`` per query tile, the keys walked in tiles with an online max
-    and sum; ``lse``, the rows' log-sum-exp, is saved for the backward."""
+    and sum (the whole tiles first, unmasked); ``lse``, the rows' log-sum-exp in base 2, is saved
+    for the backward."""
     bh, qi, _ = st.tile_block_id()
     kv = bh // G
     s_len = k.shape[1]
     pk, pv = k.partition((1, BK, D), padding="zero"), v.partition((1, BK, D), padding="zero")
     tile_q = q.partition((1, BQ, D), padding="zero").load((bh, qi, 0)).reshape((BQ, D))
-    row_max = st.full((BQ, 1), float("-inf"), A)
-    row_sum = st.zeros((BQ, 1), A)
+    m = st.full((BQ, 1), float("-inf"), A)
+    l = st.zeros((BQ, 1), A)
     acc = st.zeros((BQ, D), A)
-    for kj in range(_key_tiles(qi, s_len, BQ, BK, CAUSAL)):
-        s = _scores(tile_q, pk.load((kv, kj, 0)).reshape((BK, D)), qi, kj, s_len, A, BQ, BK, CAUSAL, SCALE)
-        new_max = st.maximum(row_max, st.max(s, 1, keepdims=True))
-        p = st.exp(s - new_max)
-        rescale = st.exp(row_max - new_max)
-        row_sum = row_sum * rescale + st.sum(p, 1, keepdims=True)
-        acc = st.mma(p.astype(E), pv.load((kv, kj, 0)).reshape((BK, D)), acc * rescale)
-        row_max = new_max
-    o.store((acc / row_sum).astype(E).reshape((1, BQ, D)))
-    lse.store((row_max + st.log(row_sum)).reshape((1, BQ)))
+    whole = _whole_key_tiles(qi, st.num_tiles(pk, 1), s_len, BQ, BK, CAUSAL)
+    for kj in range(whole):
+        tile_k, tile_v = pk.load((kv, kj, 0)).reshape((BK, D)), pv.load((kv, kj, 0)).reshape((BK, D))
+        m, l, acc = _attend(tile_q, tile_k, tile_v, m, l, acc, qi, kj, s_len, A, BQ, BK, False, CAUSAL, SCALE)
+    for kj in range(whole, _key_tiles(qi, st.num_tiles(pk, 1), BQ, BK, CAUSAL)):
+        tile_k, tile_v = pk.load((kv, kj, 0)).reshape((BK, D)), pv.load((kv, kj, 0)).reshape((BK, D))
+        m, l, acc = _attend(tile_q, tile_k, tile_v, m, l, acc, qi, kj, s_len, A, BQ, BK, True, CAUSAL, SCALE)
+    o.store((acc / l).astype(E).reshape((1, BQ, D)))
+    lse.store((m + st.log2(l)).reshape((1, BQ)))
 
 
 @st.kernel
@@ -314,6 +356,14 @@ def _warps(WARPS: int, **_: object) -> dict[str, dict[str, int]]:
     return {"sm_90": {"num_worker_warps_per_cta": WARPS}} if WARPS else {}
 
 
+@st.function
+def _dq_step(q, do, lse2, delta, k, v, acc, qi, kj, s_len, A, BQ, BK, MASKED, CAUSAL, SCALE):
+    """One key tile of ``dq``: ``acc + ds @ k`` with ``ds = p * (do v^T - delta)``."""
+    p = st.exp2(_scores(q, k, qi, kj, s_len, A, BQ, BK, MASKED, CAUSAL, SCALE) - lse2)
+    dp = st.mma(do, st.transpose(v), st.zeros((BQ, BK), A))
+    return st.mma((p * (dp - delta)).astype(k.dtype), k, acc)
+
+
 @st.kernel(optimization_hints=_warps)
 def attention_backward_dq(dq: st.Mut["E", (1, "BQ", "D")], q: st.Ref["E", (-1, -1, "D")],
                           k: st.Ref["E", (-1, -1, "D")], v: st.Ref["E", (-1, -1, "D")],
@@ -321,7 +371,8 @@ def attention_backward_dq(dq: st.Mut["E", (1, "BQ", "D")], q: st.Ref["E", (-1, -
                           *, E: st.DType, A: st.DType, BQ: int, BK: int, D: int, G: int, CAUSAL: int, SCALE: float,
                           WARPS: int = 0):
     """``dq`` of one query tile, owned by its block: ``sum over key tiles of ds @ k * SCALE`` with
-    ``ds = p * (do v^T - delta)`` and ``p = exp(s - lse)``."""
+    ``ds = p * (do v^T - delta)`` and ``p = exp2(s - lse)``.  The key tiles every query sees
+    whole run unmasked; with CAUSAL, the diagonal tiles after them, masked."""
     bh, qi, _ = st.tile_block_id()
     kv = bh // G
     s_len = k.shape[1]
@@ -331,12 +382,26 @@ def attention_backward_dq(dq: st.Mut["E", (1, "BQ", "D")], q: st.Ref["E", (-1, -
     row_lse = lse.partition((1, BQ), padding="zero").load((bh, qi)).reshape((BQ, 1))
     row_delta = delta.partition((1, BQ), padding="zero").load((bh, qi)).reshape((BQ, 1))
     acc = st.zeros((BQ, D), A)
-    for kj in range(_key_tiles(qi, s_len, BQ, BK, CAUSAL)):
-        tile_k = pk.load((kv, kj, 0)).reshape((BK, D))
-        p = st.exp(_scores(tile_q, tile_k, qi, kj, s_len, A, BQ, BK, CAUSAL, SCALE) - row_lse)
-        dp = st.mma(tile_do, st.transpose(pv.load((kv, kj, 0)).reshape((BK, D))), st.zeros((BQ, BK), A))
-        acc = st.mma((p * (dp - row_delta)).astype(E), tile_k, acc)
+    whole = _whole_key_tiles(qi, st.num_tiles(pk, 1), s_len, BQ, BK, CAUSAL)
+    for kj in range(whole):
+        tile_k, tile_v = pk.load((kv, kj, 0)).reshape((BK, D)), pv.load((kv, kj, 0)).reshape((BK, D))
+        acc = _dq_step(tile_q, tile_do, row_lse, row_delta, tile_k, tile_v, acc, qi, kj, s_len, A, BQ, BK, False,
+                       CAUSAL, SCALE)
+    for kj in range(whole, _key_tiles(qi, st.num_tiles(pk, 1), BQ, BK, CAUSAL)):
+        tile_k, tile_v = pk.load((kv, kj, 0)).reshape((BK, D)), pv.load((kv, kj, 0)).reshape((BK, D))
+        acc = _dq_step(tile_q, tile_do, row_lse, row_delta, tile_k, tile_v, acc, qi, kj, s_len, A, BQ, BK, True,
+                       CAUSAL, SCALE)
     dq.store((acc * SCALE).astype(E).reshape((1, BQ, D)))
+
+
+@st.function
+def _dkdv_step(q, do, lse2, delta, k, v, acc_k, acc_v, qi, kj, s_len, A, BQ, BK, MASKED, CAUSAL, SCALE):
+    """One query tile of ``dk`` and ``dv``: ``acc_v + p^T do`` and ``acc_k + ds^T q``."""
+    p = st.exp2(_scores(q, k, qi, kj, s_len, A, BQ, BK, MASKED, CAUSAL, SCALE) - lse2)
+    acc_v = st.mma(st.transpose(p).astype(k.dtype), do, acc_v)
+    dp = st.mma(do, st.transpose(v), st.zeros((BQ, BK), A))
+    acc_k = st.mma(st.transpose(p * (dp - delta)).astype(k.dtype), q, acc_k)
+    return acc_k, acc_v
 
 
 @st.kernel(optimization_hints=_warps)
@@ -346,28 +411,32 @@ def attention_backward_dkdv(dk: st.Mut["E", (1, "BK", "D")], dv: st.Mut["E", (1,
                             lse: st.Ref["A", (-1, -1)], delta: st.Ref["A", (-1, -1)], *, E: st.DType, A: st.DType,
                             BQ: int, BK: int, D: int, G: int, CAUSAL: int, SCALE: float, WARPS: int = 0):
     """``dk`` and ``dv`` of one key tile, owned by its block, which walks the query tiles of the
-    ``G`` query heads sharing this key head (with ``CAUSAL``, from the first that sees the tile):
-    ``dv = sum of p^T do``, ``dk = sum of ds^T q * SCALE``.  No atomics: no other block adds
-    into these tiles."""
+    ``G`` query heads sharing this key head (with ``CAUSAL``, from the first that sees the tile:
+    the diagonal ones masked, those that see it whole not): ``dv = sum of p^T do``,
+    ``dk = sum of ds^T q * SCALE``.  No atomics: no other block adds into these tiles."""
     bkv, kj, _ = st.tile_block_id()
     s_len = k.shape[1]
     pq, pdo = q.partition((1, BQ, D), padding="zero"), do.partition((1, BQ, D), padding="zero")
     plse, pdelta = lse.partition((1, BQ), padding="zero"), delta.partition((1, BQ), padding="zero")
     tile_k = k.partition((1, BK, D), padding="zero").load((bkv, kj, 0)).reshape((BK, D))
     tile_v = v.partition((1, BK, D), padding="zero").load((bkv, kj, 0)).reshape((BK, D))
-    first = (kj * BK) // BQ if CAUSAL else 0
+    n_q = st.num_tiles(pq, 1)
+    first = _below((kj * BK) // BQ, n_q) if CAUSAL else 0  # the first query tile that sees the keys
+    whole = _below((kj * BK + BK + BQ - 2) // BQ, n_q) if CAUSAL else 0  # the first that sees them whole
     acc_k = st.zeros((BK, D), A)
     acc_v = st.zeros((BK, D), A)
     for g in range(G):
         bh = bkv * G + g
-        for qi in range(first, st.num_tiles(pq, 1)):
-            tile_q = pq.load((bh, qi, 0)).reshape((BQ, D))
-            tile_do = pdo.load((bh, qi, 0)).reshape((BQ, D))
-            row_lse = plse.load((bh, qi)).reshape((BQ, 1))
-            p = st.exp(_scores(tile_q, tile_k, qi, kj, s_len, A, BQ, BK, CAUSAL, SCALE) - row_lse)
-            acc_v = st.mma(st.transpose(p).astype(E), tile_do, acc_v)
-            dp = st.mma(tile_do, st.transpose(tile_v), st.zeros((BQ, BK), A))
-            ds = p * (dp - pdelta.load((bh, qi)).reshape((BQ, 1)))
-            acc_k = st.mma(st.transpose(ds).astype(E), tile_q, acc_k)
+        if CAUSAL:
+            for qi in range(first, whole):
+                tile_q, tile_do = pq.load((bh, qi, 0)).reshape((BQ, D)), pdo.load((bh, qi, 0)).reshape((BQ, D))
+                row_lse, row_delta = plse.load((bh, qi)).reshape((BQ, 1)), pdelta.load((bh, qi)).reshape((BQ, 1))
+                acc_k, acc_v = _dkdv_step(tile_q, tile_do, row_lse, row_delta, tile_k, tile_v, acc_k, acc_v, qi, kj,
+                                          s_len, A, BQ, BK, True, CAUSAL, SCALE)
+        for qi in range(whole, n_q):
+            tile_q, tile_do = pq.load((bh, qi, 0)).reshape((BQ, D)), pdo.load((bh, qi, 0)).reshape((BQ, D))
+            row_lse, row_delta = plse.load((bh, qi)).reshape((BQ, 1)), pdelta.load((bh, qi)).reshape((BQ, 1))
+            acc_k, acc_v = _dkdv_step(tile_q, tile_do, row_lse, row_delta, tile_k, tile_v, acc_k, acc_v, qi, kj,
+                                      s_len, A, BQ, BK, False, CAUSAL, SCALE)
     dk.store((acc_k * SCALE).astype(E).reshape((1, BK, D)))
     dv.store(acc_v.astype(E).reshape((1, BK, D)))
