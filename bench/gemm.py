@@ -62,8 +62,6 @@ GEMM_PLAN = _example("gemm", "gemm_plan")
 SPLIT_K = _example("gemm", "split_k_gemm")
 SPLIT_K_SUM = _example("gemm", "split_k_sum")
 SUM_TILE = _example("gemm", "SUM_TILE")
-WARPS8 = {"sm_90": {"num_worker_warps_per_cta": 8}}
-LATENCY6 = {"sm_90": {"latency": 6}}
 
 
 @dataclass(frozen=True)
@@ -75,7 +73,10 @@ class Config:
     bn: int
     bk: int
     warps8: bool = False
-    latency6: bool = False
+    latency: int = 0
+    """``> 0``: the load pipeline this deep (tileiras's ``latency`` load hint on sm_90)."""
+    occupancy: int = 0
+    """``> 0``: tileiras's ``occupancy`` entry hint on sm_90 (blocks an SM holds at once)."""
     persistent: bool = False
     unchecked: bool = False
     group: int = 0
@@ -86,7 +87,8 @@ class Config:
 
     @property
     def name(self) -> str:
-        hints = [h for h, on in (("warps 8", self.warps8), ("latency 6", self.latency6)) if on]
+        hints = [h for h, on in (("warps 8", self.warps8), (f"latency {self.latency}", self.latency),
+                                 (f"occupancy {self.occupancy}", self.occupancy)) if on]
         if self.group:
             hints.append(f"grouped {self.group}")
         kind = "persistent" + (" unchecked" if self.unchecked else " safe") if self.persistent else \
@@ -99,38 +101,38 @@ class Config:
         """The generics a launch passes besides the tile shape."""
         return dict(BK=self.bk, **({"G": self.group} if self.group else {}))
 
+    @property
+    def hints(self) -> dict[str, Any]:
+        """The ``with_options`` hints (``None``: none, the kernel's own are dropped)."""
+        entry = dict(**({"num_worker_warps_per_cta": 8} if self.warps8 else {}),
+                     **({"occupancy": self.occupancy} if self.occupancy else {}))
+        return dict(optimization_hints={"sm_90": entry} if entry else None,
+                    load_hints={"sm_90": {"latency": self.latency}} if self.latency else None)
+
     def kernel(self) -> st.Kernel:
         if self.fp8:
-            return FP8.with_options(optimization_hints=WARPS8 if self.warps8 else None,
-                                    load_hints=LATENCY6 if self.latency6 else None)
+            return FP8.with_options(**self.hints)
         if self.splits:
-            return SPLIT_K.with_options(optimization_hints=WARPS8 if self.warps8 else None,
-                                        load_hints=LATENCY6 if self.latency6 else None,
-                                        unchecked_accesses=self.unchecked)
+            return SPLIT_K.with_options(**self.hints, unchecked_accesses=self.unchecked)
         bases = {(False, False): GEMM, (True, False): PERSISTENT, (False, True): GROUPED, (True, True): GROUPED_PERSISTENT}
-        base = bases[self.persistent, self.group > 0]
-        return base.with_options(
-            optimization_hints=WARPS8 if self.warps8 else None,
-            load_hints=LATENCY6 if self.latency6 else None,
-            unchecked_accesses=self.unchecked,
-        )
+        return bases[self.persistent, self.group > 0].with_options(**self.hints, unchecked_accesses=self.unchecked)
 
 
 CONFIGS = [
     Config(128, 128, 64),
     Config(128, 128, 64, group=8),
-    Config(128, 256, 64, warps8=True, latency6=True),
-    Config(128, 256, 64, warps8=True, latency6=True, group=8),
-    Config(256, 128, 64, warps8=True, latency6=True, group=8),
-    Config(128, 256, 64, warps8=True, latency6=True, persistent=True, group=8),
-    Config(128, 256, 64, warps8=True, latency6=True, persistent=True, unchecked=True, group=8),
+    Config(128, 256, 64, warps8=True, latency=6),
+    Config(128, 256, 64, warps8=True, latency=6, group=8),
+    Config(256, 128, 64, warps8=True, latency=6, group=8),
+    Config(128, 256, 64, warps8=True, latency=6, persistent=True, group=8),
+    Config(128, 256, 64, warps8=True, latency=6, persistent=True, unchecked=True, group=8),
 ]
 SHAPES = [("f16", 4096, 4096, 4096), ("f16", 8192, 8192, 8192), ("bf16", 8192, 8192, 8192)]
 """(dtype, M, N, K) of the square problems."""
 PROJECTIONS = {"QKV": (6144, 2560), "down": (2560, 9728)}
 """Qwen3-4B's projections, (N, K): x [M, K] @ w [K, N]."""
 TOKENS = (16, 128, 1024, 8192)
-BIG = dict(warps8=True, latency6=True)
+BIG = dict(warps8=True, latency=6)
 PROJECTION_CONFIGS = {
     16: [Config(64, 64, 64, group=8)] + [Config(64, 64, 64, splits=s) for s in (2, 4, 8)],
     128: [Config(128, 128, 64, group=8)] + [Config(128, 128, 64, splits=s) for s in (2, 4, 8)]
@@ -143,6 +145,33 @@ PROJECTION_CONFIGS = {
 tokens split-K with 2..8 splits and 64-row tiles."""
 BUILD_ONLY = [Config(64, 64, 64, splits=4, unchecked=True), Config(128, 256, 64, **BIG, splits=2, unchecked=True)]
 """Built (``--build``: one cubin with the safe split-K kernel of the same tiles), not timed."""
+PERSISTENT_BIG = dict(BIG, persistent=True, group=8)
+CANDIDATES = [
+    ("f16", 4096, 4096, 4096, "4096x4096x4096", [
+        Config(128, 256, 64, **PERSISTENT_BIG), Config(128, 256, 64, warps8=True, latency=7, persistent=True, group=8),
+        Config(256, 128, 64, **PERSISTENT_BIG)]),
+    ("bf16", 16, 6144, 2560, "QKV M=16", [
+        Config(16, 64, 64, group=8), Config(16, 64, 128, group=8), Config(16, 32, 128, group=8),
+        Config(32, 64, 128, group=8), Config(64, 32, 64, group=8), Config(64, 64, 128, group=8)]),
+    ("bf16", 128, 6144, 2560, "QKV M=128", [
+        Config(64, 128, 64, group=8), Config(128, 64, 64, group=8), Config(64, 64, 64, group=8),
+        Config(64, 64, 64, occupancy=2, group=8), Config(128, 64, 128, group=8)]),
+    ("bf16", 16, 2560, 9728, "down M=16", [
+        Config(16, 32, 128, group=8), Config(16, 64, 128, group=8), Config(16, 32, 128, splits=2),
+        Config(16, 64, 128, splits=2), Config(16, 64, 128, splits=3)]),
+    ("bf16", 1024, 2560, 9728, "down M=1024", [
+        Config(128, 256, 64, **BIG, splits=3), Config(256, 128, 64, **BIG, splits=3),
+        Config(128, 128, 64, splits=4), Config(64, 256, 64, **BIG, group=8)]),
+    ("bf16", 2048, 2560, 9728, "down M=2048", [
+        Config(128, 256, 64, **BIG, group=8), Config(128, 256, 64, **BIG, splits=3),
+        Config(128, 128, 64, persistent=True, group=8), Config(256, 128, 64, **BIG, group=8)]),
+    ("bf16", 2048, 6144, 2560, "QKV M=2048", [
+        Config(128, 128, 64, group=8), Config(128, 256, 64, **PERSISTENT_BIG)]),
+    ("bf16", 8192, 2560, 9728, "down M=8192", [
+        Config(128, 256, 64, **PERSISTENT_BIG), Config(256, 128, 64, **BIG, group=8)]),
+]
+"""``--only candidates``: (dtype, M, N, K, label, configs) tried against ``matmul()``'s own choice
+and cuBLAS (issue 30's gaps: 4096³, few tokens, the down projection's partial wave at 1024-2048)."""
 FP8_CONFIGS = [Config(128, 128, 128, warps8=True, group=8, fp8=True),
                Config(128, 256, 128, warps8=True, group=8, fp8=True)]
 PERSISTENT_BLOCKS = 132
@@ -152,12 +181,14 @@ METHOD = Method(rounds=6, warm=10, reps=3, cool_s=0.2, steady_s=1.0)
 QUICK = Method(rounds=3, warm=5, reps=3, cool_s=0.1, steady_s=0.3)
 
 
-def problems(quick: bool, only_projections: bool = False,
+def problems(quick: bool, only: str | None = None,
              tokens: tuple[int, ...] = TOKENS) -> list[tuple[str, int, int, int, str, list[Config]]]:
-    """(dtype, M, N, K, label, configs) of each problem timed: the squares and FP8 (unless
-    ``only_projections``), then the projections at ``tokens``."""
+    """(dtype, M, N, K, label, configs) of each problem timed: the squares and FP8 (unless ``only``),
+    then the projections at ``tokens``; ``only="candidates"``: ``CANDIDATES`` alone (``quick`` or not)."""
+    if only == "candidates":
+        return CANDIDATES
     found = []
-    if not only_projections:
+    if only is None:
         found += [(d, m, n, k, f"{m}x{n}x{k}", CONFIGS) for d, m, n, k in (SHAPES[1:2] if quick else SHAPES)]
         found.append(("fp8", 8192, 8192, 8192, "8192x8192x8192", FP8_CONFIGS))
     for name, (n, k) in PROJECTIONS.items():
@@ -202,17 +233,18 @@ def shipped(m: int, n: int, k: int, fp8: bool = False) -> Config:
         return Config(128, 128, 128, warps8=True, group=8, fp8=True)
     bm, bn, bk, splits = GEMM_PLAN(m, n, k)
     big = bm * bn >= 128 * 256
-    return Config(bm, bn, bk, warps8=big, latency6=big, group=0 if splits > 1 else 8,
+    return Config(bm, bn, bk, warps8=big, latency=6 if big else 0, group=0 if splits > 1 else 8,
                   splits=splits if splits > 1 else 0)
 
 
-KERNELS = {c: c.kernel() for c in CONFIGS + sum(PROJECTION_CONFIGS.values(), []) + FP8_CONFIGS + BUILD_ONLY}
+KERNELS = {c: c.kernel() for c in CONFIGS + sum(PROJECTION_CONFIGS.values(), []) + FP8_CONFIGS + BUILD_ONLY
+           + [c for *_, configs in CANDIDATES for c in configs]}
 
 
 # -- ahead of time, here --------------------------------------------------------------
 
 
-def build(arch: str, only_projections: bool = False, tokens: tuple[int, ...] = TOKENS) -> None:
+def build(arch: str, only: str | None = None, tokens: tuple[int, ...] = TOKENS) -> None:
     """Every config's cubin (and ``matmul()``'s; split-K: both launches, and the unchecked twins of
     ``BUILD_ONLY``) into the cache, and its resources (read from the cubin)."""
     print("| config | problem | registers | spill (stack bytes) | shared memory (bytes) | identical to |")
@@ -229,7 +261,7 @@ def build(arch: str, only_projections: bool = False, tokens: tuple[int, ...] = T
         print(f"| {what} | {label} | {usage.registers} | {usage.stack_bytes} | "
               f"{usage.shared_bytes} | {same if same != name else ''} |", flush=True)
 
-    for dtype_name, m, n, k, label, configs in problems(False, only_projections, tokens):
+    for dtype_name, m, n, k, label, configs in problems(False, only, tokens):
         dtype = getattr(st, "bf16" if dtype_name == "fp8" else dtype_name)
         fp8 = dtype_name == "fp8"
         twins = [c for c in BUILD_ONLY if replace(c, unchecked=False) in configs]
@@ -248,7 +280,7 @@ def build(arch: str, only_projections: bool = False, tokens: tuple[int, ...] = T
 # -- on the GPU -------------------------------------------------------------------------
 
 
-def run(quick: bool, json_path: str | None = None, only_projections: bool = False,
+def run(quick: bool, json_path: str | None = None, only: str | None = None,
         tokens: tuple[int, ...] = TOKENS) -> list[dict[str, Any]]:
     """Every problem by the method; the rows so far written to ``json_path`` after each problem."""
     import torch
@@ -258,7 +290,7 @@ def run(quick: bool, json_path: str | None = None, only_projections: bool = Fals
     torch_stream = torch.cuda.ExternalStream(int(stream.handle))
     method = QUICK if quick else METHOD
     with ClockSampler() as sampler:
-        for dtype_name, m, n, k, label, configs in problems(quick, only_projections, tokens):
+        for dtype_name, m, n, k, label, configs in problems(quick, only, tokens):
             fp8 = dtype_name == "fp8"
             dtype = getattr(torch, {"f16": "float16", "bf16": "bfloat16", "fp8": "bfloat16"}[dtype_name])
             gen = torch.Generator(device="cuda").manual_seed(0)
@@ -375,14 +407,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--build", metavar="ARCH", help="compile every config for ARCH here (no GPU needed)")
     parser.add_argument("--quick", action="store_true", help="fewer problems, shorter timings")
     parser.add_argument("--json", help="also write the results to this file")
-    parser.add_argument("--only", choices=["projections"], help="only the Qwen3-4B projections")
+    parser.add_argument("--only", choices=["projections", "candidates"],
+                        help="only the Qwen3-4B projections, or only CANDIDATES (with --quick: the short method)")
     parser.add_argument("--tokens", default=",".join(map(str, TOKENS)),
                         help=f"the projections' M, a comma-separated subset of {','.join(map(str, TOKENS))}")
     args = parser.parse_args(argv)
     tokens = tuple(int(t) for t in args.tokens.split(","))
     if not set(tokens) <= set(TOKENS):
         parser.error(f"--tokens {args.tokens}: each must be one of {', '.join(map(str, TOKENS))}")
-    only = args.only == "projections"
+    only = args.only
     if args.build:
         build(args.build, only, tokens)
         return 0
