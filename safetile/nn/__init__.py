@@ -443,7 +443,10 @@ def _attention_backward_dkdv(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, 
                              lse: torch.Tensor, delta: torch.Tensor, causal: bool, scale: float) -> KernelLaunch:
     generics = _backward_generics(q, k, v, causal, scale, 1)
     tile = OutputSpec(tuple(k.shape), k.dtype, (1, generics["BK"], k.shape[2]))
-    return KernelLaunch(K.attention_backward_dkdv, [tile, tile], [q, k, v, do, lse, delta], generics)
+    grouped = (k.shape[0], generics["G"], q.shape[1])  # the query heads of each key head (views)
+    return KernelLaunch(K.attention_backward_dkdv, [tile, tile],
+                        [q.view(*grouped, q.shape[2]), k, v, do.view(*grouped, q.shape[2]), lse.view(grouped),
+                         delta.view(grouped)], generics)
 
 
 def _attention_context(ctx: Any, inputs: tuple[Any, ...], output: tuple[torch.Tensor, ...]) -> None:

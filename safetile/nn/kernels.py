@@ -406,36 +406,40 @@ def _dkdv_step(q, do, lse2, delta, k, v, acc_k, acc_v, qi, kj, s_len, A, BQ, BK,
 
 @st.kernel(optimization_hints=_warps)
 def attention_backward_dkdv(dk: st.Mut["E", (1, "BK", "D")], dv: st.Mut["E", (1, "BK", "D")],
-                            q: st.Ref["E", (-1, -1, "D")], k: st.Ref["E", (-1, -1, "D")],
-                            v: st.Ref["E", (-1, -1, "D")], do: st.Ref["E", (-1, -1, "D")],
-                            lse: st.Ref["A", (-1, -1)], delta: st.Ref["A", (-1, -1)], *, E: st.DType, A: st.DType,
-                            BQ: int, BK: int, D: int, G: int, CAUSAL: int, SCALE: float, WARPS: int = 0):
+                            q: st.Ref["E", (-1, "G", -1, "D")], k: st.Ref["E", (-1, -1, "D")],
+                            v: st.Ref["E", (-1, -1, "D")], do: st.Ref["E", (-1, "G", -1, "D")],
+                            lse: st.Ref["A", (-1, "G", -1)], delta: st.Ref["A", (-1, "G", -1)], *, E: st.DType,
+                            A: st.DType, BQ: int, BK: int, D: int, G: int, CAUSAL: int, SCALE: float,
+                            WARPS: int = 0):
     """``dk`` and ``dv`` of one key tile, owned by its block, which walks the query tiles of the
     ``G`` query heads sharing this key head (with ``CAUSAL``, from the first that sees the tile:
     the diagonal ones masked, those that see it whole not): ``dv = sum of p^T do``,
-    ``dk = sum of ds^T q * SCALE``.  No atomics: no other block adds into these tiles."""
+    ``dk = sum of ds^T q * SCALE``.  No atomics: no other block adds into these tiles.  The
+    query side comes grouped, ``q`` and ``do`` as ``(BKV, G, T, D)``, ``lse`` and ``delta`` as
+    ``(BKV, G, T)`` (views of the heads as they lie): head ``g`` of the group is an index of its
+    own, which the bounds checks place on the host, not ``bkv * G + g`` in every step."""
     bkv, kj, _ = st.tile_block_id()
     s_len = k.shape[1]
-    pq, pdo = q.partition((1, BQ, D), padding="zero"), do.partition((1, BQ, D), padding="zero")
-    plse, pdelta = lse.partition((1, BQ), padding="zero"), delta.partition((1, BQ), padding="zero")
+    pq, pdo = q.partition((1, 1, BQ, D), padding="zero"), do.partition((1, 1, BQ, D), padding="zero")
+    plse, pdelta = lse.partition((1, 1, BQ), padding="zero"), delta.partition((1, 1, BQ), padding="zero")
     tile_k = k.partition((1, BK, D), padding="zero").load((bkv, kj, 0)).reshape((BK, D))
     tile_v = v.partition((1, BK, D), padding="zero").load((bkv, kj, 0)).reshape((BK, D))
-    n_q = st.num_tiles(pq, 1)
+    n_q = st.num_tiles(pq, 2)
     first = _below((kj * BK) // BQ, n_q) if CAUSAL else 0  # the first query tile that sees the keys
     whole = _below((kj * BK + BK + BQ - 2) // BQ, n_q) if CAUSAL else 0  # the first that sees them whole
     acc_k = st.zeros((BK, D), A)
     acc_v = st.zeros((BK, D), A)
     for g in range(G):
-        bh = bkv * G + g
         if CAUSAL:
             for qi in range(first, whole):
-                tile_q, tile_do = pq.load((bh, qi, 0)).reshape((BQ, D)), pdo.load((bh, qi, 0)).reshape((BQ, D))
-                row_lse, row_delta = plse.load((bh, qi)).reshape((BQ, 1)), pdelta.load((bh, qi)).reshape((BQ, 1))
+                tile_q, tile_do = pq.load((bkv, g, qi, 0)).reshape((BQ, D)), pdo.load((bkv, g, qi, 0)).reshape((BQ, D))
+                row_lse = plse.load((bkv, g, qi)).reshape((BQ, 1))
+                row_delta = pdelta.load((bkv, g, qi)).reshape((BQ, 1))
                 acc_k, acc_v = _dkdv_step(tile_q, tile_do, row_lse, row_delta, tile_k, tile_v, acc_k, acc_v, qi, kj,
                                           s_len, A, BQ, BK, True, CAUSAL, SCALE)
         for qi in range(whole, n_q):
-            tile_q, tile_do = pq.load((bh, qi, 0)).reshape((BQ, D)), pdo.load((bh, qi, 0)).reshape((BQ, D))
-            row_lse, row_delta = plse.load((bh, qi)).reshape((BQ, 1)), pdelta.load((bh, qi)).reshape((BQ, 1))
+            tile_q, tile_do = pq.load((bkv, g, qi, 0)).reshape((BQ, D)), pdo.load((bkv, g, qi, 0)).reshape((BQ, D))
+            row_lse, row_delta = plse.load((bkv, g, qi)).reshape((BQ, 1)), pdelta.load((bkv, g, qi)).reshape((BQ, 1))
             acc_k, acc_v = _dkdv_step(tile_q, tile_do, row_lse, row_delta, tile_k, tile_v, acc_k, acc_v, qi, kj,
                                       s_len, A, BQ, BK, False, CAUSAL, SCALE)
     dk.store((acc_k * SCALE).astype(E).reshape((1, BK, D)))
