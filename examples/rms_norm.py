@@ -25,7 +25,7 @@ tile of 16384 (at 4 they spill or run slower); ``rms_norm`` ``occupancy = 2``.
 
 import safetile as st
 from safetile import f32
-from safetile.rows import RMS_NORM, RowLauncher, row_tile  # noqa: F401 - row_tile: examples/qwen3's norm tile
+from safetile.rows import REREAD, RMS_NORM, RowLauncher, row_tile  # noqa: F401 - row_tile: examples/qwen3's norm tile
 
 MAX_ROW_TILE = RMS_NORM.widest[16]
 """The widest row the launcher gives ``rms_norm_row`` (elements, every type: 16384, one tile at
@@ -60,6 +60,13 @@ def rms_norm_row(
     z.store((row * inv_rms * weight).astype(E))
 
 
+@st.function
+def squares(tile):
+    """Each row's sum of squares of ``tile``, in f32."""
+    row = tile.astype(f32)
+    return st.sum(row * row, 1, keepdims=True)
+
+
 @st.kernel(specialize=[dict(E=st.f16, BM=2, BN=1024), dict(E=st.f32, BM=1, BN=256)],
            optimization_hints={"sm_90": {"occupancy": 2}})
 def rms_norm(
@@ -83,9 +90,13 @@ def rms_norm(
         # bound, not an `if`, as in softmax.py: the index proofs see the loads)
         fresh = bm != row
         sum_square = st.where(fresh, 0.0, sum_square)
-        for j in range(st.where(fresh, 0, tiles), tiles):
-            tile = px.load((bm, j)).astype(f32)
-            sum_square = sum_square + st.sum(tile * tile, 1, keepdims=True)
+        # from column tile REREAD // BN to the end, then from 0 up to it (as softmax.py): the
+        # tiles the next tiles read first come last, still in L2
+        first = REREAD // BN
+        for k in range(st.minimum(tiles, st.where(fresh, first, tiles)), tiles):
+            sum_square = sum_square + squares(px.load((bm, k)))
+        for k in range(st.minimum(tiles, st.where(fresh, first, 0))):
+            sum_square = sum_square + squares(px.load((bm, k)))
         inv_rms = st.rsqrt(sum_square / x.shape[1].astype(f32) + eps)
         row = bm
         own = px.load((bm, bn)).astype(f32)

@@ -30,7 +30,7 @@ they spill or run slower); ``softmax`` ``occupancy = 2``.
 
 import safetile as st
 from safetile import f32
-from safetile.rows import SOFTMAX, RowLauncher
+from safetile.rows import REREAD, SOFTMAX, RowLauncher
 
 LOG2E = 1.4426950408889634
 MAX_ROW_TILE = SOFTMAX.widest[16]
@@ -43,6 +43,22 @@ of ``n0`` row blocks is ``(t % n0, t // n0)``, so on a grid of ``n0`` blocks blo
 row block ``b``'s tiles left to right (one pass for its max and sum, then its tiles)."""
 
 
+@st.function
+def exp_shifted(x, top):
+    """``exp(x - top)`` as ``exp2(x log2(e) - top log2(e))``: one FMA and one MUFU op an element,
+    flushing results below 2^-126 to zero (no subnormal fix-up; a softmax term that small is
+    below every 16-bit type's resolution of a sum of at least 1)."""
+    return st.exp2(st.fma(x, LOG2E, top * -LOG2E), ftz=True)
+
+
+@st.function
+def online_merge(tile, row_max, row_sum):
+    """The running max and sum of exponentials with ``tile``'s columns merged in (the sum so far
+    rescaled to the new max)."""
+    new_max = st.maximum(row_max, st.max(tile, 1, keepdims=True))
+    return new_max, row_sum * exp_shifted(row_max, new_max) + st.sum(exp_shifted(tile, new_max), 1, keepdims=True)
+
+
 @st.kernel(
     specialize=[dict(E=st.f32, BM=2, BN=4096, N=4096), dict(E=st.f16, BM=1, BN=8192, N=8192),
                 dict(E=st.f32, BM=4, BN=128, N=100)],
@@ -53,10 +69,10 @@ def softmax_row(z: st.Mut["E", ("BM", "BN")], x: st.Ref["E", (-1, "N")], *, E: s
     assert N <= BN, "softmax_row holds a whole row in one tile: partition the output with BN >= the row width"
     bm, bn, _ = st.tile_block_id()
     row = x.partition((BM, BN), padding="neg_inf").load((bm, bn)).astype(f32)
-    shifted = row - st.max(row, 1, keepdims=True)
-    e = st.exp2(shifted * LOG2E)  # exp(x) = exp2(x log2(e)): one MUFU op
+    top = st.max(row, 1, keepdims=True)
+    e = exp_shifted(row, top)
     if LOG:
-        z.store((shifted - st.log(st.sum(e, 1, keepdims=True))).astype(E))
+        z.store((row - (top + st.log(st.sum(e, 1, keepdims=True)))).astype(E))  # one subtraction an element
     else:
         z.store((e * (1.0 / st.sum(e, 1, keepdims=True))).astype(E))  # one division per row, not per element
 
@@ -73,23 +89,25 @@ def softmax(z: st.MutMapped["E", ("BM", "BN")], x: st.Ref["E", (-1, -1)], *, E: 
     for idx in z.tile_indices(order=st.grouped(ROW_GROUP)):
         bm, bn = idx
         # The first tile of a row block makes one pass over its column tiles; the next tiles of
-        # the row make none (the loop starts at its end).  A loop bound, not an `if`: the index
-        # proofs see the loads in it (inside an `if` they left a check in the kernel).
+        # the row make none (the loops have no trips).  Loop bounds, not an `if`: the index
+        # proofs see the loads in them (inside an `if` they left a check in the kernel).
         fresh = bm != row
         row_max = st.where(fresh, float("-inf"), row_max)
         row_sum = st.where(fresh, 0.0, row_sum)
-        for j in range(st.where(fresh, 0, tiles), tiles):
-            tile = px.load((bm, j)).astype(f32)
-            new_max = st.maximum(row_max, st.max(tile, 1, keepdims=True))
-            row_sum = row_sum * st.exp2((row_max - new_max) * LOG2E) + \
-                st.sum(st.exp2((tile - new_max) * LOG2E), 1, keepdims=True)
-            row_max = new_max
+        # From column tile REREAD // BN to the end, then from 0 up to it: the tiles the next tiles
+        # read first are the ones this pass reads last, still in L2 (safetile/rows.py: REREAD).
+        # Two loops, not one index modulo the tile count: the index proofs bound each loop's own.
+        first = REREAD // BN
+        for k in range(st.minimum(tiles, st.where(fresh, first, tiles)), tiles):
+            row_max, row_sum = online_merge(px.load((bm, k)).astype(f32), row_max, row_sum)
+        for k in range(st.minimum(tiles, st.where(fresh, first, 0))):
+            row_max, row_sum = online_merge(px.load((bm, k)).astype(f32), row_max, row_sum)
         row = bm
         own = px.load((bm, bn)).astype(f32)
         if LOG:
-            z.store((own - row_max - st.log(row_sum)).astype(E), idx)
+            z.store((own - (row_max + st.log(row_sum))).astype(E), idx)
         else:
-            z.store((st.exp2((own - row_max) * LOG2E) * (1.0 / row_sum)).astype(E), idx)
+            z.store((exp_shifted(own, row_max) * (1.0 / row_sum)).astype(E), idx)
 
 
 LAUNCHER = RowLauncher(SOFTMAX, softmax_row, softmax, key_generics=("LOG",))

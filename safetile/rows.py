@@ -50,6 +50,13 @@ Choice = tuple[int, Hints]
 Rule = tuple[int | None, Sequence[Choice]]
 """(the widest row tile / width the choices serve, ``None``: any; the choices, the default first)."""
 
+REREAD = 1 << 16
+"""Elements of a row (128 KiB of 16-bit, 256 KiB of f32) that the looped kernels' first pass reads
+last, so that the second pass's first tiles are still in L2: the first pass starts at column tile
+``REREAD // BN`` and wraps round to it.  Read left to right, a row wider than a block's share of L2
+(50 MB over the blocks in flight) would be re-read from DRAM whole (its first tiles are the ones
+evicted first)."""
+
 SPILL_FREE_F32_TILE = 8192
 """The one-tile kernels' 32-bit tiles of this many elements or more take ``occupancy`` 2 at most: at 4
 they spill."""
@@ -135,8 +142,10 @@ SOFTMAX = RowTable(
     one_tile={
         # 16-bit rows of up to 1024 columns: 4096 elements a block at occupancy 6 (40 registers: 1.30x the
         # 16384 at 4 shipped before); wider, 8192 at 4 (1.4x one row at 4)
-        16: [(1024, [(4096, {"occupancy": 6}), (2048, {"occupancy": 6}), (8192, {"occupancy": 4})]),
-             (None, [(8192, {"occupancy": 4}), (2048, {"occupancy": 6}), (4096, {"occupancy": 6})])],
+        16: [(1024, [(4096, {"occupancy": 6}), (2048, {"occupancy": 6}), (8192, {"occupancy": 4}),
+                     (2048, {"occupancy": 8}), (4096, {"occupancy": 8})]),
+             (None, [(8192, {"occupancy": 4}), (2048, {"occupancy": 6}), (4096, {"occupancy": 6}),
+                     (4096, {"occupancy": 8}), (2048, {"occupancy": 8})])],
         # f32: 1024 at 8 up to 1024 columns (32 registers), 4096 at 4 up to 8192; a row of 16384 in one
         # tile at occupancy 2 (128 registers, no spill: 0.99 of Triton, 0.71-0.75 looped; run -B)
         32: [(1024, [(1024, {"occupancy": 8}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
