@@ -69,13 +69,21 @@ ATTENTION = [(4, 16, 8, 2048, 64, causal) for causal in (False, True)] + [(4, 16
 """(batch, heads, kv_heads, seq, head dim, causal), bf16."""
 ATTENTION_TRIED: dict[str, dict[int, tuple[snn.BackwardTiles, snn.BackwardTiles]]] = {
     "safetile 64x64": {},
-    "safetile 128x64 64x128": {64: (snn.BackwardTiles(128, 64), snn.BackwardTiles(64, 128, 8))},
-    "safetile 128x128 w8": {d: (snn.BackwardTiles(128, 128, 8), snn.BackwardTiles(128, 128, 8)) for d in (64, 128)},
+    "safetile dq 128x64 w8, dkdv 64x128 / 128x64": {
+        64: (snn.BackwardTiles(128, 64, 8), snn.BackwardTiles(64, 128)),
+        128: (snn.BackwardTiles(128, 64, 8), snn.BackwardTiles(128, 64, 8))},
+    "safetile dkdv 64x64 w8": {d: (snn.BackwardTiles(128, 128, 8), snn.BackwardTiles(64, 64, 8)) for d in (64, 128)},
+    "safetile 64x64 w8/w0": {64: (snn.BackwardTiles(64, 64, 8), snn.BackwardTiles(64, 64)),
+                             128: (snn.BackwardTiles(64, 64), snn.BackwardTiles(64, 64))},
+    "safetile dq 128x32, dkdv 32x128 / 128x64 w8": {
+        64: (snn.BackwardTiles(128, 32), snn.BackwardTiles(32, 128)),
+        128: (snn.BackwardTiles(128, 32), snn.BackwardTiles(128, 64, 8))},
 }
-"""Backward tiles timed beside the shipped ``snn.ATTENTION_BACKWARD_TILES`` ("safetile"): the fixed
-64 x 64 tiles shipped before; at d64 the pick of the fewest spilled bytes (dq 128 queries by 64
-keys, dk/dv 64 queries by 128 keys with 8 warps: slower than 64 x 64 unmasked); 128 x 128 with
-8 warps both ways (the forward's best: shipped at d64, 3.7x slower at d128)."""
+"""Backward tiles (queries x keys a step, worker warps) timed beside the shipped
+``snn.ATTENTION_BACKWARD_TILES`` ("safetile"): the fixed 64 x 64 tiles without hints shipped
+first; then the configurations that spill no register on sm_90 (tileiras's resource report):
+dq walking 64 or 32 keys a step, dk/dv 64 or 32 queries a step (Triton's tutorial 06 walks 32
+queries by 128 keys for dk/dv and 128 queries by 32 keys for dq), 64 x 64 both ways."""
 SOFTMAX = [(4096, 4096), (4096, 8192)]
 CROSS_ENTROPY = [(4096, 32768), (8192, 128256)]
 """(rows, vocabulary), bf16 logits."""
