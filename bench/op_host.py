@@ -3,8 +3,9 @@
     .venv/bin/python bench/op_host.py [--calls N] [--profile] [--out FILE.json]
 
 A kernel op's call in a training step is its warm path (runtime/torch/custom_op.py:
-a signature seen before): torch's dispatch, the recipe, the outputs' ``torch.empty``,
-the signature, a storage a tensor, the overlap check, the launcher.  The rows (µs a
+a signature seen before): torch's dispatch (the op's own autograd kernel calling the
+real implementation where no gradient is wanted), the signature, the outputs'
+``torch.empty``, a storage a tensor, the overlap check, the launcher (no recipe).  The rows (µs a
 call of the thread's CPU time, the best of 7 loops of N calls):
 
 * ``op, CPU tensors``: the whole call of a one-input, one-output kernel op on CPU
@@ -14,7 +15,7 @@ call of the thread's CPU time, the best of 7 loops of N calls):
   ``torch.compile(backend="aot_eager")`` made (how a compiled step calls it);
 * ``op, CPU tensors, requires grad``: the same on an input that requires grad (the
   autograd node torch's custom op makes: a forward op in a training step);
-* ``_run, stand-in GPU tensors``: the op's real implementation alone (no torch
+* ``real, stand-in GPU tensors``: the op's real implementation alone (no torch
   dispatch) on the CUDA backend over the stand-in driver (test/unit/fake_cuda.py)
   with stand-in CUDA torch tensors (test/unit/test_torch_cuda_edge.py's): torch's
   current stream, the allocator told, the storages, the launch through the C call
@@ -22,7 +23,7 @@ call of the thread's CPU time, the best of 7 loops of N calls):
 * ``torch.empty_like``: one torch op's host cost on the same machine, for scale.
 
 ``--profile`` prints cProfile's top functions of the CPU op's eager call and of
-the stand-in ``_run``.  The figures are this machine's (a loaded 2-core one here):
+the stand-in real implementation.  The figures are this machine's (a loaded 2-core one here):
 compare rows of one run, not runs.
 """
 
@@ -118,18 +119,18 @@ def stand_in_gpu_rows(calls: int, profile: bool) -> dict[str, float]:
         try:
             log = _NoLog()
             y, x = (FakeCudaTensor(st.from_numpy(np.zeros(N, np.float32)).sync(), 0, N, log) for _ in range(2))
-            custom_op._allocate = lambda launch, device: [y]  # type: ignore[assignment]
+            custom_op._allocate = lambda outputs, device: [y]  # type: ignore[assignment]
             memo: dict[Any, Any] = {}
 
             def call() -> None:
-                custom_op._run("bench_op_host::scale", scale_op_launch(x), memo)
+                custom_op._call("bench_op_host::scale", scale_op_launch, (x,), 1, memo)
 
             call()
-            rows = {"_run, stand-in GPU tensors": best(_repeat(call), calls)}
+            rows = {"real, stand-in GPU tensors": best(_repeat(call), calls)}
             if profile:
                 profiler = cProfile.Profile()
                 profiler.runcall(_repeat(call), calls)
-                print("== _run, stand-in GPU tensors")
+                print("== real, stand-in GPU tensors")
                 pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
             return rows
         finally:

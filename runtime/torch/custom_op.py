@@ -7,7 +7,10 @@ partitioned into), the kernel's other arguments and its generics.  The
 kernel's parameters are the outputs first, then ``KernelLaunch.args`` in order.
 
 The recipe only does shape arithmetic, so it runs on fake tensors too, and
-the op's two implementations come from it:
+the op's two implementations come from it.  What it returns is a function of
+the arguments' facts (each tensor's shape, strides, dtype, device, alignment;
+the other arguments' values): the real implementation runs it once a
+signature of those facts (``_Warm``).
 
 * the real one allocates each output with ``torch.empty``, shares every
   tensor with safetile from its own attributes (no copy), partitions the
@@ -16,8 +19,9 @@ the op's two implementations come from it:
   it enqueues the launch on torch's current stream, as a torch op, the
   caching allocator told of the use (``interop.keep_for_stream``), so it also
   records into a ``torch.cuda.graph`` capture.  It is the op's own CPU and
-  CUDA kernel at torch's dispatcher (``_register_backends``), and a
-  signature's later calls take the warm path (``_Warm``);
+  CUDA kernel at torch's dispatcher, and, where no gradient is wanted, its
+  autograd kernel calls it directly (``_register_kernels``); a signature's
+  later calls take the warm path (``_Warm``: the recipe not run again);
 * the fake one (``torch.compile``'s tracing, meta tensors) returns empty
   tensors of the output spec, after specializing the kernel for the
   arguments' facts, so a kernel that cannot compile for them fails while
@@ -36,13 +40,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import torch
+from torch._library.autograd import make_autograd_impl
 
 from safetile.frontend.dsl import DType, TensorSpec, bf16, bool_, f16, f32, f64, i8, i16, i32, i64, u8
 from safetile.frontend.errors import CompileError
 
 from ..backend import current_backend
 from ..interop import keep_for_stream, share_torch, torch_current, torch_storage
-from ..launch import OPTIONS, RUN_OPTIONS, check_disjoint, kwargs_key
+from ..launch import OPTIONS, RUN_OPTIONS, check_disjoint
 from ..stream import capturing_here
 
 _DTYPES: dict[torch.dtype, DType] = {
@@ -104,7 +109,7 @@ def kernel_op(name: str, *, outputs: int = 1) -> Callable[[Callable[..., KernelL
         memo: dict[tuple[Any, ...], _Warm] = {}
 
         def real(*args: Any) -> Any:
-            return _result(_run(name, _launch_of(name, recipe, args, outputs), memo))
+            return _result(_call(name, recipe, args, outputs, memo))
 
         def fake(*args: Any) -> Any:
             launch = _launch_of(name, recipe, args, outputs)
@@ -115,30 +120,45 @@ def kernel_op(name: str, *, outputs: int = 1) -> Callable[[Callable[..., KernelL
                 # torch.compile reports an error of a fake implementation by its repr, which
                 # leaves out the place: carry the whole located message
                 raise TraceError(f"custom op '{name}' cannot compile its kernel for these arguments:\n{err}") from err
-            return _result(_allocate(launch, _device(args)))
+            return _result(_allocate(launch.outputs, _device(args)))
 
         op = torch.library.custom_op(name, real, mutates_args=(), schema=_schema(recipe, outputs))
         op.register_fake(fake)
-        _register_backends(name, real)
+        _register_kernels(op, name, real)
         return op
 
     return register
 
 
 _LIBRARIES: dict[str, torch.library.Library] = {}
-"""The ``IMPL`` library of each op namespace ``_register_backends`` registers into (kept alive:
+"""The ``IMPL`` library of each op namespace ``_register_kernels`` registers into (kept alive:
 a library's registrations end with it)."""
 
+_BACKENDS = frozenset({torch._C.DispatchKey.CPU, torch._C.DispatchKey.CUDA})
+"""The dispatch keys of plain host and GPU tensors: those ``real`` is registered for."""
 
-def _register_backends(name: str, real: Callable[..., Any]) -> None:
-    """Register ``real`` as the op's own CPU and CUDA kernel, which torch's dispatcher prefers to
-    the ``CompositeExplicitAutograd`` kernel ``custom_op`` registered (``backend_impl``).  That
-    one costs each call a Python wrapper that checks no output aliases an input: ours never do
-    (each is a new ``torch.empty``, ``_allocate``).  Wrapped in dynamo's ``disable`` as
-    ``custom_op`` wraps it (``torch._disable_dynamo``: dynamo imported at the first call, not
-    at registration): a call from a frame dynamo is evaluating (code after a graph break) runs
-    ``real`` as it is, never traced.  The fake, autograd and meta registrations stay
-    ``custom_op``'s."""
+
+def _register_kernels(op: Any, name: str, real: Callable[..., Any]) -> None:
+    """Register ``real`` at torch's dispatcher in place of two layers of ``custom_op``'s Python.
+
+    * The op's own CPU and CUDA kernel, which the dispatcher prefers to the
+      ``CompositeExplicitAutograd`` kernel ``custom_op`` registered (``backend_impl``): that one
+      costs each call a Python wrapper that checks no output aliases an input, and ours never
+      do (each is a new ``torch.empty``, ``_allocate``).
+    * Its autograd kernel for CPU and CUDA tensors (``AutogradCPU``, ``AutogradCUDA``: the
+      dispatcher prefers them to ``custom_op``'s ``Autograd`` one).  Where a gradient is wanted
+      (grad mode on and an argument requiring grad) it is ``custom_op``'s (its
+      ``autograd.Function``, the formula ``register_autograd`` gave).  Where none is (a
+      compiled graph's calls: AOT autograd runs them with grad mode off) and the keys below
+      autograd are a plain backend's, it calls ``real`` itself, where ``custom_op``'s made a
+      dataclass, entered a guard and redispatched through Python a call; anything else below
+      autograd (fake or functional tensors while tracing, a Python mode) is redispatched by
+      ``custom_op``'s kernel as before.  Which keysets are plain is remembered by their bits.
+
+    Both are wrapped in dynamo's ``disable`` as ``custom_op`` wraps its kernels
+    (``torch._disable_dynamo``: dynamo imported at the first call, not at registration): a
+    call from a frame dynamo is evaluating (code after a graph break) runs them as they are,
+    never traced.  The fake and meta registrations stay ``custom_op``'s."""
     namespace, op_name = name.split("::")
     library = _LIBRARIES.get(namespace)
     if library is None:
@@ -146,6 +166,22 @@ def _register_backends(name: str, real: Callable[..., Any]) -> None:
     kernel = torch._disable_dynamo(real, recursive=True)
     for key in ("CPU", "CUDA"):
         library.impl(op_name, kernel, key)
+    differentiable = make_autograd_impl(op._opoverload, op)
+    below = torch._C._after_ADInplaceOrView_keyset  # ADInplaceOrView: a fallthrough for an op that mutates nothing
+    plain: dict[int, bool] = {}
+
+    def autograd(keyset: Any, *args: Any) -> Any:
+        if torch.is_grad_enabled() and torch._C._any_requires_grad(*args):
+            return differentiable(keyset, *args)
+        bits = keyset.raw_repr()
+        direct = plain.get(bits)
+        if direct is None:
+            direct = plain[bits] = (keyset & below).highestPriorityTypeId() in _BACKENDS
+        return real(*args) if direct else differentiable(keyset, *args)
+
+    autograd_kernel = torch._disable_dynamo(autograd, recursive=True)
+    for key in ("AutogradCPU", "AutogradCUDA"):
+        library.impl(op_name, autograd_kernel, key, with_keyset=True)
 
 
 def _launch_of(name: str, recipe: Callable[..., KernelLaunch], args: Sequence[Any], outputs: int) -> KernelLaunch:
@@ -186,97 +222,150 @@ def _result(outputs: list[torch.Tensor]) -> Any:
     return outputs[0] if len(outputs) == 1 else tuple(outputs)
 
 
-def _allocate(launch: KernelLaunch, device: torch.device) -> list[torch.Tensor]:
-    """The launch's outputs: new tensors of its output specs on ``device`` (so never an alias of an
-    argument)."""
-    return [torch.empty(o.shape, dtype=o.dtype, device=device) for o in launch.outputs]
+def _allocate(outputs: Sequence[OutputSpec], device: torch.device) -> list[torch.Tensor]:
+    """New tensors of the output specs on ``device`` (so never an alias of an argument)."""
+    return [torch.empty(o.shape, dtype=o.dtype, device=device) for o in outputs]
 
 
 WARM_MEMO = 256
 """Signatures a kernel op remembers (``_Warm``); the memo is emptied when full."""
 
 
+def _facts(arg: Any) -> Any:
+    """What of one op argument decides the recipe's launch and its plan: of a tensor its shape,
+    strides, dtype, device, 16-byte alignment and lazy-view bits; of a list its items'; of
+    anything else (a number: the schema fixes its type) its value."""
+    if isinstance(arg, torch.Tensor):
+        return arg.shape, arg.stride(), arg.dtype, arg.device, arg.data_ptr() % 16 == 0, arg.is_neg() or arg.is_conj()
+    if isinstance(arg, list):
+        return tuple(_facts(item) for item in arg)
+    return arg
+
+
+def _call(name: str, recipe: Callable[..., KernelLaunch], args: Sequence[Any], outputs: int,
+          memo: dict[tuple[Any, ...], _Warm]) -> list[torch.Tensor]:
+    """The real implementation: the outputs of the op's launch on ``args``, written by the
+    kernel (sharing their memory with it).  A signature (``_facts`` of every argument) seen
+    before, on this backend and outside a safetile capture, takes the warm path; else
+    ``_first``."""
+    key = tuple([_facts(a) for a in args])
+    warm = memo.get(key)
+    if warm is not None and warm.plan.backend is current_backend() and not capturing_here():
+        return warm.run(args)
+    return _first(name, _launch_of(name, recipe, args, outputs), args, key, memo)
+
+
+_TENSOR = object()
+"""Where a ``_Warm``'s launch arguments hold a tensor (taken from the call's arguments)."""
+
+
 @dataclass(frozen=True)
 class _Warm:
-    """What one signature of a kernel op's launch fixes, remembered after its first launch went
-    through every check of ``launch`` (argument types, element types, shapes, strides, alignment,
-    tiles, the kernel's launch checks; the variant compiled and loaded): its ``_Plan``.
+    """What one signature of a kernel op fixes, remembered after its first call ran the recipe
+    and went through every check of ``launch`` (argument types, element types, shapes, strides,
+    alignment, tiles, the kernel's launch checks; the variant compiled and loaded): the
+    recipe's launch and the launch's ``_Plan``.
 
-    A later call of the same signature (the same output specs and options, input tensors of the
-    same shapes, strides, dtypes, device and 16-byte alignment, the same scalars) makes one
-    storage a tensor over its memory and hands them to the plan's launcher: no safetile handles,
-    no plan lookup, no partitions, nothing the signature decides checked again.  What the
-    addresses decide is checked every call: an output overlapping another argument is refused as
-    ``launch`` refuses it (``check_disjoint``).  The handles the first launch made were private
-    to the call (no one else could hold them), so their moves check nothing a later call needs."""
+    A later call of the signature runs no recipe: it allocates the outputs, takes the kernel's
+    tensor inputs from the call's arguments (made contiguous where the first call's were not),
+    makes one storage a tensor over its memory and hands them to the plan's launcher: no
+    safetile handles, no plan lookup, no partitions, nothing the signature decides checked
+    again.  What the addresses decide is checked every call: an output overlapping another
+    argument is refused as ``launch`` refuses it (``check_disjoint``); on the GPU the caching
+    allocator is told of every input's use every call (``keep_for_stream``).  The outputs and
+    contiguous copies are new allocations of torch's (64-byte aligned on the host, 512 on the
+    GPU), so their alignment is the first call's.  The handles the first launch made were
+    private to the call (no one else could hold them), so their moves check nothing a later
+    call needs."""
 
+    kernel: Any
     plan: Any
     """The first launch's plan (``plan`` of the op ``launch`` made)."""
-    elements: tuple[DType, ...]
-    """The element type of each tensor (outputs, then the tensor arguments)."""
+    outputs: tuple[OutputSpec, ...]
+    device: torch.device
+    """Where the outputs are allocated."""
+    inputs: tuple[tuple[int, bool], ...]
+    """Of each tensor among the launch's arguments, in order: its position among the op's
+    arguments, and whether it is made contiguous (a copy)."""
+    args: tuple[Any, ...]
+    """The launch's arguments, ``_TENSOR`` in place of each tensor."""
+    layouts: tuple[tuple[tuple[int, ...], tuple[int, ...], DType], ...]
+    """Each tensor's shape, strides and element type as shared (outputs, then the inputs)."""
     run_options: dict[str, Any]
 
+    def run(self, args: Sequence[Any]) -> list[torch.Tensor]:
+        outputs = _allocate(self.outputs, self.device)
+        inputs = [args[i].contiguous() if copied else args[i] for i, copied in self.inputs]
+        tensors = [*outputs, *inputs]
+        stream, current = torch_current(tensors)
+        bare = [_Bare(torch_storage(t, t.data_ptr(), shape, strides, element, stream))
+                for t, (shape, strides, element) in zip(tensors, self.layouts, strict=True)]
+        shared = iter(bare[len(outputs):])
+        launch_args = [*bare[:len(outputs)], *(next(shared) if a is _TENSOR else a for a in self.args)]
+        plan = self.plan
+        check_disjoint(self.kernel, plan, launch_args)
+        if stream is None:  # host tensors: the backend's default stream, waited for
+            home = plan.backend.default_stream
+            plan.launcher.launch(launch_args, home, self.run_options)
+            home.synchronize()
+        else:
+            keep_for_stream(inputs, stream, current)
+            plan.launcher.launch(launch_args, stream, self.run_options)
+        return outputs
 
-def _signature(launch: KernelLaunch, facts: Sequence[tuple[int, tuple[int, ...], tuple[int, ...]]],
-               tensors: Sequence[torch.Tensor]) -> tuple[Any, ...]:
-    """What decides a kernel op's launch plan, as one hashable key: of each tensor its shape,
-    strides, dtype, device, 16-byte alignment and lazy-view bits (``facts``: its ``data_ptr()``,
-    shape and strides, read once a call), the scalars, the output tiles and the options."""
-    layout = tuple((shape, strides, t.dtype, t.device, ptr % 16 == 0, t.is_neg() or t.is_conj())
-                   for (ptr, shape, strides), t in zip(facts, tensors))
-    scalars = tuple(a if not isinstance(a, torch.Tensor) else None for a in launch.args)
-    return (launch.kernel, tuple(o.tile for o in launch.outputs), layout, scalars, kwargs_key(launch.options))
 
-
-def _run(name: str, launch: KernelLaunch, memo: dict[tuple[Any, ...], _Warm]) -> list[torch.Tensor]:
-    """Launch on real tensors: the outputs, written by the kernel (sharing their memory with it).
+def _first(name: str, launch: KernelLaunch, args: Sequence[Any], key: tuple[Any, ...],
+           memo: dict[tuple[Any, ...], _Warm]) -> list[torch.Tensor]:
+    """The first call of a signature: launch on real tensors through ``launch`` (every check).
 
     Host tensors: the launch is waited for.  GPU tensors: the launch is enqueued on torch's current
     stream and not waited for, as a torch op (under ``torch.cuda.graph`` capture it is recorded into
     the graph); torch's caching allocator is told the stream uses every input's memory (the outputs
-    were allocated on that stream).  The first call of a signature checks the element types, goes
-    through ``launch`` and remembers its plan in ``memo``; later calls take the warm path
-    (``_Warm``).  torch is asked for its current stream once a call (``torch_current``)."""
-    outputs = _allocate(launch, _device(launch.args))
+    were allocated on that stream).  The element types are checked here; the launch and its plan
+    are remembered in ``memo`` (``_Warm``) where every tensor the recipe passes is one of the
+    op's arguments (a tensor it made, a view, is the recipe's to make again: such a signature
+    takes this path every call).  torch is asked for its current stream once a call
+    (``torch_current``)."""
+    _check_dtypes(name, launch)
+    outputs = _allocate(launch.outputs, _device(launch.args))
     # contiguous: the layout the fake implementation specialized for
     inputs = [a.contiguous() if isinstance(a, torch.Tensor) else a for a in launch.args]
     tensor_inputs = [a for a in inputs if isinstance(a, torch.Tensor)]
     tensors = [*outputs, *tensor_inputs]
     stream, current = torch_current(tensors)
-    facts = [(t.data_ptr(), tuple(t.shape), t.stride()) for t in tensors]
-    key = _signature(launch, facts, tensors)
-    warm = memo.get(key)
-    backend = current_backend()
-    if warm is None or warm.plan.backend is not backend or capturing_here():
-        _check_dtypes(name, launch)
-        handles = [share_torch(t, stream) for t in tensors]
-        parts = [h.partition(o.tile) for h, o in zip(handles, launch.outputs)]
-        shared = iter(handles[len(outputs):])
-        args = [next(shared) if isinstance(a, torch.Tensor) else a for a in inputs]
-        op = launch.kernel(*parts, *args, **launch.options)
+    handles = [share_torch(t, stream) for t in tensors]
+    parts = [h.partition(o.tile) for h, o in zip(handles, launch.outputs)]
+    shared = iter(handles[len(outputs):])
+    op = launch.kernel(*parts, *(next(shared) if isinstance(a, torch.Tensor) else a for a in inputs),
+                       **launch.options)
+    warm = _remember(launch, args, inputs, op.plan, tensors, handles, outputs)
+    if warm is not None:
         if len(memo) >= WARM_MEMO:
             memo.clear()
-        memo[key] = _Warm(op.plan, tuple(h.dtype for h in handles),
-                          {k: v for k, v in launch.options.items() if k in RUN_OPTIONS})
-        if stream is None:
-            op.sync()
-        else:
-            keep_for_stream(tensor_inputs, stream, current)
-            op.enqueue(stream)
-        return outputs
-    bare = [_Bare(torch_storage(t, *fact, element, stream))
-            for t, fact, element in zip(tensors, facts, warm.elements, strict=True)]
-    shared = iter(bare[len(outputs):])
-    args = [*bare[:len(outputs)], *(next(shared) if isinstance(a, torch.Tensor) else a for a in inputs)]
-    check_disjoint(launch.kernel, warm.plan, args)
-    if stream is None:  # host tensors: the backend's default stream, waited for
-        home = backend.default_stream
-        warm.plan.launcher.launch(args, home, warm.run_options)
-        home.synchronize()
+        memo[key] = warm
+    if stream is None:
+        op.sync()
     else:
         keep_for_stream(tensor_inputs, stream, current)
-        warm.plan.launcher.launch(args, stream, warm.run_options)
+        op.enqueue(stream)
     return outputs
+
+
+def _remember(launch: KernelLaunch, args: Sequence[Any], inputs: Sequence[Any], plan: Any,
+              tensors: Sequence[torch.Tensor], handles: Sequence[Any], outputs: Sequence[torch.Tensor]) -> _Warm | None:
+    """The ``_Warm`` of a first call (``None`` where the recipe passed a tensor that is not one of
+    the op's arguments)."""
+    positions = {id(a): i for i, a in enumerate(args) if isinstance(a, torch.Tensor)}
+    taken = []
+    for given, used in zip(launch.args, inputs):
+        if isinstance(given, torch.Tensor):
+            if id(given) not in positions:
+                return None
+            taken.append((positions[id(given)], used is not given))
+    layouts = tuple((tuple(t.shape), tuple(t.stride()), h.dtype) for t, h in zip(tensors, handles))
+    return _Warm(launch.kernel, plan, tuple(launch.outputs), outputs[0].device if outputs else torch.device("cpu"),
+                 tuple(taken), tuple(_TENSOR if isinstance(a, torch.Tensor) else a for a in launch.args), layouts,
+                 {k: v for k, v in launch.options.items() if k in RUN_OPTIONS})
 
 
 class _Bare:

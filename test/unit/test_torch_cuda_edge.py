@@ -9,7 +9,7 @@ uses their memory (``record_stream``), so memory torch frees while the launch
 is pending is not handed out again before it has run.  Driven on a safetile
 stream instead, the launch waits for torch's stream and the allocator is told
 of that stream.  Overlapping views of one allocation are refused as safetile
-tensors are.  A kernel op's real implementation (``custom_op._run``) on the
+tensors are.  A kernel op's real implementation (``custom_op._call``) on the
 same stand-ins, cold and warm, launches on torch's current stream, asks torch
 for it once a call and tells the allocator of its inputs before the launch.
 
@@ -251,11 +251,14 @@ def test_a_launch_from_a_thread_with_no_current_context_makes_ours_current(fake:
 
 def kernel_op_call(outputs: list[FakeCudaTensor], x: FakeCudaTensor, y: FakeCudaTensor,
                    memo: dict[Any, Any], monkeypatch: pytest.MonkeyPatch) -> list[Any]:
-    """What a kernel op's real implementation does for ``add(x, y)`` (``custom_op._run``) on the
+    """What a kernel op's real implementation does for ``add(x, y)`` (``custom_op._call``) on the
     stand-in tensors, ``outputs`` taking the place of the outputs torch would allocate."""
-    monkeypatch.setattr(custom_op, "_allocate", lambda launch, device: list(outputs))
-    launch = KernelLaunch(add, [OutputSpec((N,), torch.float32, (TILE,))], [x, y], {"S": (TILE,)})
-    return custom_op._run("test::add", launch, memo)
+    monkeypatch.setattr(custom_op, "_allocate", lambda specs, device: list(outputs))
+
+    def recipe(x: Any, y: Any) -> KernelLaunch:
+        return KernelLaunch(add, [OutputSpec((N,), torch.float32, (TILE,))], [x, y], {"S": (TILE,)})
+
+    return custom_op._call("test::add", recipe, (x, y), 1, memo)
 
 
 def test_a_kernel_op_on_gpu_tensors_asks_torch_for_its_stream_once_a_call(fake: Any,

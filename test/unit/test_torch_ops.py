@@ -229,6 +229,93 @@ def test_the_op_dispatches_to_its_own_cpu_and_cuda_kernels() -> None:
     torch.testing.assert_close(torch.ops.safetile_test.warm_softmax.default(x), torch.softmax(x, 1))
 
 
+recipe_calls = [0]
+
+
+@kernel_op("safetile_test::counted_softmax")
+def counted_softmax(x: torch.Tensor, log: bool) -> KernelLaunch:
+    recipe_calls[0] += 1
+    return KernelLaunch(K.softmax_forward, [OutputSpec(tuple(x.shape), x.dtype, (2, 16))], [x],
+                        {"A": accumulator(x.dtype), "LOG": int(log)})
+
+
+def test_a_signature_runs_its_recipe_once() -> None:
+    # The recipe's launch is a function of the arguments' facts: a later call of a signature takes
+    # it from the first (the tensor from the call's arguments), another signature runs the recipe.
+    x = torch.randn(5, 12, dtype=torch.float64)
+    before = recipe_calls[0]
+    torch.testing.assert_close(counted_softmax(x, False), torch.softmax(x, 1))
+    assert recipe_calls[0] == before + 1
+    for _ in range(3):
+        x = torch.randn(5, 12, dtype=torch.float64)
+        torch.testing.assert_close(counted_softmax(x, False), torch.softmax(x, 1))
+    assert recipe_calls[0] == before + 1
+    torch.testing.assert_close(counted_softmax(x, True), torch.log_softmax(x, 1))  # another scalar
+    torch.testing.assert_close(counted_softmax(x.t().contiguous().t(), False), torch.softmax(x, 1))  # strides
+    assert recipe_calls[0] == before + 3
+
+
+@kernel_op("safetile_test::view_softmax")
+def view_softmax(x: torch.Tensor) -> KernelLaunch:
+    """A recipe passing the kernel a tensor it made (a view): its launch cannot be reused."""
+    flat = x.reshape(-1, x.shape[-1])
+    return KernelLaunch(K.softmax_forward, [OutputSpec(tuple(flat.shape), x.dtype, (2, 16))], [flat],
+                        {"A": accumulator(x.dtype)})
+
+
+def test_a_recipe_passing_a_tensor_of_its_own_runs_every_call() -> None:
+    for _ in range(2):
+        x = torch.randn(2, 3, 10, dtype=torch.float64)
+        torch.testing.assert_close(view_softmax(x), torch.softmax(x, -1).reshape(6, 10))
+
+
+def test_a_call_wanting_no_gradient_skips_custom_ops_python_autograd(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A compiled graph calls the op with grad mode off: the op's own autograd kernel calls the real
+    # implementation, where custom_op's redispatched below autograd through Python (a guard entered
+    # a call); a call wanting a gradient still takes custom_op's, with the registered formula.
+    import safetile.nn as snn
+
+    entered = [0]
+    guard = torch._C._AutoDispatchBelowAutograd
+
+    def counting() -> object:
+        entered[0] += 1
+        return guard()
+
+    monkeypatch.setattr(torch._C, "_AutoDispatchBelowAutograd", counting)
+    for key in ("AutogradCPU", "AutogradCUDA"):
+        assert torch._C._dispatch_has_kernel_for_dispatch_key("safetile_test::warm_softmax", key), key
+    x = torch.randn(6, 10, dtype=torch.float64)
+    with torch.no_grad():
+        torch.testing.assert_close(warm_softmax(x), torch.softmax(x, 1))
+    torch.testing.assert_close(warm_softmax(x), torch.softmax(x, 1))  # grad mode on, nothing requires grad
+    assert entered[0] == 0
+    x.requires_grad_()
+    snn.softmax(x).pow(2).sum().backward()
+    assert entered[0] > 0
+    torch.testing.assert_close(x.grad, torch.func.grad(lambda x: torch.softmax(x, -1).pow(2).sum())(x.detach()))
+
+
+def test_a_python_mode_still_sees_the_op() -> None:
+    # The direct call is taken only where the keys below autograd are a plain backend's: under a
+    # Python dispatch mode (as tracing's) the op is redispatched to it.
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    class Log(TorchDispatchMode):
+        def __init__(self) -> None:
+            super().__init__()
+            self.ops: list[object] = []
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):  # type: ignore[no-untyped-def]
+            self.ops.append(func)
+            return func(*args, **(kwargs or {}))
+
+    x = torch.randn(6, 10, dtype=torch.float64)
+    with torch.no_grad(), Log() as log:
+        torch.testing.assert_close(warm_softmax(x), torch.softmax(x, 1))
+    assert torch.ops.safetile_test.warm_softmax.default in log.ops
+
+
 def test_a_signature_checks_its_element_types_once(monkeypatch: pytest.MonkeyPatch) -> None:
     # The element types are part of the signature: a later call of it has the types its first call
     # checked, and checks them no more (an unsupported one is still refused: test_an_unsupported_dtype).
