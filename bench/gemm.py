@@ -59,6 +59,7 @@ MATMUL = _example("gemm", "matmul")
 FP8 = _example("fp8_gemm")
 SCALED_MM = _example("fp8_gemm", "scaled_mm")
 GEMM_PLAN = _example("gemm", "gemm_plan")
+PERSISTENT_MATMUL = _example("gemm", "persistent_kernel")()
 SPLIT_K = _example("gemm", "split_k_gemm")
 SPLIT_K_SUM = _example("gemm", "split_k_sum")
 SUM_TILE = _example("gemm", "SUM_TILE")
@@ -158,20 +159,40 @@ CANDIDATES = [
         Config(64, 64, 64, occupancy=2, group=8), Config(128, 64, 128, group=8)]),
     ("bf16", 16, 2560, 9728, "down M=16", [
         Config(16, 32, 128, group=8), Config(16, 64, 128, group=8), Config(16, 32, 128, splits=2),
-        Config(16, 64, 128, splits=2), Config(16, 64, 128, splits=3)]),
+        Config(16, 32, 128, splits=3), Config(16, 64, 128, splits=2), Config(16, 64, 128, splits=3)]),
     ("bf16", 1024, 2560, 9728, "down M=1024", [
         Config(128, 256, 64, **BIG, splits=3), Config(256, 128, 64, **BIG, splits=3),
         Config(128, 128, 64, splits=4), Config(64, 256, 64, **BIG, group=8)]),
     ("bf16", 2048, 2560, 9728, "down M=2048", [
         Config(128, 256, 64, **BIG, group=8), Config(128, 256, 64, **BIG, splits=3),
-        Config(128, 128, 64, persistent=True, group=8), Config(256, 128, 64, **BIG, group=8)]),
+        Config(128, 128, 64, splits=2), Config(256, 128, 64, **BIG, group=8)]),
     ("bf16", 2048, 6144, 2560, "QKV M=2048", [
         Config(128, 128, 64, group=8), Config(128, 256, 64, **PERSISTENT_BIG)]),
+    ("bf16", 8192, 6144, 2560, "QKV M=8192", [Config(128, 256, 64, **PERSISTENT_BIG)]),
     ("bf16", 8192, 2560, 9728, "down M=8192", [
         Config(128, 256, 64, **PERSISTENT_BIG), Config(256, 128, 64, **BIG, group=8)]),
 ]
 """``--only candidates``: (dtype, M, N, K, label, configs) tried against ``matmul()``'s own choice
 and cuBLAS (issue 30's gaps: 4096³, few tokens, the down projection's partial wave at 1024-2048)."""
+TILED_BIG = dict(BIG, group=8)
+SHIPPED = [
+    ("f16", 4096, 4096, 4096, "4096x4096x4096", [Config(128, 256, 64, **TILED_BIG)]),
+    ("bf16", 16, 6144, 2560, "QKV M=16", [Config(64, 64, 64, group=8)]),
+    ("bf16", 128, 6144, 2560, "QKV M=128", [Config(128, 128, 64, group=8)]),
+    ("bf16", 16, 2560, 9728, "down M=16", [Config(64, 64, 64, splits=2)]),
+    ("bf16", 2048, 6144, 2560, "QKV M=2048", [Config(128, 256, 64, **TILED_BIG)]),
+    ("bf16", 8192, 6144, 2560, "QKV M=8192", [Config(128, 256, 64, **TILED_BIG)]),
+    ("bf16", 8192, 2560, 9728, "down M=8192", [Config(128, 256, 64, **TILED_BIG)]),
+    ("bf16", 1024, 2560, 9728, "down M=1024", [Config(128, 256, 64, **TILED_BIG)]),
+    ("f16", 8192, 8192, 8192, "8192x8192x8192", [Config(128, 256, 64, **TILED_BIG)]),
+    ("bf16", 8192, 8192, 8192, "8192x8192x8192", [Config(128, 256, 64, **TILED_BIG)]),
+    ("bf16", 1024, 6144, 2560, "QKV M=1024", []),
+    ("bf16", 128, 2560, 9728, "down M=128", []),
+    ("bf16", 2048, 2560, 9728, "down M=2048", []),
+]
+"""``--only shipped``: ``matmul()`` against cuBLAS at the squares and the projections, each with
+the config ``matmul()`` launched before session 5's refit (commit 41d0550) as a same-run
+reference where the plan changed (none where it did not)."""
 FP8_CONFIGS = [Config(128, 128, 128, warps8=True, group=8, fp8=True),
                Config(128, 256, 128, warps8=True, group=8, fp8=True)]
 PERSISTENT_BLOCKS = 132
@@ -184,9 +205,10 @@ QUICK = Method(rounds=3, warm=5, reps=3, cool_s=0.1, steady_s=0.3)
 def problems(quick: bool, only: str | None = None,
              tokens: tuple[int, ...] = TOKENS) -> list[tuple[str, int, int, int, str, list[Config]]]:
     """(dtype, M, N, K, label, configs) of each problem timed: the squares and FP8 (unless ``only``),
-    then the projections at ``tokens``; ``only="candidates"``: ``CANDIDATES`` alone (``quick`` or not)."""
-    if only == "candidates":
-        return CANDIDATES
+    then the projections at ``tokens``; ``only="candidates"`` or ``"shipped"``: ``CANDIDATES`` or
+    ``SHIPPED`` alone (``quick`` or not)."""
+    if only in ("candidates", "shipped"):
+        return CANDIDATES if only == "candidates" else SHIPPED
     found = []
     if only is None:
         found += [(d, m, n, k, f"{m}x{n}x{k}", CONFIGS) for d, m, n, k in (SHAPES[1:2] if quick else SHAPES)]
@@ -231,14 +253,14 @@ def shipped(m: int, n: int, k: int, fp8: bool = False) -> Config:
     examples' hints by tile size)."""
     if fp8:
         return Config(128, 128, 128, warps8=True, group=8, fp8=True)
-    bm, bn, bk, splits = GEMM_PLAN(m, n, k)
+    bm, bn, bk, splits, persistent = GEMM_PLAN(m, n, k)
     big = bm * bn >= 128 * 256
     return Config(bm, bn, bk, warps8=big, latency=6 if big else 0, group=0 if splits > 1 else 8,
-                  splits=splits if splits > 1 else 0)
+                  splits=splits if splits > 1 else 0, persistent=persistent)
 
 
 KERNELS = {c: c.kernel() for c in CONFIGS + sum(PROJECTION_CONFIGS.values(), []) + FP8_CONFIGS + BUILD_ONLY
-           + [c for *_, configs in CANDIDATES for c in configs]}
+           + [c for *_, configs in CANDIDATES + SHIPPED for c in configs]}
 
 
 # -- ahead of time, here --------------------------------------------------------------
@@ -269,7 +291,8 @@ def build(arch: str, only: str | None = None, tokens: tuple[int, ...] = TOKENS) 
         for config, kernel in todo:
             what = config.name
             if kernel is None:  # matmul() or scaled_mm(): the example's kernel with its own hints
-                kernel = FP8 if fp8 else SPLIT_K if config.splits else GROUPED
+                kernel = FP8 if fp8 else SPLIT_K if config.splits else PERSISTENT_MATMUL if config.persistent \
+                    else GROUPED
                 what = f"example {'scaled_mm' if fp8 else 'matmul'}() = {what}"
             one(kernel, what, f"{dtype_name} {label}", spec(config, dtype, m, n, k))
             if config.splits:
@@ -407,8 +430,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--build", metavar="ARCH", help="compile every config for ARCH here (no GPU needed)")
     parser.add_argument("--quick", action="store_true", help="fewer problems, shorter timings")
     parser.add_argument("--json", help="also write the results to this file")
-    parser.add_argument("--only", choices=["projections", "candidates"],
-                        help="only the Qwen3-4B projections, or only CANDIDATES (with --quick: the short method)")
+    parser.add_argument("--only", choices=["projections", "candidates", "shipped"],
+                        help="only the Qwen3-4B projections, CANDIDATES or SHIPPED (with --quick: the short method)")
     parser.add_argument("--tokens", default=",".join(map(str, TOKENS)),
                         help=f"the projections' M, a comma-separated subset of {','.join(map(str, TOKENS))}")
     args = parser.parse_args(argv)

@@ -4,14 +4,17 @@ The K loop's bound comes from the partition of ``x``; with the argument
 facts of contiguous, 16-aligned operands the inner strides are static 1.
 
 ``matmul(z, x, y)`` is what a user calls: it plans the launch for the shape
-(``gemm_plan``: the tiles of ``gemm_tiles``, and whether to split K) and
-launches ``grouped_gemm``, or ``split_k`` where the plain grid would leave
-most of the GPU idle.  Shipped defaults (the best of ``bench/gemm.py`` on an
-H100 by its method, docs/benchmarks.md §4): 128x256x64 tiles in the grouped
+(``gemm_plan``: the tiles of ``gemm_tiles``, whether to split K, whether to
+run persistent) and launches ``grouped_gemm``, the persistent grouped GEMM
+of ``examples/persistent_gemm.py`` (128x256 tiles: one block per SM walks
+them), or ``split_k`` where the plain grid would leave most of the GPU idle.
+Shipped defaults (the best of ``bench/gemm.py`` on an H100 by its method,
+docs/benchmarks.md §4): for big outputs 128x256x64 tiles in the grouped
 order (``G = 8``) with, on sm_90, 8 worker warps (384 threads, 168
 registers: without it a 128x256 tile spills 1808 bytes a thread) and a load
-pipeline 6 deep (``latency = 6``).  Tiles of 128x128 or smaller take no
-hints (8 warps there is neutral or slower).
+pipeline 6 deep (``latency = 6``); for a few rows, 16 or 32-row tiles with
+K tiles of 128.  Tiles of 128x128 or smaller take no hints (8 warps there
+is neutral or slower).
 
 Split-K (few tokens: a Qwen3-4B projection at 16-128 rows is 20-96 output
 tiles for 132 SMs): ``split_k_gemm``'s block ``(s, bm, bn)`` sums every
@@ -21,6 +24,11 @@ no atomics: each partial and each output tile has one writer, and the
 grid-strided K walk is proved in range (safe and ``unchecked_accesses``
 compile to one cubin).
 """
+
+import functools
+import importlib.util
+from pathlib import Path
+from typing import NamedTuple
 
 import safetile as st
 from safetile import f16
@@ -101,6 +109,20 @@ SMS = 132
 """Streaming multiprocessors of an H100 SXM: the blocks of one wave."""
 
 
+@functools.cache
+def persistent_kernel() -> st.Kernel:
+    """``examples/persistent_gemm.py``'s ``grouped_persistent_gemm`` with the big-tile hints:
+    ``matmul()``'s kernel for 128x256 tiles.  Loaded on first use, once (the examples are files,
+    not a package; one kernel object keeps one launch cache)."""
+    spec = importlib.util.spec_from_file_location("safetile_example_persistent_gemm",
+                                                  Path(__file__).with_name("persistent_gemm.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.grouped_persistent_gemm.with_options(optimization_hints=big_tile_hints,
+                                                       load_hints=big_tile_load_hints)
+
+
 @st.kernel(
     specialize=[dict(E=f16, BM=64, BN=64, BK=64, x=st.TensorSpec(f16, (16, 2560)), y=st.TensorSpec(f16, (2560, 6144)))],
     optimization_hints=big_tile_hints,
@@ -176,60 +198,93 @@ def split_k(z: st.Tensor, x: st.Tensor, y: st.Tensor, partials: st.Tensor, *, BM
 
 
 def gemm_tiles(m: int, n: int) -> tuple[int, int, int]:
-    """``(BM, BN, BK)`` for an ``m x n`` output: 64x64x64 below 128 rows or columns; else
-    128x256x64 unless its last wave of blocks leaves the SMs idler than 128x128x64's does by
-    more than the 10% the big tile is faster per block.  Fitted to bench/gemm.py on an H100
-    (docs/benchmarks.md §4): Qwen3-4B's QKV at 1024 tokens runs 0.94 of cuBLAS on 128x128
-    tiles (384 blocks, 2.9 waves) against 0.81 on 128x256 (192 blocks, 1.45 waves)."""
+    """``(BM, BN, BK)`` for an ``m x n`` output.  Fitted to ``bench/gemm.py`` on an H100
+    (docs/benchmarks.md §4):
+
+    * ``m <= 32`` (a few tokens: the GEMM streams the weights): 16 or 32 rows, 64 columns, K tiles
+      of 128 -- Qwen3-4B's QKV at 16 tokens 0.92 of cuBLAS on 16x64x128 (96 blocks) against 0.75
+      on 64x64x64 (48 of whose 64 rows are padding);
+    * below 128 rows or columns otherwise: 64x64x64;
+    * where 128x128 tiles are under one wave of ``SMS`` blocks: 64x128x64 (twice the blocks: QKV at
+      128 tokens 0.95 against 0.70 on 48 blocks of 128x128);
+    * else 128x256x64 unless its last wave of blocks leaves the SMs idler than 128x128x64's does
+      by more than the 10% the big tile is faster per block (QKV at 1024 tokens: 0.94 on 128x128,
+      384 blocks, 2.9 waves, against 0.81 on 128x256, 192 blocks, 1.45 waves)."""
+    if m <= 32:
+        return (16 if m <= 16 else 32), 64, 128
     if m < 128 or n < 128:
         return 64, 64, 64
 
+    def blocks(bm: int, bn: int) -> int:
+        return -(-m // bm) * -(-n // bn)
+
     def busy(bm: int, bn: int) -> float:
         """The fraction of the SMs' block slots the launch's waves fill."""
-        blocks = -(-m // bm) * -(-n // bn)
-        return blocks / (-(-blocks // SMS) * SMS)
+        return blocks(bm, bn) / (-(-blocks(bm, bn) // SMS) * SMS)
 
+    if blocks(128, 128) < SMS:
+        return 64, 128, 64
     return (128, 256, 64) if busy(128, 256) >= 0.9 * busy(128, 128) else (128, 128, 64)
 
 
 SPLIT_BLOCKS = 80
 """The blocks a split-K launch aims at: about 0.6 of a wave of ``SMS``.  Measured on an H100
 (docs/benchmarks.md §4): Qwen3-4B's down projection at 128 tokens runs 1.02 of cuBLAS as 2 splits
-of 40 64x128 tiles (80 blocks), 0.80 as 4 splits (160 blocks), 0.57 unsplit (20 128x128 blocks)."""
-MIN_SPLIT_K_TILES = 64
-"""The fewest K tiles a split-K GEMM has (K >= 4096 with 64-wide tiles).  Shorter K loops do not
-pay for the second launch and the partials' traffic: the QKV projection (K = 2560, 40 tiles) ran
-slower split at every size measured (0.53 against 0.74 of cuBLAS at 16 tokens)."""
+of 40 64x128 tiles (80 blocks), 0.80 as 4 splits (160 blocks), 0.57 unsplit (20 128x128 blocks);
+at 16 tokens 0.98 as 2 splits of 40 16x64x128 tiles, 0.97 as 3, 0.83 unsplit."""
+MIN_SPLIT_K = 4096
+"""The shortest K a split-K GEMM has.  Shorter K loops do not pay for the second launch and the
+partials' traffic: the QKV projection (K = 2560) ran slower split at every size measured (0.53
+against 0.74 of cuBLAS at 16 tokens)."""
 MAX_SPLITS = 8
 
 
-def gemm_plan(m: int, n: int, k: int) -> tuple[int, int, int, int]:
-    """``(BM, BN, BK, S)`` for ``[m, k] @ [k, n]``: ``S`` splits of K (1: the plain grid of
-    ``gemm_tiles``'s tiles), the K tile narrowed to divide ``k``.  K splits where it is long
-    (``MIN_SPLIT_K_TILES`` tiles or more) and the output few tiles of 64 rows (64x128, or 64x64
-    below 128 rows or columns): ``S = SPLIT_BLOCKS // blocks`` when that is 2 or more (at most
-    ``MAX_SPLITS``).  Fitted to Qwen3-4B's projections at 16, 128 and 1024 tokens on an H100
-    (docs/benchmarks.md §4); other shapes are the rule's extrapolation, not measured."""
+class Plan(NamedTuple):
+    """How ``matmul()`` launches ``[m, k] @ [k, n]``: ``bm x bn x bk`` tiles, K in ``splits``
+    splits (1: one launch over the output tiles), and for one launch whether it is persistent
+    (``grouped_persistent_gemm`` on ``min(tiles, SMS)`` blocks) or one block a tile
+    (``grouped_gemm``)."""
+
+    bm: int
+    bn: int
+    bk: int
+    splits: int
+    persistent: bool
+
+
+def gemm_plan(m: int, n: int, k: int) -> Plan:
+    """The plan for ``[m, k] @ [k, n]``: ``gemm_tiles``'s tiles, the K tile narrowed to divide
+    ``k``.  K splits where it is long (``MIN_SPLIT_K`` or more) and the output few tiles of at most
+    64 rows (64x128, or ``gemm_tiles``'s up to 64x64 below 128 rows or columns): ``S =
+    SPLIT_BLOCKS // blocks`` when that is 2 or more (at most ``MAX_SPLITS``).  Unsplit 128x256
+    tiles run persistent: at 4096³ and Qwen3-4B's QKV at 2048 and 8192 tokens 0.99-1.02 of cuBLAS
+    in burst against 0.97 one block a tile (the same tiles, hints and order; a block's prologue
+    overlaps the last tile's epilogue).  Fitted to Qwen3-4B's projections at 16-8192 tokens and the
+    squares on an H100 (docs/benchmarks.md §4); other shapes are the rule's extrapolation."""
     bm, bn, bk = gemm_tiles(m, n)
     while k % bk and bk > 16:
         bk //= 2
     if k % bk:
         raise ValueError(f"matmul: K = {k} is not a multiple of 16; pad x's columns and y's rows with zeros "
                          "to a multiple of 16")
-    sbm, sbn = (64, 128) if m >= 128 and n >= 128 else (64, 64)
+    sbm, sbn = (64, 128) if m >= 128 and n >= 128 else (min(bm, 64), 64)
     splits = min(SPLIT_BLOCKS // (-(-m // sbm) * -(-n // sbn)), MAX_SPLITS)
-    if k // bk < MIN_SPLIT_K_TILES or splits < 2:
-        return bm, bn, bk, 1
-    return sbm, sbn, bk, splits
+    if k < MIN_SPLIT_K or splits < 2:
+        return Plan(bm, bn, bk, 1, bm * bn >= 128 * 256)
+    return Plan(sbm, sbn, bk, splits, False)
 
 
 def matmul(z: st.Tensor, x: st.Tensor, y: st.Tensor) -> st.DeviceOp:
-    """``z = x @ y`` with the shipped defaults (``gemm_plan``): ``grouped_gemm``, or for a long K
-    and few output tiles ``split_k`` with partials it allocates each call (a caller in a loop
-    passes its own to ``split_k``) (the kernels read whole K tiles:
-    no padding is summed).  Its value is ``(z partitioned, x, y)``."""
+    """``z = x @ y`` with the shipped defaults (``gemm_plan``): ``grouped_gemm``, the persistent
+    ``persistent_kernel()`` for 128x256 tiles, or for a long K and few output tiles
+    ``split_k`` with partials it allocates each call (a caller in a loop passes its own to
+    ``split_k``) (the kernels read whole K tiles: no padding is summed).  Its value is
+    ``(z partitioned, x, y)``."""
     (m, k), n = x.shape, y.shape[1]
-    bm, bn, bk, splits = gemm_plan(m, n, k)
+    bm, bn, bk, splits, persistent = gemm_plan(m, n, k)
+    if persistent:
+        tiles = -(-m // bm) * -(-n // bn)
+        return persistent_kernel()(z.partition((bm, bn)), x, y, BK=bk, G=GROUP, grid=(min(tiles, SMS),))
     if splits == 1:
         return grouped_gemm(z.partition((bm, bn)), x, y, BK=bk, G=GROUP)
     return st.zeros((splits, m, n)).then(

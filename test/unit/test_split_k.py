@@ -81,25 +81,63 @@ def test_the_split_k_kernel_keeps_no_check_and_its_launch_refuses_a_short_y() ->
 
 
 @pytest.mark.parametrize(("m", "n", "k", "plan"), [
-    (16, 6144, 2560, (64, 64, 64, 1)),     # QKV, 16 tokens: 40 K tiles, too short to split
-    (128, 6144, 2560, (128, 128, 64, 1)),  # QKV, 128 tokens: likewise
-    (1024, 6144, 2560, (128, 128, 64, 1)),  # QKV, 1024 tokens: 384 blocks
-    (16, 2560, 9728, (64, 64, 64, 2)),     # down, 16 tokens: 40 blocks of 64x64 -> 80
-    (128, 2560, 9728, (64, 128, 64, 2)),   # down, 128 tokens: 40 blocks of 64x128 -> 80 (1.02 of cuBLAS)
-    (1024, 2560, 9728, (128, 256, 64, 1)),  # down, 1024 tokens: 320 blocks of 64x128, no split
-    (8192, 8192, 8192, (128, 256, 64, 1)),
-    (64, 64, 4096, (64, 64, 64, 8)),       # one tile: at most 8 splits
-    (16, 64, 48, (64, 64, 16, 1)),         # 3 K tiles
+    (16, 6144, 2560, (16, 64, 128, 1, False)),   # QKV, 16 tokens: 96 blocks of 16 rows (0.92 of cuBLAS, 64x64 0.75)
+    (1, 6144, 2560, (16, 64, 128, 1, False)),    # one token: the same 16-row tile
+    (128, 6144, 2560, (64, 128, 64, 1, False)),  # QKV, 128 tokens: 96 blocks of 64x128 (0.95; 48 of 128x128 0.70)
+    (1024, 6144, 2560, (128, 128, 64, 1, False)),  # QKV, 1024 tokens: 384 blocks
+    (2048, 6144, 2560, (128, 256, 64, 1, True)),  # QKV, 2048 tokens: persistent (1.01; one block a tile 0.97)
+    (8192, 6144, 2560, (128, 256, 64, 1, True)),  # QKV, 8192 tokens: persistent (1.02; 0.97)
+    (16, 2560, 9728, (16, 64, 128, 2, False)),   # down, 16 tokens: 40 16x64 tiles -> 80 blocks (0.98; 64x64 0.83)
+    (32, 2560, 9728, (32, 64, 128, 2, False)),   # down, 32 tokens: 32-row tiles, likewise split
+    (128, 2560, 9728, (64, 128, 64, 2, False)),  # down, 128 tokens: 40 blocks of 64x128 -> 80 (1.02)
+    (1024, 2560, 9728, (128, 256, 64, 1, True)),  # down, 1024 tokens: 80 tiles, 80 persistent blocks
+    (2048, 2560, 9728, (128, 128, 64, 1, False)),  # down, 2048 tokens: 320 blocks of 128x128 (0.80; 128x256 0.64)
+    (4096, 4096, 4096, (128, 256, 64, 1, True)),  # persistent (1.00 burst; one block a tile 0.97)
+    (8192, 8192, 8192, (128, 256, 64, 1, True)),
+    (64, 64, 4096, (64, 64, 64, 8, False)),      # one tile: at most 8 splits
+    (16, 64, 48, (16, 64, 16, 1, False)),        # 3 K tiles of 16
 ])
-def test_gemm_plan_splits_a_long_K_of_few_output_tiles(m: int, n: int, k: int,
-                                                      plan: tuple[int, int, int, int]) -> None:
-    """The H100 run's best for Qwen3-4B's QKV (N=6144, K=2560) and down (N=2560, K=9728) projections."""
+def test_gemm_plan_is_the_measured_best_for_each_shape(m: int, n: int, k: int,
+                                                       plan: tuple[int, int, int, int, bool]) -> None:
+    """The H100 runs' best (docs/benchmarks.md §4, burst vs cuBLAS) for the squares and Qwen3-4B's QKV
+    (N=6144, K=2560) and down (N=2560, K=9728) projections."""
     assert GEMM.gemm_plan(m, n, k) == plan
+
+
+@pytest.mark.full  # 5 s in the interpreter; the plan alone is pinned above
+def test_matmul_runs_the_persistent_kernel_for_128x256_tiles() -> None:
+    """1536 x 1536 x 32: 144 128x128 tiles (over a wave), so 72 of 128x256 on 72 persistent blocks."""
+    assert GEMM.gemm_plan(1536, 1536, 32) == (128, 256, 32, 1, True)
+    xs, ys = operands(1536, 1536, 32)
+    z = st.full((1536, 1536), np.nan, f32).sync()
+    out = GEMM.matmul(z, st.from_numpy(xs).sync(), st.from_numpy(ys).sync()).sync()
+    assert run_all.max_error(out[0].unpartition().numpy(), xs.astype(np.float64) @ ys) <= 1e-3
+
+
+def test_matmul_launches_the_persistent_kernel_where_its_plan_says(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cheap twin of the test above: a plan of 16x32 tiles, persistent, on 40 x 70 x 48 (3 x 3
+    tiles on 9 blocks); the result is right and the launch was the persistent kernel's."""
+    monkeypatch.setattr(GEMM, "gemm_plan", lambda m, n, k: GEMM.Plan(16, 32, 16, 1, True))
+    xs, ys = operands(40, 70, 48)
+    z = st.full((40, 70), np.nan, f32).sync()
+    plans = len(GEMM.persistent_kernel().launch_cache.plans)
+    out = GEMM.matmul(z, st.from_numpy(xs).sync(), st.from_numpy(ys).sync()).sync()
+    assert run_all.max_error(out[0].unpartition().numpy(), xs.astype(np.float64) @ ys) <= 1e-3
+    assert len(GEMM.persistent_kernel().launch_cache.plans) == plans + 1, "not the persistent kernel's launch"
+
+
+def test_matmul_on_few_rows_takes_16_row_tiles_and_matches_numpy() -> None:
+    """3 x 100 x 256: one 16-row tile a 64-column strip, K tiles of 128, no split (K < 4096)."""
+    assert GEMM.gemm_plan(3, 100, 256) == (16, 64, 128, 1, False)
+    xs, ys = operands(3, 100, 256)
+    z = st.full((3, 100), np.nan, f32).sync()
+    out = GEMM.matmul(z, st.from_numpy(xs).sync(), st.from_numpy(ys).sync()).sync()
+    assert run_all.max_error(out[0].unpartition().numpy(), xs.astype(np.float64) @ ys) <= 1e-3
 
 
 def test_matmul_splits_K_for_a_small_grid_and_matches_numpy() -> None:
     """70 x 50 x 4096: two 64x64 tiles, 64 K tiles -> 8 splits of 8."""
-    assert GEMM.gemm_plan(70, 50, 4096) == (64, 64, 64, 8)
+    assert GEMM.gemm_plan(70, 50, 4096) == (64, 64, 64, 8, False)
     xs, ys = operands(70, 50, 4096)
     z = st.full((70, 50), np.nan, f32).sync()
     out = GEMM.matmul(z, st.from_numpy(xs).sync(), st.from_numpy(ys).sync()).sync()
