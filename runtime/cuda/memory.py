@@ -49,6 +49,18 @@ class DeviceArray:
         ptr = call(load().cuMemAllocAsync, nbytes, stream.handle)
         return cls(int(ptr), shape, contiguous_strides(shape, dtype.itemsize), dtype, stream, owned=True)
 
+    def at(self, ptr: int, owner: Any, stream: CudaStream) -> DeviceArray:
+        """An array of this one's shape, strides and dtype over the memory at ``ptr``, which
+        ``owner`` keeps alive (never freed here), used on ``stream``: its span this one's moved
+        to ``ptr``, nothing computed again (a torch kernel op's warm path makes one a tensor a
+        call, of the layout its signature's first call checked)."""
+        array = DeviceArray.__new__(DeviceArray)
+        array.ptr, array.shape, array.strides, array.dtype = ptr, self.shape, self.strides, self.dtype
+        array.stream, array.owner, array._owned = stream, owner, False
+        start, end = self.span
+        array.span = (start - self.ptr + ptr, end - self.ptr + ptr)
+        return array
+
     @property
     def ndim(self) -> int:
         return len(self.shape)

@@ -291,6 +291,9 @@ class _Warm:
     """The launch's arguments, ``_TENSOR`` in place of each tensor."""
     layouts: tuple[tuple[tuple[int, ...], tuple[int, ...], DType], ...]
     """Each tensor's shape, strides and element type as shared (outputs, then the inputs)."""
+    arrays: tuple[Any, ...] | None
+    """On the GPU, each tensor's device array of the first call with no owner: a call's storages
+    are these moved to its tensors' addresses (``DeviceArray.at``); ``None`` on the host."""
     run_options: dict[str, Any]
 
     def run(self, args: Sequence[Any]) -> list[torch.Tensor]:
@@ -298,8 +301,11 @@ class _Warm:
         inputs = [args[i].contiguous() if copied else args[i] for i, copied in self.inputs]
         tensors = [*outputs, *inputs]
         stream, current = torch_current(tensors)
-        bare = [_Bare(torch_storage(t, t.data_ptr(), shape, strides, element, stream))
-                for t, (shape, strides, element) in zip(tensors, self.layouts, strict=True)]
+        if self.arrays is None:
+            bare = [_Bare(torch_storage(t, t.data_ptr(), shape, strides, element, stream))
+                    for t, (shape, strides, element) in zip(tensors, self.layouts, strict=True)]
+        else:
+            bare = [_Bare(array.at(t.data_ptr(), t, stream)) for t, array in zip(tensors, self.arrays, strict=True)]
         shared = iter(bare[len(outputs):])
         launch_args = [*bare[:len(outputs)], *(next(shared) if a is _TENSOR else a for a in self.args)]
         plan = self.plan
@@ -363,9 +369,13 @@ def _remember(launch: KernelLaunch, args: Sequence[Any], inputs: Sequence[Any], 
                 return None
             taken.append((positions[id(given)], used is not given))
     layouts = tuple((tuple(t.shape), tuple(t.stride()), h.dtype) for t, h in zip(tensors, handles))
+    storages = [h._array for h in handles]
+    # device arrays (the cuda backend's storages, ``DeviceArray.at``), not the host's numpy arrays
+    arrays = (tuple(a.at(a.ptr, None, a.stream) for a in storages)
+              if all(hasattr(a, "at") for a in storages) else None)
     return _Warm(launch.kernel, plan, tuple(launch.outputs), outputs[0].device if outputs else torch.device("cpu"),
                  tuple(taken), tuple(_TENSOR if isinstance(a, torch.Tensor) else a for a in launch.args), layouts,
-                 {k: v for k, v in launch.options.items() if k in RUN_OPTIONS})
+                 arrays, {k: v for k, v in launch.options.items() if k in RUN_OPTIONS})
 
 
 class _Bare:

@@ -288,6 +288,32 @@ def test_a_kernel_op_on_gpu_tensors_asks_torch_for_its_stream_once_a_call(fake: 
     assert len(memo) == 1 and len(driver.launches) == 3
 
 
+def test_the_warm_kernel_op_computes_no_device_array_a_call(fake: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A warm call's storages are its signature's first device arrays moved to the call's addresses
+    # (``DeviceArray.at``): no shapes, strides or spans computed again; the launch gets the new addresses.
+    from safetile.runtime.cuda.memory import DeviceArray
+
+    driver, state = fake
+    log = state["log"]
+    base = st.from_numpy(np.zeros(6 * N, dtype=np.float32)).sync()
+    memo: dict[Any, Any] = {}
+    kernel_op_call([FakeCudaTensor(base, 0, N, log)], FakeCudaTensor(base, N, N, log),
+                   FakeCudaTensor(base, 2 * N, N, log), memo, monkeypatch)
+    record(driver)
+    made = [0]
+    init = DeviceArray.__init__
+
+    def counted(self: Any, *args: Any, **kwargs: Any) -> None:
+        made[0] += 1
+        init(self, *args, **kwargs)
+
+    monkeypatch.setattr(DeviceArray, "__init__", counted)
+    z, x, y = (FakeCudaTensor(base, k * N, N, log) for k in (3, 4, 5))  # other addresses, the same signature
+    kernel_op_call([z], x, y, memo, monkeypatch)
+    assert made[0] == 0 and len(driver.launches) == 1
+    assert {z.data_ptr(), x.data_ptr(), y.data_ptr()} <= set(driver.launches[-1].params)
+
+
 def test_the_warm_kernel_op_refuses_overlapping_gpu_views(fake: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     driver, state = fake
     log = state["log"]
