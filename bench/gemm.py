@@ -144,7 +144,8 @@ PROJECTION_CONFIGS = {
 }
 """Besides ``matmul()``'s own choice, for the projections, by tokens: the plain grids, and at few
 tokens split-K with 2..8 splits and 64-row tiles."""
-BUILD_ONLY = [Config(64, 64, 64, splits=4, unchecked=True), Config(128, 256, 64, **BIG, splits=2, unchecked=True)]
+BUILD_ONLY = [Config(64, 64, 64, splits=4, unchecked=True), Config(128, 256, 64, **BIG, splits=2, unchecked=True),
+              Config(16, 64, 128, splits=2, unchecked=True)]
 """Built (``--build``: one cubin with the safe split-K kernel of the same tiles), not timed."""
 PERSISTENT_BIG = dict(BIG, persistent=True, group=8)
 CANDIDATES = [
@@ -304,14 +305,15 @@ def build(arch: str, only: str | None = None, tokens: tuple[int, ...] = TOKENS) 
 
 
 def run(quick: bool, json_path: str | None = None, only: str | None = None,
-        tokens: tuple[int, ...] = TOKENS) -> list[dict[str, Any]]:
-    """Every problem by the method; the rows so far written to ``json_path`` after each problem."""
+        tokens: tuple[int, ...] = TOKENS, rounds: int | None = None) -> list[dict[str, Any]]:
+    """Every problem by the method (``rounds``: that many burst rounds instead of its own); the
+    rows so far written to ``json_path`` after each problem."""
     import torch
 
     results = []
     stream = st.current_backend().default_stream
     torch_stream = torch.cuda.ExternalStream(int(stream.handle))
-    method = QUICK if quick else METHOD
+    method = replace(QUICK if quick else METHOD, **({"rounds": rounds} if rounds else {}))
     with ClockSampler() as sampler:
         for dtype_name, m, n, k, label, configs in problems(quick, only, tokens):
             fp8 = dtype_name == "fp8"
@@ -434,6 +436,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="only the Qwen3-4B projections, CANDIDATES or SHIPPED (with --quick: the short method)")
     parser.add_argument("--tokens", default=",".join(map(str, TOKENS)),
                         help=f"the projections' M, a comma-separated subset of {','.join(map(str, TOKENS))}")
+    parser.add_argument("--rounds", type=int, help="burst rounds (default: the method's, 6; --quick 3)")
     args = parser.parse_args(argv)
     tokens = tuple(int(t) for t in args.tokens.split(","))
     if not set(tokens) <= set(TOKENS):
@@ -447,7 +450,7 @@ def main(argv: list[str] | None = None) -> int:
     import torch
 
     state = device_state()
-    results = run(args.quick, args.json, only, tokens)
+    results = run(args.quick, args.json, only, tokens, args.rounds)
     print(f"# GEMM: {torch.cuda.get_device_name()}, torch {torch.__version__}, "
           f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; device {state}\n")
     print(table(results))
