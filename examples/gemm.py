@@ -202,11 +202,12 @@ def gemm_tiles(m: int, n: int) -> tuple[int, int, int]:
     (docs/benchmarks.md §4):
 
     * ``m <= 32`` (a few tokens: the GEMM streams the weights): 16 or 32 rows, 64 columns, K tiles
-      of 128 -- Qwen3-4B's QKV at 16 tokens 0.92 of cuBLAS on 16x64x128 (96 blocks) against 0.75
-      on 64x64x64 (48 of whose 64 rows are padding);
+      of 128 -- Qwen3-4B's QKV at 16 tokens 0.92-0.97 of cuBLAS on 16x64x128 (96 blocks) against
+      0.75-0.77 on 64x64x64 (48 of whose 64 rows are padding); 32 rows for 17-32 is measured only
+      at 16 tokens (32x64x128 0.82);
     * below 128 rows or columns otherwise: 64x64x64;
     * where 128x128 tiles are under one wave of ``SMS`` blocks: 64x128x64 (twice the blocks: QKV at
-      128 tokens 0.95 against 0.70 on 48 blocks of 128x128);
+      128 tokens 0.90-0.95 against 0.70-0.72 on 48 blocks of 128x128);
     * else 128x256x64 unless its last wave of blocks leaves the SMs idler than 128x128x64's does
       by more than the 10% the big tile is faster per block (QKV at 1024 tokens: 0.94 on 128x128,
       384 blocks, 2.9 waves, against 0.81 on 128x256, 192 blocks, 1.45 waves)."""
@@ -231,7 +232,7 @@ SPLIT_BLOCKS = 80
 """The blocks a split-K launch aims at: about 0.6 of a wave of ``SMS``.  Measured on an H100
 (docs/benchmarks.md §4): Qwen3-4B's down projection at 128 tokens runs 1.02 of cuBLAS as 2 splits
 of 40 64x128 tiles (80 blocks), 0.80 as 4 splits (160 blocks), 0.57 unsplit (20 128x128 blocks);
-at 16 tokens 0.98 as 2 splits of 40 16x64x128 tiles, 0.97 as 3, 0.83 unsplit."""
+at 16 tokens 0.98-0.99 as 2 splits of 40 16x64x128 tiles, 0.97 as 3, 0.83 unsplit."""
 MIN_SPLIT_K = 4096
 """The shortest K a split-K GEMM has.  Shorter K loops do not pay for the second launch and the
 partials' traffic: the QKV projection (K = 2560) ran slower split at every size measured (0.53

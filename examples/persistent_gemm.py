@@ -4,6 +4,9 @@
 launches any grid (e.g. one block per SM).  ``z.tile_indices()`` hands this
 block the tiles ``b, b + nblocks, ...``; a store takes only such an index,
 which is what lets the compiler prove each tile has one writer.
+
+``examples/gemm.py``'s ``matmul()`` runs ``grouped_persistent_gemm``, with
+the big-tile hints, for 128x256 tiles (``gemm_plan``; docs/benchmarks.md §4).
 """
 
 import safetile as st
