@@ -1,14 +1,18 @@
 """GEMM on the GPU: safetile's tile configs against cuBLAS, by bench/method.py's method.
 
-    SAFETILE_CACHE_DIR=build/gpu-cache python bench/gemm.py [--quick] [--only projections] [--tokens 16,128]
-                                                            [--json out.json]
-    .venv/bin/python bench/gemm.py --build sm_90      # here, no GPU: every cubin into the cache,
-                                                      # and each config's registers/spill/shared memory
+    SAFETILE_CACHE_DIR=build/gpu-cache python bench/gemm.py [--quick] [--only projections|candidates|shipped]
+                                                            [--tokens 16,128] [--rounds N] [--json out.json]
+    .venv/bin/python bench/gemm.py --build sm_90 [--only ...]  # here, no GPU: every cubin into the cache,
+                                                               # and each config's registers/spill/shared memory
+    .venv/bin/python bench/gemm.py --plot out.json    # here: out.png, each implementation's ratio to cuBLAS
 
 Square f16 4096/8192 and bf16 8192, and the Qwen3-4B projections (QKV,
 down) at M = 16, 128, 1024, 8192 tokens (``--only projections``: those
 alone, with the split-K configs and the smaller tiles that few tokens
-need).  Each implementation is timed by
+need; ``--only candidates``: ``CANDIDATES``, the configs tried for
+``matmul()``'s plan; ``--only shipped``: ``matmul()`` at the squares and
+the projections up to 8192 tokens, beside the config it launched before
+its last refit).  Each implementation is timed by
 ``Method.compare``: shuffled rounds, each warmed on itself after a cool-down
 (the burst figure, clock near its maximum), then 1 s of back-to-back
 launches each (the steady state, at the 700 W cap on an H100: the
@@ -409,6 +413,42 @@ def run(quick: bool, json_path: str | None = None, only: str | None = None,
 
 
 CUBLAS = "cuBLAS (torch.matmul; fp8: torch._scaled_mm)"
+HOST_BOUND_M = 128
+"""At ``M`` up to this, cuBLAS's ``torch.matmul`` is host-bound back to back: the burst ratio is the
+kernel comparison there, the steady one above it (docs/benchmarks.md §4)."""
+
+
+def plot(results: list[dict[str, Any]], png: Path, title: str) -> None:
+    """Per problem, a bar for each implementation (cuBLAS aside; ``matmul()`` last, in its own
+    colour): its ratio to cuBLAS, steady where ``M > HOST_BOUND_M``, burst below."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = [r for r in results if "impl" in r and r["impl"] != CUBLAS]
+    problems = list(dict.fromkeys((r["dtype"], r["problem"], r["m"]) for r in rows))
+    fig, ax = plt.subplots(figsize=(0.9 * len(problems) + 2, 4.2))
+    for j, (dtype, problem, m) in enumerate(problems):
+        mine = sorted((r for r in rows if (r["dtype"], r["problem"]) == (dtype, problem)),
+                      key=lambda r: r["impl"].startswith("example"))
+        width = 0.8 / len(mine)
+        for i, r in enumerate(mine):
+            ours = r["impl"].startswith("example")
+            ax.bar(j + (i - (len(mine) - 1) / 2) * width, r["steady_ratio" if m > HOST_BOUND_M else "burst_ratio"],
+                   width, color="C1" if ours else "C0", label="example matmul()" if ours else "another config")
+    ax.axhline(1.0, color="grey", linestyle="--", linewidth=0.8)
+    ax.set_xticks(range(len(problems)), [f"{d} {p}" + (" (burst)" if m <= HOST_BOUND_M else "")
+                                         for d, p, m in problems], rotation=35, ha="right", fontsize=7)
+    ax.set_ylabel(f"vs cuBLAS (steady; burst at M <= {HOST_BOUND_M})", fontsize=8)
+    ax.set_ylim(0, 1.25)
+    handles, labels = ax.get_legend_handles_labels()
+    unique = dict(zip(labels, handles))
+    ax.legend(unique.values(), unique.keys(), fontsize=7, loc="upper right", ncol=2)
+    ax.set_title(title, fontsize=9)
+    fig.tight_layout()
+    fig.savefig(png, dpi=100)
+    plt.close(fig)
 
 
 def table(results: list[dict[str, Any]]) -> str:
@@ -437,11 +477,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tokens", default=",".join(map(str, TOKENS)),
                         help=f"the projections' M, a comma-separated subset of {','.join(map(str, TOKENS))}")
     parser.add_argument("--rounds", type=int, help="burst rounds (default: the method's, 6; --quick 3)")
+    parser.add_argument("--plot", metavar="JSON", type=Path,
+                        help="here, no GPU: plot a run's --json beside it (the same name, .png)")
     args = parser.parse_args(argv)
     tokens = tuple(int(t) for t in args.tokens.split(","))
     if not set(tokens) <= set(TOKENS):
         parser.error(f"--tokens {args.tokens}: each must be one of {', '.join(map(str, TOKENS))}")
     only = args.only
+    if args.plot:
+        run_json = json.loads(args.plot.read_text())
+        state = run_json.get("device", {})
+        plot(run_json["results"], args.plot.with_suffix(".png"),
+             f"{args.plot.stem}: {state.get('name', '?')}, driver {state.get('driver_version', '?')}")
+        return 0
     if args.build:
         build(args.build, only, tokens)
         return 0
