@@ -44,7 +44,14 @@ VOCAB_TILE = 4096
 COLUMN_TILE = 256
 """The column tile of the norms' weight gradients (both stages: docs of ``safetile.nn.kernels``)."""
 REDUCTION_ROWS = 16
-"""The rows a step of the weight gradients' loops (both stages)."""
+"""The rows a step of the weight gradients' loops (both stages; the first stage's at least these,
+about ``ROW_ELEMENTS`` elements a step: ``_reduction_rows``)."""
+NORM_BACKWARD_ROWS = 64
+"""The most rows a block of the norms' dx kernels, and a step of their weight gradients' first stage,
+takes (about ``ROW_ELEMENTS`` elements a tile): 64 rows of the training step's 64-wide query and key
+norms.  At 16 rows (a 16 x 64 tile, 2 KB of bf16 a tensor) those kernels ran 4-5x the time of their
+memory traffic on an H100 (26-30 us at 65536 x 64, bench/train.py --profile), where the forward,
+at the tuned 128 rows (``safetile/rows.py``), ran 6 us."""
 BLOCKS_PER_MULTIPROCESSOR = 4
 """About this many first-stage blocks of a weight gradient a multiprocessor."""
 ASSUMED_MULTIPROCESSORS = 132
@@ -60,14 +67,15 @@ def _pow2(n: int) -> int:
     return p
 
 
-def _row_tiles(x: torch.Tensor, name: str) -> tuple[int, int]:
-    """``(BM, BN)`` for a backward row kernel on the 2-D ``x``: whole rows of ``BN`` columns."""
+def _row_tiles(x: torch.Tensor, name: str, most: int = 16) -> tuple[int, int]:
+    """``(BM, BN)`` for a backward row kernel on the 2-D ``x``: whole rows of ``BN`` columns, at most
+    ``most`` rows."""
     if x.dim() != 2:
         raise ValueError(f"safetile.nn.{name} takes rows: a 2-D tensor, got shape {tuple(x.shape)}")
     bn = _pow2(x.shape[1])
     if bn > MAX_ROW:
         raise ValueError(f"safetile.nn.{name} holds a row in one tile: rows up to {MAX_ROW} wide, got {x.shape[1]}")
-    return max(1, min(16, ROW_ELEMENTS // bn)), bn
+    return max(1, min(most, ROW_ELEMENTS // bn)), bn
 
 
 def _forward_tiles(x: torch.Tensor, table: rows.RowTable, name: str) -> tuple[int, int]:
@@ -199,12 +207,18 @@ def _rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float) -> KernelLaunch
 
 @kernel_op("safetile::rms_norm_backward")
 def _rms_norm_backward(x: torch.Tensor, weight: torch.Tensor, rstd: torch.Tensor, dy: torch.Tensor) -> KernelLaunch:
-    tiles = _row_tiles(x, "rms_norm")
+    tiles = _row_tiles(x, "rms_norm", NORM_BACKWARD_ROWS)
     return KernelLaunch(K.rms_norm_backward, [_rows_output(x, tiles)], [x, weight, rstd, dy], _generics(x))
 
 
 def _column_tile(x: torch.Tensor) -> int:
     return min(_pow2(x.shape[1]), COLUMN_TILE)
+
+
+def _reduction_rows(x: torch.Tensor) -> int:
+    """The rows a step of a weight gradient's first stage: about ``ROW_ELEMENTS`` elements a tile of
+    ``_column_tile`` columns, from ``REDUCTION_ROWS`` to ``NORM_BACKWARD_ROWS``."""
+    return max(REDUCTION_ROWS, min(NORM_BACKWARD_ROWS, ROW_ELEMENTS // _column_tile(x)))
 
 
 def _multiprocessors(device: torch.device) -> int:
@@ -220,7 +234,7 @@ def _row_groups(x: torch.Tensor) -> int:
     first-stage blocks a multiprocessor over the column tiles, a power of two (one variant for
     many sizes), no more than the row tiles (each group has one)."""
     column_tiles = -(-x.shape[1] // _column_tile(x))
-    row_tiles = -(-x.shape[0] // REDUCTION_ROWS)
+    row_tiles = -(-x.shape[0] // _reduction_rows(x))
     wanted = max(1, BLOCKS_PER_MULTIPROCESSOR * _multiprocessors(x.device) // column_tiles)
     groups = 1
     while groups * 2 <= min(wanted, row_tiles):
@@ -245,7 +259,7 @@ def _column_sums(partial: torch.Tensor, dtype: torch.dtype) -> KernelLaunch:
 def _rms_norm_weight_partials(x: torch.Tensor, rstd: torch.Tensor, dy: torch.Tensor) -> KernelLaunch:
     groups = _row_groups(x)
     return KernelLaunch(K.rms_norm_weight_partials, [_partials(x, groups)], [x, rstd, dy],
-                        {**_generics(x), "BM": REDUCTION_ROWS, "G": groups})
+                        {**_generics(x), "BM": _reduction_rows(x), "G": groups})
 
 
 def _rms_norm_context(ctx: Any, inputs: tuple[Any, ...], output: tuple[torch.Tensor, ...]) -> None:
@@ -282,7 +296,7 @@ def _layer_norm(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor, eps: 
 @kernel_op("safetile::layer_norm_backward")
 def _layer_norm_backward(x: torch.Tensor, weight: torch.Tensor, mean: torch.Tensor, rstd: torch.Tensor,
                          dy: torch.Tensor) -> KernelLaunch:
-    tiles = _row_tiles(x, "layer_norm")
+    tiles = _row_tiles(x, "layer_norm", NORM_BACKWARD_ROWS)
     return KernelLaunch(K.layer_norm_backward, [_rows_output(x, tiles)], [x, weight, mean, rstd, dy], _generics(x))
 
 
@@ -291,7 +305,7 @@ def _layer_norm_params_partials(x: torch.Tensor, mean: torch.Tensor, rstd: torch
                                 dy: torch.Tensor) -> KernelLaunch:
     groups = _row_groups(x)
     return KernelLaunch(K.layer_norm_params_partials, [_partials(x, groups), _partials(x, groups)],
-                        [x, mean, rstd, dy], {**_generics(x), "BM": REDUCTION_ROWS, "G": groups})
+                        [x, mean, rstd, dy], {**_generics(x), "BM": _reduction_rows(x), "G": groups})
 
 
 def _layer_norm_context(ctx: Any, inputs: tuple[Any, ...], output: tuple[torch.Tensor, ...]) -> None:

@@ -106,6 +106,28 @@ def test_norm_weight_gradients_over_many_row_tiles(rows: int, groups: int) -> No
             torch.testing.assert_close(g, h)
 
 
+def test_narrow_norm_backwards_take_about_a_row_tile_of_elements() -> None:
+    """The norms' dx kernels and their weight gradients' first stage take up to ``NORM_BACKWARD_ROWS``
+    rows of narrow rows (the training step's 64-wide query and key norms: 64, were 16), 1024-wide
+    rows as before; over several row tiles and groups the gradients are torch's."""
+    narrow, wide = torch.empty(65536, 64, device="meta"), torch.empty(4096, 1024, device="meta")
+    assert nn._row_tiles(narrow, "rms_norm", nn.NORM_BACKWARD_ROWS) == (64, 64)
+    assert nn._reduction_rows(narrow) == 64
+    assert nn._row_tiles(wide, "rms_norm", nn.NORM_BACKWARD_ROWS) == (4, 1024)
+    assert nn._reduction_rows(wide) == nn.REDUCTION_ROWS
+    x, w, b = f64(150, 20), f64(20), f64(20, seed=1)  # 3 row tiles of 64, 2 groups
+    assert nn._reduction_rows(x) == 64 and nn._row_groups(x) == 2
+    dy = torch.randn(150, 20, dtype=torch.float64)
+    for ours, theirs, params in [
+        (lambda x, w: nn.rms_norm(x, w, 1e-6), lambda x, w: F.rms_norm(x, (20,), w, 1e-6), (x, w)),
+        (lambda x, w, b: nn.layer_norm(x, w, b), lambda x, w, b: F.layer_norm(x, (20,), w, b), (x, w, b)),
+    ]:
+        got = torch.autograd.grad(ours(*params), params, dy)
+        want = torch.autograd.grad(theirs(*params), params, dy)
+        for g, h in zip(got, want, strict=True):
+            torch.testing.assert_close(g, h)
+
+
 @pytest.mark.parametrize(("columns", "groups"), [(1024, 128), (4096, 32), (8192, 16), (300, 256)])
 def test_weight_gradient_row_groups_fill_the_gpu(columns: int, groups: int) -> None:
     """``G`` gives about four first-stage blocks a multiprocessor (132 assumed off CUDA) over the
