@@ -109,12 +109,17 @@ def test_norm_weight_gradients_over_many_row_tiles(rows: int, groups: int) -> No
 def test_narrow_norm_backwards_take_about_a_row_tile_of_elements() -> None:
     """The norms' dx kernels and their weight gradients' first stage take up to ``NORM_BACKWARD_ROWS``
     rows of narrow rows (the training step's 64-wide query and key norms: 64, were 16), 1024-wide
-    rows as before; over several row tiles and groups the gradients are torch's."""
+    rows as before (the gradients at such tiles: the next test, full tier)."""
     narrow, wide = torch.empty(65536, 64, device="meta"), torch.empty(4096, 1024, device="meta")
     assert nn._row_tiles(narrow, "rms_norm", nn.NORM_BACKWARD_ROWS) == (64, 64)
     assert nn._reduction_rows(narrow) == 64
     assert nn._row_tiles(wide, "rms_norm", nn.NORM_BACKWARD_ROWS) == (4, 1024)
     assert nn._reduction_rows(wide) == nn.REDUCTION_ROWS
+
+
+@pytest.mark.full  # six kernel variants of their own to compile: ~6 CPU-s
+def test_narrow_norm_gradients_over_many_row_tiles() -> None:
+    """Over several row tiles of 64 and groups, the narrow norms' gradients are torch's."""
     x, w, b = f64(150, 20), f64(20), f64(20, seed=1)  # 3 row tiles of 64, 2 groups
     assert nn._reduction_rows(x) == 64 and nn._row_groups(x) == 2
     dy = torch.randn(150, 20, dtype=torch.float64)
