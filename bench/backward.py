@@ -1,6 +1,6 @@
 """Backward kernels and a training step on the GPU: safetile.nn against torch and Triton's tutorials.
 
-    python -P bench/backward.py --out DIR [--quick] [--only layer_norm,attention,...]
+    python -P bench/backward.py --out DIR [--quick] [--only layer_norm,attention,...] [--step-mode reduce-overhead]
 
 By the method of ``bench/method.py`` (shuffled rounds, each implementation
 warmed on itself, a spin keeping the host ahead of the GPU: the autograd
@@ -26,6 +26,8 @@ torch's current stream):
   ``torch.compile`` against the same model in torch eager and under
   ``torch.compile``; its figure is the steady state (``STEP_STEADY_S`` of
   steps back to back, the host's time included), the burst kept beside it.
+  ``--step-mode reduce-overhead`` compiles both compiled steps with CUDA
+  graphs (``torch.compile(mode="reduce-overhead")``).
 
 Results go to ``DIR/backward.json`` after each workload (a timeout keeps
 what was measured) and ``DIR/backward.md``.  The cubins come from the cache
@@ -297,7 +299,9 @@ def softmax_rows(st_stream: Any, sampler: ClockSampler, method: Method) -> list[
     return rows_out
 
 
-def step_rows(st_stream: Any, sampler: ClockSampler, method: Method) -> list[dict[str, Any]]:
+def step_rows(st_stream: Any, sampler: ClockSampler, method: Method,
+              mode: str = "default") -> list[dict[str, Any]]:
+    """The training step's rows, both compiled models under ``torch.compile(mode=mode)``."""
     torch.manual_seed(0)
     tokens = torch.randint(0, STEP["vocab"], (STEP_BATCH, STEP_SEQ + 1), device="cuda")
     inputs, targets = tokens[:, :-1].contiguous(), tokens[:, 1:].contiguous()
@@ -310,10 +314,13 @@ def step_rows(st_stream: Any, sampler: ClockSampler, method: Method) -> list[dic
         setups[name] = (model, compiled)
     impls, losses, compile_s = {}, {}, {}
     for name, (model, compiled) in setups.items():
-        forward = torch.compile(model, fullgraph=True) if compiled else model
+        forward = torch.compile(model, fullgraph=True, mode=mode) if compiled else model
         optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4, foreach=True)
+        graphs = compiled and mode == "reduce-overhead"
 
-        def step(forward: Any = forward, optimizer: Any = optimizer) -> Any:
+        def step(forward: Any = forward, optimizer: Any = optimizer, graphs: bool = graphs) -> Any:
+            if graphs:  # a new step: the last replay's outputs may be overwritten
+                torch.compiler.cudagraph_mark_step_begin()
             loss = forward(inputs, targets)
             loss.backward()
             optimizer.step()
@@ -328,7 +335,7 @@ def step_rows(st_stream: Any, sampler: ClockSampler, method: Method) -> list[dic
     timings = _compare(impls, "torch.compile", st_stream, sampler, steady)
     ratio_eager = timings["torch eager"]["steady_s"] / timings["safetile + torch.compile"]["steady_s"]
     return [dict(workload="training step", dtype="bf16", shape=[STEP_BATCH, STEP_SEQ], config=STEP, impl=name,
-                 first_losses=losses[name], first_three_steps_s=compile_s[name], **timings[name],
+                 mode=mode, first_losses=losses[name], first_three_steps_s=compile_s[name], **timings[name],
                  ratio_to_eager=ratio_eager if name.startswith("safetile") else None) for name in impls]
 
 
@@ -352,6 +359,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--only", default=",".join(WORKLOADS))
+    parser.add_argument("--step-mode", choices=("default", "reduce-overhead"), default="default",
+                        help="torch.compile's mode for the step's compiled models")
     args = parser.parse_args()
     import safetile as st
 
@@ -362,7 +371,8 @@ def main() -> None:
     with ClockSampler() as sampler, torch.cuda.stream(torch_stream):
         for name in args.only.split(","):
             try:
-                result["rows"] += WORKLOADS[name](st_stream, sampler, METHOD)
+                extra = {"mode": args.step_mode} if name == "step" else {}
+                result["rows"] += WORKLOADS[name](st_stream, sampler, METHOD, **extra)
             except Exception as err:  # noqa: BLE001 - report it, go on with the next workload
                 result["failed"][name] = f"{type(err).__name__}: {err}"
             (args.out / "backward.json").write_text(json.dumps(result, indent=1, default=str))

@@ -23,11 +23,14 @@ largest and mean absolute difference, and each side's time a step (the wall
 time of the steps after ``WARM``, all enqueued, one wait at the end: the
 host's time where the host is slower than the GPU).
 
-``--profile`` adds where a safetile step's time goes (``DIR/profile-*.txt``):
-``torch.profiler`` of ``PROFILED`` steps (CPU time and CUDA time per op), the
-host's time a step without waiting against the GPU's (CUDA events, the host
-kept ahead by a spin), the kernel launches a step, one step under
-``torch.cuda.set_sync_debug_mode("error")`` (a host wait raises), and the host
+``--profile`` adds where a step's time goes, safetile's and plain torch's
+under torch.compile (``DIR/profile-{safetile,torch.compile}-*.txt``, and
+``train.json``'s ``profile``): ``torch.profiler`` of ``PROFILED`` steps (CPU
+time and CUDA time per op; each CUDA kernel's time a step, so the two steps'
+kernels compare; each kernel op's self CPU a call), the host's time a step
+without waiting against the GPU's (CUDA events, the host kept ahead by a
+spin), the kernel launches a step; for safetile's, one step under
+``torch.cuda.set_sync_debug_mode("error")`` (a host wait raises), the host
 time of one call of each kernel op against its torch counterpart on small
 tensors (the GPU's time negligible), and cProfile's account of 200 calls of
 ``rms_norm`` forward and backward (``DIR/profile-host-rms_norm.txt``).
@@ -74,6 +77,8 @@ LR = 1e-3
 WARM = 10
 """Steps left out of the time a step (compiles, the allocator's first sizes)."""
 PROFILED = 5
+KERNELS = 30
+"""The CUDA kernels ``--profile`` lists a step's time of (the largest)."""
 RUNS = (("safetile + torch.compile", True, True), ("torch eager", False, False), ("torch.compile", False, True))
 """(name, safetile's layers, under torch.compile) of each run; the curves are compared to torch eager's."""
 
@@ -140,8 +145,10 @@ def train(step: Callable[..., torch.Tensor], data: list[tuple[torch.Tensor, torc
 
 
 def profile(step: Callable[..., torch.Tensor], data: list[tuple[torch.Tensor, torch.Tensor]], out: Path,
-            device: str) -> dict[str, Any]:
-    """Where a (warm) safetile step's time goes; writes ``out/profile-*.txt``."""
+            device: str, label: str) -> dict[str, Any]:
+    """Where a (warm) step's time goes; writes ``out/profile-LABEL-*.txt``: torch.profiler's CPU
+    and CUDA tables, the CUDA kernels' time a step (the largest ``KERNELS``), the host's time a
+    step (nothing waited for) against the GPU's (the host kept ahead by a spin)."""
     from torch.profiler import ProfilerActivity
     from torch.profiler import profile as torch_profile
 
@@ -152,15 +159,18 @@ def profile(step: Callable[..., torch.Tensor], data: list[tuple[torch.Tensor, to
             step(*data[i % POOL])
         _sync(device)
     events = prof.key_averages()
-    (out / "profile-cpu.txt").write_text(events.table(sort_by="self_cpu_time_total", row_limit=40))
+    (out / f"profile-{label}-cpu.txt").write_text(events.table(sort_by="self_cpu_time_total", row_limit=40))
     if device == "cuda":
-        (out / "profile-cuda.txt").write_text(events.table(sort_by="self_cuda_time_total", row_limit=40))
+        (out / f"profile-{label}-cuda.txt").write_text(events.table(sort_by="self_cuda_time_total", row_limit=40))
         kernels = [e for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
         result["gpu_ops_per_step"] = len(kernels) / PROFILED
-        result["gpu_busy_ms_per_step"] = sum(e.device_time_total for e in events
-                                             if e.device_type == torch.autograd.DeviceType.CUDA) / 1e3 / PROFILED
+        on_gpu = sorted((e for e in events if e.device_type == torch.autograd.DeviceType.CUDA),
+                        key=lambda e: -e.device_time_total)
+        result["gpu_busy_ms_per_step"] = sum(e.device_time_total for e in on_gpu) / 1e3 / PROFILED
+        result["gpu_kernels_us_per_step"] = {e.key: e.device_time_total / PROFILED for e in on_gpu[:KERNELS]}
     result["kernel_ops_per_step"] = {e.key: e.count / PROFILED for e in events if e.key.startswith("safetile::")}
-    # the host's time a step (nothing waited for) against the GPU's (the host kept ahead by a spin)
+    result["kernel_ops_self_cpu_us"] = {e.key: e.self_cpu_time_total / e.count for e in events
+                                        if e.key.startswith("safetile::")}
     host = []
     for i in range(PROFILED):
         _sync(device)
@@ -180,18 +190,19 @@ def profile(step: Callable[..., torch.Tensor], data: list[tuple[torch.Tensor, to
             end.synchronize()
             gpu.append(begin.elapsed_time(end))
         result["gpu_ms_per_step_host_ahead"] = sorted(gpu)[len(gpu) // 2]
-        torch.cuda.set_sync_debug_mode("error")
-        try:
-            step(*data[0])
-            result["host_waits"] = "none (a step ran under set_sync_debug_mode('error'))"
-        except RuntimeError as err:
-            result["host_waits"] = f"{type(err).__name__}: {err}"
-        finally:
-            torch.cuda.set_sync_debug_mode(0)
-    costs = op_host_costs(device)
-    (out / "profile-host-rms_norm.txt").write_text(costs.pop("cprofile"))
-    result["op_host_us"] = costs
     return result
+
+
+def host_waits(step: Callable[..., torch.Tensor], data: list[tuple[torch.Tensor, torch.Tensor]]) -> str:
+    """Whether a step waits for the GPU on the host: one step under ``set_sync_debug_mode("error")``."""
+    torch.cuda.set_sync_debug_mode("error")
+    try:
+        step(*data[0])
+        return "none (a step ran under set_sync_debug_mode('error'))"
+    except RuntimeError as err:
+        return f"{type(err).__name__}: {err}"
+    finally:
+        torch.cuda.set_sync_debug_mode(0)
 
 
 def op_host_costs(device: str, calls: int = 200) -> dict[str, Any]:
@@ -312,7 +323,15 @@ def main() -> None:
     print(f"max |difference| {result['max_abs_difference']:.4f}, mean {result['mean_abs_difference']:.4f}", flush=True)
     (args.out / "train.json").write_text(json.dumps(result, indent=1))
     if args.profile:
-        result["profile"] = profile(steps["safetile + torch.compile"], data, args.out, device)
+        ours = steps["safetile + torch.compile"]
+        result["profile"] = {label: profile(steps[name], data, args.out, device, label)
+                             for name, label in (("safetile + torch.compile", "safetile"),
+                                                 ("torch.compile", "torch.compile"))}
+        if device == "cuda":
+            result["profile"]["safetile"]["host_waits"] = host_waits(ours, data)
+        costs = op_host_costs(device)
+        (args.out / "profile-host-rms_norm.txt").write_text(costs.pop("cprofile"))
+        result["profile"]["op_host_us"] = costs
         print(json.dumps(result["profile"], indent=1), flush=True)
         (args.out / "train.json").write_text(json.dumps(result, indent=1))
 
