@@ -1,32 +1,35 @@
 """Tensor-parallel Qwen3 decode on two GPUs (examples/qwen3/tp.py): tokens/s against the HBM roofline.
 
     .venv/bin/python bench/tp.py --build sm_90     # here, no GPU: every variant's cubin into the cache
-    SAFETILE_CACHE_DIR=build/gpu-cache python -P bench/tp.py OUT_DIR   # on a 2-GPU machine
+    SAFETILE_CACHE_DIR=build/gpu-cache python -P bench/tp.py OUT_DIR [--nccl-sweep]   # on a 2-GPU machine
     .venv/bin/python bench/tp.py --plot OUT_DIR/tp.json   # here: tokens/s against context length
     python -P bench/tp.py --one-rank OUT_DIR   # one GPU: the one-shot path as one rank of one
 
 The run starts pairs of processes, one per GPU (``RANK``, ``LOCAL_RANK``: each sees both GPUs
 and uses its own, ``qwen3.tp.use_gpu``), NCCL between them (NVLink multicast off in every pair).
 
-1. **The all-reduce alone**, one pair for each of ``NCCL_VARIANTS`` (NCCL reads its
-   environment once, at the communicator's start): a decode step's vector (hidden 5,120 in
-   f32, 20 KB; and in bf16, 10 KB) all-reduced ``LATENCY_CALLS`` times inside one CUDA graph
-   (``torch.cuda.graph``), the replay's time per call; then Qwen3-14B TP=2's step (below, 1.)
-   with the process group's all-reduce.  The first pair also times torch's symmetric-memory
-   one-shot (``all_reduce="one-shot"``) and two-shot all-reduces, and 14B's step with the
-   one-shot, whose tokens must equal the NCCL step's.  ``OUT_DIR/latency-NAME.json`` each.
-2. **The TP table**, one pair with the NCCL variant and all-reduce of the fastest 14B step
-   of 1.:
+1. (``--nccl-sweep`` only; two runs of session 13 measured it) **the all-reduce alone**, one
+   pair for each of ``NCCL_VARIANTS`` (NCCL reads its environment once, at the communicator's
+   start): a decode step's vector (hidden 5,120 in f32, 20 KB; and in bf16, 10 KB) all-reduced
+   ``LATENCY_CALLS`` times inside one CUDA graph (``torch.cuda.graph``), the replay's time per
+   call; then Qwen3-14B TP=2's step (below, 2.) with the process group's all-reduce.  The first
+   pair also times torch's symmetric-memory one-shot (``all_reduce="one-shot"``) and two-shot
+   all-reduces, and 14B's step with the one-shot, whose tokens must equal the NCCL step's.
+   ``OUT_DIR/latency-NAME.json`` each.  Without it the table's pair uses NCCL's defaults and
+   the one-shot all-reduce (the fastest 14B step of both runs).
+2. **The TP table**, one pair:
 
-   1. Qwen3-14B bf16, random weights in the published shapes drawn on the GPU shard by shard
+   1. the tiles of a rank's step: Qwen3-14B TP=2's rate with each of ``TP_TILES`` (``STEPS``
+      steps, no context sweep); the fastest is the table's (``chosen_tiles``);
+   2. Qwen3-14B bf16, random weights in the published shapes drawn on the GPU shard by shard
       (a rank never holds the other's): ``STEPS`` greedy tokens after a 16-token prompt, each
       rank's step one graph with its collectives inside (``ShardedDecoder.record``; if the
       capture fails, the step enqueued launch by launch, and the error kept); tokens/s against
       the two-GPU roofline (each rank's bytes a token, its shard of the weights and of the KV
       cache, at the slower rank's 1 GiB copy bandwidth);
-   2. the same 14B at TP=1 on rank 0's GPU (the unsharded ``Qwen3Decoder``, its step one
-      graph) while rank 1 waits: TP=2's speedup over it (target 1.7x);
-   3. Qwen3-32B at TP=2, as 1.
+   3. the same 14B at TP=1 on rank 0's GPU (the unsharded ``Qwen3Decoder``, its step one
+      graph, the default tiles) while rank 1 waits: TP=2's speedup over it (target 1.7x);
+   4. Qwen3-32B at TP=2, as 2., with the chosen tiles and (no context sweep) the default ones.
 
    Each model's rate is also timed at the context lengths of ``CONTEXTS`` (the position set
    before ``CONTEXT_STEPS`` replays; the cache's rows before it are zeros, which costs the
@@ -52,8 +55,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "examples"))
 sys.path.append(str(Path(__file__).resolve().parent))  # measure.py (also under python -P)
 
-from measure import build_or_run, copy_bandwidth  # noqa: E402
-from qwen3.model import Qwen3Decoder  # noqa: E402
+from measure import build_or_run, copy_bandwidth, kernel_times  # noqa: E402
+from qwen3.model import Qwen3Decoder, Tiles  # noqa: E402
 from qwen3.reference import QWEN3_14B, QWEN3_32B, Config, random_weights  # noqa: E402
 from qwen3.tp import local_config  # noqa: E402
 
@@ -64,6 +67,8 @@ CHECKED = 32
 """The greedy tokens kept of each run: the one-shot all-reduce's must equal NCCL's."""
 CONTEXTS = (64, 128, 512, 1024, 1536, 2000)
 CONTEXT_STEPS = 32
+PROFILED_AT = len(PROMPT) + STEPS // 2
+"""The position of the profiled steps (the roofline's)."""
 WORLD = 2
 HIDDEN = 5120
 """Qwen3-14B's and -32B's hidden size: the length of the vector each all-reduce sums."""
@@ -73,6 +78,13 @@ NCCL_VARIANTS: dict[str, dict[str, str]] = {
     "default": {}, "LL": {"NCCL_PROTO": "LL"}, "LL128": {"NCCL_PROTO": "LL128"},
     "LL-2ch": {"NCCL_PROTO": "LL", "NCCL_MAX_NCHANNELS": "2"}}
 """NCCL's documented knobs for small messages: the low-latency protocols, and fewer channels."""
+TP_TILES: dict[str, Tiles] = {
+    "default": Tiles(), "up 8 rows": Tiles(up_rows=8), "up 32 rows": Tiles(up_rows=32),
+    "QKV 32, up 32 rows": Tiles(qkv_rows=32, up_rows=32)}
+"""A rank's tiles timed on 14B TP=2 (2.1.): the single-GPU defaults, and other row tiles for the
+shard's gate/up (544 blocks of 16 rows: 1.4 waves of 3 an SM on 132 SMs; 14B TP=1 has 1,088) and
+QKV.  The first two-GPU run of session 15 timed QKV in 8-row blocks (448 instead of 224), also
+down, and 64-key attention tiles: each slower (docs/model.md)."""
 
 
 def build(arch: str) -> None:
@@ -81,11 +93,14 @@ def build(arch: str) -> None:
     variants are those of the sharded one.  One layer and a 384-token vocabulary a rank give
     the same variants (those sizes are dynamic)."""
     os.environ["SAFETILE_AOT_ARCHS"] = arch
-    for config, world in ((QWEN3_14B, WORLD), (QWEN3_14B, 1), (QWEN3_32B, WORLD)):
+    runs = [(QWEN3_14B, WORLD, name, tiles) for name, tiles in TP_TILES.items()]
+    runs += [(QWEN3_14B, 1, "default", Tiles())]
+    runs += [(QWEN3_32B, WORLD, name, tiles) for name, tiles in TP_TILES.items()]
+    for config, world, name, tiles in runs:
         small = replace(local_config(config, world) if world > 1 else config, layers=1, vocab=384)
-        decoder = Qwen3Decoder(small, random_weights(small), dtype=st.bf16, max_positions=MAX_POSITIONS)
+        decoder = Qwen3Decoder(small, random_weights(small), dtype=st.bf16, max_positions=MAX_POSITIONS, tiles=tiles)
         decoder.record(PROMPT).release()
-        print(f"{config.hidden}-wide, {config.layers} layers, TP={world}: built for {arch}", flush=True)
+        print(f"{config.hidden}-wide, {config.layers} layers, TP={world}, {name}: built for {arch}", flush=True)
 
 
 # -- on the GPU -------------------------------------------------------------------------
@@ -161,9 +176,12 @@ def positioned(base: type, torch: Any) -> type:
     return Positioned
 
 
-def decode(decoder: Any, torch: Any, graph: bool, contexts: tuple[int, ...] = ()) -> dict[str, Any]:
+def decode(decoder: Any, torch: Any, graph: bool, contexts: tuple[int, ...] = (), profile: bool = False
+           ) -> dict[str, Any]:
     """``STEPS`` greedy steps after ``PROMPT``: the rate of the steps past the prompt, the first
-    ``CHECKED`` tokens, and with ``contexts`` the rate of ``CONTEXT_STEPS`` steps from each."""
+    ``CHECKED`` tokens, with ``contexts`` the rate of ``CONTEXT_STEPS`` steps from each, and with
+    ``profile`` (every rank at once: the step holds the collectives) each kernel's microseconds a
+    step (``measure.kernel_times``, at position ``PROFILED_AT``)."""
     if not graph:
         start = time.perf_counter()
         tokens = decoder.generate(PROMPT, STEPS)
@@ -188,6 +206,10 @@ def decode(decoder: Any, torch: Any, graph: bool, contexts: tuple[int, ...] = ()
             recorded.replay()
         recorded.stream.synchronize()
         entry["by_context"][str(context)] = CONTEXT_STEPS / (time.perf_counter() - start)
+    if profile:
+        decoder.pos_view.fill_(PROFILED_AT)
+        torch.cuda.synchronize()
+        entry["kernels_us"] = kernel_times(recorded.replay, torch)
     recorded.release()
     entry["tokens"] = [int(t) for t in decoder.read("tokens")[len(PROMPT): len(PROMPT) + CHECKED]]
     return entry
@@ -276,31 +298,39 @@ def rank_main(out: Path, task: str) -> None:
         if rank == 0:
             path.write_text(json.dumps(results, indent=1))
 
-    def sharded(name: str, config: Config, all_reduce: str, contexts: tuple[int, ...]) -> None:
+    def sharded(name: str, config: Config, all_reduce: str, contexts: tuple[int, ...],
+                tiles: str = "default", profile: bool = False) -> float:
+        """One TP=2 run (``tiles``: a key of ``TP_TILES``) into ``results["runs"]``; its best rate."""
         torch.manual_seed(rank)
         weights = RandomShard(config, WORLD, torch)
-        entry: dict[str, Any] = {"tp": WORLD, "all_reduce": all_reduce}
+        entry: dict[str, Any] = {"tp": WORLD, "all_reduce": all_reduce, "tiles": tiles}
         try:
             decoder = positioned(ShardedDecoder, torch)(
                 config, weights, sharded=True, dtype=st.bf16, max_positions=MAX_POSITIONS, device=f"cuda:{local}",
-                all_reduce=all_reduce, upload=lambda t: st.from_dlpack(t.contiguous()))
+                all_reduce=all_reduce, tiles=TP_TILES[tiles], upload=lambda t: st.from_dlpack(t.contiguous()))
             for graph in (True, False):
                 try:
-                    entry.update(decode(decoder, torch, graph, contexts))
+                    entry.update(decode(decoder, torch, graph, contexts, profile and graph))
                     break  # the eager rate only where the capture fails
                 except Exception:  # noqa: BLE001 - the capture may fail: keep the eager rate
-                    results["errors"].append(f"{name} {all_reduce} graph={graph}: {traceback.format_exc()}")
+                    results["errors"].append(f"{name} {all_reduce} {tiles} graph={graph}: {traceback.format_exc()}")
             entry["roofline"] = float(bandwidth) / weights.bytes_per_token(len(PROMPT) + STEPS // 2)
             best = max(v for k, v in entry.items() if k in ("graph", "eager"))
             entry["of_roofline"] = best / entry["roofline"]
             entry["roofline_by_context"] = {str(n): float(bandwidth) / weights.bytes_per_token(n) for n in contexts}
             del decoder
         except Exception:  # noqa: BLE001
-            results["errors"].append(f"{name} {all_reduce}: {traceback.format_exc()}")
-        results["runs"][f"{name} TP={WORLD} {all_reduce}"] = entry
-        print(f"rank {rank}: {name} TP={WORLD} {all_reduce}: {entry}", flush=True)
+            results["errors"].append(f"{name} {all_reduce} {tiles}: {traceback.format_exc()}")
+        if profile:  # every rank's kernels: an all-reduce's time on one holds its wait for the other
+            by_rank: list[Any] = [None] * WORLD
+            dist.all_gather_object(by_rank, entry.pop("kernels_us", None))
+            entry["kernels_us_by_rank"] = by_rank
+        key = f"{name} TP={WORLD} {all_reduce}" + ("" if tiles == "default" else f" {tiles}")
+        results["runs"][key] = entry
+        print(f"rank {rank}: {key}: {entry}", flush=True)
         torch.cuda.empty_cache()
         save()
+        return max((v for k, v in entry.items() if k in ("graph", "eager")), default=0.0)
 
     if kind == "latency":
         symmetric = option == "default"
@@ -314,8 +344,21 @@ def rank_main(out: Path, task: str) -> None:
             results["one_shot_tokens_equal"] = runs["14B TP=2 group"]["tokens"] == runs["14B TP=2 one-shot"]["tokens"]
             save()
     else:
-        sharded("14B", QWEN3_14B, option, CONTEXTS)
+        rates = {}
+        for tiles in TP_TILES:
+            if tiles != "default":
+                rates[tiles] = sharded("14B", QWEN3_14B, option, (), tiles)
+                dist.barrier()
+        # The default tiles' rate is the table's run (with contexts); the chosen ones' is the fastest.
+        rates["default"] = sharded("14B", QWEN3_14B, option, CONTEXTS, profile=True)
         dist.barrier()
+        choice = [max(rates, key=lambda name: rates[name])]
+        dist.broadcast_object_list(choice, src=0)  # both ranks run rank 0's choice
+        chosen = choice[0]
+        results["chosen_tiles"] = chosen
+        if chosen != "default":
+            sharded("14B", QWEN3_14B, option, CONTEXTS, chosen, profile=True)
+            dist.barrier()
         if rank == 0:  # TP=1 of 14B on this GPU alone
             entry: dict[str, Any] = {"tp": 1}
             try:
@@ -323,13 +366,12 @@ def rank_main(out: Path, task: str) -> None:
                 decoder = positioned(Qwen3Decoder, torch)(QWEN3_14B, weights, dtype=st.bf16,
                                                           max_positions=MAX_POSITIONS,
                                                           upload=lambda t: st.from_dlpack(t.contiguous()))
-                entry.update(decode(decoder, torch, True, CONTEXTS))
+                entry.update(decode(decoder, torch, True, CONTEXTS, profile=True))
                 entry["roofline"] = float(bandwidth) / weights.bytes_per_token(len(PROMPT) + STEPS // 2)
                 entry["of_roofline"] = entry["graph"] / entry["roofline"]
                 entry["roofline_by_context"] = {str(n): float(bandwidth) / weights.bytes_per_token(n)
                                                 for n in CONTEXTS}
-                two = results["runs"][f"14B TP=2 {option}"]
-                entry["tp2_speedup"] = max(two.get("graph", 0.0), two.get("eager", 0.0)) / entry["graph"]
+                entry["tp2_speedup"] = {name: rate / entry["graph"] for name, rate in rates.items()}
                 del decoder
             except Exception:  # noqa: BLE001
                 results["errors"].append(f"14B TP=1: {traceback.format_exc()}")
@@ -338,7 +380,10 @@ def rank_main(out: Path, task: str) -> None:
             torch.cuda.empty_cache()
             save()
         dist.barrier()
-        sharded("32B", QWEN3_32B, option, CONTEXTS)
+        sharded("32B", QWEN3_32B, option, CONTEXTS, chosen)
+        if chosen != "default":
+            dist.barrier()
+            sharded("32B", QWEN3_32B, option, (), "default")
     dist.barrier()
     dist.destroy_process_group()
 
@@ -355,11 +400,12 @@ def pair(out: Path, task: str, env: Mapping[str, str], port: int) -> list[int]:
     return codes
 
 
-def run(out: Path) -> None:
-    """1. then 2. of the module's docstring; the TP table's pair takes the fastest 14B step of 1."""
+def run(out: Path, nccl_sweep: bool = False) -> None:
+    """2. of the module's docstring (with ``nccl_sweep``, 1. first, and the TP table's pair takes
+    its fastest 14B step's NCCL setting and all-reduce)."""
     out.mkdir(parents=True, exist_ok=True)
-    best: tuple[float, str, str] = (0.0, "default", "group")
-    for i, (name, env) in enumerate(NCCL_VARIANTS.items()):
+    best: tuple[float, str, str] = (0.0, "default", "one-shot")
+    for i, (name, env) in enumerate(NCCL_VARIANTS.items() if nccl_sweep else ()):
         pair(out, f"latency-{name}", env, 29512 + i)
         try:
             runs = json.loads((out / f"latency-{name}.json").read_text())["runs"]
@@ -368,13 +414,18 @@ def run(out: Path) -> None:
         for key, entry in runs.items():
             if entry.get("graph", 0.0) > best[0]:
                 best = (entry["graph"], name, entry["all_reduce"])
-    print(f"the TP table with NCCL {best[1]}, all_reduce={best[2]} ({best[0]:.1f} tokens/s at 14B TP=2)", flush=True)
+    print(f"the TP table with NCCL {best[1]}, all_reduce={best[2]}", flush=True)
     pair(out, f"table-{best[2]}", NCCL_VARIANTS[best[1]], 29530)
     table = out / "tp.json"
     if table.exists():
         results = json.loads(table.read_text())
         results["chosen"] = {"nccl": best[1], "all_reduce": best[2]}
         table.write_text(json.dumps(results, indent=1))
+
+
+def add_arguments(parser: Any) -> None:
+    parser.add_argument("--nccl-sweep", action="store_true",
+                        help="time the all-reduce alone under each NCCL setting first (1. of the docstring)")
 
 
 def one_rank(out: Path) -> None:
@@ -453,4 +504,4 @@ if __name__ == "__main__":
     elif len(sys.argv) == 3 and sys.argv[1] == "--plot":
         plot(json.loads(Path(sys.argv[2]).read_text()), Path(sys.argv[2]).with_suffix(".png"))
     else:
-        build_or_run(__doc__, build, run)
+        build_or_run(__doc__, build, run, add_arguments)

@@ -63,7 +63,9 @@ class Tiles:
     (half its weights: it reads them while the attention merge runs; its occupancy 3 leaves
     registers for them) (bench/gemv_probe.py, docs/model.md);
     ``packed``: the projections' weights packed in their tiles (``kernels.pack_weight``), off
-    only to measure what that gains (the prefetch branch needs them packed)."""
+    only to measure what that gains (the prefetch branch needs them packed); ``qkv_rows``,
+    ``up_rows``, ``down_rows``: QKV's, gate/up's and down's own row tiles (``None``: ``rows``),
+    for a shard's smaller projections (tp.py, docs/model.md)."""
 
     rows: int = 16
     cols: int = 256
@@ -92,6 +94,24 @@ class Tiles:
     o_early: int = 4
     o_early_tma: bool = False
     packed: bool = True
+    qkv_rows: int | None = None
+    up_rows: int | None = None
+    down_rows: int | None = None
+
+    @property
+    def qkv_tile(self) -> int:
+        """Rows a block of the QKV projection."""
+        return self.rows if self.qkv_rows is None else self.qkv_rows
+
+    @property
+    def up_tile(self) -> int:
+        """Rows a block of gate/up."""
+        return self.rows if self.up_rows is None else self.up_rows
+
+    @property
+    def down_tile(self) -> int:
+        """Rows a block of down_proj."""
+        return self.rows if self.down_rows is None else self.down_rows
 
     def reads(self, projection: str = "") -> dict[str, Any]:
         """A projection's generics for its early reads: ``""`` QKV's and the LM head's, ``"up"``
@@ -252,12 +272,13 @@ class Qwen3Decoder:
             qkv = _stack_rows([w[p + f"self_attn.{n}_proj.weight"] for n in "qkv"])
             self.layers.append({
                 name: shared(array) for name, array in {
-                    "ln1": w[p + "input_layernorm.weight"], "qkv": packed(qkv),
+                    "ln1": w[p + "input_layernorm.weight"], "qkv": packed(qkv, tiles.qkv_tile),
                     "q_norm": w[p + "self_attn.q_norm.weight"], "k_norm": w[p + "self_attn.k_norm.weight"],
                     "o": packed(w[p + "self_attn.o_proj.weight"], tiles.o_rows, tiles.o_cols),
                     "ln2": w[p + "post_attention_layernorm.weight"],
-                    "gate": packed(w[p + "mlp.gate_proj.weight"]), "up": packed(w[p + "mlp.up_proj.weight"]),
-                    "down": packed(w[p + "mlp.down_proj.weight"]),
+                    "gate": packed(w[p + "mlp.gate_proj.weight"], tiles.up_tile),
+                    "up": packed(w[p + "mlp.up_proj.weight"], tiles.up_tile),
+                    "down": packed(w[p + "mlp.down_proj.weight"], tiles.down_tile),
                 }.items()
             })
         self.buffers: dict[str, st.Tensor] = {}
@@ -316,7 +337,7 @@ class Qwen3Decoder:
         launch(run, K.embed, ("x", (t.embed,)), self.embedding, "tokens", "pos")
         for i, layer in enumerate(self.layers):
             k, v = f"k{i}", f"v{i}"
-            launch(run, t.gemv(K.norm_gemv), ("qkv", (t.rows,)), "x", layer["ln1"], layer["qkv"], eps, BK=t.cols,
+            launch(run, t.gemv(K.norm_gemv), ("qkv", (t.qkv_tile,)), "x", layer["ln1"], layer["qkv"], eps, BK=t.cols,
                    **t.reads())
             if t.prefetch_rows is not None:
                 with scope.branch() as branch:
@@ -337,9 +358,9 @@ class Qwen3Decoder:
             launch(run, t.o_proj(K.gemv_residual), ("x2", (t.o_rows,)), self._residual("x"), "attn", layer["o"],
                    BK=t.o_cols, **t.reads("o"))
             self._reduce("x2")
-            launch(run, t.gemv(K.norm_gate_up), ("mlp", (t.rows,)), "x2", layer["ln2"], layer["gate"], layer["up"], eps,
+            launch(run, t.gemv(K.norm_gate_up), ("mlp", (t.up_tile,)), "x2", layer["ln2"], layer["gate"], layer["up"], eps,
                    BK=t.cols, **t.reads("up"))
-            launch(run, t.gemv(K.gemv_residual), ("x", (t.rows,)), self._residual("x2"), "mlp", layer["down"],
+            launch(run, t.gemv(K.gemv_residual), ("x", (t.down_tile,)), self._residual("x2"), "mlp", layer["down"],
                    BK=t.cols, **t.reads("down"))
             self._reduce("x")
         self._head(run, prompt_len)

@@ -31,7 +31,8 @@ TILES = {"default": TINY_TILES, "kv_append, reduce": replace(TINY_TILES, fused_a
          "rows": replace(TINY_TILES, products=K.ROWS), "prefetch branch": replace(TINY_TILES, prefetch_rows=16),
          "early reads through TMA": replace(TINY_TILES, early=2, early_tma=True, up_early=2, up_early_tma=True,
                                                     down_early=3, down_early_tma=True, o_early=1, o_early_tma=True),
-         "no early reads": replace(TINY_TILES, early=0, up_early=0, down_early=0, o_early=0), "plain weights": replace(TINY_TILES, packed=False)}
+         "no early reads": replace(TINY_TILES, early=0, up_early=0, down_early=0, o_early=0), "plain weights": replace(TINY_TILES, packed=False),
+         "QKV, gate/up and down in their own row tiles": replace(TINY_TILES, qkv_rows=32, up_rows=8, down_rows=8)}
 
 
 @pytest.mark.parametrize(
@@ -105,3 +106,12 @@ def test_a_generation_past_max_positions_is_refused(weights: dict[str, np.ndarra
         Qwen3Decoder(TINY, weights, dtype=st.f32, max_positions=20, tiles=TINY_TILES)
     with pytest.raises(ValueError, match=r"column tile \(48\) must divide the heads x head_dim size \(64\)"):
         Qwen3Decoder(TINY, weights, dtype=st.f32, max_positions=16, tiles=replace(TINY_TILES, o_cols=48))
+
+
+def test_each_projection_is_packed_in_its_own_row_tiles(weights: dict[str, np.ndarray]) -> None:
+    """``Tiles(qkv_rows=..., up_rows=..., down_rows=...)`` pack QKV, gate/up and down in their
+    own row tiles (make test-full decodes with them against the reference)."""
+    tiles = replace(TINY_TILES, qkv_rows=32, up_rows=8, down_rows=8)
+    layer = Qwen3Decoder(TINY, weights, dtype=st.f32, max_positions=16, tiles=tiles).layers[0]
+    assert {name: layer[name].shape for name in ("qkv", "gate", "up", "down")} == {
+        "qkv": (4, 4, 32, 16), "gate": (12, 4, 8, 16), "up": (12, 4, 8, 16), "down": (8, 6, 8, 16)}
