@@ -69,23 +69,17 @@ LAYER_NORM = [(4096, n) for n in (1024, 4096, 8192)]
 """(rows, columns), f16, as tutorial 05 measures (M = 4096)."""
 ATTENTION = [(4, 16, 8, 2048, 64, causal) for causal in (False, True)] + [(4, 16, 16, 2048, 128, True)]
 """(batch, heads, kv_heads, seq, head dim, causal), bf16."""
-ATTENTION_TRIED: dict[str, dict[int, tuple[snn.BackwardTiles, snn.BackwardTiles]]] = {
+ATTENTION_TRIED: dict[str, dict[tuple[int, bool], tuple[snn.BackwardTiles, snn.BackwardTiles]]] = {
     "safetile 64x64": {},
-    "safetile dq 128x64 w8, dkdv 64x128 / 128x64": {
-        64: (snn.BackwardTiles(128, 64, 8), snn.BackwardTiles(64, 128)),
-        128: (snn.BackwardTiles(128, 64, 8), snn.BackwardTiles(128, 64, 8))},
-    "safetile dkdv 64x64 w8": {d: (snn.BackwardTiles(128, 128, 8), snn.BackwardTiles(64, 64, 8)) for d in (64, 128)},
-    "safetile 64x64 w8/w0": {64: (snn.BackwardTiles(64, 64, 8), snn.BackwardTiles(64, 64)),
-                             128: (snn.BackwardTiles(64, 64), snn.BackwardTiles(64, 64))},
-    "safetile dq 128x32, dkdv 32x128 / 128x64 w8": {
-        64: (snn.BackwardTiles(128, 32), snn.BackwardTiles(32, 128)),
-        128: (snn.BackwardTiles(128, 32), snn.BackwardTiles(128, 64, 8))},
+    "safetile session 12 tiles": {
+        key: (snn.BackwardTiles(128, 128, 8), snn.BackwardTiles(128 if key[0] == 64 else 64, 128, 8))
+        for key in ((64, False), (64, True), (128, False), (128, True))},
 }
-"""Backward tiles (queries x keys a step, worker warps) timed beside the shipped
-``snn.ATTENTION_BACKWARD_TILES`` ("safetile"): the fixed 64 x 64 tiles without hints shipped
-first; then the configurations that spill no register on sm_90 (tileiras's resource report):
-dq walking 64 or 32 keys a step, dk/dv 64 or 32 queries a step (Triton's tutorial 06 walks 32
-queries by 128 keys for dk/dv and 128 queries by 32 keys for dq), 64 x 64 both ways."""
+"""Backward tiles timed beside the shipped ``snn.ATTENTION_BACKWARD_TILES`` ("safetile"): the fixed
+64 x 64 tiles without hints shipped first, and session 12's (128 x 128 with 8 warps both ways;
+at d128 dk/dv 64 queries by 128 keys).  The run of 2026-11-27 -s5 (docs/benchmarks.md, section
+8) also timed dk/dv at 64 x 64 with 8 warps, 64 x 64 both ways and dq 128 x 32 with dk/dv 32 x
+128: each slower than the shipped tiles in every case."""
 SOFTMAX = [(4096, 4096), (4096, 8192)]
 CROSS_ENTROPY = [(4096, 32768), (8192, 128256)]
 """(rows, vocabulary), bf16 logits."""
@@ -164,7 +158,7 @@ def trace_every_case(device: str = "meta") -> None:
 
 
 @contextlib.contextmanager
-def backward_tiles(tiles: dict[int, tuple[snn.BackwardTiles, snn.BackwardTiles]]) -> Iterator[None]:
+def backward_tiles(tiles: dict[tuple[int, bool], tuple[snn.BackwardTiles, snn.BackwardTiles]]) -> Iterator[None]:
     """Attention's backward kernels launched with ``tiles`` (their recipes read the table at each
     backward) for the duration."""
     shipped = snn.ATTENTION_BACKWARD_TILES
@@ -245,7 +239,7 @@ def attention_rows(st_stream: Any, sampler: ClockSampler, method: Method) -> lis
     return rows_out
 
 
-def _with_tiles(tiles: dict[int, tuple[snn.BackwardTiles, snn.BackwardTiles]],
+def _with_tiles(tiles: dict[tuple[int, bool], tuple[snn.BackwardTiles, snn.BackwardTiles]],
                 call: Callable[[], Any]) -> Callable[[], Any]:
     def run() -> Any:
         with backward_tiles(tiles):

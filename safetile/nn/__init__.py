@@ -375,7 +375,7 @@ def matmul(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
 
 ATTENTION_TILE = 64
 """The query and key tiles of attention's forward (smaller for shorter sequences), and of its
-backward at head dimensions ``ATTENTION_BACKWARD_TILES`` does not list."""
+backward where ``ATTENTION_BACKWARD_TILES`` lists no tiles for the head dimension and mask."""
 
 
 class BackwardTiles(NamedTuple):
@@ -387,15 +387,20 @@ class BackwardTiles(NamedTuple):
     warps: int = 0
 
 
-ATTENTION_BACKWARD_TILES: dict[int, tuple[BackwardTiles, BackwardTiles]] = {
-    64: (BackwardTiles(128, 128, 8), BackwardTiles(128, 128, 8)),
-    128: (BackwardTiles(128, 128, 8), BackwardTiles(64, 128, 8)),
+ATTENTION_BACKWARD_TILES: dict[tuple[int, bool], tuple[BackwardTiles, BackwardTiles]] = {
+    (64, False): (BackwardTiles(128, 64, 8), BackwardTiles(64, 128)),
+    (64, True): (BackwardTiles(128, 128, 8), BackwardTiles(128, 128, 8)),
+    (128, False): (BackwardTiles(128, 64, 8), BackwardTiles(128, 64, 8)),
+    (128, True): (BackwardTiles(128, 64, 8), BackwardTiles(128, 64, 8)),
 }
-"""Per head dimension, the tiles of ``(attention_backward_dq, attention_backward_dkdv)`` (smaller for
-shorter sequences): each kernel's block owns 128 rows of what it writes (queries for dq, keys for
-dk/dv), with 8 worker warps; the fastest of the configurations bench/backward.py timed
-(docs/benchmarks.md, section 8).  At d128, dk/dv's 128 x 128 spills 2.2 KB and runs 3.7x slower:
-it walks 64 queries a step."""
+"""Per ``(head dimension, causal)``, the tiles of ``(attention_backward_dq, attention_backward_dkdv)``
+(smaller for shorter sequences): the fastest of the configurations bench/backward.py timed on an
+H100 (docs/benchmarks.md, section 8), none spilling a register on sm_90.  dq's block owns 128
+queries and walks 64 keys a step (128 at d64 causal); dk/dv's owns 128 keys and walks 64
+queries a step at d64 unmasked, 128 at d64 causal, and at d128 owns 64 keys walking 128
+queries.  Causal d64 keeps 128 x 128 both ways: its dk/dv at 64 x 128 without the 8-warp hint
+spills 2.1 KB (the diagonal's masked step doubles the loop body).  ``(128, False)`` takes the
+causal pick, untimed."""
 
 
 def _attention_facts(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool) -> tuple[int, int, int]:
@@ -435,9 +440,10 @@ def _attention_delta(o: torch.Tensor, do: torch.Tensor) -> KernelLaunch:
 
 def _backward_generics(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool, scale: float,
                        kernel: int) -> dict[str, Any]:
-    """The generics of backward kernel ``kernel`` (0: dq, 1: dk/dv): its tiles for the head dimension."""
+    """The generics of backward kernel ``kernel`` (0: dq, 1: dk/dv): its tiles for the head dimension
+    and the mask."""
     generics = _attention_generics(q, k, v, causal, scale)
-    tiles = ATTENTION_BACKWARD_TILES.get(q.shape[2])
+    tiles = ATTENTION_BACKWARD_TILES.get((q.shape[2], causal))
     if tiles is None:
         return generics
     bq, bk, warps = tiles[kernel]

@@ -238,11 +238,13 @@ def test_attention_over_several_query_and_key_tiles(causal: bool, monkeypatch: p
 
 @pytest.mark.parametrize("causal", [False, True])
 def test_attention_backward_tiles_per_head_dimension(causal: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The backward kernels take their own tiles for the head dimension, unlike the forward's and
-    each other's: dq 8 queries by 4 keys, dk/dv 4 queries by 8 keys (over 10 queries and keys: the
-    causal bounds where a query tile and a key tile differ in size)."""
+    """The backward kernels take their own tiles for the head dimension and the mask, unlike the
+    forward's and each other's: dq 8 queries by 4 keys, dk/dv 4 queries by 8 keys (over 10
+    queries and keys: the causal bounds where a query tile and a key tile differ in size); the
+    other mask's entry is not read."""
     monkeypatch.setattr(nn, "ATTENTION_TILE", 4)
-    monkeypatch.setitem(nn.ATTENTION_BACKWARD_TILES, 8, (nn.BackwardTiles(8, 4), nn.BackwardTiles(4, 8, 8)))
+    monkeypatch.setitem(nn.ATTENTION_BACKWARD_TILES, (8, causal), (nn.BackwardTiles(8, 4), nn.BackwardTiles(4, 8, 8)))
+    monkeypatch.setitem(nn.ATTENTION_BACKWARD_TILES, (8, not causal), (nn.BackwardTiles(2, 2), nn.BackwardTiles(2, 2)))
     q, k, v = f64(1, 4, 10, 8), f64(1, 2, 10, 8, seed=1), f64(1, 2, 10, 8, seed=2)
     assert nn._backward_generics(q[0], k[0], v[0], causal, 0.5, 1) | {"SCALE": 0.5} == {
         "A": st.f64, "G": 2, "BQ": 4, "BK": 8, "D": 8, "CAUSAL": int(causal), "SCALE": 0.5, "WARPS": 8}
@@ -251,6 +253,53 @@ def test_attention_backward_tiles_per_head_dimension(causal: bool, monkeypatch: 
     want = torch.autograd.grad(sdpa(q, k, v, causal), (q, k, v), do)
     for g, h in zip(got, want, strict=True):
         torch.testing.assert_close(g, h)
+
+
+ATTENTION_KERNELS = [K.attention_forward, K.attention_backward_dq, K.attention_backward_dkdv]
+
+
+# make test: the causal variants (their loops: the masked tiles' and the others'); make test-full: both
+@pytest.mark.parametrize("causal", [pytest.param(0, marks=pytest.mark.full), 1])
+@pytest.mark.parametrize("kernel", ATTENTION_KERNELS, ids=lambda kernel: kernel.name)
+def test_attention_kernels_leave_no_bounds_check_in_the_kernel(kernel: st.Kernel, causal: int) -> None:
+    """Every load's index is proved in range when compiling or by the launch's checks on the host:
+    a check left in the kernel costs each step a compare, and its failure path (the message's
+    print) a stack frame: 136-264 B a thread at the backward's tiles on sm_90, their only spills."""
+    warps = {} if kernel is K.attention_forward else {"WARPS": 8}
+    kernel.with_options(deny_in_kernel_checks=True).compile_variant(
+        None, E=st.bf16, A=st.f32, BQ=64, BK=128, D=64, G=2, CAUSAL=causal, SCALE=0.125, **warps)
+
+
+@pytest.mark.full
+@pytest.mark.parametrize(("head", "causal"), sorted(nn.ATTENTION_BACKWARD_TILES))
+def test_attention_backward_tiles_spill_no_register(head: int, causal: bool, cubin_cache: object,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shipped backward tiles compile for sm_90 without spilling (tileiras's resources; the
+    table's claim) at the shapes bench/backward.py times: bf16, 2048 queries and keys, 2 query
+    heads a key head at d64, none grouped at d128 (grouped, d128's dk/dv spills 192 B)."""
+    from safetile.backend.resources import kernel_resources
+    from safetile.driver import compile_variant
+    from safetile.runtime.torch import custom_op
+
+    monkeypatch.setenv("SAFETILE_CACHE_DIR", str(cubin_cache))
+    spills = {}
+    specialize = custom_op._specialize
+
+    def compile_it(launch: custom_op.KernelLaunch) -> object:
+        variant = specialize(launch)
+        if launch.kernel in (K.attention_backward_dq, K.attention_backward_dkdv):
+            compiled = compile_variant(launch.kernel, variant, "sm_90")
+            spills[launch.kernel.name] = kernel_resources(compiled.cubin.cubin, compiled.symbol).spill_bytes
+        return variant
+
+    monkeypatch.setattr(custom_op, "_specialize", compile_it)
+    q = torch.empty(1, 4, 2048, head, dtype=torch.bfloat16, device="meta", requires_grad=True)
+    kv_heads = 2 if head == 64 else 4
+    k, v = (torch.empty(1, kv_heads, 2048, head, dtype=torch.bfloat16, device="meta", requires_grad=True)
+            for _ in range(2))
+    out = nn.attention(q, k, v, causal)
+    torch.autograd.grad(out, (q, k, v), torch.empty_like(out))
+    assert spills == {"attention_backward_dq": 0, "attention_backward_dkdv": 0}
 
 
 def test_attention_refuses_shapes_naming_them() -> None:
