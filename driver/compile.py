@@ -31,6 +31,7 @@ memoized per kernel, variant, pipeline and target, so a second launch,
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import weakref
 from collections.abc import Mapping, Sequence
@@ -104,9 +105,9 @@ class CompiledVariant:
     than one block along it, those blocks write identical tiles (a runtime
     warning; ``passes/analyses/grid_reads.py``)."""
     stages: tuple[tuple[str, ModuleOp], ...] = field(repr=False)
-    """The IR after each stage run, in order."""
-    key: str
-    """The SHA-256 of the final IR and the pipeline that made it."""
+    """The IR after each stage run, in order (the last is ``module`` itself)."""
+    pipeline: str = field(repr=False)
+    """The passes that made ``module`` (their identities), for ``key``."""
     dependent_launch: bool = False
     """The entry waits for the grids launched before it before it touches memory
     (``grid-dependency``'s invariant holds on the final IR): a launch may start it
@@ -124,6 +125,15 @@ class CompiledVariant:
     """Where this variant, as it runs, leaves safety to its author (``passes/analyses/unsafe_report.py``):
     raw pointer parameters, ``unchecked_accesses``, ``st.unsafe()`` operations, and what a pass
     trusted by name (``st.trusted``) left unproved; empty for a kernel proved safe throughout."""
+
+    @functools.cached_property
+    def key(self) -> str:
+        """The SHA-256 of the final IR and the pipeline that made it (what an
+        autotuning record is kept for).  Worked out when first asked: printing
+        the IR costs as much as a pass, and a launch does not need it."""
+        digest = hashlib.sha256(print_tile_ir(self.module).encode())
+        digest.update(self.pipeline.encode())
+        return digest.hexdigest()
 
     def ir(self, stage: str | None = None) -> str:
         """The Tile IR text after ``stage`` (default: the last, what runs)."""
@@ -221,9 +231,8 @@ def _lower(
         "clean-up": clean_up_passes(),
         "after-clean-up": user["after-clean-up"],
     }
-    for stage in STAGES[1 : STAGES.index(until) + 1]:
-        if not steps[stage]:
-            continue
+    run = [stage for stage in STAGES[1 : STAGES.index(until) + 1] if steps[stage]]
+    for stage in run:
         for step in steps[stage]:
             if isinstance(step, PassRequest):
                 _apply_user(kernel, step, ctx, module, guard)
@@ -233,7 +242,8 @@ def _lower(
                 # Read before lower-tile-safety strips them: a dropped launch
                 # check would be a dropped bounds check.
                 guard.accept(module)
-        stages.append((stage, module.clone()))
+        # The last stage's IR is the module itself: nothing changes it after.
+        stages.append((stage, module if stage == run[-1] else module.clone()))
     try:
         module.verify()
     except DiagnosticException as err:
@@ -248,8 +258,6 @@ def _lower(
     final = _entry(module, symbol)
     dependent = waits_first(final)
     early = tuple(variant.params[i].name for i in early_arguments(final)) if dependent else ()
-    digest = hashlib.sha256(print_tile_ir(module).encode())
-    digest.update(repr(tuple(r.identity for r in requests)).encode())
     pointers = {p.name: str(p.annotation) for p in kernel.params if p.kind == "ptr"}
     return CompiledVariant(
         kernel.name,
@@ -260,7 +268,7 @@ def _lower(
         tuple(guard.launch_checks),
         unread,
         tuple(stages),
-        digest.hexdigest(),
+        repr(tuple(r.identity for r in requests)),
         dependent_launch=dependent,
         early_reads=early,
         unsafe_report=unsafe_report(final, guard.record.entries[symbol], pointers, guard.islands),

@@ -74,8 +74,8 @@ class LaunchCache:
 
     def __init__(self) -> None:
         self.plans: dict[tuple[Any, ...], _Plan] = {}
-        self.runnables: dict[tuple[str, str], Any] = {}
-        """(compiled variant key, backend name) -> what the backend runs."""
+        self.runnables: dict[tuple[object, str], Any] = {}
+        """(the cubin's build key, or the module the interpreter runs; backend name) -> what the backend runs."""
         self.checked: dict[tuple[Any, ...], _Plan] = {}
         """Signature and tensor addresses of launches found free of overlaps -> their plan
         (at most ``CHECKED_MEMO``).  Whether a mutable output overlaps another tensor
@@ -620,7 +620,8 @@ def ready(kernel: Kernel, cache: LaunchCache, backend: Backend, variant: Any) ->
     """``variant`` compiled for ``backend`` (and the ``$SAFETILE_AOT_ARCHS``) and made runnable there."""
     options = compile_options()
     compiled = compile_variant(kernel, variant, backend.target, options)
-    key = (compiled.key, backend.name)
+    # A cubin is loaded once however many variants build it; the interpreter runs the module itself.
+    key = (compiled.cubin.build_key if compiled.cubin is not None else compiled.module, backend.name)
     runnable = cache.runnables.get(key)
     if runnable is None:
         runnable = cache.runnables[key] = backend.prepare(compiled)

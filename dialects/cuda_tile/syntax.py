@@ -90,7 +90,7 @@ from .diagnostics import (
 )
 from .hints import HintChecks, check_hints
 from .literals import format_float
-from .types import CudaTileType, is_float, parse_optional_bare_type
+from .types import BARE_TYPE_NAMES, CudaTileType, is_float, parse_optional_bare_type
 
 PREFIX = "cuda_tile."
 
@@ -476,13 +476,65 @@ class TileIRParser(Parser):
 
     def parse_optional_type(self) -> TypeAttribute | None:
         start = self.pos
+        text = _bare_type_text(self._current_token.span)
+        if text is not None and (known := _PARSED_TYPES.get(text)) is not None:
+            self._resume_from(start + len(text))
+            return known
         try:
             if (t := parse_optional_bare_type(self)) is not None:
                 assert isinstance(t, TypeAttribute)
+                if text is not None and not self._current_token.span.input.content[start + len(text) : self.pos].strip():
+                    _remember_type(text, t)
                 return t
             return super().parse_optional_type()
         except VerifyException as err:  # report an invalid type where it starts
             self.raise_error(short_message(err), start, self.pos)
+
+
+_PARSED_TYPES: dict[str, TypeAttribute] = {}
+"""Bare ``cuda_tile`` types parsed before, by their text (``tile<16x32xf32>``).
+
+A kernel's text writes the same few types hundreds of times, and reading one
+token by token is most of what parsing it costs; a type is an immutable value
+the same in every context, so its text maps to one.  Only types that parsed
+(and verified) are kept, so a bad one is read, and reported, every time."""
+
+_PARSED_TYPES_LIMIT = 4096
+
+
+def _remember_type(text: str, parsed: TypeAttribute) -> None:
+    if len(_PARSED_TYPES) >= _PARSED_TYPES_LIMIT:
+        _PARSED_TYPES.clear()
+    _PARSED_TYPES[text] = parsed
+
+
+def _bare_type_text(span: Span[str] | Span[bytes]) -> str | None:
+    """The text of the bare type starting at ``span`` (a keyword such as ``tile``
+    followed at once by ``<...>``), up to its matching ``>``; None where the token
+    is no bare type name or the brackets hold anything but a type's characters
+    (an arrow, a string, a line break: parsed the usual way)."""
+    content = span.input.content
+    if not isinstance(content, str) or content[span.start : span.end] not in BARE_TYPE_NAMES:
+        return None
+    end = span.end
+    if end >= len(content) or content[end] != "<":
+        return None
+    depth = 0
+    for i in range(end, min(len(content), end + _TYPE_TEXT_LIMIT)):
+        c = content[i]
+        if c == "<":
+            depth += 1
+        elif c == ">":
+            depth -= 1
+            if depth == 0:
+                return content[span.start : i + 1]
+        elif c in _NOT_IN_A_TYPE or (c == "-" and content[i + 1 : i + 2] == ">"):
+            return None
+    return None
+
+
+_TYPE_TEXT_LIMIT = 512
+_NOT_IN_A_TYPE = frozenset("\"\n\r{}#^%")
 
 
 def wrong_token_place(span: Span[str] | Span[bytes]) -> Span[str] | Span[bytes]:

@@ -170,20 +170,20 @@ def element_type_of(t: Attribute) -> Attribute:
 # Shared parsing and printing helpers
 # --------------------------------------------------------------------------
 
-_BARE_TYPE_NAMES: dict[str, type[CudaTileType]] = {}
+BARE_TYPE_NAMES: dict[str, type[CudaTileType]] = {}
 
 
 def _register_bare(cls: type[CudaTileType]) -> type[CudaTileType]:
-    _BARE_TYPE_NAMES[cls.name.removeprefix("cuda_tile.")] = cls
+    BARE_TYPE_NAMES[cls.name.removeprefix("cuda_tile.")] = cls
     return cls
 
 
 def parse_optional_bare_type(parser: AttrParser) -> Attribute | None:
     """Parse a ``cuda_tile`` type written without its ``!cuda_tile.`` prefix."""
-    name = parser.parse_optional_keyword_in(_BARE_TYPE_NAMES)
+    name = parser.parse_optional_keyword_in(BARE_TYPE_NAMES)
     if name is None:
         return None
-    cls = _BARE_TYPE_NAMES[name]
+    cls = BARE_TYPE_NAMES[name]
     return cls.new(cls.parse_parameters(parser))
 
 
@@ -997,7 +997,7 @@ class GatherScatterViewType(ParametrizedAttribute, TileViewType):
 
 
 _register_bare(Float8E5M3FNUType)
-_BARE_TYPE_NAMES["f8E5M3FNU"] = Float8E5M3FNUType  # the release notes' spelling
+BARE_TYPE_NAMES["f8E5M3FNU"] = Float8E5M3FNUType  # the release notes' spelling
 
 TILE_VIEW_TYPES: tuple[type[TileViewType], ...] = (
     PartitionViewType,

@@ -34,6 +34,7 @@ Invariants:
 from __future__ import annotations
 
 import contextlib
+import gc
 import io
 import os
 import shutil
@@ -218,6 +219,10 @@ class PreloadedShTest(lit.formats.ShTest):
     def execute(self, test: Any, litConfig: Any) -> Any:
         if self._loaded is None:
             self._loaded = {script: _load(value) for script, value in self.entry_points.items()}
+            # What the tools imported stays untouched by the collector from now on: a
+            # collection in a child would otherwise write to (and so copy) every page
+            # of the worker's heap it walks.
+            gc.freeze()
         with _forking(self._loaded):
             return super().execute(test, litConfig)
 

@@ -28,9 +28,33 @@ CUBIN_CACHE_ENV = "SAFETILE_TEST_CUBIN_CACHE"
 GC_THRESHOLD = (20_000, 10, 10)
 """The collector's thresholds in a test process.  Python's default (700
 allocations a young collection) made the suite spend about a tenth of its
-CPU in the collector, mostly in full collections walking a heap of compiled
-kernels; 20,000 halves that.  A test that needs its cycles collected calls
-``gc.collect()`` (see ``young_heap``)."""
+CPU in the collector; 20,000 halves that.  The rest was full collections,
+each walking every kernel compiled so far (``freeze_the_heap``)."""
+
+
+def freeze_the_heap() -> None:
+    """Collect the garbage, then set every live object aside (``gc.freeze``):
+    no later collection walks them.  Done as each test file starts, and by
+    ``young_heap``.  A full collection walks every object the collector
+    tracks: after a few hundred tests on one worker (compiled kernels, modules,
+    torch) about a CPU-second each, several times a run; frozen, what it walks
+    is what the current file made.  An object that was alive at a freeze and
+    becomes garbage later is still freed when nothing refers to it; only one in
+    a cycle stays (the kernels, modules and caches of earlier files, which live
+    all session anyway)."""
+    gc.collect()
+    gc.freeze()
+
+
+_FROZEN_AT: list[object] = [None]
+"""The test file that ``freeze_the_heap`` last ran at the start of."""
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if item.path != _FROZEN_AT[0]:
+        _FROZEN_AT[0] = item.path
+        freeze_the_heap()
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -69,18 +93,9 @@ def cubin_cache() -> Path:
 
 
 @pytest.fixture
-def young_heap() -> Iterator[None]:
-    """Let a test's ``gc.collect()`` look only at the objects the test made.
-
-    A full collection walks every object the collector tracks: after a few
-    hundred tests on one worker (compiled kernels, modules, torch) about a
-    CPU-second each.  The objects alive when the test starts are set aside
-    (``gc.freeze``) and given back after it (``gc.unfreeze``), so a collection
-    inside the test finds the test's own garbage (cycles among objects it made)
-    at the cost of those objects alone; garbage older than the test is
-    collected after it, as before."""
-    gc.freeze()
-    try:
-        yield
-    finally:
-        gc.unfreeze()
+def young_heap() -> None:
+    """Let a test's ``gc.collect()`` look only at the objects the test made:
+    the objects alive when it starts are frozen (``freeze_the_heap``), so a
+    collection inside the test finds its own garbage (cycles among objects it
+    made) at the cost of those objects alone."""
+    freeze_the_heap()

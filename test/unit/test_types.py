@@ -902,3 +902,38 @@ PREDICATE_BAD: list[tuple[Attribute, Attribute, str]] = [
 def test_assume_predicate_rejects(pred: Attribute, t: Attribute, message: str) -> None:
     with raises(message):
         pred.verify_with_value_type(t)  # type: ignore[attr-defined]
+
+
+MODULE_WITH_REPEATED_TYPES = """cuda_tile.module @m {
+  entry @k(%a: tile<ptr<f32>>, %b: tile<ptr<f32>>) {
+    %c = constant <i32: 0> : tile<4xi32>
+    %d = constant <i32: 1> : tile<4xi32>
+    return
+  }
+}
+"""
+
+
+def test_a_type_written_again_is_read_once() -> None:
+    """The parser keeps the bare types it read by their text: each later place that
+    writes the same text gets the same (immutable) type, without reading it again."""
+    from safetile.dialects.cuda_tile.ops.structure import EntryOp
+    from safetile.dialects.cuda_tile.syntax import parse_tile_ir
+
+    module = parse_tile_ir(None, MODULE_WITH_REPEATED_TYPES)
+    entry = next(op for op in module.walk() if isinstance(op, EntryOp))
+    a, b = entry.body.block.args
+    c, d = (op.results[0] for op in entry.body.block.ops if op.results)
+    assert a.type is b.type and c.type is d.type
+    assert c.type == TileType((4,), IntegerType(32))
+
+
+def test_a_bad_type_is_reported_at_each_place_it_is_written() -> None:
+    """Only types that parsed are kept: a bad one is read, and refused, every time, at its own line."""
+    from safetile.dialects.cuda_tile.syntax import TileIRError, parse_tile_ir
+
+    for line in (3, 4):
+        lines = MODULE_WITH_REPEATED_TYPES.splitlines()
+        lines[line - 1] = lines[line - 1].replace("tile<4xi32>", "tile<0xi32>")
+        with pytest.raises(TileIRError, match=rf"<input>:{line}:\d+: error: .*"):
+            parse_tile_ir(None, "\n".join(lines))
