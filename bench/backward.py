@@ -74,10 +74,14 @@ ATTENTION_TRIED: dict[str, dict[tuple[int, bool], tuple[snn.BackwardTiles, snn.B
     "safetile session 12 tiles": {
         key: (snn.BackwardTiles(128, 128, 8), snn.BackwardTiles(128 if key[0] == 64 else 64, 128, 8))
         for key in ((64, False), (64, True), (128, False), (128, True))},
+    "safetile dq 128x64 w8, dkdv session 12": {
+        key: (snn.BackwardTiles(128, 64, 8), snn.BackwardTiles(128 if key[0] == 64 else 64, 128, 8))
+        for key in ((64, False), (64, True), (128, False), (128, True))},
 }
 """Backward tiles timed beside the shipped ``snn.ATTENTION_BACKWARD_TILES`` ("safetile"): the fixed
-64 x 64 tiles without hints shipped first, and session 12's (128 x 128 with 8 warps both ways;
-at d128 dk/dv 64 queries by 128 keys).  The run of 2026-11-27 -s5 (docs/benchmarks.md, section
+64 x 64 tiles without hints shipped first, session 12's (128 x 128 with 8 warps both ways; at
+d128 dk/dv 64 queries by 128 keys), and the shipped dq (128 x 64, 8 warps) with session 12's
+dk/dv (spill-free on sm_90; not timed yet: each kernel's share of the pick).  The run of 2026-11-27 -s5 (docs/benchmarks.md, section
 8) also timed dk/dv at 64 x 64 with 8 warps, 64 x 64 both ways and dq 128 x 32 with dk/dv 32 x
 128: each slower than the shipped tiles in every case."""
 SOFTMAX = [(4096, 4096), (4096, 8192)]
