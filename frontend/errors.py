@@ -90,6 +90,14 @@ def _portable_path(file: str, cwd: str) -> str:
         return file
 
 
+@functools.lru_cache(maxsize=4096)
+def _location(file: str, line: int, col: int) -> FileLineColLoc:
+    """One location per place, as MLIR uniques them: the lowering asks for the
+    place of a node every time it enters it (tens of thousands a compile of a
+    large kernel), and a new one builds and verifies three attributes."""
+    return FileLineColLoc(StringAttr(file), IntAttr(line), IntAttr(col))
+
+
 def source_line(file: str, line: int) -> str:
     """Line ``line`` of ``file`` without its newline ("" if it cannot be read)."""
     return linecache.getline(file, line).rstrip("\n")
@@ -129,7 +137,7 @@ class Source:
         on one machine are found on another).
         """
         line, col = self.place(node)
-        return FileLineColLoc(StringAttr(portable_path(self.file)), IntAttr(line), IntAttr(col))
+        return _location(portable_path(self.file), line, col)
 
     def where(self, node: ast.AST) -> str:
         """``file:line:col`` of ``node``, for notes of compile errors."""

@@ -510,7 +510,7 @@ def format_dense_values(value: DenseIntOrFPElementsAttr, shape: Sequence[int]) -
     size = storage_bytes(value.get_element_type())
     count = len(data) // size
     if count == 1 or data == data[:size] * count:
-        return _format_element(value.get_element_type(), element_bits(value)[0])
+        return _format_element(value.get_element_type(), int.from_bytes(data[:size], "little"))
     if count > _HEX_THRESHOLD:
         return f'"0x{data.hex().upper()}"'
     texts = iter(_format_element(value.get_element_type(), b) for b in element_bits(value))

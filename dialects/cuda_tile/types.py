@@ -365,6 +365,12 @@ def pointer_kind(t: Attribute) -> PointerKind | None:
     return kind.data if isinstance(kind, PointerKindAttr) else None
 
 
+_TILE_TYPES: dict[tuple[tuple[int, ...], Attribute], TileType] = {}
+"""``TileType(shape, element_type)`` made so far, by its arguments (``TileType.__new__``)."""
+
+_TILE_TYPES_LIMIT = 65_536
+
+
 @_register_bare
 @irdl_attr_definition
 class TileType(ParametrizedAttribute, CudaTileType):
@@ -374,8 +380,24 @@ class TileType(ParametrizedAttribute, CudaTileType):
     shape_attr: ArrayAttr[IntAttr] = param_def()
     element_type: Attribute = param_def()
 
+    def __new__(cls, shape: Sequence[int] | None = None, element_type: Attribute | None = None) -> TileType:
+        # Uniqued, as MLIR uniques every type in its context: the compiler makes
+        # the same few tile types tens of thousands of times, and each new one
+        # builds and verifies its parameters (the interpreter tests' compiles
+        # spent ~5% of their CPU so).  ``new``/copies call this with no arguments.
+        if element_type is not None and shape is not None:
+            known = _TILE_TYPES.get((tuple(shape), element_type))
+            if known is not None:
+                return known
+        return super().__new__(cls)
+
     def __init__(self, shape: Sequence[int], element_type: Attribute):
+        if "element_type" in self.__dict__:
+            return  # a uniqued type: built and verified before
         super().__init__(_ints(shape), element_type)
+        if len(_TILE_TYPES) >= _TILE_TYPES_LIMIT:
+            _TILE_TYPES.clear()
+        _TILE_TYPES[(tuple(shape), element_type)] = self
 
     @property
     def shape(self) -> tuple[int, ...]:
