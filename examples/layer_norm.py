@@ -28,7 +28,7 @@ they spill or run slower) and tiles of 16384 (``row_hints``);
 
 import safetile as st
 from safetile import f32
-from safetile.rows import LAYER_NORM, REREAD, RowLauncher
+from safetile.rows import LAYER_NORM, RowLauncher
 
 MAX_ROW_TILE = LAYER_NORM.widest[32]
 """The widest row the launcher gives ``layer_norm_row`` (elements, every type: 16384, one tile at
@@ -76,23 +76,6 @@ def layer_norm_row(
     z.store((centered * inv_std * weight + bias).astype(E))
 
 
-@st.function
-def chan_merge(tile, offset, n, mean, square, seen):
-    """Chan's parallel update: the running mean and centered sum of squares of ``seen`` columns
-    with ``tile``'s own (its columns from ``offset``, those from ``n`` on padding) merged in, and
-    the new count."""
-    _, width = tile.shape
-    valid = st.minimum(n - offset, width).astype(f32)
-    row = tile.astype(f32)
-    tile_mean = st.sum(row, 1, keepdims=True) / valid
-    columns = st.iota((width,)).reshape((1, width))
-    centered = st.where(columns + offset < n, row - tile_mean, 0.0)
-    delta = tile_mean - mean
-    total = seen + valid
-    return (mean + delta * (valid / total),
-            square + st.sum(centered * centered, 1, keepdims=True) + delta * delta * (seen * valid / total), total)
-
-
 @st.kernel(specialize=[dict(E=st.f16, BM=2, BN=1024), dict(E=st.f32, BM=1, BN=512)],
            optimization_hints=None)  # no occupancy hint: at 2 (128 registers) f16 and f32 spill 40 bytes
 def layer_norm(
@@ -109,6 +92,7 @@ def layer_norm(
     n = x.shape[1]
     px = x.partition((BM, BN), padding="zero")
     pw, pb = w.partition((BN,), padding="zero"), b.partition((BN,), padding="zero")
+    columns = st.iota((BN,)).reshape((1, BN))
     tiles = st.num_tiles(px, 1)
     row = -1  # the row block whose mean and centered sum of squares hold
     mean = st.zeros((BM, 1), f32)
@@ -122,14 +106,16 @@ def layer_norm(
         fresh = bm != row
         mean = st.where(fresh, 0.0, mean)
         square = st.where(fresh, 0.0, square)
-        # from column tile REREAD // BN to the end, then from 0 up to it (as softmax.py): the
-        # tiles the next tiles read first come last, still in L2
-        first = REREAD // BN
-        seen = 0.0  # the columns merged so far
-        for k in range(st.minimum(tiles, st.where(fresh, first, tiles)), tiles):
-            mean, square, seen = chan_merge(px.load((bm, k)), k * BN, n, mean, square, seen)
-        for k in range(st.minimum(tiles, st.where(fresh, first, 0))):
-            mean, square, seen = chan_merge(px.load((bm, k)), k * BN, n, mean, square, seen)
+        for j in range(st.where(fresh, 0, tiles), tiles):
+            valid = st.minimum(n - j * BN, BN).astype(f32)
+            tile = px.load((bm, j)).astype(f32)
+            tile_mean = st.sum(tile, 1, keepdims=True) / valid
+            centered = st.where(columns + j * BN < n, tile - tile_mean, 0.0)
+            seen = (j * BN).astype(f32)
+            delta = tile_mean - mean
+            mean = mean + delta * (valid / (seen + valid))
+            square = square + st.sum(centered * centered, 1, keepdims=True) + \
+                delta * delta * (seen * valid / (seen + valid))
         inv_std = st.rsqrt(square / n.astype(f32) + eps)
         row = bm
         own = px.load((bm, bn)).astype(f32)

@@ -78,6 +78,7 @@ def rms_norm(
     E: st.DType,
     BM: int,
     BN: int,
+    REREAD: int = REREAD,
 ):
     px = x.partition((BM, BN), padding="zero")
     pw = w.partition((BN,), padding="zero")

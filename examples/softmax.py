@@ -80,7 +80,7 @@ def softmax_row(z: st.Mut["E", ("BM", "BN")], x: st.Ref["E", (-1, "N")], *, E: s
 @st.kernel(specialize=[dict(E=st.f32, BM=4, BN=1024), dict(E=st.f16, BM=1, BN=4096)],
            optimization_hints={"sm_90": {"occupancy": 2}})
 def softmax(z: st.MutMapped["E", ("BM", "BN")], x: st.Ref["E", (-1, -1)], *, E: st.DType, BM: int, BN: int,
-            LOG: int = 0):
+            LOG: int = 0, REREAD: int = REREAD):
     px = x.partition((BM, BN), padding="neg_inf")
     tiles = st.num_tiles(px, 1)
     row = -1  # the row block whose max and sum row_max and row_sum hold

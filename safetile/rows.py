@@ -50,12 +50,13 @@ Choice = tuple[int, Hints]
 Rule = tuple[int | None, Sequence[Choice]]
 """(the widest row tile / width the choices serve, ``None``: any; the choices, the default first)."""
 
-REREAD = 1 << 16
-"""Elements of a row (128 KiB of 16-bit, 256 KiB of f32) that the looped kernels' first pass reads
+REREAD = 1 << 15
+"""Elements of a row (64 KiB of 16-bit, 128 KiB of f32) that the looped kernels' first pass reads
 last, so that the second pass's first tiles are still in L2: the first pass starts at column tile
-``REREAD // BN`` and wraps round to it.  Read left to right, a row wider than a block's share of L2
-(50 MB over the blocks in flight) would be re-read from DRAM whole (its first tiles are the ones
-evicted first)."""
+``REREAD // BN`` and wraps round to it (the kernels' ``REREAD`` generic; 0: left to right).  Read
+left to right, a row wider than a block's share of L2 (50 MB over 264 blocks in flight at occupancy
+2, about 190 KB, half of it taken by the second pass's own writes) is re-read from DRAM whole: its
+first tiles, which the second pass reads first, are the ones evicted first."""
 
 SPILL_FREE_F32_TILE = 8192
 """The one-tile kernels' 32-bit tiles of this many elements or more take ``occupancy`` 2 at most: at 4
@@ -142,10 +143,8 @@ SOFTMAX = RowTable(
     one_tile={
         # 16-bit rows of up to 1024 columns: 4096 elements a block at occupancy 6 (40 registers: 1.30x the
         # 16384 at 4 shipped before); wider, 8192 at 4 (1.4x one row at 4)
-        16: [(1024, [(4096, {"occupancy": 6}), (2048, {"occupancy": 6}), (8192, {"occupancy": 4}),
-                     (2048, {"occupancy": 8}), (4096, {"occupancy": 8})]),
-             (None, [(8192, {"occupancy": 4}), (2048, {"occupancy": 6}), (4096, {"occupancy": 6}),
-                     (4096, {"occupancy": 8}), (2048, {"occupancy": 8})])],
+        16: [(1024, [(4096, {"occupancy": 6}), (2048, {"occupancy": 6}), (8192, {"occupancy": 4})]),
+             (None, [(8192, {"occupancy": 4}), (2048, {"occupancy": 6}), (4096, {"occupancy": 6})])],
         # f32: 1024 at 8 up to 1024 columns (32 registers), 4096 at 4 up to 8192; a row of 16384 in one
         # tile at occupancy 2 (128 registers, no spill: 0.99 of Triton, 0.71-0.75 looped; run -B)
         32: [(1024, [(1024, {"occupancy": 8}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
@@ -157,10 +156,10 @@ SOFTMAX = RowTable(
         # at 16384 columns, run -C; 1.1x the 4096 at 2 wider, run -B), f32 of 8192 (1.2-1.4x the 8192 at 3,
         # run -B); a load latency of 4 was slower everywhere, 2048 always.  8 warps at occupancy 2 lost to
         # the one-tile kernel's candidates at 256-4096 columns (run -C)
-        16: [(16384, [(16384, WARPS_8_OCCUPANCY_2), (8192, {"occupancy": 3}), (4096, {"occupancy": 2}),
-                      (4096, {"occupancy": 3}), (8192, {"occupancy": 2}), (8192, WARPS_8_OCCUPANCY_2)]),
-             (None, [(16384, WARPS_8_OCCUPANCY_2), (4096, {"occupancy": 2}), (8192, {"occupancy": 3}),
-                     (4096, {"occupancy": 3}), (8192, {"occupancy": 2}), (8192, {"occupancy": 1})])],
+        16: [(16384, [(16384, WARPS_8_OCCUPANCY_2), (8192, {"occupancy": 3}), (4096, {"occupancy": 3}),
+                      (8192, {"occupancy": 2}), (8192, WARPS_8_OCCUPANCY_2)]),
+             (None, [(16384, WARPS_8_OCCUPANCY_2), (8192, {"occupancy": 3}), (4096, {"occupancy": 3}),
+                     (8192, {"occupancy": 2}), (8192, {"occupancy": 1})])],
         32: [(None, [(8192, WARPS_8_OCCUPANCY_2), (8192, {"occupancy": 3}), (4096, {"occupancy": 2}),
                      (4096, {"occupancy": 3}), (8192, {"occupancy": 2}), (4096, {"occupancy": 1})])],
         **_F64},
@@ -185,8 +184,8 @@ RMS_NORM = RowTable(
         # 16-bit (wider than 16384 columns): tiles of 16384, 8 worker warps at occupancy 2 (80 registers:
         # 1.07-1.11x the 4096 at 2 of run -e, run -B; tiles of 8192 spill at occupancy 1 and with 8 warps);
         # f32 2048 at 3 (chosen in runs -e, -B and -C at 65,536 columns)
-        16: [(None, [(16384, WARPS_8_OCCUPANCY_2), (4096, {"occupancy": 2}), (4096, {"occupancy": 3}),
-                     (8192, {"occupancy": 3}), (4096, {"occupancy": 1})])],
+        16: [(None, [(16384, WARPS_8_OCCUPANCY_2), (4096, {"occupancy": 2}), (8192, {"occupancy": 3}),
+                     (4096, {"occupancy": 1})])],
         32: [(None, [(2048, {"occupancy": 3}), (2048, {"occupancy": 2}), (4096, {"occupancy": 3}),
                      (8192, {"occupancy": 2}), (4096, {"occupancy": 1}), (8192, WARPS_8_OCCUPANCY_2)])],
         **_F64},
