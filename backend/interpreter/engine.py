@@ -5,7 +5,8 @@ the builder registered for the op's class in ``ops.DISPATCH`` (attributes,
 types and constants are decoded at build time).  An executor takes the
 current ``Frame`` and the op's operand values and returns the result values,
 or an ``Exit`` for terminators.  A tile block's SSA environment is one dict
-from SSA value to runtime value.
+from SSA value, by its ``id`` (xDSL hashes a value in Python: a third of the
+interpreter's own time went to it), to runtime value.
 
 Control flow: a block runs until its terminator, whose ``Exit`` says where
 control goes (``yield`` to the parent op, ``continue``/``break`` to the
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 import numpy as np
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, Operation
 
 from safetile.dialects.cuda_tile.ops.structure import EntryOp
 
@@ -79,7 +80,8 @@ class Frame:
         self.launch = launch
         self.block_id = block_id
         self.linear_id = linear_id
-        self.env: dict[SSAValue, Any] = {}
+        self.env: dict[int, Any] = {}
+        """``id(SSA value)`` -> its runtime value (the values live as long as the program's IR)."""
         self.allocations: list[Buffer] = []
 
 
@@ -89,7 +91,8 @@ Executor = Callable[[Frame, list[Any]], Any]
 Builder = Callable[[Operation, "Program"], Executor]
 """Compiles one op of a kernel into its executor."""
 
-_Step = tuple[Executor, tuple[SSAValue, ...], tuple[SSAValue, ...], Operation]
+_Step = tuple[Executor, tuple[int, ...], tuple[int, ...], Operation]
+"""An op's executor, the ids of its operands and results, and the op."""
 
 
 class Program:
@@ -99,7 +102,7 @@ class Program:
         self.entry = entry
         self.name = entry.sym_name.data
         self._dispatch = dispatch
-        self._steps: dict[Block, list[_Step]] = {}
+        self._steps: dict[Block, tuple[tuple[int, ...], list[_Step]]] = {}
         self._index: dict[Operation, int] = {}
         for i, op in enumerate(entry.walk()):
             self._index[op] = i
@@ -114,25 +117,29 @@ class Program:
     def describe(self, op: Operation) -> str:
         return describe_op(op, self._index.get(op))
 
-    def steps(self, block: Block) -> list[_Step]:
+    def steps(self, block: Block) -> tuple[tuple[int, ...], list[_Step]]:
+        """The ids of ``block``'s arguments and its ops' steps (compiled on first use)."""
         steps = self._steps.get(block)
         if steps is None:
-            steps = [
-                (self._dispatch[type(op)](op, self), tuple(op.operands), tuple(op.results), op)
-                for op in block.ops
-            ]
-            self._steps[block] = steps
+            steps = self._steps[block] = (
+                tuple(map(id, block.args)),
+                [
+                    (self._dispatch[type(op)](op, self), tuple(map(id, op.operands)), tuple(map(id, op.results)), op)
+                    for op in block.ops
+                ],
+            )
         return steps
 
     def run_block(self, frame: Frame, block: Block, args: Sequence[Any]) -> Exit:
         """Run ``block`` with its arguments bound to ``args`` until its terminator."""
         env = frame.env
-        for arg, value in zip(block.args, args):
+        arg_ids, steps = self.steps(block)
+        for arg, value in zip(arg_ids, args):
             env[arg] = value
         mark = len(frame.allocations)
         op: Operation | None = None
         try:
-            for execute, operands, results, op in self.steps(block):
+            for execute, operands, results, op in steps:
                 out = execute(frame, [env[v] for v in operands])
                 if out.__class__ is Exit:
                     return out
