@@ -239,9 +239,10 @@ def _lower(
                 continue
             _apply(kernel, step, ctx, module)
             if stage == "safety":
-                # Read before lower-tile-safety strips them: a dropped launch
-                # check would be a dropped bounds check.
-                guard.accept(module)
+                guard.record_launch_checks(module)
+        if stage == "safety":
+            # The facts a user pass after the safety passes is held against (no user pass runs between them).
+            guard.accept(module)
         # The last stage's IR is the module itself: nothing changes it after.
         stages.append((stage, module if stage == run[-1] else module.clone()))
     try:

@@ -55,8 +55,13 @@ class PassGuard:
         return guard
 
     def accept(self, module: ModuleOp) -> None:
-        """Take ``module``'s facts as they are (after one of safetile's safety passes)."""
+        """Take ``module``'s facts as they are (after safetile's safety passes)."""
         self.facts = fact_signature(module)
+        self.record_launch_checks(module)
+
+    def record_launch_checks(self, module: ModuleOp) -> None:
+        """Add the launch checks ``module`` carries now (after each safety pass: the
+        lowering strips them, and a dropped launch check would be a dropped bounds check)."""
         for entry in module.walk():
             if isinstance(entry, EntryOp):
                 self.launch_checks += [c for c in tile_safety.launch_checks(entry) if c not in self.launch_checks]
