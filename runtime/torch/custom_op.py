@@ -267,8 +267,9 @@ class _Warm:
     recipe's launch and the launch's ``_Plan``.
 
     A later call of the signature runs no recipe: it allocates the outputs, takes the kernel's
-    tensor inputs from the call's arguments (made contiguous where the first call's were not),
-    makes one storage a tensor over its memory and hands them to the plan's launcher: no
+    tensor inputs from the call's arguments (made contiguous where the first call's were not; a
+    view the recipe made of one, at its offset and layout), makes one storage a tensor over its
+    memory and hands them to the plan's launcher: no
     safetile handles, no plan lookup, no partitions, nothing the signature decides checked
     again.  What the addresses decide is checked every call: an output overlapping another
     argument is refused as ``launch`` refuses it (``check_disjoint``); on the GPU the caching
@@ -285,8 +286,11 @@ class _Warm:
     device: torch.device
     """Where the outputs are allocated."""
     inputs: tuple[tuple[int, bool], ...]
-    """Of each tensor among the launch's arguments, in order: its position among the op's
-    arguments, and whether it is made contiguous (a copy)."""
+    """Of each tensor among the launch's arguments, in order: the position of the op's argument it
+    is or views (``_source``), and whether it is made contiguous (a copy)."""
+    offsets: tuple[int, ...]
+    """Of each tensor (outputs, then the inputs): its memory's byte offset from its argument's (a
+    view's; 0 for the rest)."""
     args: tuple[Any, ...]
     """The launch's arguments, ``_TENSOR`` in place of each tensor."""
     layouts: tuple[tuple[tuple[int, ...], tuple[int, ...], DType], ...]
@@ -302,10 +306,11 @@ class _Warm:
         tensors = [*outputs, *inputs]
         stream, current = torch_current(tensors)
         if self.arrays is None:
-            bare = [_Bare(torch_storage(t, t.data_ptr(), shape, strides, element, stream))
-                    for t, (shape, strides, element) in zip(tensors, self.layouts, strict=True)]
+            bare = [_Bare(torch_storage(t, t.data_ptr() + offset, shape, strides, element, stream))
+                    for t, offset, (shape, strides, element) in zip(tensors, self.offsets, self.layouts, strict=True)]
         else:
-            bare = [_Bare(array.at(t.data_ptr(), t, stream)) for t, array in zip(tensors, self.arrays, strict=True)]
+            bare = [_Bare(array.at(t.data_ptr() + offset, t, stream))
+                    for t, offset, array in zip(tensors, self.offsets, self.arrays, strict=True)]
         shared = iter(bare[len(outputs):])
         launch_args = [*bare[:len(outputs)], *(next(shared) if a is _TENSOR else a for a in self.args)]
         plan = self.plan
@@ -329,9 +334,9 @@ def _first(name: str, launch: KernelLaunch, args: Sequence[Any], key: tuple[Any,
     the graph); torch's caching allocator is told the stream uses every input's memory (the outputs
     were allocated on that stream).  The element types are checked here; the launch and its plan
     are remembered in ``memo`` (``_Warm``) where every tensor the recipe passes is one of the
-    op's arguments (a tensor it made, a view, is the recipe's to make again: such a signature
-    takes this path every call).  torch is asked for its current stream once a call
-    (``torch_current``)."""
+    op's arguments or a view inside one (``_source``; a tensor it made is the recipe's to make
+    again: such a signature takes this path every call).  torch is asked for its current stream
+    once a call (``torch_current``)."""
     _check_dtypes(name, launch)
     outputs = _allocate(launch.outputs, _device(launch.args))
     # contiguous: the layout the fake implementation specialized for
@@ -359,23 +364,55 @@ def _first(name: str, launch: KernelLaunch, args: Sequence[Any], key: tuple[Any,
 
 def _remember(launch: KernelLaunch, args: Sequence[Any], inputs: Sequence[Any], plan: Any,
               tensors: Sequence[torch.Tensor], handles: Sequence[Any], outputs: Sequence[torch.Tensor]) -> _Warm | None:
-    """The ``_Warm`` of a first call (``None`` where the recipe passed a tensor that is not one of
-    the op's arguments)."""
-    positions = {id(a): i for i, a in enumerate(args) if isinstance(a, torch.Tensor)}
-    taken = []
+    """The ``_Warm`` of a first call (``None`` where the recipe passed a tensor that is neither one
+    of the op's arguments nor a view inside one)."""
+    taken, offsets = [], [0] * len(outputs)
     for given, used in zip(launch.args, inputs):
         if isinstance(given, torch.Tensor):
-            if id(given) not in positions:
+            source = _source(given, used is not given, args)
+            if source is None:
                 return None
-            taken.append((positions[id(given)], used is not given))
+            taken.append((source[0], used is not given))
+            offsets.append(source[1])
     layouts = tuple((tuple(t.shape), tuple(t.stride()), h.dtype) for t, h in zip(tensors, handles))
     storages = [h._array for h in handles]
     # device arrays (the cuda backend's storages, ``DeviceArray.at``), not the host's numpy arrays
     arrays = (tuple(a.at(a.ptr, None, a.stream) for a in storages)
               if all(hasattr(a, "at") for a in storages) else None)
     return _Warm(launch.kernel, plan, tuple(launch.outputs), outputs[0].device if outputs else torch.device("cpu"),
-                 tuple(taken), tuple(_TENSOR if isinstance(a, torch.Tensor) else a for a in launch.args), layouts,
-                 arrays, {k: v for k, v in launch.options.items() if k in RUN_OPTIONS})
+                 tuple(taken), tuple(offsets),
+                 tuple(_TENSOR if isinstance(a, torch.Tensor) else a for a in launch.args), layouts, arrays,
+                 {k: v for k, v in launch.options.items() if k in RUN_OPTIONS})
+
+
+def _source(given: torch.Tensor, copied: bool, args: Sequence[Any]) -> tuple[int, int] | None:
+    """Where a tensor a recipe passed comes from, as ``(position, byte offset)``: one of the op's
+    arguments itself (offset 0), or a view the kernel reads in place (not ``copied``) whose
+    elements lie inside one argument's memory (``grouped`` views of attention's backward).  Its
+    offset and layout are the signature's (the recipe is a function of it), so a later call's
+    view lies inside that call's argument as this one does.  ``None``: a tensor the recipe made,
+    or a view reaching past its argument's elements."""
+    for i, a in enumerate(args):
+        if a is given:
+            return i, 0
+    if copied:
+        return None
+    low, high = _extent(given)
+    for i, a in enumerate(args):
+        if isinstance(a, torch.Tensor) and a.device == given.device:
+            start, end = _extent(a)
+            if start <= low and high <= end and low < high:
+                return i, given.data_ptr() - a.data_ptr()
+    return None
+
+
+def _extent(tensor: torch.Tensor) -> tuple[int, int]:
+    """The half-open byte range a tensor's elements lie in."""
+    ptr, size = tensor.data_ptr(), tensor.element_size()
+    if tensor.numel() == 0:
+        return ptr, ptr
+    reach = [(s * (d - 1)) for s, d in zip(tensor.stride(), tensor.shape)]
+    return ptr + size * sum(r for r in reach if r < 0), ptr + size * (sum(r for r in reach if r > 0) + 1)
 
 
 class _Bare:

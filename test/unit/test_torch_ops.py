@@ -256,17 +256,35 @@ def test_a_signature_runs_its_recipe_once() -> None:
 
 
 @kernel_op("safetile_test::view_softmax")
-def view_softmax(x: torch.Tensor) -> KernelLaunch:
-    """A recipe passing the kernel a tensor it made (a view): its launch cannot be reused."""
-    flat = x.reshape(-1, x.shape[-1])
+def view_softmax(x: torch.Tensor, copy: bool) -> KernelLaunch:
+    """A recipe passing the kernel a view of its argument (a tensor it made, where ``copy``)."""
+    recipe_calls[0] += 1
+    flat = x.reshape(-1, x.shape[-1])[1:]  # rows after the first: a view at an offset
+    flat = flat.clone() if copy else flat
     return KernelLaunch(K.softmax_forward, [OutputSpec(tuple(flat.shape), x.dtype, (2, 16))], [flat],
                         {"A": accumulator(x.dtype)})
 
 
-def test_a_recipe_passing_a_tensor_of_its_own_runs_every_call() -> None:
-    for _ in range(2):
+@pytest.mark.parametrize(("copy", "recipes"), [(False, 1), (True, 3)])
+def test_a_recipe_passing_a_view_of_an_argument_runs_once(copy: bool, recipes: int) -> None:
+    # A view inside an argument's memory is taken from the call's argument at the first call's offset
+    # and layout; a tensor the recipe made is the recipe's to make again, every call.
+    before = recipe_calls[0]
+    for _ in range(3):
         x = torch.randn(2, 3, 10, dtype=torch.float64)
-        torch.testing.assert_close(view_softmax(x), torch.softmax(x, -1).reshape(6, 10))
+        torch.testing.assert_close(view_softmax(x, copy), torch.softmax(x, -1).reshape(6, 10)[1:])
+    assert recipe_calls[0] == before + recipes
+
+
+def test_a_view_reaching_past_its_argument_is_not_remembered() -> None:
+    from safetile.runtime.torch import custom_op
+
+    base = torch.randn(4, 10, dtype=torch.float64)
+    x = base[:2]
+    inside, past = x[1:], x.as_strided((3, 10), (10, 1))  # past: a row of base beyond x
+    assert custom_op._source(inside, False, (x,)) == (0, 80)
+    assert custom_op._source(past, False, (x,)) is None
+    assert custom_op._source(inside.clone(), False, (x,)) is None
 
 
 def test_a_call_wanting_no_gradient_skips_custom_ops_python_autograd(monkeypatch: pytest.MonkeyPatch) -> None:
