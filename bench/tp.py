@@ -26,9 +26,11 @@ and uses its own, ``qwen3.tp.use_gpu``), NCCL between them (NVLink multicast off
       rank's step one graph with its collectives inside (``ShardedDecoder.record``; if the
       capture fails, the step enqueued launch by launch, and the error kept); tokens/s against
       the two-GPU roofline (each rank's bytes a token, its shard of the weights and of the KV
-      cache, at the slower rank's 1 GiB copy bandwidth);
+      cache, at the slower rank's 1 GiB copy bandwidth); each rank's kernels profiled
+      (``measure.kernel_times``: ``kernels_us_by_rank``), with the default and the chosen tiles;
    3. the same 14B at TP=1 on rank 0's GPU (the unsharded ``Qwen3Decoder``, its step one
-      graph, the default tiles) while rank 1 waits: TP=2's speedup over it (target 1.7x);
+      graph, the single-GPU tiles, profiled) while rank 1 waits: TP=2's speedup over it (target
+      1.7x);
    4. Qwen3-32B at TP=2, as 2., with the chosen tiles and (no context sweep) the default ones.
 
    Each model's rate is also timed at the context lengths of ``CONTEXTS`` (the position set
@@ -58,7 +60,7 @@ sys.path.append(str(Path(__file__).resolve().parent))  # measure.py (also under 
 from measure import build_or_run, copy_bandwidth, kernel_times  # noqa: E402
 from qwen3.model import Qwen3Decoder, Tiles  # noqa: E402
 from qwen3.reference import QWEN3_14B, QWEN3_32B, Config, random_weights  # noqa: E402
-from qwen3.tp import local_config  # noqa: E402
+from qwen3.tp import SHARD_TILES, local_config  # noqa: E402
 
 MAX_POSITIONS = 2048
 PROMPT = [9707, 11, 847, 829, 374, 1207, 16948, 13, 358, 1079, 264, 3460, 4128, 1614, 13, 220]
@@ -78,13 +80,11 @@ NCCL_VARIANTS: dict[str, dict[str, str]] = {
     "default": {}, "LL": {"NCCL_PROTO": "LL"}, "LL128": {"NCCL_PROTO": "LL128"},
     "LL-2ch": {"NCCL_PROTO": "LL", "NCCL_MAX_NCHANNELS": "2"}}
 """NCCL's documented knobs for small messages: the low-latency protocols, and fewer channels."""
-TP_TILES: dict[str, Tiles] = {
-    "default": Tiles(), "up 8 rows": Tiles(up_rows=8), "up 32 rows": Tiles(up_rows=32),
-    "QKV 32, up 32 rows": Tiles(qkv_rows=32, up_rows=32)}
-"""A rank's tiles timed on 14B TP=2 (2.1.): the single-GPU defaults, and other row tiles for the
-shard's gate/up (544 blocks of 16 rows: 1.4 waves of 3 an SM on 132 SMs; 14B TP=1 has 1,088) and
-QKV.  The first two-GPU run of session 15 timed QKV in 8-row blocks (448 instead of 224), also
-down, and 64-key attention tiles: each slower (docs/model.md)."""
+TP_TILES: dict[str, Tiles] = {"default": SHARD_TILES, "single-GPU tiles": Tiles()}
+"""A rank's tiles timed on 14B TP=2 (2.1.): ``ShardedDecoder``'s default (``SHARD_TILES``: gate/up
+in 8-row blocks) and the single-GPU ones.  Session 15's two runs (docs/model.md) timed QKV and
+down in 8-row blocks, 64-key attention tiles, gate/up in 32 rows and QKV with it in 32: each
+slower than the single-GPU tiles; gate/up in 8 rows faster."""
 
 
 def build(arch: str) -> None:
@@ -94,7 +94,7 @@ def build(arch: str) -> None:
     the same variants (those sizes are dynamic)."""
     os.environ["SAFETILE_AOT_ARCHS"] = arch
     runs = [(QWEN3_14B, WORLD, name, tiles) for name, tiles in TP_TILES.items()]
-    runs += [(QWEN3_14B, 1, "default", Tiles())]
+    runs += [(QWEN3_14B, 1, "single-GPU tiles", Tiles())]
     runs += [(QWEN3_32B, WORLD, name, tiles) for name, tiles in TP_TILES.items()]
     for config, world, name, tiles in runs:
         small = replace(local_config(config, world) if world > 1 else config, layers=1, vocab=384)
