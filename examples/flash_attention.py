@@ -46,6 +46,14 @@ def attend(qt, kt, vt, m, l, acc, key0, row0, n_keys, masked, causal):
     return m_new, l, acc
 
 
+@st.function
+def below(n, count):
+    """``n`` (never negative) clamped to ``[0, count]``: a tile count in the form bounds-check
+    elision follows (``min``, ``max``, tile counts; not a causal bound's products), so the loads
+    of the loops it bounds keep no check in the kernel."""
+    return st.minimum(count, st.maximum(n, 0))
+
+
 @st.kernel(
     specialize=[
         dict(E=st.f16, BM=128, BN=128, D=64, CAUSAL=0, GROUP=1),
@@ -69,7 +77,6 @@ def flash_attention(
     CAUSAL: int,
     GROUP: int,
 ):
-    assert BN == BM or not CAUSAL, "a causal kernel's query and key tiles are the same height (the diagonal)"
     bh, bm, _ = st.tile_block_id()
     kvh = bh // GROUP
     pk, pv = k.partition((1, BN, D), padding="zero"), v.partition((1, BN, D), padding="zero")
@@ -79,15 +86,15 @@ def flash_attention(
     m = st.full((BM, 1), -math.inf, f32)
     l = st.zeros((BM, 1), f32)
     acc = st.zeros((BM, D), f32)
-    full = st.minimum(n_keys // BN, st.num_tiles(pk, 1))
+    n_tiles = st.num_tiles(pk, 1)
+    full = st.minimum(n_keys // BN, n_tiles)
+    last = n_tiles
     if CAUSAL:
-        full = st.minimum(full, bm)
+        full = below((bm * BM + 1) // BN, full)
+        last = below(((bm + 1) * BM + BN - 1) // BN, last)
     for j in range(full):
         kt, vt = pk.load((kvh, j, 0)).reshape((BN, D)), pv.load((kvh, j, 0)).reshape((BN, D))
         m, l, acc = attend(qt, kt, vt, m, l, acc, j * BN, bm * BM, n_keys, False, False)
-    last = st.num_tiles(pk, 1)
-    if CAUSAL:
-        last = st.minimum(last, bm + 1)
     for j in range(full, last):
         kt, vt = pk.load((kvh, j, 0)).reshape((BN, D)), pv.load((kvh, j, 0)).reshape((BN, D))
         m, l, acc = attend(qt, kt, vt, m, l, acc, j * BN, bm * BM, n_keys, True, CAUSAL)

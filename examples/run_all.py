@@ -229,6 +229,7 @@ def case_flash_attention(
     d: int = 32,
     causal: int = 0,
     group: int = 1,
+    bn: int = 32,
     **opts: Any,
 ) -> Result:
     import safetile as st
@@ -238,7 +239,7 @@ def case_flash_attention(
     k, v = (fresh(rng, (bh // group, sk, d), np.float16) - np.float16(1.0) for _ in range(2))
     scale = 1.0 / math.sqrt(d)
     out = _poisoned_out((bh, s, d), st.f16, (1, 32, d))
-    o, _, _, _, _ = fa(out, _tensor(q), _tensor(k), _tensor(v), scale, BN=32, CAUSAL=causal, GROUP=group,
+    o, _, _, _, _ = fa(out, _tensor(q), _tensor(k), _tensor(v), scale, BN=bn, CAUSAL=causal, GROUP=group,
                        **opts).sync()
     kv_head = np.arange(bh) // group
     logits = np.einsum("bsd,btd->bst", _f64(q), _f64(k)[kv_head]) * scale
