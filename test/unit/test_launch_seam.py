@@ -1,5 +1,5 @@
 """The launch seam (``runtime/launch.py``, ``runtime/backend.py``): the backend notice comes with
-the first kernel launch, and a plan's parameters are laid out as the compiled variant's."""
+the first kernel launch (once a process), and a plan's parameters are laid out as the compiled variant's."""
 
 from __future__ import annotations
 
@@ -23,19 +23,23 @@ print("allocated", file=sys.stderr, flush=True)
 @st.kernel
 def copy(z: st.Mut[st.f32, "S"], x: st.Ref[st.f32, (-1,)], *, S: st.Shape):
     z.store(st.load_tile_like(x, z))
-copy(z.partition((8,)), st.ones(8).sync()).sync()
+for _ in range(2):
+    copy(st.zeros(8).sync().partition((8,)), st.ones(8).sync()).sync()
+print("done")
 """
 
 
-def test_the_backend_notice_comes_with_the_first_launch_not_the_first_allocation(tmp_path: Path) -> None:
+def test_the_backend_notice_comes_with_the_first_launch_not_the_first_allocation_and_once(tmp_path: Path) -> None:
+    """A fresh process (the notice is said once a process): allocations and a host read say
+    nothing; the first launch says which backend runs kernels; the second says nothing."""
     script = tmp_path / "notice.py"
     script.write_text(SCRIPT)
     env = {**os.environ, "SAFETILE_BACKEND": "cpu"}
     result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, cwd=ROOT)
     assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "done"
     lines = [line for line in result.stderr.splitlines() if line.strip()]
-    assert lines.index("allocated") < lines.index("safetile: running kernels on the CPU interpreter "
-                                                  "(SAFETILE_BACKEND=cpu)"), lines
+    assert lines == ["0.0", "allocated", "safetile: running kernels on the CPU interpreter (SAFETILE_BACKEND=cpu)"]
 
 
 @st.kernel

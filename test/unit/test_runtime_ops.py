@@ -1,13 +1,10 @@
 """Runtime: allocation ops, lazy DeviceOps and their composition, streams,
-``await``, the variant cache and backend selection."""
+``await``, the variant cache and backend selection (its notice in a fresh process:
+test_launch_seam.py)."""
 
 from __future__ import annotations
 
 import asyncio
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,9 +12,6 @@ import pytest
 import safetile as st
 from safetile.frontend.dsl import f32
 from safetile.runtime import DeviceOpError, Shared, Stream
-
-ROOT = Path(__file__).resolve().parents[2]
-
 
 @st.kernel
 def scale(z: st.Mut[f32, "S"], x: st.Ref[f32, (-1,)], alpha: f32, *, S: st.Shape):
@@ -100,34 +94,6 @@ def test_variant_is_inferred_and_cached() -> None:
     z = st.full((200,), np.nan).sync().partition((128,))
     scale(z, st.from_numpy(np.ones(200, np.float32)).sync(), 1.0).sync()
     assert (len(scale.variants), len(scale.launch_cache.runnables)) == (before[0] + 1, before[1] + 1)
-
-
-SCRIPT = """
-import numpy as np, safetile as st
-@st.kernel
-def copy(z: st.Mut[st.f32, "S"], x: st.Ref[st.f32, (-1,)], *, S: st.Shape):
-    z.store(st.load_tile_like(x, z))
-for _ in range(2):
-    copy(st.zeros(8).sync().partition((8,)), st.ones(8).sync()).sync()
-print("done")
-"""
-
-
-def run_script(backend: str | None, folder: Path) -> subprocess.CompletedProcess[str]:
-    script = folder / "launch_twice.py"
-    script.write_text(SCRIPT)
-    env = {k: v for k, v in os.environ.items() if k != "SAFETILE_BACKEND"}
-    if backend is not None:
-        env["SAFETILE_BACKEND"] = backend
-    return subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, cwd=ROOT)
-
-
-def test_backend_selection_is_announced_once(tmp_path: Path) -> None:
-    result = run_script("cpu", tmp_path)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "done"
-    lines = [line for line in result.stderr.splitlines() if line.startswith("safetile:")]
-    assert lines == ["safetile: running kernels on the CPU interpreter (SAFETILE_BACKEND=cpu)"]
 
 
 def chosen(monkeypatch: pytest.MonkeyPatch, wanted: str | None) -> str:
