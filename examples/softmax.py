@@ -9,8 +9,11 @@ narrower than a row, its tiles numbered column-major (``ROW_GROUP``).  On a
 grid of one block per row block (the launcher's) each block walks its own
 row block's tiles: at the first one it makes one pass over the row's column
 tiles (an online max and sum: when the running max grows, the sum so far is
-rescaled), then it normalizes each tile.  On any other grid every tile is
-still right (a block recomputes the statistics when its row block changes).
+rescaled), then it normalizes each tile.  The pass starts at column tile
+``REREAD // BN`` and wraps round to it (``REREAD``, a generic, defaults to
+``safetile/rows.py``'s; 0: left to right), so the tiles normalized first are
+the ones it read last, still in L2.  On any other grid every tile is still
+right (a block recomputes the statistics when its row block changes).
 
 ``LOG=1`` (both kernels) gives log-softmax, ``x - max - log(sum)``.
 
