@@ -56,7 +56,10 @@ last, so that the second pass's first tiles are still in L2: the first pass star
 ``REREAD // BN`` and wraps round to it (the kernels' ``REREAD`` generic; 0: left to right).  Read
 left to right, a row wider than a block's share of L2 (50 MB over 264 blocks in flight at occupancy
 2, about 190 KB, half of it taken by the second pass's own writes) is re-read from DRAM whole: its
-first tiles, which the second pass reads first, are the ones evicted first."""
+first tiles, which the second pass reads first, are the ones evicted first.  Measured on an H100
+(docs/benchmarks.md §5, run -s5, the same config each way): 32768 against left to right 1.09-1.12x at
+65,536 16-bit columns, 1.00-1.04x at 262,144 and in f32; 65536 no faster than left to right.
+layer_norm's looped kernel walks left to right: in two loops its candidates spilled or ran slower."""
 
 SPILL_FREE_F32_TILE = 8192
 """The one-tile kernels' 32-bit tiles of this many elements or more take ``occupancy`` 2 at most: at 4
@@ -155,7 +158,8 @@ SOFTMAX = RowTable(
         # 8 worker warps at occupancy 2 (80 registers): 16-bit with tiles of 16384 (1.02-1.08x the 8192 at 3
         # at 16384 columns, run -C; 1.1x the 4096 at 2 wider, run -B), f32 of 8192 (1.2-1.4x the 8192 at 3,
         # run -B); a load latency of 4 was slower everywhere, 2048 always.  8 warps at occupancy 2 lost to
-        # the one-tile kernel's candidates at 256-4096 columns (run -C)
+        # the one-tile kernel's candidates at 256-4096 columns (run -C).  16-bit tiles of 4096 at 2 spill
+        # (120-320 bytes) since the first pass runs in two loops (REREAD), dropped (run -s5)
         16: [(16384, [(16384, WARPS_8_OCCUPANCY_2), (8192, {"occupancy": 3}), (4096, {"occupancy": 3}),
                       (8192, {"occupancy": 2}), (8192, WARPS_8_OCCUPANCY_2)]),
              (None, [(16384, WARPS_8_OCCUPANCY_2), (8192, {"occupancy": 3}), (4096, {"occupancy": 3}),
@@ -183,7 +187,9 @@ RMS_NORM = RowTable(
     looped={
         # 16-bit (wider than 16384 columns): tiles of 16384, 8 worker warps at occupancy 2 (80 registers:
         # 1.07-1.11x the 4096 at 2 of run -e, run -B; tiles of 8192 spill at occupancy 1 and with 8 warps);
-        # f32 2048 at 3 (chosen in runs -e, -B and -C at 65,536 columns)
+        # f32 2048 at 3 (chosen in runs -e, -B and -C at 65,536 columns; run -s5 chose 4096 at 1 there and
+        # 8192 with 8 warps at 2 at 262,144, 1.02-1.04x its run -C figures); bf16 tiles of 4096 at 3 spill
+        # (56 bytes) since the first pass runs in two loops, dropped
         16: [(None, [(16384, WARPS_8_OCCUPANCY_2), (4096, {"occupancy": 2}), (8192, {"occupancy": 3}),
                      (4096, {"occupancy": 1})])],
         32: [(None, [(2048, {"occupancy": 3}), (2048, {"occupancy": 2}), (4096, {"occupancy": 3}),
