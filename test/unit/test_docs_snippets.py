@@ -6,7 +6,7 @@ repository root, on the CPU interpreter (conftest.py), with the root on
 ``sys.path`` as ``python -c`` has it and cubins built into the suite's cache.
 A fragment (a signature, a call shown alone) is fenced ```` ```py ```` and is
 not run.  docs/language.md's blocks are compiled by test_language_doc.py
-and the README's example is run by test_readme.py.
+and the README's example is run by test_readme.py (with ``run_block``).
 """
 
 from __future__ import annotations
@@ -44,10 +44,14 @@ def test_the_docs_have_runnable_examples() -> None:
 def test_docs_example_runs(
     doc: Path, index: int, block: str, tmp_path: Path, cubin_cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    run_block(block, f"safetile_docs_{doc.stem.replace('-', '_')}_{index}", tmp_path, cubin_cache, monkeypatch)
+
+
+def run_block(block: str, name: str, tmp_path: Path, cubin_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run ``block`` as the program ``name`` in this process, as the module docstring says."""
     monkeypatch.chdir(REPO_ROOT)
     monkeypatch.syspath_prepend(str(REPO_ROOT))
     monkeypatch.setenv("SAFETILE_CACHE_DIR", str(cubin_cache))
-    name = f"safetile_docs_{doc.stem.replace('-', '_')}_{index}"
     path = tmp_path / f"{name}.py"
     path.write_text(block)
     spec = importlib.util.spec_from_file_location(name, path)
