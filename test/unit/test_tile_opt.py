@@ -702,20 +702,18 @@ def test_entry_point_pass(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
 
 
 def test_console_script_end_to_end(tmp_path: Path) -> None:
+    """One process of the installed script: a module that prints, then one that fails to verify
+    (--split-input-file): the first's output on stdout, the error on stderr, exit status 1."""
     script = tile_opt_script()
     if script is None:
         pytest.skip("the tile-opt console script is not installed (pip install -e .)")
-    good = write(tmp_path, "good.mlir", GOOD_QUALIFIED)
-    done = subprocess.run([script, str(good)], capture_output=True, text=True, timeout=120)
-    assert (done.returncode, done.stderr) == (0, "")
-    assert done.stdout == GOOD
-    bad = write(tmp_path, "bad.mlir", VERIFY_ERROR)
-    done = subprocess.run([script, str(bad)], capture_output=True, text=True, timeout=120)
+    path = write(tmp_path, "good-then-bad.mlir", GOOD_QUALIFIED + "// -----\n" + VERIFY_ERROR)
+    done = subprocess.run([script, str(path), "--split-input-file"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 1
-    assert done.stdout == ""
+    assert done.stdout == GOOD + "// -----\n"
     assert done.stderr == textwrap.dedent(
         f"""\
-        {bad}:3:5: error: {FTZ_MESSAGE}
+        {path}:11:5: error: {FTZ_MESSAGE}
             %0 = addf %a, %a flush_to_zero : tile<f64>
             ^
         """
