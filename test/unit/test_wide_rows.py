@@ -18,7 +18,7 @@ import pytest
 
 import safetile as st
 from safetile import f32
-from safetile.rows import row_tile
+from safetile.rows import REREAD, row_tile
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
 import run_all  # noqa: E402
@@ -66,11 +66,26 @@ def test_a_looped_kernel_is_right_on_a_grid_of_row_blocks_and_on_any_other(examp
     ref = reference(example, xs, ws, bs)
     for grid in ((-(-rows // bm),), (1,), (7,), None):
         z = st.full((rows, width), np.nan, f32).sync()
-        # tiles of 32768 at 70000 columns: the first pass starts at tile REREAD // BN = 2 (the
-        # partial last tile) and wraps round to it
+        # tiles of 32768 at 70000 columns: softmax's and rms_norm's first pass starts at tile
+        # REREAD // BN = 1 and wraps round to it (1, then the partial tile 2, then 0)
         bn = 32768 if width > 65536 else 1024 if width > 1024 else 128
         got = looped(example, z, xs, ws, bs, bm, bn, **({} if grid is None else dict(grid=grid)))
         assert run_all.max_error(got, ref) <= 1e-4 * max(1.0, float(np.abs(ref).max())), (grid, example)
+
+
+@pytest.mark.parametrize("example", ["softmax", "rms_norm"])
+def test_the_first_pass_from_tile_reread_by_bn_gives_the_rows_the_left_to_right_walk_gives(example: str) -> None:
+    """The looped kernels' ``REREAD`` generic defaults to ``safetile/rows.py``'s (a start past the
+    last tile walks left to right); a start inside the row gives the same rows (to rounding: the
+    sums run in another order)."""
+    assert REREAD == 32768
+    xs, ws, bs = inputs(1, 20000)
+    got = {}
+    for reread in (None, 8192):  # 32768 // 4096 = 8: past the 5 tiles, left to right; then from tile 2
+        z = st.full((1, 20000), np.nan, f32).sync()
+        got[reread] = looped(example, z, xs, ws, bs, 1, 4096, **({} if reread is None else dict(REREAD=reread)))
+    assert run_all.max_error(got[None], reference(example, xs, ws, bs)) <= 1e-4
+    assert run_all.max_error(got[8192], got[None]) <= 1e-6
 
 
 @pytest.mark.parametrize(("width", "looped"), [(300, False), (9000, False), (17000, True)])
