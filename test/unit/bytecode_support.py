@@ -211,23 +211,28 @@ def assemble(
 
 
 def cuobjdump(cubin: Path, flag: str, cache: Path) -> str:
-    """What ``cuobjdump <flag> <cubin>`` prints (``-sass``, ``-res-usage``).
+    """What ``cuobjdump <flag> <cubin>`` prints (``-sass``, ``-res-usage``), kept (``disassembly``)."""
+    return disassembly("cuobjdump", flag, cubin, cache)
+
+
+def disassembly(tool: str, flag: str, cubin: Path, cache: Path) -> str:
+    """What ``<tool> <flag> <cubin>`` prints (``cuobjdump -sass``, ``nvdisasm --print-line-info``).
 
     Kept in the suite's cubin cache (``cache``, the ``cubin_cache`` fixture),
-    keyed by the cubin's bytes, the flag and the toolchain's release: the
-    same tool prints the same for the same bytes, so a rerun reads it back
-    instead of disassembling again (0.4 to 0.9 CPU-s a cubin).
+    keyed by the cubin's bytes, the flag and the toolchain's release (a folder
+    a tool): the same tool prints the same for the same bytes, so a rerun
+    reads it back instead of disassembling again (0.4 to 0.9 CPU-s a cubin).
     """
     from safetile.backend.toolchain import default_toolchain
 
     toolchain = default_toolchain()
     key = hashlib.sha256(b"\0".join([cubin.read_bytes(), flag.encode(), toolchain.id.encode()])).hexdigest()
-    kept = cache / "cuobjdump" / f"{key}.txt"
+    kept = cache / tool / f"{key}.txt"
     if kept.is_file():
         return kept.read_text()
     # cuobjdump -sass runs nvdisasm, which the same wheels put next to it.
     env = {**os.environ, "PATH": f"{toolchain.tileiras.parent}{os.pathsep}{os.environ['PATH']}"}
-    out = subprocess.run([str(toolchain.tool("cuobjdump")), flag, str(cubin)], capture_output=True, text=True,
+    out = subprocess.run([str(toolchain.tool(tool)), flag, str(cubin)], capture_output=True, text=True,
                          timeout=120, env=env, check=True).stdout
     kept.parent.mkdir(parents=True, exist_ok=True)
     staged = kept.with_suffix(f".{os.getpid()}.tmp")
