@@ -1,6 +1,7 @@
 """Every example kernel against torch and Triton, side by side, by bench/method.py's method.
 
     SAFETILE_CACHE_DIR=build/gpu-cache python bench/kernels.py OUT_DIR [--only attention,softmax] [--quick]
+        [--rounds N] [--steady-s SECONDS]
     .venv/bin/python bench/kernels.py --build sm_90      # here, no GPU: every launched variant's cubin into
                                                          # the cache, and each one's registers/spill/shared
                                                          # memory; exit 1 if a row launcher's candidate spills
@@ -34,6 +35,7 @@ OUT_DIR gets ``kernels.md``, ``kernels.json`` and a PNG per workload.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import os
@@ -70,8 +72,15 @@ def hints(**values: int) -> dict[str, dict[str, int]]:
 ATTENTION_CONFIGS = [
     dict(BM=128, BN=128, optimization_hints=hints(num_worker_warps_per_cta=8)),
     dict(BM=128, BN=128, optimization_hints=hints(num_worker_warps_per_cta=8), load_hints=hints(latency=3)),
+    dict(BM=128, BN=128, optimization_hints=hints(num_worker_warps_per_cta=8), load_hints=hints(latency=2)),
     dict(BM=128, BN=64, optimization_hints=hints(num_worker_warps_per_cta=8)),
+    dict(BM=256, BN=64, optimization_hints=hints(num_worker_warps_per_cta=8)),
+    dict(BM=64, BN=128, optimization_hints=hints(occupancy=2)),
 ]
+"""The example's tiles and hints tried per case (``st.autotune``; every one compiles causal and
+not).  Resources on sm_90 (``--build``): 168 registers with 8 worker warps, 128 at occupancy 2;
+no spill but 256x64 at d128 (376 B).  Latency 4 and 6 compiled to latency 3's shared memory (d64)
+or none's (d128); 256x128 spills at both head dimensions (192-664 B)."""
 tuned_attention = st.autotune(configs=ATTENTION_CONFIGS, key=["q", "k", "CAUSAL", "GROUP"])(flash_attention)
 ROW_WORKLOADS = ("softmax", "log_softmax", "rms_norm", "layer_norm")
 WIDTHS = (256, 1024, 4096, 16384, 65536, 262144)
@@ -120,7 +129,7 @@ def cases(quick: bool) -> list[Case]:
     found: list[Case] = []
     batch_heads = 32
     for d, causal in ((64, 0), (64, 1), (128, 0), (128, 1)):
-        for seq in (1024,) if quick else (1024, 4096):
+        for seq in (1024,) if quick else (1024, 4096, 8192):
             flops = 4.0 * batch_heads * seq * seq * d / (2 if causal else 1)
             found.append(Case("attention", "f16", (batch_heads, seq, d), f"S={seq}", flops, dict(d=d, causal=causal)))
     for workload in ROW_WORKLOADS:
@@ -351,6 +360,18 @@ def _check(case: Case, impl: Impl, reference: Any, torch: Any) -> float:
     return error
 
 
+def method_for(case: Case, rounds: int | None = None, steady_s: float | None = None) -> Method:
+    """The workload's method, with ``rounds`` burst rounds and ``steady_s`` of steady state where
+    given (the steady state only where the workload has one: compute-bound attention)."""
+    method = (ATTENTION_METHOD if case.workload == "attention" else
+              ADD_METHOD if case.workload == "add" else ROW_METHOD)
+    if rounds:
+        method = dataclasses.replace(method, rounds=rounds)
+    if steady_s and method.steady_s:
+        method = dataclasses.replace(method, steady_s=steady_s)
+    return method
+
+
 def run_case(case: Case, torch: Any, stream: Any, sampler: ClockSampler | None,
              method: Method | None = None) -> list[dict[str, Any]]:
     a = _inputs(case, torch)
@@ -368,8 +389,7 @@ def run_case(case: Case, torch: Any, stream: Any, sampler: ClockSampler | None,
         stream.synchronize()
         reference = impls[1].out
         errors = {impl.name: _check(case, impl, reference, torch) for impl in impls}
-        method = method or (ATTENTION_METHOD if case.workload == "attention" else
-                            ADD_METHOD if case.workload == "add" else ROW_METHOD)
+        method = method or method_for(case)
         spin = (lambda: torch.cuda._sleep(SPIN_CYCLES)) if case.workload == "attention" else None
         measured = method.compare({i.name: i.call for i in impls}, case.peer, st_stream, sampler=sampler, spin=spin)
     for impl in impls:
@@ -485,6 +505,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", help="comma-separated workloads (attention, softmax, log_softmax, rms_norm, "
                                        "layer_norm, add)")
     parser.add_argument("--quick", action="store_true", help="fewer sizes")
+    parser.add_argument("--rounds", type=int, help="burst rounds of every comparison (default: the workload's method)")
+    parser.add_argument("--steady-s", type=float, help="seconds of steady state each (attention; default 1.0)")
     args = parser.parse_args(argv)
     only = set(args.only.split(",")) if args.only else None
     if args.build:
@@ -507,14 +529,15 @@ def main(argv: list[str] | None = None) -> int:
     state = device_state()
     copies = [copy_bandwidth(torch) / 1e9]
     header = (f"# Kernels against torch and Triton: {device}\n\n{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
-              f"torch {torch.__version__}, triton {triton.__version__}; device {state}")
+              f"torch {torch.__version__}, triton {triton.__version__}; device {state}; rounds {args.rounds or 'default'}, "
+              f"steady {args.steady_s or 'default'} s")
     with ClockSampler() as sampler:
         for case in cases(args.quick):
             if only and case.workload not in only:
                 continue
             started = time.perf_counter()
             try:
-                got = run_case(case, torch, stream, sampler)
+                got = run_case(case, torch, stream, sampler, method_for(case, args.rounds, args.steady_s))
             except Exception as err:  # a wrong result or a refused launch: say so, and go on with the others
                 print(f"{case.name}: FAILED: {type(err).__name__}: {err}", flush=True)
                 failed.append(f"{case.name}: {err}")
