@@ -256,12 +256,15 @@ print(json.dumps(dict(timed=len(calls), chosen=tuning.chosen, how=tuning.how.spl
     ("softmax", False, 1024),
     pytest.param("rms_norm", True, 16400, marks=pytest.mark.full),  # make test-full: the looped launcher's record
 ])
-def test_a_launchers_choice_is_kept_on_disk_and_a_second_process_reuses_it(tmp_path: Path, example: str,
-                                                                           looped: bool, width: int) -> None:
+def test_a_launchers_choice_is_kept_on_disk_and_a_second_process_reuses_it(
+        tmp_path: Path, example: str, looped: bool, width: int, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
     """The first process times every candidate (a fake timer: the second is fastest) and writes the
-    record; the second reads it: no timing, the same choice."""
+    record; the second, this one (the script loads the example afresh: it shares nothing with the
+    first but the record on disk), reads it: no timing, the same choice."""
     import json
     import os
+    import runpy
     import subprocess
 
     script = tmp_path / "launch.py"
@@ -269,11 +272,14 @@ def test_a_launchers_choice_is_kept_on_disk_and_a_second_process_reuses_it(tmp_p
                                              width=width))
     env = {**os.environ, "SAFETILE_CACHE_DIR": str(tmp_path / "cache"), "SAFETILE_BACKEND": "cpu"}
     env.pop("SAFETILE_AUTOTUNE", None)
-    runs = []
-    for _ in range(2):
-        done = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=600)
-        assert done.returncode == 0, done.stderr
-        runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
+    done = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    monkeypatch.setenv("SAFETILE_CACHE_DIR", env["SAFETILE_CACHE_DIR"])
+    monkeypatch.delenv("SAFETILE_AUTOTUNE", raising=False)
+    monkeypatch.setattr(sys, "path", list(sys.path))  # the script's own entry goes with the test
+    capsys.readouterr()
+    runpy.run_path(str(script))
+    runs = [json.loads(out.strip().splitlines()[-1]) for out in (done.stdout, capsys.readouterr().out)]
     module = {"softmax": SOFTMAX, "rms_norm": RMS_NORM}[example]
     count = len(module.LAUNCHER.table.configs(width, f32))
     assert count >= 2, "the launcher has candidates to choose from"
