@@ -39,7 +39,8 @@ LOG2E = 1.4426950408889634
 MAX_ROW_TILE = SOFTMAX.widest[16]
 """The widest 16-bit row the launcher gives ``softmax_row`` (elements); wider rows take the online
 loop.  f32 rows up to ``SOFTMAX.widest[32]`` (16384: one tile at ``occupancy = 2``, 1.4x the loop
-on an H100; a 16-bit row of 16384 in one tile ran at 0.67x the loop, docs/benchmarks.md §5)."""
+on an H100; a 16-bit row of 16384 in one tile ran at 0.35-0.86x the loop by its hints, run -s5 of
+docs/benchmarks.md §5)."""
 ROW_GROUP = 1 << 16
 """The grouped order of the looped kernels' tiles: with at most this many row blocks, tile ``t``
 of ``n0`` row blocks is ``(t % n0, t // n0)``, so on a grid of ``n0`` blocks block ``b`` walks
