@@ -388,10 +388,11 @@ def _remember(launch: KernelLaunch, args: Sequence[Any], inputs: Sequence[Any], 
 def _source(given: torch.Tensor, copied: bool, args: Sequence[Any]) -> tuple[int, int] | None:
     """Where a tensor a recipe passed comes from, as ``(position, byte offset)``: one of the op's
     arguments itself (offset 0), or a view the kernel reads in place (not ``copied``) whose
-    elements lie inside one argument's memory (``grouped`` views of attention's backward).  Its
-    offset and layout are the signature's (the recipe is a function of it), so a later call's
-    view lies inside that call's argument as this one does.  ``None``: a tensor the recipe made,
-    or a view reaching past its argument's elements."""
+    elements lie inside the memory of a 16-byte aligned argument (``grouped`` views of
+    attention's backward).  Its offset and layout are the signature's (the recipe is a function
+    of it), so a later call's view lies inside that call's argument as this one does, at the
+    same alignment (the argument's is the signature's: aligned).  ``None``: a tensor the recipe
+    made, or a view reaching past its argument's elements."""
     for i, a in enumerate(args):
         if a is given:
             return i, 0
@@ -399,7 +400,7 @@ def _source(given: torch.Tensor, copied: bool, args: Sequence[Any]) -> tuple[int
         return None
     low, high = _extent(given)
     for i, a in enumerate(args):
-        if isinstance(a, torch.Tensor) and a.device == given.device:
+        if isinstance(a, torch.Tensor) and a.device == given.device and a.data_ptr() % 16 == 0:
             start, end = _extent(a)
             if start <= low and high <= end and low < high:
                 return i, given.data_ptr() - a.data_ptr()
