@@ -164,8 +164,16 @@ def hinted(kernel: st.Kernel, latency: int | None = None, warps: int | None = No
 
 @dataclass(frozen=True)
 class PrefillTiles:
-    """The prefill's tiles (prefill_kernels.py): ``rows`` x ``cols`` output tiles of its GEMMs
-    (``rows`` x ``up_cols`` for gate/up, which keeps two accumulators), ``depth`` columns of the
+    """The prefill's tiles (prefill_kernels.py): ``fit``: each GEMM's output tile fitted to its
+    shape by ``examples/gemm.py``'s ``gemm_tiles`` (the rule ``matmul()`` runs: 128 x 256 where
+    its waves fill the GPU, 128 x 128, or 64 x 128 where 128 x 128 is under a wave; gate/up, two
+    accumulators, as a GEMM of twice its columns, each accumulator half the tile), for the
+    prompt's padded rows (``plan_rows`` instead, where given: ``bench/prefill.py --build``
+    compiles a long prompt's tiles on a short one); without ``fit``, ``rows`` x ``cols`` tiles
+    (``rows`` x ``up_cols`` for gate/up) whatever the shape; the tiles taken in the grouped
+    order of ``group`` rows of tiles; ``big_latency``: the load pipeline's depth (``latency``
+    hint on sm_90) of tiles of 128 x 256 accumulators or more (``examples/gemm.py``'s 6);
+    ``depth`` columns of the
     input a step (it divides the packed weights' column tiles), ``gemm_warps``: the GEMMs'
     ``num_worker_warps_per_cta`` on sm_90 (tileiras's choice where ``None``: 4 warps, which
     spill; 8 is 3.4-4x faster on an H200, docs/model.md); ``attention``:
@@ -184,6 +192,10 @@ class PrefillTiles:
     rows: int = 128
     cols: int = 128
     up_cols: int = 64
+    fit: bool = True
+    plan_rows: int | None = None
+    group: int = P.GROUP
+    big_latency: int | None = 6
     depth: int = 64
     attention: int = 128
     attention_warps: int | None = 8
@@ -208,6 +220,21 @@ class PrefillTiles:
     def row_step(self) -> int:
         """The prompt's rows are padded to a multiple of this."""
         return max(self.rows, self.attention)
+
+    def gemm_tile(self, rows: int, n: int, pair: bool = False) -> tuple[int, int]:
+        """The output tile of a GEMM of ``rows`` padded rows and ``n`` columns (``pair``: gate/up's
+        two accumulators of ``n`` columns each); fitted, at most ``self.rows`` rows (the prompt is
+        padded to a multiple of them)."""
+        if not self.fit:
+            return self.rows, self.up_cols if pair else self.cols
+        bm, bn, _ = P.gemm_tiles(self.plan_rows or rows, 2 * n if pair else n)
+        return min(bm, self.rows), bn // 2 if pair else bn
+
+    def gemm_kernel(self, kernel: st.Kernel, tile: tuple[int, int], pair: bool = False) -> st.Kernel:
+        """``kernel`` (a prefill GEMM) with its hints for ``tile``: ``gemm_warps``, and
+        ``big_latency`` where its accumulators are 128 x 256 or more."""
+        big = tile[0] * tile[1] * (2 if pair else 1) >= 128 * 256
+        return hinted(kernel, latency=self.big_latency if big else None, warps=self.gemm_warps)
 
 
 TINY_PREFILL = PrefillTiles(rows=16, cols=16, up_cols=16, depth=16, attention=16, attention_warps=None,
@@ -428,26 +455,31 @@ class Qwen3Decoder:
         decode step's head (which advances it to ``n``)."""
         c, t, p = self.config, self.tiles, self.prefill_tiles
         g, d, eps = c.group, c.head_dim, c.eps
-        launch, tile = self._launch, (p.rows, p.cols)
+        launch = self._launch
         attention = hinted(P.prefill_attention, warps=p.attention_warps)
         write_kv = hinted(P.prefill_kv, warps=p.attention_warps if p.kv_warps is None else p.kv_warps,
                           occupancy=p.kv_occupancy)
-        gemm, gemm_residual, gate_up = (hinted(k, warps=p.gemm_warps)
-                                        for k in (P.gemm, P.gemm_residual, P.gate_up_gemm))
+        rows = self.buffers["X"].shape[0]
+        qkv_tile, o_tile, down_tile = (p.gemm_tile(rows, c.qkv), p.gemm_tile(rows, c.hidden),
+                                       p.gemm_tile(rows, c.hidden))
+        up_tile = p.gemm_tile(rows, c.intermediate, pair=True)
+        gemm, o_proj, down = (p.gemm_kernel(P.gemm, qkv_tile), p.gemm_kernel(P.gemm_residual, o_tile),
+                              p.gemm_kernel(P.gemm_residual, down_tile))
+        gate_up = p.gemm_kernel(P.gate_up_gemm, up_tile, pair=True)
         norm_tile = (p.norm, P.row_tile(c.hidden))
         launch(run, P.embed_rows, ("X", (1, p.embed)), self.embedding, "prompt")
         for i, layer in enumerate(self.layers):
             k, v = f"k{i}", f"v{i}"
             launch(run, P.norm_rows, ("XN", norm_tile), "X", layer["ln1"], eps)
-            launch(run, gemm, ("QKV", tile), "XN", layer["qkv"], BK=p.depth)
+            launch(run, gemm, ("QKV", qkv_tile), "XN", layer["qkv"], BK=p.depth, G=p.group)
             launch(run, write_kv, (k, (1, p.write_rows, d)), (v, (1, p.write_rows, d)), "QKV", layer["k_norm"],
                    self.inv_freq, n, eps, KVH=c.kv_heads, G=g)
             launch(run, attention, ("O", (p.attention, d)), "QKV", layer["q_norm"], self.inv_freq, k, v, eps,
                    d ** -0.5, KVH=c.kv_heads, G=g)
-            launch(run, gemm_residual, ("X2", tile), "X", "O", layer["o"], BK=p.depth)
+            launch(run, o_proj, ("X2", o_tile), "X", "O", layer["o"], BK=p.depth, G=p.group)
             launch(run, P.norm_rows, ("XN", norm_tile), "X2", layer["ln2"], eps)
-            launch(run, gate_up, ("M", (p.rows, p.up_cols)), "XN", layer["gate"], layer["up"], BK=p.depth)
-            launch(run, gemm_residual, ("X", tile), "X2", "M", layer["down"], BK=p.depth)
+            launch(run, gate_up, ("M", up_tile), "XN", layer["gate"], layer["up"], BK=p.depth, G=p.group)
+            launch(run, down, ("X", down_tile), "X2", "M", layer["down"], BK=p.depth, G=p.group)
         launch(run, P.take_row, ("x", (t.embed,)), "X", n - 1)
         launch(run, K.advance, ("pos", (1,)), "last", 0)
         self._head(run, n)

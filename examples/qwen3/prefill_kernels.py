@@ -41,6 +41,7 @@ from .kernels import LOG2E, head_rms_norm, rope
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/: the flash attention's tile step
 from flash_attention import attend  # noqa: E402
+from gemm import GROUP, gemm_tiles  # noqa: E402,F401 - the GEMMs' tiles and tile order (model.py)
 from rms_norm import row_tile  # noqa: E402,F401 - the norm's tile width (model.py)
 
 
@@ -137,11 +138,13 @@ def gemm(
     BK: int,
     K: int,
     WS: st.Shape,
+    G: int,
 ):
-    """``z = a @ w^T``."""
-    bm, bn, _ = st.tile_block_id()
+    """``z = a @ w^T``; output tiles in the grouped order (``st.grouped(G)``)."""
+    idx = z.tile_index(order=st.grouped(G))
+    bm, bn = idx
     acc, _ = rows_times_weights(a, w, bm, bn, BM, BN, BK)
-    z.store(acc)
+    z.store(acc, idx)
 
 
 @st.kernel
@@ -157,11 +160,13 @@ def gemm_residual(
     BK: int,
     K: int,
     WS: st.Shape,
+    G: int,
 ):
-    """``z = residual + a @ w^T``."""
-    bm, bn, _ = st.tile_block_id()
+    """``z = residual + a @ w^T``; output tiles in the grouped order."""
+    idx = z.tile_index(order=st.grouped(G))
+    bm, bn = idx
     acc, _ = rows_times_weights(a, w, bm, bn, BM, BN, BK)
-    z.store(residual.partition((BM, BN)).load((bm, bn)) + acc)
+    z.store(residual.partition((BM, BN)).load((bm, bn)) + acc, idx)
 
 
 @st.kernel
@@ -177,12 +182,14 @@ def gate_up_gemm(
     BK: int,
     K: int,
     WS: st.Shape,
+    G: int,
 ):
     """The gated MLP's first half: ``silu(a @ w_gate^T) * (a @ w_up^T)`` in ``E`` (down_proj's
-    input); ``a`` the normalized rows (``norm_rows``)."""
-    bm, bn, _ = st.tile_block_id()
+    input); ``a`` the normalized rows (``norm_rows``); output tiles in the grouped order."""
+    idx = z.tile_index(order=st.grouped(G))
+    bm, bn = idx
     gate, up = rows_times_weights(a, w_gate, bm, bn, BM, BN, BK, w_up)
-    z.store((gate / (1.0 + st.exp2(gate * -LOG2E)) * up).astype(E))
+    z.store((gate / (1.0 + st.exp2(gate * -LOG2E)) * up).astype(E), idx)
 
 
 @st.kernel

@@ -130,9 +130,9 @@ def test_a_weight_packed_in_tiles_the_gemm_cannot_step_through_is_refused(weight
 LAUNCHED = {
     P.embed_rows: dict(E=st.bf16, BH=16),
     P.norm_rows: dict(E=st.bf16, BM=2, BN=128, K=100),
-    P.gemm: dict(E=st.bf16, BM=16, BN=16, BK=16, K=64, WS=(8, 4, 16, 16)),
-    P.gemm_residual: dict(E=st.bf16, BM=16, BN=16, BK=16, K=64, WS=(64, 64)),
-    P.gate_up_gemm: dict(E=st.bf16, BM=16, BN=16, BK=16, K=64, WS=(6, 4, 16, 16)),
+    P.gemm: dict(E=st.bf16, BM=16, BN=16, BK=16, K=64, WS=(8, 4, 16, 16), G=8),
+    P.gemm_residual: dict(E=st.bf16, BM=16, BN=16, BK=16, K=64, WS=(64, 64), G=8),
+    P.gate_up_gemm: dict(E=st.bf16, BM=16, BN=16, BK=16, K=64, WS=(6, 4, 16, 16), G=8),
     P.prefill_kv: dict(E=st.bf16, BM=16, D=16, HALF=8, QKV=128, KVH=2, G=2),
     P.prefill_attention: dict(E=st.bf16, BM=16, D=16, HALF=8, QKV=128, KVH=2, G=2),
     P.take_row: dict(BH=16),
