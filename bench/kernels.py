@@ -74,13 +74,14 @@ ATTENTION_CONFIGS = [
     dict(BM=128, BN=128, optimization_hints=hints(num_worker_warps_per_cta=8), load_hints=hints(latency=3)),
     dict(BM=128, BN=128, optimization_hints=hints(num_worker_warps_per_cta=8), load_hints=hints(latency=2)),
     dict(BM=128, BN=64, optimization_hints=hints(num_worker_warps_per_cta=8)),
-    dict(BM=256, BN=64, optimization_hints=hints(num_worker_warps_per_cta=8)),
     dict(BM=64, BN=128, optimization_hints=hints(occupancy=2)),
 ]
 """The example's tiles and hints tried per case (``st.autotune``; every one compiles causal and
-not).  Resources on sm_90 (``--build``): 168 registers with 8 worker warps, 128 at occupancy 2;
-no spill but 256x64 at d128 (376 B).  Latency 4 and 6 compiled to latency 3's shared memory (d64)
-or none's (d128); 256x128 spills at both head dimensions (192-664 B)."""
+not; the first and the last are the example's own hints for their tiles).  On sm_90
+(``--build``): 168 registers with 8 worker warps, 128 at occupancy 2, no spill.  Run -s5
+(docs/benchmarks.md section 5) also tried 256x64 with 8 warps (spills 376 B at d128; at d64 1-14% slower
+than 128x128 with 8 warps, but 3% faster unmasked at S = 1024); latency 4 and 6 compile to latency 3's shared memory (d64)
+or none's (d128), and 256x128 spills at both head dimensions (192-664 B)."""
 tuned_attention = st.autotune(configs=ATTENTION_CONFIGS, key=["q", "k", "CAUSAL", "GROUP"])(flash_attention)
 ROW_WORKLOADS = ("softmax", "log_softmax", "rms_norm", "layer_norm")
 WIDTHS = (256, 1024, 4096, 16384, 65536, 262144)
