@@ -19,7 +19,7 @@ Tiles and hints (``bench/kernels.py``, docs/benchmarks.md section 5, H100):
 ``BM = BN = 128`` with ``num_worker_warps_per_cta = 8`` on sm_90 (168
 registers, no spill) is the best or within 4% of it at S = 4096 and 8192;
 a causal kernel at S = 1024 runs best in 64x128 tiles at ``occupancy = 2``
-(two blocks an SM, 128 registers, no spill; 6% faster).  The hints follow
+(two blocks an SM, 128 registers, no spill; 6-13% faster).  The hints follow
 the query tile's height: 8 worker warps from 128 rows, occupancy 2 below.
 """
 
