@@ -323,6 +323,10 @@ class KernelDefinition:
                     p.name,
                 )
             generics[p.name] = p.default
+        # In the parameters' order, however they got their values (passed, inferred from a tensor, or
+        # defaulted): the variant's key and entry name, and so its cubin's cache key, are the same for
+        # ``f(BN=64)`` and ``f()`` where 64 is BN's default.
+        generics = {p.name: generics[p.name] for p in self.params if p.kind == "generic"}
         for p in self.params:
             if p.kind == "generic":
                 self._check_generic(p, generics[p.name])

@@ -96,6 +96,22 @@ def test_each_specialization_is_one_cached_variant() -> None:
     assert (first.entry_name, other.entry_name) == ("add_128", "add_256")
 
 
+@st.kernel
+def scaled(z: st.Mut[f32, ("B",)], x: st.Ref[f32, (-1,)], *, B: int, K: int = 2, M: int = 3):
+    z.store(st.load_tile_like(x, z) * float(K * M))
+
+
+def test_a_default_passed_or_left_out_is_the_same_variant_and_name() -> None:
+    """The generics keep the parameters' order however each got its value (passed, inferred,
+    defaulted): a launch that passes a default and an ahead-of-time build that left it out name
+    one entry, so the launch finds the cubin the build made."""
+    z = st.TensorSpec(f32, (16,), partition=(16,))
+    left_out = scaled.specialize(z=z)
+    passed = scaled.specialize(z=z, M=3)
+    assert passed is left_out and scaled.specialize(M=3, K=2, z=z) is left_out
+    assert left_out.entry_name == "scaled_16_2_3"
+
+
 def test_dynamic_dimensions_make_no_variant_but_facts_do() -> None:
     a = add.specialize(S=(64,), x=st.TensorSpec(f32, (4096,)))
     b = add.specialize(S=(64,), x=st.TensorSpec(f32, (8192,)))
