@@ -56,19 +56,20 @@ _spec.loader.exec_module(_qwen3_bench)
 hf_model, hf_logits, bench_ours, model_bytes = (_qwen3_bench.hf_model, _qwen3_bench.hf_logits,
                                                 _qwen3_bench.bench_ours, _qwen3_bench.model_bytes)
 
-CHECK = (QWEN3_0_6B, st.f32, 1024, PrefillTiles(rows=64, cols=64, up_cols=64, depth=32, attention=64,
+CHECK = (QWEN3_0_6B, st.f32, 1024, PrefillTiles(rows=64, cols=64, up_cols=64, fit=False, depth=32, attention=64,
                                                  attention_warps=None, gemm_warps=None))
 """The correctness run: config, dtype, max_positions, tiles (f32 tiles take twice the bytes: half
 the default's edge)."""
 SPEED = (QWEN3_4B, st.bf16, 16384, PrefillTiles())
 """The timed run (the decode's attention merge takes a power-of-two count of key tiles)."""
-SPEED_TILES = {"default": PrefillTiles(), "norm 2 rows": PrefillTiles(norm=2)}
-"""The prefill tiles timed (GEMMs at 128 x 128 x 64, 8 worker warps): the default, and the RMS
-norm in blocks of 2 rows (the default before session 13).  Session 13 on an H100, 2,048 tokens:
-the cache write in 16-row blocks at occupancy 4 took 0.79 ms against 4.42 at the attention's
-128 rows and 1.34 at 32; 4-row norm blocks 1.21 ms against 1.53; 64-row attention tiles 9.7 ms
-against 5.5 (docs/model.md).  examples/gemm.py's 128 x 256 x 64 output tiles were 1.0-11.7x
-slower in every GEMM (session 11)."""
+SPEED_TILES = {"default": PrefillTiles(), "128x128 s13": PrefillTiles(fit=False)}
+"""The prefill tiles timed: the default (QKV, o_proj and down on ``examples/gemm.py``'s
+``gemm_tiles`` for their shape: 128 x 256 with 8 warps and a load pipeline 6 deep where its
+waves fill the GPU), and every GEMM on 128 x 128 x 64 (gate/up 128 x 64 x 2), 8 worker warps
+(session 13's tiles; now in the grouped order too).  Session 13 on an H100, 2,048 tokens: the
+cache write in 16-row blocks at occupancy 4 took 0.79 ms against 4.42 at the attention's 128
+rows and 1.34 at 32; 4-row norm blocks 1.21 ms against 1.53; 64-row attention tiles 9.7 ms
+against 5.5 (docs/model.md)."""
 BREAKDOWN_PROMPT = 2048
 """The prompt length whose prefill graph is profiled kernel by kernel."""
 DECODE = (QWEN3_14B, Tiles())
@@ -89,7 +90,9 @@ def build(arch: str) -> None:
     compiled for ``arch``.  One layer, a 384-token vocabulary and a 16-token prompt give the
     same variants (those sizes are dynamic)."""
     os.environ["SAFETILE_AOT_ARCHS"] = arch
-    runs = [(SPEED[:3], tiles) for tiles in SPEED_TILES.values()] + [(CHECK[:3], CHECK[3])]
+    # Each timed length's GEMM tiles (the fitted ones depend on the prompt's rows), on a short prompt.
+    runs = [(SPEED[:3], replace(tiles, plan_rows=-(-n // tiles.row_step) * tiles.row_step))
+            for tiles in SPEED_TILES.values() for n in SPEED_PROMPTS] + [(CHECK[:3], CHECK[3])]
     for (config, dtype, positions), tiles in runs:
         small = replace(config, layers=1, vocab=384)
         decoder = Qwen3Decoder(small, random_weights(small), dtype=dtype, max_positions=positions,
@@ -179,7 +182,7 @@ def cublas_rate(torch: Any) -> float:
     return 2 * 8192 * 2560 * 9728 / best
 
 
-def speed(torch: Any, results: dict[str, Any], save: Any) -> None:
+def speed(torch: Any, results: dict[str, Any], save: Any, prompts: tuple[int, ...] = SPEED_PROMPTS) -> None:
     """Time to first token of ours (each of ``SPEED_TILES``, launched eagerly and as one recorded
     graph) and of ``transformers``; the per-kernel profile of the graph at ``BREAKDOWN_PROMPT``."""
     config, dtype, positions, tiles = SPEED
@@ -188,7 +191,7 @@ def speed(torch: Any, results: dict[str, Any], save: Any) -> None:
     decoder = ours(config, dtype, model, positions, tiles)
     rate = cublas_rate(torch)
     results["cublas_flops"] = rate
-    for n in SPEED_PROMPTS:
+    for n in prompts:
         prompt = prompt_of(n, config.vocab)
         ids = torch.tensor([prompt], device="cuda")
         entry: dict[str, Any] = {"eager_by_tiles_s": {}, "graph_by_tiles_s": {}}
@@ -281,7 +284,7 @@ def decode(torch: Any, results: dict[str, Any], deadline: float) -> None:
     print(f"decode {config}: {measured['tokens_per_s']:.1f} tokens/s, roofline {roofline:.1f}", flush=True)
 
 
-def run(out: Path, budget: float) -> None:
+def run(out: Path, budget: float, prompts: list[int] | None = None, skip: list[str] | None = None) -> None:
     import torch
 
     out.mkdir(parents=True, exist_ok=True)
@@ -296,9 +299,14 @@ def run(out: Path, budget: float) -> None:
     # The check first: a run cut short by its time limit (session 12's stopped in the 8,192-token
     # timing) still says whether the prefill is right.  Each part's seconds are kept.
     results["part_seconds"] = {}
-    for name, part in (("check", lambda: check(torch, results)), ("speed", lambda: speed(torch, results, save)),
-                       ("torch.compile", lambda: compiled_speed(torch, results, deadline, save)),
-                       ("decode", lambda: decode(torch, results, deadline))):
+    parts = (("check", lambda: check(torch, results)),
+             ("speed", lambda: speed(torch, results, save, tuple(prompts or SPEED_PROMPTS))),
+             ("torch.compile", lambda: compiled_speed(torch, results, deadline, save)),
+             ("decode", lambda: decode(torch, results, deadline)))
+    for name, part in parts:
+        if name in (skip or ()):
+            results["part_seconds"][name] = "skipped (--skip)"
+            continue
         start = time.perf_counter()
         try:
             part()
@@ -338,6 +346,10 @@ def plot(results: dict[str, Any], png: Path) -> None:
 def add_arguments(parser: Any) -> None:
     parser.add_argument("--budget", type=float, default=240.0,
                         help="seconds after which torch.compile's timings and the decode are skipped")
+    parser.add_argument("--prompts", type=int, nargs="+", help=f"prompt lengths timed, in this order "
+                        f"(default {' '.join(map(str, SPEED_PROMPTS))}; a run cut short keeps the first)")
+    parser.add_argument("--skip", nargs="+", choices=("check", "speed", "torch.compile", "decode"), default=[],
+                        help="parts not run (a short run: the speed table alone)")
 
 
 if __name__ == "__main__":

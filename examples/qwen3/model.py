@@ -166,12 +166,15 @@ def hinted(kernel: st.Kernel, latency: int | None = None, warps: int | None = No
 class PrefillTiles:
     """The prefill's tiles (prefill_kernels.py): ``fit``: each GEMM's output tile fitted to its
     shape by ``examples/gemm.py``'s ``gemm_tiles`` (the rule ``matmul()`` runs: 128 x 256 where
-    its waves fill the GPU, 128 x 128, or 64 x 128 where 128 x 128 is under a wave; gate/up, two
-    accumulators, as a GEMM of twice its columns, each accumulator half the tile), for the
+    its waves fill the GPU, 128 x 128, or 64 x 128 where 128 x 128 is under a wave), for the
     prompt's padded rows (``plan_rows`` instead, where given: ``bench/prefill.py --build``
     compiles a long prompt's tiles on a short one); without ``fit``, ``rows`` x ``cols`` tiles
-    (``rows`` x ``up_cols`` for gate/up) whatever the shape; the tiles taken in the grouped
-    order of ``group`` rows of tiles; ``big_latency``: the load pipeline's depth (``latency``
+    whatever the shape.  Gate/up, two accumulators, keeps ``rows`` x ``up_cols`` either way: its
+    two 128 x 128 accumulators (128 x 256's registers) spill 512 bytes a thread at 8 warps
+    (tileiras on sm_90, this repo's toolchain), where 128 x 64 spills none.  The tiles are taken in the grouped
+    order of ``group`` rows of tiles; ``packed_tiles``: a fitted tile's most packed weight tiles
+    (``pack_weight``'s) in its columns: o_proj's 8-row tiles at 128 x 256 (32 of them) take 255
+    registers and spill 1 KB a thread, at 128 x 128 (16) 168 and none; ``big_latency``: the load pipeline's depth (``latency``
     hint on sm_90) of tiles of 128 x 256 accumulators or more (``examples/gemm.py``'s 6);
     ``depth`` columns of the
     input a step (it divides the packed weights' column tiles), ``gemm_warps``: the GEMMs'
@@ -195,6 +198,7 @@ class PrefillTiles:
     fit: bool = True
     plan_rows: int | None = None
     group: int = P.GROUP
+    packed_tiles: int = 16
     big_latency: int | None = 6
     depth: int = 64
     attention: int = 128
@@ -221,19 +225,19 @@ class PrefillTiles:
         """The prompt's rows are padded to a multiple of this."""
         return max(self.rows, self.attention)
 
-    def gemm_tile(self, rows: int, n: int, pair: bool = False) -> tuple[int, int]:
-        """The output tile of a GEMM of ``rows`` padded rows and ``n`` columns (``pair``: gate/up's
-        two accumulators of ``n`` columns each); fitted, at most ``self.rows`` rows (the prompt is
-        padded to a multiple of them)."""
+    def gemm_tile(self, rows: int, n: int, packed_rows: int | None = None) -> tuple[int, int]:
+        """The output tile of a one-accumulator GEMM of ``rows`` padded rows and ``n`` columns;
+        fitted, at most ``self.rows`` rows (the prompt is padded to a multiple of them) and, for
+        a weight packed in tiles of ``packed_rows`` rows, at most ``packed_tiles`` of them."""
         if not self.fit:
-            return self.rows, self.up_cols if pair else self.cols
-        bm, bn, _ = P.gemm_tiles(self.plan_rows or rows, 2 * n if pair else n)
-        return min(bm, self.rows), bn // 2 if pair else bn
+            return self.rows, self.cols
+        bm, bn, _ = P.gemm_tiles(self.plan_rows or rows, n)
+        return min(bm, self.rows), bn if packed_rows is None else min(bn, self.packed_tiles * packed_rows)
 
-    def gemm_kernel(self, kernel: st.Kernel, tile: tuple[int, int], pair: bool = False) -> st.Kernel:
+    def gemm_kernel(self, kernel: st.Kernel, tile: tuple[int, int]) -> st.Kernel:
         """``kernel`` (a prefill GEMM) with its hints for ``tile``: ``gemm_warps``, and
-        ``big_latency`` where its accumulators are 128 x 256 or more."""
-        big = tile[0] * tile[1] * (2 if pair else 1) >= 128 * 256
+        ``big_latency`` where the tile is 128 x 256 or more."""
+        big = tile[0] * tile[1] >= 128 * 256
         return hinted(kernel, latency=self.big_latency if big else None, warps=self.gemm_warps)
 
 
@@ -460,12 +464,13 @@ class Qwen3Decoder:
         write_kv = hinted(P.prefill_kv, warps=p.attention_warps if p.kv_warps is None else p.kv_warps,
                           occupancy=p.kv_occupancy)
         rows = self.buffers["X"].shape[0]
-        qkv_tile, o_tile, down_tile = (p.gemm_tile(rows, c.qkv), p.gemm_tile(rows, c.hidden),
-                                       p.gemm_tile(rows, c.hidden))
-        up_tile = p.gemm_tile(rows, c.intermediate, pair=True)
-        gemm, o_proj, down = (p.gemm_kernel(P.gemm, qkv_tile), p.gemm_kernel(P.gemm_residual, o_tile),
-                              p.gemm_kernel(P.gemm_residual, down_tile))
-        gate_up = p.gemm_kernel(P.gate_up_gemm, up_tile, pair=True)
+        qkv_rows, o_rows, down_rows = (t.qkv_tile, t.o_rows, t.down_tile) if t.packed else (None, None, None)
+        qkv_tile, o_tile, down_tile = (p.gemm_tile(rows, c.qkv, qkv_rows), p.gemm_tile(rows, c.hidden, o_rows),
+                                       p.gemm_tile(rows, c.hidden, down_rows))
+        up_tile = (p.rows, p.up_cols)
+        gemm, o_proj, down, gate_up = (p.gemm_kernel(P.gemm, qkv_tile), p.gemm_kernel(P.gemm_residual, o_tile),
+                                       p.gemm_kernel(P.gemm_residual, down_tile),
+                                       p.gemm_kernel(P.gate_up_gemm, up_tile))
         norm_tile = (p.norm, P.row_tile(c.hidden))
         launch(run, P.embed_rows, ("X", (1, p.embed)), self.embedding, "prompt")
         for i, layer in enumerate(self.layers):

@@ -161,6 +161,28 @@ def test_prefill_tiles_pad_to_the_larger_row_tile() -> None:
     assert TINY_PREFILL.row_step == 16
 
 
+def test_the_projections_take_the_gemm_tiles_of_their_shape() -> None:
+    """Qwen3-4B's QKV (6,144 columns), o_proj and down (2,560) at 512, 2,048 and 8,192 prompt
+    rows: ``examples/gemm.py``'s tiles (128 x 256 with 8 warps and a load pipeline 6 deep where
+    its waves fill 132 SMs; 128 x 128 for 2,560 columns at 2,048 rows, 160 blocks of 128 x 256
+    being 1.2 waves; 64 x 128 where 128 x 128 is under a wave); unfitted, ``rows`` x ``cols``;
+    never more rows than the prompt is padded to a multiple of, nor more than 16 packed weight
+    tiles in its columns."""
+    tiles = PrefillTiles()
+    assert [tiles.gemm_tile(rows, n) for rows in (512, 2048, 8192) for n in (6144, 2560)] == [
+        (128, 256), (64, 128), (128, 256), (128, 128), (128, 256), (128, 256)]
+    assert PrefillTiles(fit=False).gemm_tile(2048, 6144) == (128, 128)
+    assert PrefillTiles(rows=64, attention=64).gemm_tile(8192, 6144) == (64, 256)
+    assert PrefillTiles(plan_rows=8192).gemm_tile(128, 2560) == (128, 256)
+    assert tiles.gemm_tile(8192, 2560, packed_rows=8) == (128, 128)  # o_proj's 8-row packed tiles: 16 at most
+    assert tiles.gemm_tile(8192, 2560, packed_rows=16) == (128, 256)
+    big, small = tiles.gemm_kernel(P.gemm, (128, 256)), tiles.gemm_kernel(P.gemm, (128, 128))
+    assert big.options.load_hints == {"sm_90": {"latency": 6}}
+    assert big.options.optimization_hints == small.options.optimization_hints == {
+        "sm_90": {"num_worker_warps_per_cta": 8}}
+    assert small.options.load_hints != big.options.load_hints
+
+
 def test_the_cache_write_takes_its_own_rows_dividing_the_attention_tile() -> None:
     """prefill_kv's block rows (16 by default, the attention's with None) must divide the
     attention's (the tiny tiles' 8 of 16, which every prefill test here runs), or are refused
