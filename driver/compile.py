@@ -47,7 +47,7 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from safetile.backend import cache
 from safetile.dialects import tile_safety
-from safetile.dialects.cuda_tile.ops.structure import EntryOp
+from safetile.dialects.cuda_tile.ops.structure import EntryOp, entries
 from safetile.dialects.cuda_tile.ops.structure import ModuleOp as TileModuleOp
 from safetile.dialects.cuda_tile.syntax import print_tile_ir
 from safetile.frontend.abi import EntryParam, TensorLayout
@@ -189,13 +189,13 @@ def compile_kernels(
     """The variants, each compiled, in one verified ``cuda_tile.module`` (each entry
     keeps its variant's own name: variants differing only in argument facts share
     a symbol)."""
-    entries = []
+    built = []
     for variant in {id(v): v for v in variants}.values():
         compiled = compile_variant(kernel, variant, None, options)
         entry = compiled.entry.clone()
         entry.sym_name = StringAttr(variant.entry_name)
-        entries.append(entry)
-    tile_module = TileModuleOp(kernel.name, entries)
+        built.append(entry)
+    tile_module = TileModuleOp(kernel.name, built)
     # Each entry verified when it was compiled (``_lower``); what is new is the module around them: its symbols.
     tile_module.verify(verify_nested_ops=False)
     return ModuleOp([tile_module])
@@ -336,7 +336,7 @@ def _apply(kernel: KernelDefinition, step: ModulePass, ctx: Context, module: Mod
 
 
 def _entry(module: ModuleOp, name: str) -> EntryOp:
-    return next(op for op in module.walk() if isinstance(op, EntryOp) and op.sym_name.data == name)
+    return next(op for op in entries(module) if op.sym_name.data == name)
 
 
 def _show(kernel: KernelDefinition, compiled: CompiledVariant) -> None:

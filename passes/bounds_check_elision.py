@@ -17,7 +17,7 @@ from safetile.dialects.cuda_tile.ops.compare import CmpIOp
 from safetile.dialects.cuda_tile.ops.control import ForOp, IfOp, LoopOp
 from safetile.dialects.cuda_tile.ops.memory.views import MakeTensorViewOp
 from safetile.dialects.cuda_tile.types import PointerType
-from safetile.dialects.cuda_tile.ops.structure import EntryOp
+from safetile.dialects.cuda_tile.ops.structure import EntryOp, entries
 from safetile.passes.analyses.intervals import (
     Extent,
     Interval,
@@ -72,7 +72,7 @@ class BoundsCheckElision(ModulePass):
     unchecked_accesses: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for entry in [o for o in op.walk() if isinstance(o, EntryOp)]:
+        for entry in list(entries(op)):
             self._apply_entry(entry)
 
     def _apply_entry(self, entry: EntryOp) -> None:

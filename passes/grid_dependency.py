@@ -67,7 +67,7 @@ from safetile.dialects.cuda_tile.ops.memory.view_access import LoadViewTkoOp
 from safetile.dialects.cuda_tile.ops.memory.views import MakeTensorViewOp, MakeViewOp
 from safetile.dialects.cuda_tile.ops.misc import AssumeOp
 from safetile.dialects.cuda_tile.ops.misc import GdcLaunchDependentsTkoOp, GdcWaitTkoOp
-from safetile.dialects.cuda_tile.ops.structure import EntryOp
+from safetile.dialects.cuda_tile.ops.structure import EntryOp, entries
 from safetile.dialects.cuda_tile.types import TokenType
 
 
@@ -78,7 +78,7 @@ class GridDependency(ModulePass):
     name = "grid-dependency"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for entry in [o for o in op.walk() if isinstance(o, EntryOp)]:
+        for entry in list(entries(op)):
             if not waits_first(entry):
                 _wait_first(entry)
             _read_early(entry)

@@ -25,7 +25,7 @@ from safetile.dialects.cuda_tile.ops.memory import TokenOrderedOp
 from safetile.dialects.cuda_tile.ops.memory.tokens import JoinTokensOp, MakeTokenOp
 from safetile.dialects.cuda_tile.ops.memory.view_access import LoadViewTkoOp, StoreViewTkoOp
 from safetile.dialects.cuda_tile.ops.memory.views import MakeTensorViewOp
-from safetile.dialects.cuda_tile.ops.structure import EntryOp
+from safetile.dialects.cuda_tile.ops.structure import EntryOp, entries
 from safetile.dialects.cuda_tile.types import TokenType
 from safetile.dialects.tile_safety import AccessMode
 from safetile.passes.analyses.partitions import access_of, mapped_iterator, tensor_of
@@ -106,7 +106,7 @@ class TokenOrder(ModulePass):
     report: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for entry in [o for o in op.walk() if isinstance(o, EntryOp)]:
+        for entry in list(entries(op)):
             tokens, joins = _token_counts(entry)
             _Threader(entry).run()
             if self.report:

@@ -26,7 +26,7 @@ from xdsl.dialects.builtin import ModuleOp as BuiltinModule
 from xdsl.ir import Attribute, Operation
 
 from safetile.backend import elements
-from safetile.dialects.cuda_tile.ops.structure import EntryOp, ModuleOp
+from safetile.dialects.cuda_tile.ops.structure import EntryOp, ModuleOp, entries
 from safetile.dialects.cuda_tile.types import (
     DYNAMIC,
     PointerType,
@@ -64,14 +64,14 @@ def find_entry(module_or_entry: Operation, name: str | None = None) -> EntryOp:
         return module_or_entry
     if not isinstance(module_or_entry, ModuleOp | BuiltinModule):
         raise LaunchError(f"expected a module or an entry, got '{module_or_entry.name}'")
-    entries = [op for op in module_or_entry.walk() if isinstance(op, EntryOp)]
+    found = list(entries(module_or_entry))
     if name is not None:
-        entries = [e for e in entries if e.sym_name.data == name]
-    if len(entries) != 1:
-        names = ", ".join(f"@{e.sym_name.data}" for e in entries) or "none"
+        found = [e for e in found if e.sym_name.data == name]
+    if len(found) != 1:
+        names = ", ".join(f"@{e.sym_name.data}" for e in found) or "none"
         wanted = f"entry @{name}" if name is not None else "exactly one entry"
         raise LaunchError(f"expected {wanted} in the module, found {names}")
-    return entries[0]
+    return found[0]
 
 
 def run_kernel(

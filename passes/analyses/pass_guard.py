@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from xdsl.dialects.builtin import ModuleOp
 
 from safetile.dialects import tile_safety
-from safetile.dialects.cuda_tile.ops.structure import EntryOp
+from safetile.dialects.cuda_tile.ops.structure import entries
 from safetile.passes.analyses.reproof import Violation, reprove
 from safetile.passes.analyses.safety_record import SafetyRecord, changed_facts, fact_signature
 from safetile.passes.pipeline import SafetilePipeline, safety_passes
@@ -62,9 +62,8 @@ class PassGuard:
     def record_launch_checks(self, module: ModuleOp) -> None:
         """Add the launch checks ``module`` carries now (after each safety pass: the
         lowering strips them, and a dropped launch check would be a dropped bounds check)."""
-        for entry in module.walk():
-            if isinstance(entry, EntryOp):
-                self.launch_checks += [c for c in tile_safety.launch_checks(entry) if c not in self.launch_checks]
+        for entry in entries(module):
+            self.launch_checks += [c for c in tile_safety.launch_checks(entry) if c not in self.launch_checks]
 
     def check(self, module: ModuleOp, label: str, trusted: bool = False) -> Violation | None:
         """The first property the pass ``label`` just broke (None if none, or if it is

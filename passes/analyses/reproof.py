@@ -50,7 +50,7 @@ from safetile.dialects.cuda_tile.ops.memory.pointers import AtomicCASTkoOp, Atom
 from safetile.dialects.cuda_tile.ops.memory.view_access import AtomicRedViewTkoOp, LoadViewTkoOp, StoreViewTkoOp
 from safetile.dialects.cuda_tile.ops.memory.views import GetIndexSpaceShapeOp, MakePartitionViewOp, MakeTensorViewOp
 from safetile.dialects.cuda_tile.ops.misc import AssertOp, AssumeOp
-from safetile.dialects.cuda_tile.ops.structure import EntryOp
+from safetile.dialects.cuda_tile.ops.structure import EntryOp, entries
 from safetile.passes.analyses.index_math import constant_value, strip_assumes
 from safetile.passes.analyses.intervals import IntervalAnalysis, extent_of
 from safetile.passes.analyses.locations import where
@@ -93,7 +93,7 @@ def reprove(
     carried = {(c.lhs, c.rhs) for c in launch_checks}
     found_facts = _set_aside_facts(module)
     try:
-        for entry in [o for o in module.walk() if isinstance(o, EntryOp)]:
+        for entry in list(entries(module)):
             facts = record.entries.get(entry.sym_name.data)
             if facts is None:
                 violations.append(Violation("entries as the frontend made them",

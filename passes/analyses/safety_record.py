@@ -29,7 +29,7 @@ from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from safetile.dialects import tile_safety
 from safetile.dialects.cuda_tile.ops.memory.views import MakeTensorViewOp
 from safetile.dialects.cuda_tile.ops.misc import AssumeOp
-from safetile.dialects.cuda_tile.ops.structure import EntryOp
+from safetile.dialects.cuda_tile.ops.structure import EntryOp, entries
 from safetile.passes.analyses.index_math import strip_assumes
 
 Place = tuple[str, int, int] | str
@@ -98,8 +98,8 @@ class SafetyRecord:
     @staticmethod
     def of(module: ModuleOp) -> SafetyRecord:
         """The record of ``module``, read before any user pass runs."""
-        entries = {e.sym_name.data: _entry_record(e) for e in module.walk() if isinstance(e, EntryOp)}
-        return SafetyRecord(entries, fact_signature(module))
+        records = {e.sym_name.data: _entry_record(e) for e in entries(module)}
+        return SafetyRecord(records, fact_signature(module))
 
     @property
     def has_facts(self) -> bool:

@@ -7,7 +7,7 @@ globals.  Inside the module, op and type names drop the ``cuda_tile.`` prefix;
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Self
 
 from xdsl.dialects.builtin import (
@@ -263,6 +263,19 @@ class EntryOp(FunctionOp):
 
 TESTING_FUNC = "cuda_tile.testing$func"
 """NVIDIA's test-only function (``ops/testing.py``), a parent ``return`` accepts."""
+
+
+def entries(op: Operation) -> Iterator[EntryOp]:
+    """The entries in ``op`` (a ``builtin.module``, a ``cuda_tile.module``, or an entry
+    itself), in order, without walking into their bodies: a pass that looks for its
+    entries this way does not visit every op of every kernel to find them."""
+    if isinstance(op, EntryOp):
+        yield op
+        return
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.ops:
+                yield from entries(inner)
 
 
 @irdl_op_definition
