@@ -35,8 +35,8 @@ def test_two_ranks_over_gloo_give_the_unsharded_tokens(tmp_path: Path, monkeypat
                                                        name: str, config) -> None:  # noqa: ANN001
     """Rank 1 is ``python -m qwen3.tp`` in a process of its own; rank 0 is the same ``main`` run in
     this process, whose torch and safetile are imported already (a second interpreter spends
-    ~2.5 CPU-s importing them again, more than the rank's decode).  10 steps (the prompt's 5 and 6 tokens, less one): the last ones' attention
-    walks two tiles of 8 keys."""
+    ~2.5 CPU-s importing them again, more than the rank's decode).  10 steps (the prompt's 5 and
+    6 tokens, less one): the last ones' attention walks two tiles of 8 keys."""
     pytest.importorskip("torch.distributed")
     from torch.distributed import distributed_c10d
 
