@@ -135,9 +135,12 @@ def test_threads_launching_one_plan_each_launch_their_own_tensors(fake: FakeDriv
     record(fake, add)
     fake.during_launch = lambda: time.sleep(0)  # releases the GIL: the other threads run, and write, if they can
     owners: dict[int, tuple[int, ...]] = {}
+    # Every thread alive before any launches: a thread's ident may be reused once it has ended.
+    started = threading.Barrier(len(sets))
 
     def work(args: tuple[Any, ...]) -> None:
         owners[threading.get_ident()] = tuple(addresses(*args))
+        started.wait()
         for _ in range(100):
             args = add(*args).enqueue(stream)
 
