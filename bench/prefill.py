@@ -88,7 +88,8 @@ def build(arch: str) -> None:
     """Run each config's prefill (and the check's two decode steps: the timed run decodes
     nothing) on the CPU with ``$SAFETILE_AOT_ARCHS``: every variant the GPU run launches is
     compiled for ``arch``.  One layer, a 384-token vocabulary and a 16-token prompt give the
-    same variants (those sizes are dynamic)."""
+    same variants (those sizes are dynamic); the GEMM tiles fitted to a timed length's rows are
+    planned for them (``PrefillTiles.plan_rows``)."""
     os.environ["SAFETILE_AOT_ARCHS"] = arch
     # Each timed length's GEMM tiles (the fitted ones depend on the prompt's rows), on a short prompt.
     runs = [(SPEED[:3], replace(tiles, plan_rows=-(-n // tiles.row_step) * tiles.row_step))

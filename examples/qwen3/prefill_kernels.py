@@ -18,6 +18,12 @@ they are uploaded, plain ``(n, k)`` or packed in the GEMV's tiles
 * ``gate_up_gemm``       Z = silu(Xn @ Wg^T) * (Xn @ Wu^T)
 * ``take_row``           z = X[row]: the last prompt row, for the decoder's LM head
 
+The three GEMM kernels take their output tiles in the grouped order
+(``st.grouped(G)``, as ``examples/gemm.py``'s ``grouped_gemm``: consecutive
+blocks share rows of ``A`` and of the weights in L2; each tile still has one
+writer); their tile sizes are the launcher's (model.py: ``PrefillTiles``
+fits them to each GEMM's shape with ``gemm.py``'s ``gemm_tiles``).
+
 The RMS norms run once a row, into an ``E`` copy of the residual stream that
 QKV and gate/up read: every GEMM's ``A`` is then an ``E`` matrix (one GEMM
 loop, ``rows_times_weights``, for all four projections).  Fusing the norm into
