@@ -62,11 +62,13 @@ CHECK = (QWEN3_0_6B, st.f32, 1024, PrefillTiles(rows=64, cols=64, up_cols=64, fi
 the default's edge)."""
 SPEED = (QWEN3_4B, st.bf16, 16384, PrefillTiles())
 """The timed run (the decode's attention merge takes a power-of-two count of key tiles)."""
-SPEED_TILES = {"default": PrefillTiles(), "128x128 s13": PrefillTiles(fit=False)}
+SPEED_TILES = {"default": PrefillTiles(), "128x128 s13": PrefillTiles(fit=False),
+               "gate/up joined": PrefillTiles(up_joined=True)}
 """The prefill tiles timed: the default (QKV, o_proj and down on ``examples/gemm.py``'s
 ``gemm_tiles`` for their shape: 128 x 256 with 8 warps and a load pipeline 6 deep where its
 waves fill the GPU), and every GEMM on 128 x 128 x 64 (gate/up 128 x 64 x 2), 8 worker warps
-(session 13's tiles; now in the grouped order too).  Session 13 on an H100, 2,048 tokens: the
+(session 13's tiles; now in the grouped order too); and the default with gate/up in one
+accumulator (``up_joined``: 128 x 128 a weight at 2,048 tokens; not yet timed).  Session 13 on an H100, 2,048 tokens: the
 cache write in 16-row blocks at occupancy 4 took 0.79 ms against 4.42 at the attention's 128
 rows and 1.34 at 32; 4-row norm blocks 1.21 ms against 1.53; 64-row attention tiles 9.7 ms
 against 5.5 (docs/model.md)."""

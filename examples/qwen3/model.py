@@ -171,7 +171,10 @@ class PrefillTiles:
     compiles a long prompt's tiles on a short one); without ``fit``, ``rows`` x ``cols`` tiles
     whatever the shape.  Gate/up, two accumulators, keeps ``rows`` x ``up_cols`` either way: its
     two 128 x 128 accumulators (128 x 256's registers) spill 512 bytes a thread at 8 warps
-    (tileiras on sm_90, this repo's toolchain), where 128 x 64 spills none.  The tiles are taken in the grouped
+    (tileiras on sm_90, this repo's toolchain), where 128 x 64 spills none.  ``up_joined``: gate/up
+    in one accumulator (the two weights' tiles concatenated each step: 128 x 128 a weight uses
+    168 registers and spills none), its tile fitted as a one-accumulator GEMM of twice its
+    columns, halved (not yet timed on a GPU: off).  The tiles are taken in the grouped
     order of ``group`` rows of tiles; ``packed_tiles``: a fitted tile's most packed weight tiles
     (``pack_weight``'s) in its columns: o_proj's 8-row tiles at 128 x 256 (32 of them) take 255
     registers and spill 1 KB a thread, at 128 x 128 (16) 168 and none; ``big_latency``: the load pipeline's depth (``latency``
@@ -199,6 +202,7 @@ class PrefillTiles:
     plan_rows: int | None = None
     group: int = P.GROUP
     packed_tiles: int = 16
+    up_joined: bool = False
     big_latency: int | None = 6
     depth: int = 64
     attention: int = 128
@@ -464,13 +468,17 @@ class Qwen3Decoder:
         write_kv = hinted(P.prefill_kv, warps=p.attention_warps if p.kv_warps is None else p.kv_warps,
                           occupancy=p.kv_occupancy)
         rows = self.buffers["X"].shape[0]
-        qkv_rows, o_rows, down_rows = (t.qkv_tile, t.o_rows, t.down_tile) if t.packed else (None, None, None)
+        qkv_rows, o_rows, up_rows, down_rows = ((t.qkv_tile, t.o_rows, t.up_tile, t.down_tile) if t.packed
+                                                else (None, None, None, None))
         qkv_tile, o_tile, down_tile = (p.gemm_tile(rows, c.qkv, qkv_rows), p.gemm_tile(rows, c.hidden, o_rows),
                                        p.gemm_tile(rows, c.hidden, down_rows))
         up_tile = (p.rows, p.up_cols)
-        gemm, o_proj, down, gate_up = (p.gemm_kernel(P.gemm, qkv_tile), p.gemm_kernel(P.gemm_residual, o_tile),
-                                       p.gemm_kernel(P.gemm_residual, down_tile),
-                                       p.gemm_kernel(P.gate_up_gemm, up_tile))
+        if p.up_joined:  # one accumulator of twice the columns: fitted as such, each weight half of it
+            bm, bn = p.gemm_tile(rows, 2 * c.intermediate, up_rows)
+            up_tile = (bm, bn // 2)
+        gemm, o_proj, down = (p.gemm_kernel(P.gemm, qkv_tile), p.gemm_kernel(P.gemm_residual, o_tile),
+                              p.gemm_kernel(P.gemm_residual, down_tile))
+        gate_up = p.gemm_kernel(P.gate_up_gemm, (up_tile[0], 2 * up_tile[1]) if p.up_joined else up_tile)
         norm_tile = (p.norm, P.row_tile(c.hidden))
         launch(run, P.embed_rows, ("X", (1, p.embed)), self.embedding, "prompt")
         for i, layer in enumerate(self.layers):
@@ -483,7 +491,8 @@ class Qwen3Decoder:
                    d ** -0.5, KVH=c.kv_heads, G=g)
             launch(run, o_proj, ("X2", o_tile), "X", "O", layer["o"], BK=p.depth, G=p.group)
             launch(run, P.norm_rows, ("XN", norm_tile), "X2", layer["ln2"], eps)
-            launch(run, gate_up, ("M", up_tile), "XN", layer["gate"], layer["up"], BK=p.depth, G=p.group)
+            launch(run, gate_up, ("M", up_tile), "XN", layer["gate"], layer["up"], BK=p.depth, G=p.group,
+                   JOINED=p.up_joined)
             launch(run, down, ("X", down_tile), "X2", "M", layer["down"], BK=p.depth, G=p.group)
         launch(run, P.take_row, ("x", (t.embed,)), "X", n - 1)
         launch(run, K.advance, ("pos", (1,)), "last", 0)

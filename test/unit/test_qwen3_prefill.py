@@ -75,6 +75,15 @@ def test_the_recorded_prefill_replays_as_the_eager_one(weights: dict[str, np.nda
     assert int(d.read("pos")[0]) == len(PROMPT_17)
 
 
+def test_gate_up_in_one_accumulator_prefills_as_the_reference(weights: dict[str, np.ndarray]) -> None:
+    """``PrefillTiles(up_joined=True)``: gate/up's two weights' tiles concatenated into one operand,
+    one accumulator, its halves the gate and the up (tiny tiles: 16 rows, 2 x 32 columns)."""
+    d = Qwen3Decoder(TINY, weights, dtype=st.f32, max_positions=32, tiles=TINY_TILES,
+                     prefill_tiles=replace(TINY_PREFILL, up_joined=True))
+    d.record(PROMPT_17, prefill=True).release()
+    np.testing.assert_allclose(d.read("logits"), forward(TINY, weights, PROMPT_17)[-1], rtol=1e-4, atol=1e-4)
+
+
 def group3(weights: dict[str, np.ndarray]) -> Qwen3Decoder:
     """3 query heads per kv head."""
     return Qwen3Decoder(TINY_GROUP3, weights, dtype=st.f32, max_positions=32, tiles=TINY_TILES,
@@ -132,7 +141,7 @@ LAUNCHED = {
     P.norm_rows: dict(E=st.bf16, BM=2, BN=128, K=100),
     P.gemm: dict(E=st.bf16, BM=16, BN=16, BK=16, K=64, WS=(8, 4, 16, 16), G=8),
     P.gemm_residual: dict(E=st.bf16, BM=16, BN=16, BK=16, K=64, WS=(64, 64), G=8),
-    P.gate_up_gemm: dict(E=st.bf16, BM=16, BN=16, BK=16, K=64, WS=(6, 4, 16, 16), G=8),
+    P.gate_up_gemm: dict(E=st.bf16, BM=16, BN=16, BK=16, K=64, WS=(6, 4, 16, 16), G=8, JOINED=True),
     P.prefill_kv: dict(E=st.bf16, BM=16, D=16, HALF=8, QKV=128, KVH=2, G=2),
     P.prefill_attention: dict(E=st.bf16, BM=16, D=16, HALF=8, QKV=128, KVH=2, G=2),
     P.take_row: dict(BH=16),
