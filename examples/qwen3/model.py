@@ -238,6 +238,14 @@ class PrefillTiles:
         bm, bn, _ = P.gemm_tiles(self.plan_rows or rows, n)
         return min(bm, self.rows), bn if packed_rows is None else min(bn, self.packed_tiles * packed_rows)
 
+    def up_tile(self, rows: int, n: int, packed_rows: int | None = None) -> tuple[int, int]:
+        """Gate/up's output tile (``n`` columns, two weights): ``rows`` x ``up_cols``, or joined,
+        half the columns of a one-accumulator GEMM's tile of ``2 * n`` columns."""
+        if not self.up_joined:
+            return self.rows, self.up_cols
+        bm, bn = self.gemm_tile(rows, 2 * n, packed_rows)
+        return bm, bn // 2
+
     def gemm_kernel(self, kernel: st.Kernel, tile: tuple[int, int]) -> st.Kernel:
         """``kernel`` (a prefill GEMM) with its hints for ``tile``: ``gemm_warps``, and
         ``big_latency`` where the tile is 128 x 256 or more."""
@@ -472,10 +480,7 @@ class Qwen3Decoder:
                                                 else (None, None, None, None))
         qkv_tile, o_tile, down_tile = (p.gemm_tile(rows, c.qkv, qkv_rows), p.gemm_tile(rows, c.hidden, o_rows),
                                        p.gemm_tile(rows, c.hidden, down_rows))
-        up_tile = (p.rows, p.up_cols)
-        if p.up_joined:  # one accumulator of twice the columns: fitted as such, each weight half of it
-            bm, bn = p.gemm_tile(rows, 2 * c.intermediate, up_rows)
-            up_tile = (bm, bn // 2)
+        up_tile = p.up_tile(rows, c.intermediate, up_rows)
         gemm, o_proj, down = (p.gemm_kernel(P.gemm, qkv_tile), p.gemm_kernel(P.gemm_residual, o_tile),
                               p.gemm_kernel(P.gemm_residual, down_tile))
         gate_up = p.gemm_kernel(P.gate_up_gemm, (up_tile[0], 2 * up_tile[1]) if p.up_joined else up_tile)

@@ -190,6 +190,9 @@ def test_the_projections_take_the_gemm_tiles_of_their_shape() -> None:
     assert big.options.optimization_hints == small.options.optimization_hints == {
         "sm_90": {"num_worker_warps_per_cta": 8}}
     assert small.options.load_hints != big.options.load_hints
+    # gate/up (9,728 columns, two weights): 128 x 64 unless joined, then half of a 2 x 9,728-column tile
+    assert tiles.up_tile(2048, 9728, 16) == (128, 64)
+    assert [PrefillTiles(up_joined=True).up_tile(rows, 9728, 16) for rows in (512, 2048)] == [(128, 64), (128, 128)]
 
 
 def test_the_cache_write_takes_its_own_rows_dividing_the_attention_tile() -> None:
