@@ -169,21 +169,20 @@ class PrefillTiles:
     its waves fill the GPU, 128 x 128, or 64 x 128 where 128 x 128 is under a wave), for the
     prompt's padded rows (``plan_rows`` instead, where given: ``bench/prefill.py --build``
     compiles a long prompt's tiles on a short one); without ``fit``, ``rows`` x ``cols`` tiles
-    whatever the shape.  Gate/up, two accumulators, keeps ``rows`` x ``up_cols`` either way: its
-    two 128 x 128 accumulators (128 x 256's registers) spill 512 bytes a thread at 8 warps
-    (tileiras on sm_90, this repo's toolchain), where 128 x 64 spills none.  ``up_joined``: gate/up
+    whatever the shape.  Gate/up, two accumulators, keeps ``rows`` x ``up_cols`` either way: two
+    128 x 128 accumulators (128 x 256's registers) spill 512 bytes a thread at 8 warps (tileiras
+    on sm_90, this repo's toolchain), where 128 x 64 spills none.  ``up_joined``: gate/up
     in one accumulator (the two weights' tiles concatenated each step: 128 x 128 a weight uses
     168 registers and spills none), its tile fitted as a one-accumulator GEMM of twice its
-    columns, halved (not yet timed on a GPU: off).  The tiles are taken in the grouped
-    order of ``group`` rows of tiles; ``packed_tiles``: a fitted tile's most packed weight tiles
+    columns, halved (not yet timed on a GPU: off).  The tiles are taken in the grouped order of
+    ``group`` rows of tiles; ``packed_tiles``: a fitted tile's most packed weight tiles
     (``pack_weight``'s) in its columns: o_proj's 8-row tiles at 128 x 256 (32 of them) take 255
-    registers and spill 1 KB a thread, at 128 x 128 (16) 168 and none; ``big_latency``: the load pipeline's depth (``latency``
-    hint on sm_90) of tiles of 128 x 256 accumulators or more (``examples/gemm.py``'s 6);
-    ``depth`` columns of the
-    input a step (it divides the packed weights' column tiles), ``gemm_warps``: the GEMMs'
-    ``num_worker_warps_per_cta`` on sm_90 (tileiras's choice where ``None``: 4 warps, which
-    spill; 8 is 3.4-4x faster on an H200, docs/model.md); ``attention``:
-    query rows, and key rows, a block of the causal attention (it divides ``max_positions``),
+    registers and spill 1 KB a thread, at 128 x 128 (16) 168 and none; ``big_latency``: the load
+    pipeline's depth (``latency`` hint on sm_90) of tiles of 128 x 256 accumulators or more
+    (``examples/gemm.py``'s 6); ``depth`` columns of the input a step (it divides the packed
+    weights' column tiles), ``gemm_warps``: the GEMMs' ``num_worker_warps_per_cta`` on sm_90
+    (tileiras's choice where ``None``: 4 warps, which spill; 8 is 3.4-4x faster on an H200,
+    docs/model.md); ``attention``: query rows, and key rows, a block of the causal attention (it divides ``max_positions``),
     ``attention_warps``: that kernel's worker warps (examples/flash_attention.py's measured 8
     for 128-row tiles); ``kv_rows``, ``kv_warps``, ``kv_occupancy``: rows a block of the cache
     write (``prefill_kv``; ``None``: the attention's rows, it divides them), its worker warps
