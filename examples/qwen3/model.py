@@ -182,7 +182,8 @@ class PrefillTiles:
     (``examples/gemm.py``'s 6); ``depth`` columns of the input a step (it divides the packed
     weights' column tiles), ``gemm_warps``: the GEMMs' ``num_worker_warps_per_cta`` on sm_90
     (tileiras's choice where ``None``: 4 warps, which spill; 8 is 3.4-4x faster on an H200,
-    docs/model.md); ``attention``: query rows, and key rows, a block of the causal attention (it divides ``max_positions``),
+    docs/model.md); ``attention``: query rows, and key rows, a block of the causal attention (it
+    divides ``max_positions``),
     ``attention_warps``: that kernel's worker warps (examples/flash_attention.py's measured 8
     for 128-row tiles); ``kv_rows``, ``kv_warps``, ``kv_occupancy``: rows a block of the cache
     write (``prefill_kv``; ``None``: the attention's rows, it divides them), its worker warps
