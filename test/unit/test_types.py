@@ -937,3 +937,14 @@ def test_a_bad_type_is_reported_at_each_place_it_is_written() -> None:
         lines[line - 1] = lines[line - 1].replace("tile<4xi32>", "tile<0xi32>")
         with pytest.raises(TileIRError, match=rf"<input>:{line}:\d+: error: .*"):
             parse_tile_ir(None, "\n".join(lines))
+
+
+def test_a_tile_type_is_uniqued_and_a_bad_one_refused_every_time() -> None:
+    """``TileType(shape, element)`` gives the one made before for the same arguments (as MLIR
+    uniques types); one that does not verify is never kept, so it is refused each time."""
+    f32 = Float32Type()
+    assert TileType((4, 8), f32) is TileType([4, 8], f32)
+    assert TileType((4, 8), f32) is not TileType((8, 4), f32)
+    for _ in range(2):
+        with pytest.raises(VerifyException, match="powers of two"):
+            TileType((3,), f32)
