@@ -40,12 +40,15 @@ from typing import Any
 import numpy as np
 
 import safetile as st
+from safetile.backend.cache import MissingCubin, default_cache_dir
+from safetile.backend.resources import kernel_resources
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "examples"))
 sys.path.append(str(Path(__file__).resolve().parent))  # measure.py (also under python -P)
 
 from measure import build_or_run, copy_bandwidth, kernel_times  # noqa: E402
+from qwen3 import prefill_kernels  # noqa: E402
 from qwen3.model import PrefillTiles, Qwen3Decoder, Tiles  # noqa: E402
 from qwen3.reference import QWEN3_0_6B, QWEN3_4B, QWEN3_14B, Config, random_weights  # noqa: E402
 
@@ -62,16 +65,12 @@ CHECK = (QWEN3_0_6B, st.f32, 1024, PrefillTiles(rows=64, cols=64, up_cols=64, fi
 the default's edge)."""
 SPEED = (QWEN3_4B, st.bf16, 16384, PrefillTiles())
 """The timed run (the decode's attention merge takes a power-of-two count of key tiles)."""
-SPEED_TILES = {"default": PrefillTiles(), "128x128 s13": PrefillTiles(fit=False),
-               "gate/up joined": PrefillTiles(up_joined=True)}
-"""The prefill tiles timed: the default (QKV, o_proj and down on ``examples/gemm.py``'s
-``gemm_tiles`` for their shape: 128 x 256 with 8 warps and a load pipeline 6 deep where its
-waves fill the GPU), and every GEMM on 128 x 128 x 64 (gate/up 128 x 64 x 2), 8 worker warps
-(session 13's tiles; now in the grouped order too); and the default with gate/up in one
-accumulator (``up_joined``: 128 x 128 a weight at 2,048 tokens; not yet timed).  Session 13 on an H100, 2,048 tokens: the
-cache write in 16-row blocks at occupancy 4 took 0.79 ms against 4.42 at the attention's 128
-rows and 1.34 at 32; 4-row norm blocks 1.21 ms against 1.53; 64-row attention tiles 9.7 ms
-against 5.5 (docs/model.md)."""
+SPEED_TILES = {"gate/up pairs": PrefillTiles(up_joined=False), "gate/up joined": PrefillTiles(up_joined=True)}
+"""The prefill tiles timed, in the same run: gate/up on two accumulators of 128 x 64 (the
+shipped form until session 16) and in one (``up_joined``: the two weights' tiles concatenated
+each step, the tile fitted as a GEMM of twice the columns: 128 x 64 a weight at 512 tokens, 128 x
+128 at 2,048 and 8,192); QKV, o_proj and down on ``examples/gemm.py``'s ``gemm_tiles`` for
+their shape in both.  Earlier sessions' variants and what they measured: docs/model.md."""
 BREAKDOWN_PROMPT = 2048
 """The prompt length whose prefill graph is profiled kernel by kernel."""
 DECODE = (QWEN3_14B, Tiles())
@@ -80,6 +79,14 @@ CHECK_PROMPTS = (1, 17, 512)
 SPEED_PROMPTS = (512, 2048, 8192)
 CHECK_STEPS = 16
 RUNS = 5
+
+
+STARTED = time.perf_counter()
+
+
+def log(message: str) -> None:
+    """``message`` after the seconds since the start (where a GPU run's time goes)."""
+    print(f"[{time.perf_counter() - STARTED:6.1f} s] {message}", flush=True)
 
 
 def prompt_of(n: int, vocab: int) -> list[int]:
@@ -91,7 +98,8 @@ def build(arch: str) -> None:
     nothing) on the CPU with ``$SAFETILE_AOT_ARCHS``: every variant the GPU run launches is
     compiled for ``arch``.  One layer, a 384-token vocabulary and a 16-token prompt give the
     same variants (those sizes are dynamic); the GEMM tiles fitted to a timed length's rows are
-    planned for them (``PrefillTiles.plan_rows``)."""
+    planned for them (``PrefillTiles.plan_rows``).  Then every prefill kernel's cubin in the
+    cache: its registers, spill and shared memory (``resources``)."""
     os.environ["SAFETILE_AOT_ARCHS"] = arch
     # Each timed length's GEMM tiles (the fitted ones depend on the prompt's rows), on a short prompt.
     runs = [(SPEED[:3], replace(tiles, plan_rows=-(-n // tiles.row_step) * tiles.row_step))
@@ -114,21 +122,45 @@ def build(arch: str) -> None:
     Qwen3Decoder(small, random_weights(small), dtype=st.bf16, max_positions=_qwen3_bench.MAX_POSITIONS,
                  tiles=DECODE[1]).record(_qwen3_bench.PROMPT).release()
     print(f"{DECODE[0]}: decode built for {arch}", flush=True)
+    resources(arch)
+
+
+def resources(arch: str) -> None:
+    """Registers, spill and shared memory of each prefill kernel's cubins for ``arch`` in the
+    cache (``$SAFETILE_CACHE_DIR``), as a markdown table (docs/model.md quotes it)."""
+    names = tuple(kernel.name for kernel in prefill_kernels.KERNELS)
+    print("| kernel | registers | spill (bytes a thread) | shared memory (bytes) |\n|---|---|---|---|")
+    for meta in sorted(default_cache_dir().glob("cubin-v1/*/*/*.json")):
+        entry = json.loads(meta.read_text())
+        cubin = meta.with_suffix(".cubin")
+        for kernel in entry["kernels"]:
+            if entry["arch"] == arch and kernel.startswith(names) and cubin.exists():
+                usage = kernel_resources(cubin.read_bytes(), kernel)
+                print(f"| {kernel} | {usage.registers} | {usage.spill_bytes} | {usage.shared_bytes} |")
 
 
 # -- on the GPU -------------------------------------------------------------------------
 
 
-def ours(config: Config, dtype: st.DType, model: Any, positions: int, tiles: PrefillTiles) -> Qwen3Decoder:
+def ours(torch: Any, config: Config, dtype: st.DType, model: Any, positions: int, tiles: PrefillTiles) -> Qwen3Decoder:
+    """Our decoder over ``model``'s weights (shared with torch, packed where the decode packs
+    them), its caches and buffers zeroed by torch (not converted from f32 on the host)."""
     weights = {name: t.detach() for name, t in model.state_dict().items()}
+    torch_dtype = {st.bf16: torch.bfloat16, st.f32: torch.float32}
+
+    def zeros(shape: tuple[int, ...], e: st.DType) -> st.Tensor:
+        memory = torch.zeros(shape, dtype=torch_dtype[e], device="cuda")
+        torch.cuda.synchronize()  # zeroed before a kernel on safetile's stream uses it
+        return st.from_dlpack(memory)
+
     return Qwen3Decoder(config, weights, dtype=dtype, max_positions=positions, prefill_tiles=tiles,
-                        upload=lambda t: st.from_dlpack(t.contiguous()))
+                        upload=lambda t: st.from_dlpack(t.contiguous()), zeros=zeros)
 
 
 def check(torch: Any, results: dict[str, Any]) -> None:
     config, dtype, positions, tiles = CHECK
     model = hf_model(config, torch.float32, torch)
-    decoder = ours(config, dtype, model, positions, tiles)
+    decoder = ours(torch, config, dtype, model, positions, tiles)
     for n in CHECK_PROMPTS:
         prompt = prompt_of(n, config.vocab)
         decoder._allocate(prompt)
@@ -185,13 +217,13 @@ def cublas_rate(torch: Any) -> float:
     return 2 * 8192 * 2560 * 9728 / best
 
 
-def speed(torch: Any, results: dict[str, Any], save: Any, prompts: tuple[int, ...] = SPEED_PROMPTS) -> None:
+def speed(torch: Any, model: Any, results: dict[str, Any], save: Any, prompts: tuple[int, ...] = SPEED_PROMPTS) -> None:
     """Time to first token of ours (each of ``SPEED_TILES``, launched eagerly and as one recorded
-    graph) and of ``transformers``; the per-kernel profile of the graph at ``BREAKDOWN_PROMPT``."""
+    graph) and of ``transformers`` (``model``, SDPA); the per-kernel profile of the graph at
+    ``BREAKDOWN_PROMPT``.  A cubin missing from the cache ends the run (every variant would
+    miss: the cache is stale)."""
     config, dtype, positions, tiles = SPEED
-    model = hf_model(config, torch.bfloat16, torch)
-    model.config._attn_implementation = "sdpa"
-    decoder = ours(config, dtype, model, positions, tiles)
+    decoder = ours(torch, config, dtype, model, positions, tiles)
     rate = cublas_rate(torch)
     results["cublas_flops"] = rate
     for n in prompts:
@@ -222,6 +254,9 @@ def speed(torch: Any, results: dict[str, Any], save: Any, prompts: tuple[int, ..
                     per_kernel = kernel_times(graph.replay, torch, replays=3)
                     results["breakdown"][label] = {name: us / 1e3 for name, us in per_kernel.items()}
                 graph.release()
+                log(f"ours, {label}, {n} tokens: graph {entry['graph_by_tiles_s'][label] * 1e3:.2f} ms")
+            except MissingCubin:
+                raise
             except Exception:  # noqa: BLE001 - a variant that fails: time the others
                 results["errors"].append(f"{label}, {n} tokens: {traceback.format_exc()}")
                 print(results["errors"][-1], flush=True)
@@ -233,19 +268,21 @@ def speed(torch: Any, results: dict[str, Any], save: Any, prompts: tuple[int, ..
         estimate = model_flops(config, n) / rate
         entry.update(ours_s=timed[best], ours_best=best, gemm_bound_s=estimate,
                      of_gemm_bound=estimate / timed[best], vs_transformers=t_hf / timed[best])
-        print(f"4B bf16, {n}-token prompt: {entry}", flush=True)
+        log(f"4B bf16, {n}-token prompt: {entry}")
         save()
-    del model, decoder
+    del decoder
     torch.cuda.empty_cache()
 
 
-def compiled_speed(torch: Any, results: dict[str, Any], deadline: float, save: Any) -> None:
-    """``torch.compile`` of the same forward, each prompt length while the budget lasts."""
+def compiled_speed(torch: Any, model: Any, results: dict[str, Any], deadline: float, save: Any,
+                   prompts: tuple[int, ...] = SPEED_PROMPTS) -> None:
+    """``torch.compile`` of the same forward (``model``), each prompt length while the budget
+    lasts; compiled with ``dynamic=True``, once: by default it compiles the first length's shapes,
+    then recompiles shape-generic at the second (session 13: 52-61 s, then 72-87 s, the third
+    length none), so the default's second and third lengths ran this same dynamic program."""
     config = SPEED[0]
-    model = hf_model(config, torch.bfloat16, torch)
-    model.config._attn_implementation = "sdpa"
-    compiled = torch.compile(model)
-    for n in SPEED_PROMPTS:
+    compiled = torch.compile(model, dynamic=True)
+    for n in prompts:
         entry = results["ttft"].setdefault(str(n), {})
         if time.time() > deadline:
             entry["torch_compile_s"] = "not run: out of the run's time budget"
@@ -262,7 +299,8 @@ def compiled_speed(torch: Any, results: dict[str, Any], deadline: float, save: A
         entry.update(torch_compile_s=t_compiled, torch_compile_first_call_s=time.perf_counter() - start)
         if "ours_s" in entry:
             entry["vs_torch_compile"] = t_compiled / entry["ours_s"]
-        print(f"4B bf16, {n}-token prompt, torch.compile: {t_compiled * 1e3:.2f} ms", flush=True)
+        log(f"4B bf16, {n}-token prompt, torch.compile: {t_compiled * 1e3:.2f} ms "
+            f"(first call {entry['torch_compile_first_call_s']:.1f} s)")
         save()
 
 
@@ -292,6 +330,7 @@ def run(out: Path, budget: float, prompts: list[int] | None = None, skip: list[s
 
     out.mkdir(parents=True, exist_ok=True)
     deadline = time.time() + budget
+    lengths = tuple(prompts or SPEED_PROMPTS)
     results: dict[str, Any] = {"device": torch.cuda.get_device_name(),
                                "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "torch": torch.__version__,
                                "check": {}, "ttft": {}, "breakdown": {}, "errors": []}
@@ -302,9 +341,18 @@ def run(out: Path, budget: float, prompts: list[int] | None = None, skip: list[s
     # The check first: a run cut short by its time limit (session 12's stopped in the 8,192-token
     # timing) still says whether the prefill is right.  Each part's seconds are kept.
     results["part_seconds"] = {}
+    model: list[Any] = []  # Qwen3-4B bf16 in transformers (SDPA), made once for speed and torch.compile
+
+    def timed_model() -> Any:
+        if not model:
+            model.append(hf_model(SPEED[0], torch.bfloat16, torch))
+            model[0].config._attn_implementation = "sdpa"
+        return model[0]
+
     parts = (("check", lambda: check(torch, results)),
-             ("speed", lambda: speed(torch, results, save, tuple(prompts or SPEED_PROMPTS))),
-             ("torch.compile", lambda: compiled_speed(torch, results, deadline, save)),
+             ("speed", lambda: speed(torch, timed_model(), results, save, lengths)),
+             ("torch.compile", lambda: compiled_speed(torch, timed_model(), results, deadline, save, lengths)),
+             ("free the 4B model", lambda: (model.clear(), torch.cuda.empty_cache())),
              ("decode", lambda: decode(torch, results, deadline)))
     for name, part in parts:
         if name in (skip or ()):
@@ -313,10 +361,14 @@ def run(out: Path, budget: float, prompts: list[int] | None = None, skip: list[s
         start = time.perf_counter()
         try:
             part()
+        except MissingCubin:
+            save()
+            raise
         except Exception:  # noqa: BLE001 - keep what the other parts measure
             results["errors"].append(traceback.format_exc())
             print(traceback.format_exc(), flush=True)
         results["part_seconds"][name] = time.perf_counter() - start
+        log(f"{name} done")
         save()
     plot(results, out / "prefill.png")
 

@@ -273,11 +273,15 @@ class Qwen3Decoder:
     """``generate(prompt, steps)``: greedy tokens, the step replayed as one graph.
 
     ``weights`` maps Hugging Face's names to arrays; ``upload`` makes a device tensor of one
-    (default: ``st.from_numpy(a, dtype=dtype)``; ``st.from_dlpack`` shares torch's memory)."""
+    (default: ``st.from_numpy(a, dtype=dtype)``; ``st.from_dlpack`` shares torch's memory);
+    ``zeros(shape, dtype)`` a device tensor of zeros, for the caches and the prefill's buffers
+    (default: an upload of numpy zeros, converted on the host: about a second for one bf16 layer
+    cache of 16,384 positions, a minute for Qwen3-4B's 72; bench/prefill.py passes torch's)."""
 
     def __init__(self, config: Config, weights: Mapping[str, Any], *, dtype: st.DType = st.bf16,
                  max_positions: int = 2048, tiles: Tiles = Tiles(), prefill_tiles: PrefillTiles = PrefillTiles(),
-                 upload: Callable[[Any], st.Tensor] | None = None):
+                 upload: Callable[[Any], st.Tensor] | None = None,
+                 zeros: Callable[[tuple[int, ...], st.DType], st.Tensor] | None = None):
         if max_positions % tiles.keys:
             raise ValueError(f"max_positions ({max_positions}) must be a multiple of the key tile ({tiles.keys})")
         hidden, intermediate, attended = config.hidden, config.intermediate, config.heads * config.head_dim
@@ -294,6 +298,8 @@ class Qwen3Decoder:
         self.config, self.dtype, self.tiles, self.max_positions = config, dtype, tiles, max_positions
         self.prefill_tiles = prefill_tiles
         put = upload or (lambda a: st.from_numpy(a, dtype=dtype).sync())
+        # Uploads, not st.zeros: the cuda backend's memset fill failed for bf16 (2026-11-24).
+        self.zeros = zeros or (lambda shape, e: st.from_numpy(np.zeros(shape, np.float32), dtype=e).sync())
 
         def shared(array: Any) -> st.Shared:
             return st.shared(put(array))
@@ -346,11 +352,9 @@ class Qwen3Decoder:
         self.buffers["tokens"] = st.from_numpy(tokens).sync()
         self.buffers["pos"] = st.zeros((1,), st.i32).sync()
         self.buffers["pos_next"] = st.zeros((1,), st.i32).sync()
-        empty_cache = np.zeros((c.kv_heads, s, c.head_dim), np.float32)
         for i in range(c.layers):
             for kv in "kv":
-                # An upload, not st.zeros: the cuda backend's memset fill fails for bf16.
-                self.buffers[f"{kv}{i}"] = st.from_numpy(empty_cache, dtype=self.dtype).sync()
+                self.buffers[f"{kv}{i}"] = self.zeros((c.kv_heads, s, c.head_dim), self.dtype)
 
     def _launch(self, run: Callable[[st.DeviceOp], Any], kernel: Any, *args: Any, **generics: Any) -> None:
         """``kernel`` on the named buffers: ``(name, tile)`` is an output partitioned by ``tile``,
@@ -442,9 +446,7 @@ class Qwen3Decoder:
         if not self.scratch:
             shapes = {"X": (c.hidden, st.f32), "X2": (c.hidden, st.f32), "XN": (c.hidden, e),
                       "QKV": (c.qkv, st.f32), "O": (c.heads * c.head_dim, e), "M": (c.intermediate, e)}
-            # Uploads, not st.zeros: the cuda backend's memset fill fails for bf16.
-            self.scratch = {name: st.from_numpy(np.zeros((rows, cols), np.float32), dtype=dtype).sync()
-                            for name, (cols, dtype) in shapes.items()}
+            self.scratch = {name: self.zeros((rows, cols), dtype) for name, (cols, dtype) in shapes.items()}
         self.buffers.update(self.scratch)
         self.scratch = {}
 
