@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -27,9 +28,9 @@ def weights() -> dict[str, np.ndarray]:
     return random_weights(TINY, seed=1)
 
 
-def decoder(weights: dict[str, np.ndarray], max_positions: int = 32, **tiles: object) -> Qwen3Decoder:
+def decoder(weights: dict[str, np.ndarray], max_positions: int = 32, zeros: Any = None, **tiles: Any) -> Qwen3Decoder:
     return Qwen3Decoder(TINY, weights, dtype=st.f32, max_positions=max_positions, tiles=replace(TINY_TILES, **tiles),
-                        prefill_tiles=TINY_PREFILL)
+                        prefill_tiles=TINY_PREFILL, zeros=zeros)
 
 
 @pytest.mark.parametrize("prompt", [[42], PROMPT_17], ids=["1 token", "17 tokens"])
@@ -55,9 +56,19 @@ def test_prefill_then_decode_gives_the_tokens_of_token_by_token_decode(weights: 
 def test_the_recorded_prefill_replays_as_the_eager_one(weights: dict[str, np.ndarray]) -> None:
     """The prefill as one graph (8 launches a layer, 7 more): a replay leaves the logits of the
     last prompt token, its greedy token at ``tokens[n]`` and the position at ``n``; the graph sets
-    the position itself, so a second replay does the same (not the next position's token)."""
-    d = decoder(weights)
+    the position itself, so a second replay does the same (not the next position's token).  The
+    caches and the prefill's 6 buffers are the ``zeros`` hook's (bench/prefill.py passes torch's:
+    nothing converted on the host)."""
+    made: list[tuple[tuple[int, ...], st.DType]] = []
+
+    def zeros(shape: tuple[int, ...], dtype: st.DType) -> st.Tensor:
+        made.append((shape, dtype))
+        return st.from_numpy(np.zeros(shape, np.float32), dtype=dtype).sync()
+
+    d = decoder(weights, zeros=zeros)
     graph = d.record_prefill(PROMPT_17)
+    assert made[:2 * TINY.layers] == [((TINY.kv_heads, 32, TINY.head_dim), st.f32)] * (2 * TINY.layers)
+    assert [shape[0] for shape, _ in made[2 * TINY.layers:]] == [32] * 6  # 17 rows padded to 2 tiles of 16
     assert graph.what == f"{8 * TINY.layers + 7} recorded ops"
     graph.replay()
     graph.replay()
