@@ -69,20 +69,33 @@ def hints(**values: int) -> dict[str, dict[str, int]]:
     return {"sm_90": values}
 
 
-ATTENTION_CONFIGS = [
-    dict(BM=128, BN=128, optimization_hints=hints(num_worker_warps_per_cta=8)),
-    dict(BM=128, BN=128, optimization_hints=hints(num_worker_warps_per_cta=8), load_hints=hints(latency=3)),
-    dict(BM=128, BN=128, optimization_hints=hints(num_worker_warps_per_cta=8), load_hints=hints(latency=2)),
-    dict(BM=128, BN=64, optimization_hints=hints(num_worker_warps_per_cta=8)),
-    dict(BM=64, BN=128, optimization_hints=hints(occupancy=2)),
-]
-"""The example's tiles and hints tried per case (``st.autotune``; every one compiles causal and
-not; the first and the last are the example's own hints for their tiles).  On sm_90
-(``--build``): 168 registers with 8 worker warps, 128 at occupancy 2, no spill.  Run -s5
-(docs/benchmarks.md section 5) also tried 256x64 with 8 warps (spills 376 B at d128; at d64 1-14% slower
-than 128x128 with 8 warps, but 3% faster unmasked at S = 1024); latency 4 and 6 compile to latency 3's shared memory (d64)
-or none's (d128), and 256x128 spills at both head dimensions (192-664 B)."""
-tuned_attention = st.autotune(configs=ATTENTION_CONFIGS, key=["q", "k", "CAUSAL", "GROUP"])(flash_attention)
+HEAD_DIMS = (64, 128)
+
+
+def attention_configs(d: int) -> list[dict[str, Any]]:
+    """The example's tiles, hints and launch orders tried per case at head dimension ``d``
+    (``st.autotune``; ``BMD`` = query rows x ``d``; every one compiles causal and not, no spill on
+    sm_90: 168 registers with 8 worker warps, 128 at occupancy 2).  ``ORDER=0`` runs the head
+    fastest (run -s5's order, kept as the baseline); ``ORDER=G`` the query tiles of ``G`` heads at a
+    time.  Run -s5 (docs/benchmarks.md section 5) also tried 256x64 with 8 warps (spills 376 B at
+    d128; at d64 1-14% slower than 128x128 with 8 warps), latency 3 (within noise of none and
+    latency 2), latency 4 and 6 (latency 3's shared memory or none's), and 256x128 (spills
+    192-664 B at both head dimensions)."""
+    w8 = hints(num_worker_warps_per_cta=8)
+    return [
+        dict(BMD=128 * d, BN=128, ORDER=1, optimization_hints=w8),
+        dict(BMD=128 * d, BN=128, ORDER=0, optimization_hints=w8),
+        dict(BMD=128 * d, BN=128, ORDER=4, optimization_hints=w8),
+        dict(BMD=128 * d, BN=128, ORDER=1, optimization_hints=w8, load_hints=hints(latency=2)),
+        dict(BMD=128 * d, BN=64, ORDER=1, optimization_hints=w8),
+        dict(BMD=64 * d, BN=128, ORDER=1, optimization_hints=hints(occupancy=2)),
+        dict(BMD=64 * d, BN=128, ORDER=0, optimization_hints=hints(occupancy=2)),
+    ]
+
+
+tuned_attention = {d: st.autotune(configs=attention_configs(d), key=["q", "k", "CAUSAL", "GROUP"])(flash_attention)
+                   for d in HEAD_DIMS}
+"""One tuned kernel per head dimension (a config's ``BMD`` counts ``d``)."""
 ROW_WORKLOADS = ("softmax", "log_softmax", "rms_norm", "layer_norm")
 WIDTHS = (256, 1024, 4096, 16384, 65536, 262144)
 ROW_ELEMENTS = 1 << 26
@@ -129,7 +142,7 @@ def _size(dtype: str) -> int:
 def cases(quick: bool) -> list[Case]:
     found: list[Case] = []
     batch_heads = 32
-    for d, causal in ((64, 0), (64, 1), (128, 0), (128, 1)):
+    for d, causal in ((d, causal) for d in HEAD_DIMS for causal in (0, 1)):
         for seq in (1024,) if quick else (1024, 4096, 8192):
             flops = 4.0 * batch_heads * seq * seq * d / (2 if causal else 1)
             found.append(Case("attention", "f16", (batch_heads, seq, d), f"S={seq}", flops, dict(d=d, causal=causal)))
@@ -222,7 +235,7 @@ def build(arch: str, only: set[str] | None = None) -> int:
             usage = kernel_resources(done.cubin.read_bytes(), done.symbol)
             print(f"| {done.symbol} | {config} | {usage.registers} | {usage.spill_bytes} | "
                   f"{usage.shared_bytes} |", flush=True)
-            if usage.spill_bytes and kernel is not tuned_attention:
+            if usage.spill_bytes and kernel not in tuned_attention.values():
                 spilling.append(f"{done.symbol} ({config}): {usage.spill_bytes} bytes")
 
     for case in cases(quick=False):
@@ -231,10 +244,10 @@ def build(arch: str, only: set[str] | None = None) -> int:
         dtype = getattr(st, case.dtype)
         if case.workload == "attention":
             bh, seq, d = case.shape
-            q = _matrix(dtype, case.shape)
-            spec = dict(o=_matrix(dtype, case.shape, (1, 128, d)), q=q, k=q, v=q, CAUSAL=case.options["causal"],
+            q, tuned = _matrix(dtype, case.shape), tuned_attention[d]
+            spec = dict(o=_matrix(dtype, (bh, seq * d), (1, 128 * d)), q=q, k=q, v=q, CAUSAL=case.options["causal"],
                         GROUP=1)
-            show(tuned_attention, spec, [c.text for c in tuned_attention.configs])
+            show(tuned, spec, [c.text for c in tuned.configs])
         elif case.workload == "add":
             x = _matrix(dtype, case.shape)
             show(add, dict(z=_matrix(dtype, case.shape, (1024,)), x=x, y=x), [""])
@@ -331,12 +344,14 @@ def _ours(case: Case, a: dict[str, Any], torch: Any) -> Impl:
         prepared = add(t(out).partition((1024,)), t(a["x"]), t(a["y"])).prepare()
         return Impl("safetile", prepared.enqueue, out, "S=(1024,)", prepared)
     if case.workload == "attention":
-        d = case.shape[2]
-        before = set(tuned_attention.tunings)
-        op = tuned_attention(t(out).partition((1, 128, d)), t(a["q"]), t(a["k"]), t(a["v"]), 1 / math.sqrt(d),
-                             CAUSAL=case.options["causal"], GROUP=1)
-        (key,) = [k for k in tuned_attention.tunings if k not in before]  # each case is a new problem
-        chosen = tuned_attention.tunings[key]
+        bh, seq, d = case.shape
+        tuned = tuned_attention[d]
+        before = set(tuned.tunings)
+        # the example's output: [bh, seq, d] seen as [bh, seq * d], each query tile one (1, BM * d) tile
+        op = tuned(t(out.view(bh, seq * d)).partition((1, 128 * d)), t(a["q"]), t(a["k"]), t(a["v"]),
+                   1 / math.sqrt(d), CAUSAL=case.options["causal"], GROUP=1)
+        (key,) = [k for k in tuned.tunings if k not in before]  # each case is a new problem
+        chosen = tuned.tunings[key]
         prepared = op.prepare()
         return Impl("safetile", prepared.enqueue, out, chosen.outcomes[chosen.chosen].config, prepared)
     tuned = launcher(case)
@@ -494,7 +509,7 @@ def plot(rows: list[dict[str, Any]], folder: Path, device: str) -> None:
 
 def write_tunings(folder: Path) -> None:
     """``tuning.md``: every tuned kernel's table (each candidate's time, the choice)."""
-    tunings = [tuned_attention] + [t for m in (softmax_example, rms_norm_example, layer_norm_example)
+    tunings = list(tuned_attention.values()) + [t for m in (softmax_example, rms_norm_example, layer_norm_example)
                                    for t in m.LAUNCHER.tuned_kernels.values()]
     (folder / "tuning.md").write_text("\n\n".join(t.report() for t in tunings if t.tunings) + "\n")
 

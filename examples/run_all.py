@@ -230,6 +230,7 @@ def case_flash_attention(
     causal: int = 0,
     group: int = 1,
     bn: int = 32,
+    order: int = 1,
     **opts: Any,
 ) -> Result:
     import safetile as st
@@ -238,16 +239,16 @@ def case_flash_attention(
     q = fresh(rng, (bh, s, d), np.float16) - np.float16(1.0)
     k, v = (fresh(rng, (bh // group, sk, d), np.float16) - np.float16(1.0) for _ in range(2))
     scale = 1.0 / math.sqrt(d)
-    out = _poisoned_out((bh, s, d), st.f16, (1, 32, d))
+    out = _poisoned_out((bh, s * d), st.f16, (1, 32 * d))  # [bh, s, d] as [bh, s * d]: 32-row query tiles
     o, _, _, _, _ = fa(out, _tensor(q), _tensor(k), _tensor(v), scale, BN=bn, CAUSAL=causal, GROUP=group,
-                       **opts).sync()
+                       ORDER=order, **opts).sync()
     kv_head = np.arange(bh) // group
     logits = np.einsum("bsd,btd->bst", _f64(q), _f64(k)[kv_head]) * scale
     if causal:
         logits = np.where(np.arange(sk)[None, :] <= np.arange(s)[:, None], logits, -np.inf)
     p = np.exp(logits - logits.max(axis=2, keepdims=True))
     ref = np.einsum("bst,btd->bsd", p / p.sum(axis=2, keepdims=True), _f64(v)[kv_head])
-    return o.unpartition().numpy(), ref, 1e-2
+    return o.unpartition().numpy().reshape(bh, s, d), ref, 1e-2
 
 
 def case_permute_heads(

@@ -46,6 +46,8 @@ SHAPES: dict[str, list[dict[str, int]]] = {
         dict(bh=4, s=64, sk=64, causal=1, group=4),
         dict(bh=2, s=70, sk=70, causal=1, bn=16),
         dict(bh=2, s=70, sk=70, causal=1, bn=64),
+        dict(bh=3, s=40, sk=64, order=0),
+        dict(bh=3, s=70, sk=70, causal=1, order=2),
     ],
     "permute_heads": [dict(b=1, s=32, h=2, d=16), dict(b=2, s=40, h=4, d=16), dict(b=3, s=7, h=1, d=32)],
 }
