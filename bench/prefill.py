@@ -17,12 +17,15 @@ On the GPU, in one run:
    position's logits, then the argmax on the host); the GEMM-bound estimate: the model's FLOPs
    (projections over every prompt row, causal attention, the LM head of one row) over cuBLAS's
    rate on a ``(8192, 2560) x (2560, 9728)`` bf16 GEMM measured on the same GPU;
-3. the time of each kernel of the prefill graph at ``BREAKDOWN_PROMPT`` tokens (torch.profiler);
+3. the time of each kernel of the prefill graph at ``BREAKDOWN_PROMPTS`` tokens (torch.profiler);
 4. ``DECODE``: Qwen3-14B's greedy decode on the GPU (its 5-head groups), tokens/s against the
    HBM roofline;
-5. while the budget lasts, ``torch.compile`` of ``transformers``' forward, each length (before 4).
+5. while the budget lasts, ``torch.compile`` of ``transformers``' forward (``dynamic=True``:
+   compiled once, at the first length, its first call's seconds kept), each length (before 4).
 
-Writes ``OUT_DIR/prefill.json`` (after each part: a run cut short keeps what it measured).
+Writes ``OUT_DIR/prefill.json`` (after each length and part: a run cut short keeps what it
+measured) and ``OUT_DIR/prefill.png`` (``plot``: the time to the first token against the
+prompt's length); each step's elapsed seconds go to the output.
 """
 
 from __future__ import annotations
@@ -71,8 +74,8 @@ shipped form until session 16) and in one (``up_joined``: the two weights' tiles
 each step, the tile fitted as a GEMM of twice the columns: 128 x 64 a weight at 512 tokens, 128 x
 128 at 2,048 and 8,192); QKV, o_proj and down on ``examples/gemm.py``'s ``gemm_tiles`` for
 their shape in both.  Earlier sessions' variants and what they measured: docs/model.md."""
-BREAKDOWN_PROMPT = 2048
-"""The prompt length whose prefill graph is profiled kernel by kernel."""
+BREAKDOWN_PROMPTS = (2048, 8192)
+"""The prompt lengths whose prefill graph is profiled kernel by kernel."""
 DECODE = (QWEN3_14B, Tiles())
 """The decode timed on one GPU after the prefill: Qwen3-14B, 5 query heads per kv head."""
 CHECK_PROMPTS = (1, 17, 512)
@@ -220,8 +223,8 @@ def cublas_rate(torch: Any) -> float:
 def speed(torch: Any, model: Any, results: dict[str, Any], save: Any, prompts: tuple[int, ...] = SPEED_PROMPTS) -> None:
     """Time to first token of ours (each of ``SPEED_TILES``, launched eagerly and as one recorded
     graph) and of ``transformers`` (``model``, SDPA); the per-kernel profile of the graph at
-    ``BREAKDOWN_PROMPT``.  A cubin missing from the cache ends the run (every variant would
-    miss: the cache is stale)."""
+    ``BREAKDOWN_PROMPTS`` (``breakdown[length][tiles]``, ms a kernel).  A cubin missing from the
+    cache ends the run (every variant would miss: the cache is stale)."""
     config, dtype, positions, tiles = SPEED
     decoder = ours(torch, config, dtype, model, positions, tiles)
     rate = cublas_rate(torch)
@@ -250,9 +253,10 @@ def speed(torch: Any, model: Any, results: dict[str, Any], save: Any, prompts: t
                 # The graph's time: its replay until the first token is in device memory (a host
                 # read of it needs the graph released: one small copy more).
                 entry["graph_by_tiles_s"][label] = best_seconds(torch, graph.sync)
-                if n == BREAKDOWN_PROMPT:
+                if n in BREAKDOWN_PROMPTS:
                     per_kernel = kernel_times(graph.replay, torch, replays=3)
-                    results["breakdown"][label] = {name: us / 1e3 for name, us in per_kernel.items()}
+                    results["breakdown"].setdefault(str(n), {})[label] = {name: us / 1e3
+                                                                          for name, us in per_kernel.items()}
                 graph.release()
                 log(f"ours, {label}, {n} tokens: graph {entry['graph_by_tiles_s'][label] * 1e3:.2f} ms")
             except MissingCubin:
@@ -294,11 +298,12 @@ def compiled_speed(torch: Any, model: Any, results: dict[str, Any], deadline: fl
                 return int(compiled(ids, logits_to_keep=1).logits[0, -1].argmax().item())
 
         start = time.perf_counter()
-        run_compiled()
-        t_compiled = best_seconds(torch, run_compiled)
-        entry.update(torch_compile_s=t_compiled, torch_compile_first_call_s=time.perf_counter() - start)
+        entry["first_token_torch_compile"] = run_compiled()
+        entry["torch_compile_first_call_s"] = time.perf_counter() - start  # the compile, at the first length
+        entry["torch_compile_s"] = t_compiled = best_seconds(torch, run_compiled)
         if "ours_s" in entry:
             entry["vs_torch_compile"] = t_compiled / entry["ours_s"]
+            entry["vs_the_faster"] = min(t_compiled, entry["transformers_s"]) / entry["ours_s"]
         log(f"4B bf16, {n}-token prompt, torch.compile: {t_compiled * 1e3:.2f} ms "
             f"(first call {entry['torch_compile_first_call_s']:.1f} s)")
         save()
@@ -374,26 +379,32 @@ def run(out: Path, budget: float, prompts: list[int] | None = None, skip: list[s
 
 
 def plot(results: dict[str, Any], png: Path) -> None:
-    """Prompt tokens per second of the time to first token against the prompt's length."""
+    """The time to the first token against the prompt's length: ours (each of ``SPEED_TILES``,
+    the recorded graph), ``transformers``, ``torch.compile`` and the GEMM-bound estimate."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    lengths = sorted(int(n) for n in results["ttft"])
-    fig, ax = plt.subplots(figsize=(6, 4))
-    for key, label in (("ours_s", "safetile prefill"), ("transformers_s", "transformers (SDPA)"),
-                       ("torch_compile_s", "torch.compile"), ("gemm_bound_s", "GEMM-bound estimate (cuBLAS rate)")):
-        points = [(n, n / results["ttft"][str(n)][key]) for n in lengths
-                  if isinstance(results["ttft"][str(n)].get(key), float)]
+    ttft = results["ttft"]
+    lengths = sorted(int(n) for n in ttft)
+    series = {f"safetile, {label}": [ttft[str(n)].get("graph_by_tiles_s", {}).get(label) for n in lengths]
+              for label in SPEED_TILES}
+    series.update({label: [ttft[str(n)].get(key) for n in lengths] for key, label in (
+        ("transformers_s", "transformers (SDPA, bf16)"), ("torch_compile_s", "torch.compile (dynamic)"),
+        ("gemm_bound_s", "GEMM-bound estimate (cuBLAS rate)"))})
+    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    for label, seconds in series.items():
+        points = [(n, s * 1e3) for n, s in zip(lengths, seconds) if isinstance(s, float)]
         if points:
-            ax.plot(*zip(*points), marker="o", label=label, linestyle="--" if key == "gemm_bound_s" else "-")
+            ax.plot(*zip(*points), marker="o", label=label, linestyle="--" if "bound" in label else "-")
     ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
     ax.set_xlabel("prompt tokens")
-    ax.set_ylabel("prompt tokens / s (to the first token)")
+    ax.set_ylabel("time to first token (ms)")
     ax.set_title(f"Qwen3-4B bf16 prefill, {results['device']}")
-    ax.legend()
-    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8)
+    ax.grid(True, alpha=0.3, which="both")
     fig.tight_layout()
     fig.savefig(png, dpi=120)
 

@@ -37,25 +37,51 @@ from . import kernels as K
 MAX_ROW = 8192
 """The widest row the row kernels (softmax, the norms) hold in one tile."""
 ROW_ELEMENTS = 4096
-"""About this many elements a block of the backward rows and cross-entropy's backward: several narrow
-rows a block, at most 16 (the forward rows take ``safetile/rows.py``'s tuned tiles)."""
+"""About this many elements a tile of the backward rows: several narrow rows a tile, at most 16 for
+softmax's, ``NORM_BACKWARD_ROWS`` for the norms' (the forward rows take ``safetile/rows.py``'s tuned
+tiles)."""
 VOCAB_TILE = 4096
-"""Cross-entropy's column tile (its rows may be any width)."""
-COLUMN_TILE = 256
-"""The column tile of the norms' weight gradients (both stages: docs of ``safetile.nn.kernels``)."""
-REDUCTION_ROWS = 16
-"""The rows a step of the weight gradients' loops (both stages; the first stage's at least these,
-about ``ROW_ELEMENTS`` elements a step: ``_reduction_rows``)."""
+"""Cross-entropy's forward column tile (its rows may be any width)."""
 NORM_BACKWARD_ROWS = 64
-"""The most rows a block of the norms' dx kernels, and a step of their weight gradients' first stage,
-takes (about ``ROW_ELEMENTS`` elements a tile): 64 rows of the training step's 64-wide query and key
-norms.  At 16 rows (a 16 x 64 tile, 2 KB of bf16 a tensor) those kernels ran 4-5x the time of their
-memory traffic on an H100 (26-30 us at 65536 x 64, bench/train.py --profile), where the forward,
-at the tuned 128 rows (``safetile/rows.py``), ran 6 us."""
-BLOCKS_PER_MULTIPROCESSOR = 4
-"""About this many first-stage blocks of a weight gradient a multiprocessor."""
+"""The most rows a tile of the norms' backward takes (about ``ROW_ELEMENTS`` elements): 64 rows of the
+training step's 64-wide query and key norms.  At 16 rows (a 16 x 64 tile, 2 KB of bf16 a tensor)
+their kernels ran 4-5x the time of their memory traffic on an H100 (26-30 us at 65536 x 64,
+bench/train.py --profile), where the forward, at the tuned 128 rows (``safetile/rows.py``), ran 6 us."""
 ASSUMED_MULTIPROCESSORS = 132
 """The multiprocessors assumed off CUDA (an H100 SXM's)."""
+
+
+class RowBackward(NamedTuple):
+    """How a backward row kernel launches: ``blocks`` a multiprocessor (the norms' grid ``G``, each
+    block walking every ``G``-th row tile; 0: one block a tile), tileiras's worker ``warps`` a
+    block and ``occupancy`` (0: its own choice), and, for cross-entropy's, its ``columns`` a tile
+    (rows of 4096 and more; 0: the row's tile)."""
+
+    blocks: int = 0
+    warps: int = 0
+    occupancy: int = 0
+    columns: int = 0
+
+
+NORM_BACKWARD: dict[int, RowBackward] = {
+    4096: RowBackward(blocks=2),
+    8192: RowBackward(blocks=1, warps=8),
+}
+"""The norms' backward (dx and the weight gradients' first stage in one pass) by the widest row tile
+each serves (the first that holds the row's): two blocks a multiprocessor where a tile holds 4096
+elements (1024-wide rows four a tile, 64-wide ones 64; 128 threads, 242-249 registers, no spill on
+sm_90), one with 8 worker warps at 8192 columns (255 registers, no spill; without the hint it spills
+344 B).  Each block walks its row tiles and keeps the weight's (and bias's) column sums, so ``G`` is
+about the blocks the GPU runs at once, and the partial sums ``[G, N]`` stay a few percent of the
+rows' traffic."""
+CROSS_ENTROPY_BACKWARD = RowBackward(columns=VOCAB_TILE)
+"""Cross-entropy's backward: one row of ``columns`` a tile (a block a tile), tileiras's choice of warps
+(128 threads, 112 registers at 4096 bf16 columns on sm_90)."""
+COLUMN_TILE = 64
+"""The column tile of ``column_sums`` (the weight gradients' second stage): 64 columns of ``G`` partial
+rows a block, so that a 1024-wide gradient spreads over 16 blocks."""
+REDUCTION_ROWS = 64
+"""The partial rows ``column_sums`` adds a step (a 64 x 64 tile: ``ROW_ELEMENTS`` elements)."""
 
 
 def _pow2(n: int) -> int:
@@ -149,12 +175,12 @@ def _vocab_tile(logits: torch.Tensor) -> int:
     return min(_pow2(logits.shape[1]), VOCAB_TILE)
 
 
-def _vocab_rows(logits: torch.Tensor) -> int:
-    """The rows a block of cross-entropy's kernels takes: about ``ROW_ELEMENTS`` elements a tile
-    (one row of 4096 columns at a vocabulary of 4096 or more).  The forward took 16 rows of 4096
-    before: 256 blocks of a (16, 4096) f32 tile, 1.1 ms at 4096 x 32768 on an H100, 14x the time
-    of its memory traffic (bench/train.py --profile)."""
-    return max(1, ROW_ELEMENTS // _vocab_tile(logits))
+def _vocab_rows(logits: torch.Tensor, columns: int = VOCAB_TILE) -> int:
+    """The rows a block of cross-entropy's kernels takes: about ``ROW_ELEMENTS`` elements a tile of
+    ``columns`` (one row of 4096 columns at a vocabulary of 4096 or more).  The forward took 16 rows
+    of 4096 before: 256 blocks of a (16, 4096) f32 tile, 1.1 ms at 4096 x 32768 on an H100, 14x the
+    time of its memory traffic (bench/train.py --profile)."""
+    return max(1, ROW_ELEMENTS // min(_pow2(logits.shape[1]), columns))
 
 
 @kernel_op("safetile::cross_entropy", outputs=2)
@@ -170,9 +196,11 @@ def _cross_entropy(logits: torch.Tensor, target: torch.Tensor) -> KernelLaunch:
 @kernel_op("safetile::cross_entropy_backward")
 def _cross_entropy_backward(logits: torch.Tensor, lse: torch.Tensor, target: torch.Tensor,
                             dloss: torch.Tensor) -> KernelLaunch:
-    tiles = (_vocab_rows(logits), _vocab_tile(logits))
+    config = CROSS_ENTROPY_BACKWARD
+    columns = min(_pow2(logits.shape[1]), config.columns or VOCAB_TILE)
+    tiles = (_vocab_rows(logits, columns), columns)
     return KernelLaunch(K.cross_entropy_backward, [_rows_output(logits, tiles)], [logits, lse, target, dloss],
-                  _generics(logits))
+                        {**_generics(logits), "WARPS": config.warps, "OCCUPANCY": config.occupancy})
 
 
 def _cross_entropy_context(ctx: Any, inputs: tuple[Any, ...], output: tuple[torch.Tensor, ...]) -> None:
@@ -205,22 +233,6 @@ def _rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float) -> KernelLaunch
                   {**_generics(x), "EPS": eps})
 
 
-@kernel_op("safetile::rms_norm_backward")
-def _rms_norm_backward(x: torch.Tensor, weight: torch.Tensor, rstd: torch.Tensor, dy: torch.Tensor) -> KernelLaunch:
-    tiles = _row_tiles(x, "rms_norm", NORM_BACKWARD_ROWS)
-    return KernelLaunch(K.rms_norm_backward, [_rows_output(x, tiles)], [x, weight, rstd, dy], _generics(x))
-
-
-def _column_tile(x: torch.Tensor) -> int:
-    return min(_pow2(x.shape[1]), COLUMN_TILE)
-
-
-def _reduction_rows(x: torch.Tensor) -> int:
-    """The rows a step of a weight gradient's first stage: about ``ROW_ELEMENTS`` elements a tile of
-    ``_column_tile`` columns, from ``REDUCTION_ROWS`` to ``NORM_BACKWARD_ROWS``."""
-    return max(REDUCTION_ROWS, min(NORM_BACKWARD_ROWS, ROW_ELEMENTS // _column_tile(x)))
-
-
 def _multiprocessors(device: torch.device) -> int:
     """The GPU's multiprocessor count (``ASSUMED_MULTIPROCESSORS`` off CUDA: on ``meta`` tensors the
     GPU cache build then specializes what an H100 launches)."""
@@ -229,23 +241,27 @@ def _multiprocessors(device: torch.device) -> int:
     return ASSUMED_MULTIPROCESSORS
 
 
-def _row_groups(x: torch.Tensor) -> int:
-    """``G``, the rows of partial sums of a weight gradient: about ``BLOCKS_PER_MULTIPROCESSOR``
-    first-stage blocks a multiprocessor over the column tiles, a power of two (one variant for
-    many sizes), no more than the row tiles (each group has one)."""
-    column_tiles = -(-x.shape[1] // _column_tile(x))
-    row_tiles = -(-x.shape[0] // _reduction_rows(x))
-    wanted = max(1, BLOCKS_PER_MULTIPROCESSOR * _multiprocessors(x.device) // column_tiles)
-    groups = 1
-    while groups * 2 <= min(wanted, row_tiles):
-        groups *= 2
-    return groups
+def _norm_backward(x: torch.Tensor, name: str) -> tuple[tuple[int, int], int, dict[str, int]]:
+    """The tile, ``G`` (the grid: ``NORM_BACKWARD``'s blocks a multiprocessor, no more than the row
+    tiles) and the hints of a norm's backward on the 2-D ``x``."""
+    tiles = _row_tiles(x, name, NORM_BACKWARD_ROWS)
+    config = next(c for widest, c in sorted(NORM_BACKWARD.items()) if tiles[1] <= widest)
+    row_tiles = -(-x.shape[0] // tiles[0])
+    groups = max(1, min(row_tiles, config.blocks * _multiprocessors(x.device)))
+    return tiles, groups, {"WARPS": config.warps, "OCCUPANCY": config.occupancy}
 
 
-def _partials(x: torch.Tensor, groups: int) -> OutputSpec:
-    """The ``[G, N]`` partial sums of a weight gradient (in the accumulator type), one row-group's
-    column tile a block."""
-    return OutputSpec((groups, x.shape[1]), _torch_accumulator(x.dtype), (1, _column_tile(x)))
+def _partials(x: torch.Tensor, groups: int, bn: int) -> OutputSpec:
+    """The ``[G, N]`` partial sums of a weight gradient (in the accumulator type), a row a block."""
+    return OutputSpec((groups, x.shape[1]), _torch_accumulator(x.dtype), (1, bn))
+
+
+@kernel_op("safetile::rms_norm_backward", outputs=2)
+def _rms_norm_backward(x: torch.Tensor, weight: torch.Tensor, rstd: torch.Tensor, dy: torch.Tensor) -> KernelLaunch:
+    """``(dx, partial)``: dx and the weight gradient's ``G`` rows of partial sums, in one pass."""
+    tiles, groups, hints = _norm_backward(x, "rms_norm")
+    return KernelLaunch(K.rms_norm_backward, [_rows_output(x, tiles), _partials(x, groups, tiles[1])],
+                        [x, weight, rstd, dy], {**_generics(x), **hints})
 
 
 @kernel_op("safetile::column_sums")
@@ -255,13 +271,6 @@ def _column_sums(partial: torch.Tensor, dtype: torch.dtype) -> KernelLaunch:
                         {**_generics(partial), "BM": min(_pow2(partial.shape[0]), REDUCTION_ROWS)})
 
 
-@kernel_op("safetile::rms_norm_weight_partials")
-def _rms_norm_weight_partials(x: torch.Tensor, rstd: torch.Tensor, dy: torch.Tensor) -> KernelLaunch:
-    groups = _row_groups(x)
-    return KernelLaunch(K.rms_norm_weight_partials, [_partials(x, groups)], [x, rstd, dy],
-                        {**_generics(x), "BM": _reduction_rows(x), "G": groups})
-
-
 def _rms_norm_context(ctx: Any, inputs: tuple[Any, ...], output: tuple[torch.Tensor, ...]) -> None:
     ctx.save_for_backward(inputs[0], inputs[1], output[1])
 
@@ -269,8 +278,8 @@ def _rms_norm_context(ctx: Any, inputs: tuple[Any, ...], output: tuple[torch.Ten
 def _rms_norm_grad(ctx: Any, dy: torch.Tensor, _drstd: torch.Tensor) -> tuple[Any, ...]:
     # rstd is internal (rms_norm returns y alone)
     x, weight, rstd = ctx.saved_tensors
-    dw = _column_sums(_rms_norm_weight_partials(x, rstd, dy), x.dtype)
-    return _rms_norm_backward(x, weight, rstd, dy), dw, None
+    dx, partial = _rms_norm_backward(x, weight, rstd, dy)
+    return dx, _column_sums(partial, x.dtype), None
 
 
 _rms_norm.register_autograd(_rms_norm_grad, setup_context=_rms_norm_context)
@@ -293,19 +302,15 @@ def _layer_norm(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor, eps: 
                   {**_generics(x), "EPS": eps})
 
 
-@kernel_op("safetile::layer_norm_backward")
+@kernel_op("safetile::layer_norm_backward", outputs=3)
 def _layer_norm_backward(x: torch.Tensor, weight: torch.Tensor, mean: torch.Tensor, rstd: torch.Tensor,
                          dy: torch.Tensor) -> KernelLaunch:
-    tiles = _row_tiles(x, "layer_norm", NORM_BACKWARD_ROWS)
-    return KernelLaunch(K.layer_norm_backward, [_rows_output(x, tiles)], [x, weight, mean, rstd, dy], _generics(x))
-
-
-@kernel_op("safetile::layer_norm_params_partials", outputs=2)
-def _layer_norm_params_partials(x: torch.Tensor, mean: torch.Tensor, rstd: torch.Tensor,
-                                dy: torch.Tensor) -> KernelLaunch:
-    groups = _row_groups(x)
-    return KernelLaunch(K.layer_norm_params_partials, [_partials(x, groups), _partials(x, groups)],
-                        [x, mean, rstd, dy], {**_generics(x), "BM": _reduction_rows(x), "G": groups})
+    """``(dx, partial_w, partial_b)``: dx and the ``G`` rows of partial sums of the weight's and the
+    bias's gradients, in one pass."""
+    tiles, groups, hints = _norm_backward(x, "layer_norm")
+    partials = _partials(x, groups, tiles[1])
+    return KernelLaunch(K.layer_norm_backward, [_rows_output(x, tiles), partials, partials],
+                        [x, weight, mean, rstd, dy], {**_generics(x), **hints})
 
 
 def _layer_norm_context(ctx: Any, inputs: tuple[Any, ...], output: tuple[torch.Tensor, ...]) -> None:
@@ -315,9 +320,8 @@ def _layer_norm_context(ctx: Any, inputs: tuple[Any, ...], output: tuple[torch.T
 def _layer_norm_grad(ctx: Any, dy: torch.Tensor, _dmean: torch.Tensor, _drstd: torch.Tensor) -> tuple[Any, ...]:
     # mean and rstd are internal (layer_norm returns y alone)
     x, weight, mean, rstd = ctx.saved_tensors
-    partial_w, partial_b = _layer_norm_params_partials(x, mean, rstd, dy)
-    dw, db = _column_sums(partial_w, x.dtype), _column_sums(partial_b, x.dtype)
-    return _layer_norm_backward(x, weight, mean, rstd, dy), dw, db, None
+    dx, partial_w, partial_b = _layer_norm_backward(x, weight, mean, rstd, dy)
+    return dx, _column_sums(partial_w, x.dtype), _column_sums(partial_b, x.dtype), None
 
 
 _layer_norm.register_autograd(_layer_norm_grad, setup_context=_layer_norm_context)
@@ -502,8 +506,8 @@ def attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool = 
 
 
 KERNELS = (K.softmax_forward, K.softmax_backward, K.cross_entropy_forward, K.cross_entropy_backward,
-           K.rms_norm_forward, K.rms_norm_backward, K.rms_norm_weight_partials, K.column_sums,
-           K.layer_norm_forward, K.layer_norm_backward, K.layer_norm_params_partials, K.matmul, K.attention_forward, K.attention_delta,
+           K.rms_norm_forward, K.rms_norm_backward, K.column_sums,
+           K.layer_norm_forward, K.layer_norm_backward, K.matmul, K.attention_forward, K.attention_delta,
            K.attention_backward_dq, K.attention_backward_dkdv)
 """Every kernel of the library (each safe: ``unsafe_report()`` is empty)."""
 

@@ -3,12 +3,13 @@
 Every kernel here is safe code (``kernel.unsafe_report()`` is empty): each
 output is partitioned by the host, one writer per tile, no atomics, no raw
 pointers.  The weight and bias gradients of the norms reduce over rows in two
-stages, still with one writer per place: block ``(g, bn)`` of the first owns
-row ``g`` of ``G`` partial sums (``[G, N]``, in ``A``) in column tile ``bn`` and
-adds every ``G``-th row tile; the second (``column_sums``) owns a column tile
-of the gradient and adds the ``G`` partial rows.  ``G`` (chosen by the host
-from the GPU's multiprocessors) spreads the first stage over the GPU instead
-of one block per column tile walking every row.
+stages, still with one writer per place: the norm's backward kernel, which
+reads ``x`` and ``dy`` once for ``dx``, is launched on ``G`` blocks (a grid
+the host picks from the GPU's multiprocessors); block ``b`` owns the row
+tiles ``b, b + G, ...`` of ``dx`` (a mapped output) and row ``b`` of the
+``[G, N]`` partial sums (in ``A``) over them; the second kernel
+(``column_sums``) owns a column tile of the gradient and adds the ``G``
+partial rows.  No second pass over ``x`` and ``dy``, no atomics.
 
 Conventions shared by the kernels:
 
@@ -95,10 +96,21 @@ def cross_entropy_forward(loss: st.Mut["A", ("BM",)], lse: st.Mut["A", ("BM",)],
     loss.store((total - picked).reshape((BM,)))
 
 
-@st.kernel
+def _row_hints(WARPS: int = 0, OCCUPANCY: int = 0, **_: object) -> dict[str, dict[str, int]]:
+    """The sm_90 hints of the norms' and cross-entropy's backward kernels: ``WARPS`` worker warps a
+    block, ``OCCUPANCY`` blocks a multiprocessor (0: tileiras's own choice)."""
+    hints = {}
+    if WARPS:
+        hints["num_worker_warps_per_cta"] = WARPS
+    if OCCUPANCY:
+        hints["occupancy"] = OCCUPANCY
+    return {"sm_90": hints} if hints else {}
+
+
+@st.kernel(optimization_hints=_row_hints)
 def cross_entropy_backward(dx: st.Mut["E", ("BM", "BN")], x: st.Ref["E", (-1, -1)], lse: st.Ref["A", (-1,)],
                            target: st.Ref[st.i64, (-1,)], dloss: st.Ref["A", (-1,)], *, E: st.DType, A: st.DType,
-                           BM: int, BN: int):
+                           BM: int, BN: int, WARPS: int = 0, OCCUPANCY: int = 0):
     """``dx[r, c] = (exp(x[r, c] - lse[r]) - (c == target[r])) * dloss[r]``: each block one tile."""
     bm, bn, _ = st.tile_block_id()
     tile = x.partition((BM, BN), padding="zero").load((bm, bn)).astype(A)
@@ -123,34 +135,29 @@ def rms_norm_forward(y: st.Mut["E", ("BM", "BN")], rstd: st.Mut["A", ("BM",)], x
     y.store((row * inv * weight).astype(E))
 
 
-@st.kernel
-def rms_norm_backward(dx: st.Mut["E", ("BM", "BN")], x: st.Ref["E", (-1, "N")], w: st.Ref["E", ("N",)],
-                      rstd: st.Ref["A", (-1,)], dy: st.Ref["E", (-1, "N")], *, E: st.DType, A: st.DType, BM: int,
-                      BN: int, N: int):
-    """``dx = rstd * g - x * rstd**3 * mean(g * x)`` with ``g = dy * w``, per row."""
+@st.kernel(optimization_hints=_row_hints)
+def rms_norm_backward(dx: st.MutMapped["E", ("BM", "BN")], partial: st.Mut["A", (1, "BN")],
+                      x: st.Ref["E", (-1, "N")], w: st.Ref["E", ("N",)], rstd: st.Ref["A", (-1,)],
+                      dy: st.Ref["E", (-1, "N")], *, E: st.DType, A: st.DType, BM: int, BN: int, N: int,
+                      WARPS: int = 0, OCCUPANCY: int = 0):
+    """``dx = rstd * g - x * rstd**3 * mean(g * x)`` with ``g = dy * w``, per row, and stage 1 of
+    ``dw = sum over rows of dy * x * rstd`` in the same pass: block ``b`` owns the row tiles ``b, b + G,
+    ...`` of ``dx`` (``G`` blocks, the grid) and row ``b`` of ``partial[G, N]``, their sum (padded rows
+    load as 0 and add nothing); ``column_sums`` adds the ``G`` rows."""
     assert N <= BN, "rms_norm_backward holds a whole row in one tile: partition dx with BN >= the row width"
-    bm, bn, _ = st.tile_block_id()
-    row = x.partition((BM, BN), padding="zero").load((bm, bn)).astype(A)
-    weight = w.partition((BN,), padding="zero").load((bn,)).astype(A).reshape((1, BN))
-    inv = rstd.partition((BM,), padding="zero").load((bm,)).reshape((BM, 1))
-    g = dy.partition((BM, BN), padding="zero").load((bm, bn)).astype(A) * weight
-    dot = st.sum(g * row, 1, keepdims=True) * (1.0 / N)
-    dx.store((inv * g - row * (inv * inv * inv * dot)).astype(E))
-
-
-@st.kernel
-def rms_norm_weight_partials(partial: st.Mut["A", (1, "BN")], x: st.Ref["E", (-1, -1)], rstd: st.Ref["A", (-1,)],
-                             dy: st.Ref["E", (-1, -1)], *, E: st.DType, A: st.DType, BM: int, BN: int, G: int):
-    """Stage 1 of ``dw = sum over rows of dy * x * rstd``: block ``(g, bn)`` owns row ``g`` of the
-    partial sums ``partial[G, N]`` in column tile ``bn`` and adds the row tiles ``g, g + G, ...``
-    (padded rows load as 0 and add nothing); ``column_sums`` adds the ``G`` rows."""
-    g, bn, _ = st.tile_block_id()
     px, pdy = x.partition((BM, BN), padding="zero"), dy.partition((BM, BN), padding="zero")
     pr = rstd.partition((BM,), padding="zero")
+    weight = w.partition((BN,), padding="zero").load((0,)).astype(A).reshape((1, BN))
     acc = st.zeros((BN,), A)
-    for i in range(g, st.num_tiles(px, 0), G):
-        inv = pr.load((i,)).reshape((BM, 1))
-        acc = acc + st.sum(pdy.load((i, bn)).astype(A) * px.load((i, bn)).astype(A) * inv, 0)
+    for idx in dx.tile_indices():
+        bm, _ = idx
+        row = px.load((bm, 0)).astype(A)
+        inv = pr.load((bm,)).reshape((BM, 1))
+        grad = pdy.load((bm, 0)).astype(A)
+        g = grad * weight
+        dot = st.sum(g * row, 1, keepdims=True) * (1.0 / N)
+        dx.store((inv * g - row * (inv * inv * inv * dot)).astype(E), idx)
+        acc = acc + st.sum(grad * row * inv, 0)
     partial.store(acc.reshape((1, BN)))
 
 
@@ -186,40 +193,34 @@ def layer_norm_forward(y: st.Mut["E", ("BM", "BN")], mean: st.Mut["A", ("BM",)],
     y.store((centered * inv * weight + bias).astype(E))
 
 
-@st.kernel
-def layer_norm_backward(dx: st.Mut["E", ("BM", "BN")], x: st.Ref["E", (-1, "N")], w: st.Ref["E", ("N",)],
+@st.kernel(optimization_hints=_row_hints)
+def layer_norm_backward(dx: st.MutMapped["E", ("BM", "BN")], partial_w: st.Mut["A", (1, "BN")],
+                        partial_b: st.Mut["A", (1, "BN")], x: st.Ref["E", (-1, "N")], w: st.Ref["E", ("N",)],
                         mean: st.Ref["A", (-1,)], rstd: st.Ref["A", (-1,)], dy: st.Ref["E", (-1, "N")], *,
-                        E: st.DType, A: st.DType, BM: int, BN: int, N: int):
+                        E: st.DType, A: st.DType, BM: int, BN: int, N: int, WARPS: int = 0, OCCUPANCY: int = 0):
     """``dx = rstd * (g - mean(g) - xhat * mean(g * xhat))`` with ``g = dy * w`` and
-    ``xhat = (x - mean) * rstd`` (padded columns masked out of both means)."""
+    ``xhat = (x - mean) * rstd`` (padded columns masked out of both means), and stage 1 of
+    ``dw = sum over rows of dy * xhat`` and ``db = sum over rows of dy`` in the same pass: block ``b``
+    owns the row tiles ``b, b + G, ...`` of ``dx`` (``G`` blocks, the grid) and row ``b`` of both
+    partial sums (padded rows load as 0: their ``xhat`` is 0); ``column_sums`` adds the rows."""
     assert N <= BN, "layer_norm_backward holds a whole row in one tile: partition dx with BN >= the row width"
-    bm, bn, _ = st.tile_block_id()
-    row = x.partition((BM, BN), padding="zero").load((bm, bn)).astype(A)
-    weight = w.partition((BN,), padding="zero").load((bn,)).astype(A).reshape((1, BN))
-    mu = mean.partition((BM,), padding="zero").load((bm,)).reshape((BM, 1))
-    inv = rstd.partition((BM,), padding="zero").load((bm,)).reshape((BM, 1))
-    xhat = st.where(st.iota((BN,)).reshape((1, BN)) < N, (row - mu) * inv, 0.0)
-    g = dy.partition((BM, BN), padding="zero").load((bm, bn)).astype(A) * weight
-    g_mean = st.sum(g, 1, keepdims=True) * (1.0 / N)
-    gx_mean = st.sum(g * xhat, 1, keepdims=True) * (1.0 / N)
-    dx.store((inv * (g - g_mean - xhat * gx_mean)).astype(E))
-
-
-@st.kernel
-def layer_norm_params_partials(partial_w: st.Mut["A", (1, "BN")], partial_b: st.Mut["A", (1, "BN")],
-                               x: st.Ref["E", (-1, -1)], mean: st.Ref["A", (-1,)], rstd: st.Ref["A", (-1,)],
-                               dy: st.Ref["E", (-1, -1)], *, E: st.DType, A: st.DType, BM: int, BN: int, G: int):
-    """Stage 1 of ``dw = sum over rows of dy * xhat`` and ``db = sum over rows of dy``: block
-    ``(g, bn)`` owns row ``g`` of both partial sums in column tile ``bn`` and adds the row tiles
-    ``g, g + G, ...`` (padded rows load as 0: their ``xhat`` is 0); ``column_sums`` adds the rows."""
-    g, bn, _ = st.tile_block_id()
     px, pdy = x.partition((BM, BN), padding="zero"), dy.partition((BM, BN), padding="zero")
     pm, pr = mean.partition((BM,), padding="zero"), rstd.partition((BM,), padding="zero")
+    weight = w.partition((BN,), padding="zero").load((0,)).astype(A).reshape((1, BN))
+    inside = st.iota((BN,)).reshape((1, BN)) < N
     acc_w = st.zeros((BN,), A)
     acc_b = st.zeros((BN,), A)
-    for i in range(g, st.num_tiles(px, 0), G):
-        grad = pdy.load((i, bn)).astype(A)
-        xhat = (px.load((i, bn)).astype(A) - pm.load((i,)).reshape((BM, 1))) * pr.load((i,)).reshape((BM, 1))
+    for idx in dx.tile_indices():
+        bm, _ = idx
+        row = px.load((bm, 0)).astype(A)
+        mu = pm.load((bm,)).reshape((BM, 1))
+        inv = pr.load((bm,)).reshape((BM, 1))
+        xhat = st.where(inside, (row - mu) * inv, 0.0)
+        grad = pdy.load((bm, 0)).astype(A)
+        g = grad * weight
+        g_mean = st.sum(g, 1, keepdims=True) * (1.0 / N)
+        gx_mean = st.sum(g * xhat, 1, keepdims=True) * (1.0 / N)
+        dx.store((inv * (g - g_mean - xhat * gx_mean)).astype(E), idx)
         acc_w = acc_w + st.sum(grad * xhat, 0)
         acc_b = acc_b + st.sum(grad, 0)
     partial_w.store(acc_w.reshape((1, BN)))

@@ -88,58 +88,88 @@ def test_layer_norm_gradcheck() -> None:
     assert gradcheck(lambda x, w, b: nn.layer_norm(x, w, b, 1e-5), (x, w, b))
 
 
-@pytest.mark.parametrize(("rows", "groups"), [(40, 2), (100, 4)])
-def test_norm_weight_gradients_over_many_row_tiles(rows: int, groups: int) -> None:
-    """The weight and bias gradients in two stages: ``groups`` rows of partial sums, each adding
-    every ``groups``-th row tile of 16 (40 rows: 3 tiles over 2 groups; 100: 7 over 4), then the
-    column sums of the partials."""
+NORMS = [
+    (lambda x, w, b: nn.rms_norm(x, w, 1e-6), lambda x, w, b: F.rms_norm(x, x.shape[-1:], w, 1e-6), 2),
+    (lambda x, w, b: nn.layer_norm(x, w, b), lambda x, w, b: F.layer_norm(x, x.shape[-1:], w, b), 3),
+]
+"""(ours, torch's, how many of ``(x, w, b)`` each differentiates)."""
+
+
+def check_norm_gradients(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor) -> None:
+    dy = torch.randn(x.shape, dtype=torch.float64)
+    for ours, theirs, count in NORMS:
+        params = (x, w, b)[:count]
+        got = torch.autograd.grad(ours(x, w, b), params, dy)
+        want = torch.autograd.grad(theirs(x, w, b), params, dy)
+        for g, h in zip(got, want, strict=True):
+            torch.testing.assert_close(g, h)
+
+
+@pytest.mark.parametrize(("rows", "multiprocessors", "groups"), [(40, 1, 2), (100, 2, 4), (20, 132, 3)])
+def test_norm_weight_gradients_over_many_row_tiles(rows: int, multiprocessors: int, groups: int,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The backward's ``G`` blocks (two a multiprocessor at a 4096-element tile, no more than the row
+    tiles) each walk every ``G``-th row tile of 8 rows of 300 (40 rows: 5 tiles over 2 blocks; 100:
+    13 over 4; 20: 3 tiles, a block each) for dx and their rows of partial sums, then
+    ``column_sums`` adds the partials."""
+    monkeypatch.setattr(nn, "ASSUMED_MULTIPROCESSORS", multiprocessors)
     x, w, b = f64(rows, 300), f64(300), f64(300, seed=1)
-    assert nn._row_groups(x) == groups
-    for ours, theirs, params in [
-        (lambda x, w: nn.rms_norm(x, w, 1e-6), lambda x, w: F.rms_norm(x, (300,), w, 1e-6), (x, w)),
-        (lambda x, w, b: nn.layer_norm(x, w, b), lambda x, w, b: F.layer_norm(x, (300,), w, b), (x, w, b)),
-    ]:
-        dy = torch.randn(rows, 300, dtype=torch.float64)
-        got = torch.autograd.grad(ours(*params), params, dy)
-        want = torch.autograd.grad(theirs(*params), params, dy)
-        for g, h in zip(got, want, strict=True):
-            torch.testing.assert_close(g, h)
+    assert nn._norm_backward(x, "rms_norm")[:2] == ((8, 512), groups)
+    check_norm_gradients(x, w, b)
 
 
-def test_narrow_norm_backwards_take_about_a_row_tile_of_elements() -> None:
-    """The norms' dx kernels and their weight gradients' first stage take up to ``NORM_BACKWARD_ROWS``
-    rows of narrow rows (the training step's 64-wide query and key norms: 64, were 16), 1024-wide
-    rows as before (the gradients at such tiles: the next test, full tier)."""
-    narrow, wide = torch.empty(65536, 64, device="meta"), torch.empty(4096, 1024, device="meta")
-    assert nn._row_tiles(narrow, "rms_norm", nn.NORM_BACKWARD_ROWS) == (64, 64)
-    assert nn._reduction_rows(narrow) == 64
-    assert nn._row_tiles(wide, "rms_norm", nn.NORM_BACKWARD_ROWS) == (4, 1024)
-    assert nn._reduction_rows(wide) == nn.REDUCTION_ROWS
+@pytest.mark.parametrize("norm", ["rms_norm", "layer_norm"])
+def test_a_norm_backward_reads_the_rows_once(norm: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """dx and the weight (and bias) gradients' partial sums come out of one kernel, which reads ``x``
+    and ``dy`` once (a kernel of their own read both again: 5 of the 3 rows' traffic); ``column_sums``
+    adds the partials."""
+    from safetile.runtime.torch import custom_op
+
+    launched: list[tuple[str, int]] = []
+    specialize = custom_op._specialize
+
+    def recording(launch: custom_op.KernelLaunch) -> object:
+        launched.append((launch.kernel.name, len(launch.outputs)))
+        return specialize(launch)
+
+    monkeypatch.setattr(custom_op, "_specialize", recording)
+    x, w, b = (torch.empty(s, dtype=torch.bfloat16, device="meta", requires_grad=True)
+               for s in ((4096, 1024), (1024,), (1024,)))
+    out = nn.rms_norm(x, w) if norm == "rms_norm" else nn.layer_norm(x, w, b)
+    launched.clear()
+    out.backward(torch.empty_like(out))
+    outputs = 2 if norm == "rms_norm" else 3
+    assert launched == [(f"{norm}_backward", outputs)] + [("column_sums", 1)] * (outputs - 1)
 
 
-@pytest.mark.full  # six kernel variants of their own to compile: ~6 CPU-s
-def test_narrow_norm_gradients_over_many_row_tiles() -> None:
-    """Over several row tiles of 64 and groups, the narrow norms' gradients are torch's."""
-    x, w, b = f64(150, 20), f64(20), f64(20, seed=1)  # 3 row tiles of 64, 2 groups
-    assert nn._reduction_rows(x) == 64 and nn._row_groups(x) == 2
-    dy = torch.randn(150, 20, dtype=torch.float64)
-    for ours, theirs, params in [
-        (lambda x, w: nn.rms_norm(x, w, 1e-6), lambda x, w: F.rms_norm(x, (20,), w, 1e-6), (x, w)),
-        (lambda x, w, b: nn.layer_norm(x, w, b), lambda x, w, b: F.layer_norm(x, (20,), w, b), (x, w, b)),
-    ]:
-        got = torch.autograd.grad(ours(*params), params, dy)
-        want = torch.autograd.grad(theirs(*params), params, dy)
-        for g, h in zip(got, want, strict=True):
-            torch.testing.assert_close(g, h)
+def test_norm_backward_tiles_and_grids() -> None:
+    """Rows of up to 64 rows and 4096 elements a tile, ``G`` two blocks a multiprocessor (132 assumed
+    off CUDA), no more than the row tiles; 8192 columns one block a multiprocessor with 8 warps."""
+    def launch(rows: int, columns: int) -> tuple[tuple[int, int], int, dict[str, int]]:
+        return nn._norm_backward(torch.empty(rows, columns, device="meta"), "rms_norm")
+
+    assert launch(65536, 64) == ((64, 64), 264, {"WARPS": 0, "OCCUPANCY": 0})
+    assert launch(4096, 1024) == ((4, 1024), 264, {"WARPS": 0, "OCCUPANCY": 0})
+    assert launch(4096, 4096) == ((1, 4096), 264, {"WARPS": 0, "OCCUPANCY": 0})
+    assert launch(4096, 8192) == ((1, 8192), 132, {"WARPS": 8, "OCCUPANCY": 0})
+    assert launch(100, 1024) == ((4, 1024), 25, {"WARPS": 0, "OCCUPANCY": 0})
 
 
-@pytest.mark.parametrize(("columns", "groups"), [(1024, 128), (4096, 32), (8192, 16), (300, 256)])
-def test_weight_gradient_row_groups_fill_the_gpu(columns: int, groups: int) -> None:
-    """``G`` gives about four first-stage blocks a multiprocessor (132 assumed off CUDA) over the
-    column tiles of 256, a power of two, at most one group a row tile (4096 rows: 256 tiles)."""
-    x = torch.empty(4096, columns, device="meta")
-    assert nn._row_groups(x) == groups
-    assert groups * -(-columns // nn.COLUMN_TILE) >= 2 * nn.ASSUMED_MULTIPROCESSORS
+@pytest.mark.full  # kernel variants of their own to compile: ~6 CPU-s
+def test_narrow_norm_gradients_over_many_row_tiles(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Over several row tiles of 64 and blocks, the narrow norms' gradients are torch's."""
+    monkeypatch.setattr(nn, "ASSUMED_MULTIPROCESSORS", 1)
+    x, w, b = f64(150, 20), f64(20), f64(20, seed=1)  # 3 row tiles of 64 over 2 blocks
+    assert nn._norm_backward(x, "rms_norm")[:2] == ((64, 32), 2)
+    check_norm_gradients(x, w, b)
+
+
+@pytest.mark.parametrize("kernel", [K.rms_norm_backward, K.layer_norm_backward], ids=lambda kernel: kernel.name)
+def test_norm_backwards_leave_no_bounds_check_in_the_kernel(kernel: st.Kernel) -> None:
+    """The mapped row tiles' loads of ``x`` and ``dy`` are proved in range (the launch checks that
+    ``dx`` has their rows): no check left in the loop."""
+    kernel.with_options(deny_in_kernel_checks=True).compile_variant(None, E=st.bf16, A=st.f32, BM=4, BN=1024,
+                                                                     N=1024)
 
 
 @pytest.mark.parametrize(("vocab", "rows"), [(32768, 1), (128256, 1), (4096, 1), (1024, 4), (100, 32)])
@@ -333,11 +363,9 @@ SAFETY_VARIANTS = {
     K.cross_entropy_backward: dict(E=st.f32, A=st.f32, BM=1, BN=4096),
     K.rms_norm_forward: dict(E=st.f32, A=st.f32, BM=4, BN=16, N=10, EPS=1e-6),
     K.rms_norm_backward: dict(E=st.f32, A=st.f32, BM=4, BN=16, N=10),
-    K.rms_norm_weight_partials: dict(E=st.f32, A=st.f32, BM=16, BN=256, G=8),
-    K.column_sums: dict(E=st.f32, A=st.f32, BM=16, BN=256),
+    K.column_sums: dict(E=st.f32, A=st.f32, BM=64, BN=64),
     K.layer_norm_forward: dict(E=st.f32, A=st.f32, BM=4, BN=16, N=10, EPS=1e-5),
     K.layer_norm_backward: dict(E=st.f32, A=st.f32, BM=4, BN=16, N=10),
-    K.layer_norm_params_partials: dict(E=st.f32, A=st.f32, BM=16, BN=256, G=8),
     K.matmul: dict(E=st.f32, A=st.f32, BM=64, BN=64, BK=32, TA=1),
     K.attention_forward: dict(E=st.f16, A=st.f32, BQ=64, BK=64, D=64, G=4, CAUSAL=1, SCALE=0.125),
     K.attention_delta: dict(E=st.f16, A=st.f32, BQ=64, D=64),
