@@ -67,6 +67,10 @@ PERSISTENT_MATMUL = _example("gemm", "persistent_kernel")()
 SPLIT_K = _example("gemm", "split_k_gemm")
 SPLIT_K_SUM = _example("gemm", "split_k_sum")
 SUM_TILE = _example("gemm", "SUM_TILE")
+STREAM_K = _example("gemm", "stream_k_gemm")
+STREAM_K_SUM = _example("gemm", "stream_k_sum")
+STREAM_K_SHAPE = _example("gemm", "stream_k_shape")
+SUM_PIECE = _example("gemm", "SUM_PIECE")
 
 
 @dataclass(frozen=True)
@@ -89,6 +93,8 @@ class Config:
     """``examples/fp8_gemm.py``: e4m3 ``x [M, K]`` and ``w [N, K]``, a bf16 output."""
     splits: int = 0
     """``> 0``: split-K (``examples/gemm.py`` ``split_k``), K in this many splits."""
+    stream_k: bool = False
+    """Stream-K (``examples/gemm.py`` ``stream_k``) on at most ``PERSISTENT_BLOCKS`` blocks."""
 
     @property
     def name(self) -> str:
@@ -98,7 +104,7 @@ class Config:
             hints.append(f"grouped {self.group}")
         kind = "persistent" + (" unchecked" if self.unchecked else " safe") if self.persistent else \
             "fp8" if self.fp8 else f"split-K S={self.splits}" + (" unchecked" if self.unchecked else "") \
-            if self.splits else "tiled"
+            if self.splits else "stream-K" + (" unchecked" if self.unchecked else "") if self.stream_k else "tiled"
         return f"{kind} {self.bm}x{self.bn}x{self.bk}" + (f" ({', '.join(hints)})" if hints else "")
 
     @property
@@ -119,6 +125,8 @@ class Config:
             return FP8.with_options(**self.hints)
         if self.splits:
             return SPLIT_K.with_options(**self.hints, unchecked_accesses=self.unchecked)
+        if self.stream_k:
+            return STREAM_K.with_options(**self.hints, unchecked_accesses=self.unchecked)
         bases = {(False, False): GEMM, (True, False): PERSISTENT, (False, True): GROUPED, (True, True): GROUPED_PERSISTENT}
         return bases[self.persistent, self.group > 0].with_options(**self.hints, unchecked_accesses=self.unchecked)
 
@@ -149,36 +157,30 @@ PROJECTION_CONFIGS = {
 """Besides ``matmul()``'s own choice, for the projections, by tokens: the plain grids, and at few
 tokens split-K with 2..8 splits and 64-row tiles."""
 BUILD_ONLY = [Config(64, 64, 64, splits=4, unchecked=True), Config(128, 256, 64, **BIG, splits=2, unchecked=True),
-              Config(16, 64, 128, splits=2, unchecked=True)]
-"""Built (``--build``: one cubin with the safe split-K kernel of the same tiles), not timed."""
+              Config(16, 64, 128, splits=2, unchecked=True), Config(128, 128, 64, stream_k=True, unchecked=True),
+              Config(256, 128, 64, **BIG, stream_k=True, unchecked=True)]
+"""Built (``--build``: one cubin with the safe split-K or stream-K kernel of the same tiles), not timed."""
 PERSISTENT_BIG = dict(BIG, persistent=True, group=8)
+STREAM_K_BIG = dict(BIG, stream_k=True)
 CANDIDATES = [
-    ("f16", 4096, 4096, 4096, "4096x4096x4096", [
-        Config(128, 256, 64, **PERSISTENT_BIG), Config(128, 256, 64, warps8=True, latency=7, persistent=True, group=8),
-        Config(256, 128, 64, **PERSISTENT_BIG)]),
-    ("bf16", 16, 6144, 2560, "QKV M=16", [
-        Config(16, 64, 64, group=8), Config(16, 64, 128, group=8), Config(16, 32, 128, group=8),
-        Config(32, 64, 128, group=8), Config(64, 32, 64, group=8), Config(64, 64, 128, group=8)]),
-    ("bf16", 128, 6144, 2560, "QKV M=128", [
-        Config(64, 128, 64, group=8), Config(128, 64, 64, group=8), Config(64, 64, 64, group=8),
-        Config(64, 64, 64, occupancy=2, group=8), Config(128, 64, 128, group=8)]),
-    ("bf16", 16, 2560, 9728, "down M=16", [
-        Config(16, 32, 128, group=8), Config(16, 64, 128, group=8), Config(16, 32, 128, splits=2),
-        Config(16, 32, 128, splits=3), Config(16, 64, 128, splits=2), Config(16, 64, 128, splits=3)]),
     ("bf16", 1024, 2560, 9728, "down M=1024", [
-        Config(128, 256, 64, **BIG, splits=3), Config(256, 128, 64, **BIG, splits=3),
-        Config(128, 128, 64, splits=4), Config(64, 256, 64, **BIG, group=8)]),
+        Config(128, 256, 64, **PERSISTENT_BIG), Config(128, 128, 64, stream_k=True),
+        Config(256, 128, 64, **STREAM_K_BIG)]),
     ("bf16", 2048, 2560, 9728, "down M=2048", [
-        Config(128, 256, 64, **BIG, group=8), Config(128, 256, 64, **BIG, splits=3),
-        Config(128, 128, 64, splits=2), Config(256, 128, 64, **BIG, group=8)]),
-    ("bf16", 2048, 6144, 2560, "QKV M=2048", [
-        Config(128, 128, 64, group=8), Config(128, 256, 64, **PERSISTENT_BIG)]),
-    ("bf16", 8192, 6144, 2560, "QKV M=8192", [Config(128, 256, 64, **PERSISTENT_BIG)]),
-    ("bf16", 8192, 2560, 9728, "down M=8192", [
-        Config(128, 256, 64, **PERSISTENT_BIG), Config(256, 128, 64, **BIG, group=8)]),
+        Config(128, 128, 64, group=8), Config(128, 128, 64, stream_k=True), Config(256, 128, 64, **STREAM_K_BIG)]),
+    ("bf16", 1024, 6144, 2560, "QKV M=1024", [Config(128, 128, 64, group=8), Config(128, 128, 64, stream_k=True)]),
+    ("bf16", 128, 6144, 2560, "QKV M=128", [
+        Config(64, 128, 64, stream_k=True), Config(64, 128, 128, group=8), Config(64, 128, 64, latency=4, group=8)]),
+    ("bf16", 16, 6144, 2560, "QKV M=16", [
+        Config(16, 64, 128, latency=4, group=8), Config(16, 64, 256, group=8), Config(16, 128, 128, group=8),
+        Config(16, 64, 128, stream_k=True)]),
+    ("bf16", 16, 2560, 9728, "down M=16", [
+        Config(16, 64, 128, latency=4, splits=2), Config(16, 64, 256, splits=2), Config(16, 64, 128, stream_k=True)]),
 ]
 """``--only candidates``: (dtype, M, N, K, label, configs) tried against ``matmul()``'s own choice
-and cuBLAS (issue 30's gaps: 4096³, few tokens, the down projection's partial wave at 1024-2048)."""
+and cuBLAS (issue 30's gaps, session 6: the down projection's partial wave at 1024-2048 tokens
+by stream-K, QKV at 1024 tokens likewise; QKV and down at 16-128 tokens by deeper loads, wider K
+tiles and stream-K).  Session 5's list and its figures: docs/benchmarks.md §4."""
 TILED_BIG = dict(BIG, group=8)
 SHIPPED = [
     ("f16", 4096, 4096, 4096, "4096x4096x4096", [Config(128, 256, 64, **TILED_BIG)]),
@@ -227,6 +229,10 @@ def problems(quick: bool, only: str | None = None,
 def spec(config: Config, dtype: st.DType, m: int, n: int, k: int) -> dict[str, Any]:
     """What a launch on contiguous, aligned operands derives (for ahead-of-time builds); split-K:
     its first launch's (into the partials)."""
+    if config.stream_k:
+        return dict(p=stream_k_spec(config, m, n, k, (config.bm, config.bn)),
+                    x=st.TensorSpec(dtype, (m, k), (k, 1), None, True),
+                    y=st.TensorSpec(dtype, (k, n), (n, 1), None, True), BK=config.bk)
     if config.splits:
         return dict(p=partials_spec(config.splits, m, n, (1, config.bm, config.bn)),
                     x=st.TensorSpec(dtype, (m, k), (k, 1), None, True),
@@ -247,8 +253,23 @@ def partials_spec(splits: int, m: int, n: int, partition: tuple[int, ...] | None
     return st.TensorSpec(st.f32, (splits, m, n), (m * n, n, 1), partition, True)
 
 
-def sum_spec(config: Config, dtype: st.DType, m: int, n: int) -> dict[str, Any]:
-    """Split-K's second launch (``split_k_sum``: the partials into ``z``)."""
+def stream_k_spec(config: Config, m: int, n: int, k: int, partition: tuple[int, ...] | None) -> st.TensorSpec:
+    """The stream-K partials, ``[W * B * BM, BN]`` f32, contiguous."""
+    blocks, _, pieces = STREAM_K_SHAPE(m, n, k, config.bm, config.bn, config.bk, PERSISTENT_BLOCKS)
+    return st.TensorSpec(st.f32, (pieces * blocks * config.bm, config.bn), (config.bn, 1), partition, True)
+
+
+def piece(config: Config) -> tuple[int, int]:
+    """``stream_k_sum``'s output piece for ``config``'s tiles (as ``examples/gemm.py`` ``stream_k``)."""
+    return min(SUM_PIECE[0], config.bm), min(SUM_PIECE[1], config.bn)
+
+
+def sum_spec(config: Config, dtype: st.DType, m: int, n: int, k: int) -> dict[str, Any]:
+    """The second launch of split-K (``split_k_sum``) or stream-K (``stream_k_sum``): the partials
+    into ``z``."""
+    if config.stream_k:
+        return dict(z=st.TensorSpec(dtype, (m, n), (n, 1), piece(config), True),
+                    p=stream_k_spec(config, m, n, k, None), BM=config.bm, BN=config.bn)
     return dict(z=st.TensorSpec(dtype, (m, n), (n, 1), SUM_TILE, True),
                 p=partials_spec(config.splits, m, n, None))
 
@@ -258,10 +279,10 @@ def shipped(m: int, n: int, k: int, fp8: bool = False) -> Config:
     examples' hints by tile size)."""
     if fp8:
         return Config(128, 128, 128, warps8=True, group=8, fp8=True)
-    bm, bn, bk, splits, persistent = GEMM_PLAN(m, n, k)
+    bm, bn, bk, splits, persistent, streamed = GEMM_PLAN(m, n, k)
     big = bm * bn >= 128 * 256
-    return Config(bm, bn, bk, warps8=big, latency=6 if big else 0, group=0 if splits > 1 else 8,
-                  splits=splits if splits > 1 else 0, persistent=persistent)
+    return Config(bm, bn, bk, warps8=big, latency=6 if big else 0, group=0 if splits > 1 or streamed else 8,
+                  splits=splits if splits > 1 else 0, persistent=persistent, stream_k=streamed)
 
 
 KERNELS = {c: c.kernel() for c in CONFIGS + sum(PROJECTION_CONFIGS.values(), []) + FP8_CONFIGS + BUILD_ONLY
@@ -296,13 +317,16 @@ def build(arch: str, only: str | None = None, tokens: tuple[int, ...] = TOKENS) 
         for config, kernel in todo:
             what = config.name
             if kernel is None:  # matmul() or scaled_mm(): the example's kernel with its own hints
-                kernel = FP8 if fp8 else SPLIT_K if config.splits else PERSISTENT_MATMUL if config.persistent \
-                    else GROUPED
+                kernel = FP8 if fp8 else SPLIT_K if config.splits else STREAM_K if config.stream_k \
+                    else PERSISTENT_MATMUL if config.persistent else GROUPED
                 what = f"example {'scaled_mm' if fp8 else 'matmul'}() = {what}"
             one(kernel, what, f"{dtype_name} {label}", spec(config, dtype, m, n, k))
             if config.splits:
                 one(SPLIT_K_SUM, f"{what}: split-K sum {SUM_TILE[0]}x{SUM_TILE[1]}", f"{dtype_name} {label}",
-                    sum_spec(config, dtype, m, n))
+                    sum_spec(config, dtype, m, n, k))
+            if config.stream_k:
+                one(STREAM_K_SUM, f"{what}: stream-K sum {'x'.join(map(str, piece(config)))}",
+                    f"{dtype_name} {label}", sum_spec(config, dtype, m, n, k))
 
 
 # -- on the GPU -------------------------------------------------------------------------
@@ -353,8 +377,19 @@ def run(quick: bool, json_path: str | None = None, only: str | None = None,
                                st.as_tensor(b), BK=config.bk).prepare(),
                         SPLIT_K_SUM(z.partition(SUM_TILE), st.as_tensor(part)).prepare()]
 
+            def stream_k(kernel: st.Kernel, config: Config, z: st.Tensor) -> list[Prepared]:
+                """Stream-K's two launches, each prepared, on partials of their own."""
+                blocks, units, pieces = STREAM_K_SHAPE(m, n, k, config.bm, config.bn, config.bk, PERSISTENT_BLOCKS)
+                part = torch.full((pieces * blocks * config.bm, config.bn), float("nan"), device="cuda",
+                                  dtype=torch.float32)
+                return [kernel(st.as_tensor(part).partition((config.bm, config.bn)), st.as_tensor(a),
+                               st.as_tensor(b), BK=config.bk, grid=(blocks,)).prepare(),
+                        STREAM_K_SUM(z.partition(piece(config)), st.as_tensor(part), units, k // config.bk, blocks,
+                                     BM=config.bm, BN=config.bn).prepare()]
+
             launches = [(config.name, lambda z, config=config: split_k(KERNELS[config], config, z)
-                         if config.splits else [KERNELS[config](
+                         if config.splits else stream_k(KERNELS[config], config, z) if config.stream_k
+                         else [KERNELS[config](
                              z.partition((config.bm, config.bn)), st.as_tensor(a), st.as_tensor(b),
                              *((0.5 * 0.25,) if fp8 else ()), **config.generics,
                              **({"grid": (PERSISTENT_BLOCKS,)} if config.persistent else {})).prepare()])
@@ -363,11 +398,12 @@ def run(quick: bool, json_path: str | None = None, only: str | None = None,
             if fp8:
                 launches.append((f"example scaled_mm() = {mine.name}",
                                  lambda z: [SCALED_MM(z, st.as_tensor(a), st.as_tensor(b), 0.5, 0.25).prepare()]))
-            elif mine.splits:  # matmul() as a user calls it, checked; then its two launches, prepared
+            elif mine.splits or mine.stream_k:  # matmul() as a user calls it, checked; then its two launches
                 out = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
                 MATMUL(st.as_tensor(out), st.as_tensor(a), st.as_tensor(b)).sync()
                 check("example matmul()", out)
-                launches.append((f"example matmul() = {mine.name}", lambda z: split_k(SPLIT_K, mine, z)))
+                launches.append((f"example matmul() = {mine.name}", lambda z: split_k(SPLIT_K, mine, z)
+                                 if mine.splits else stream_k(STREAM_K, mine, z)))
             else:
                 launches.append((f"example matmul() = {mine.name}",
                                  lambda z: [MATMUL(z, st.as_tensor(a), st.as_tensor(b)).prepare()]))

@@ -197,6 +197,140 @@ def split_k(z: st.Tensor, x: st.Tensor, y: st.Tensor, partials: st.Tensor, *, BM
         lambda w: (w[0], v[1], v[2], w[1])))
 
 
+@st.kernel(
+    specialize=[dict(E=f16, BM=128, BN=256, BK=64, x=st.TensorSpec(f16, (1024, 9728)), y=st.TensorSpec(f16, (9728, 2560)))],
+    optimization_hints=big_tile_hints,
+    load_hints=big_tile_load_hints,
+)
+def stream_k_gemm(
+    p: st.MutMapped[st.f32, ("BM", "BN")],
+    x: st.Ref["E", (-1, -1)],
+    y: st.Ref["E", (-1, -1)],
+    *,
+    E: st.DType,
+    BM: int,
+    BN: int,
+    BK: int,
+):
+    """Stream-K, first launch: the ``T * KT`` work units (output tile ``t`` row-major, K tile
+    ``k``: unit ``t * KT + k``) in ``B`` contiguous runs of ``U = ceil(T * KT / B)``, one a block,
+    so every block does the same work whatever the tile count (no partial last wave).  Block ``b``'s
+    run crosses at most ``W`` tiles; its ``j``-th piece (a partial sum over a run of K tiles) goes
+    to slot ``b + j * B`` of ``p`` (``[W * B * BM, BN]`` f32, one ``BM x BN`` tile a slot): the
+    slots are the mapped tiles ``tile_indices()`` hands block ``b``, so each has one writer.  A
+    slot whose piece is empty is not written (``stream_k_sum`` never reads it): a loop of at most
+    one trip skips it, not an ``if`` (under which a check could not become a launch check).
+
+    ``U`` comes from the grid and the shapes (no scalar argument): the host launches ``B =
+    ceil(T * KT / U)`` blocks, so none is idle.  The tile's row and column are the index of a
+    loop of one trip (none past the last tile), which bounds them below the tile counts; the K walk
+    is clamped to ``[0, KT)``: every index is proved in range, no check is left in the kernel."""
+    px, py = x.partition((BM, BK)), y.partition((BK, BN))
+    blocks = st.num_tile_blocks()[0]
+    k_tiles = st.num_tiles(px, 1)
+    n0, n1 = st.num_tiles(px, 0), st.num_tiles(py, 1)
+    total = n0 * n1 * k_tiles
+    units = st.ceil_div(total, blocks)
+    start = st.tile_block_id()[0] * units
+    end = min(start + units, total)
+    first = start // k_tiles
+    for slot in p.tile_indices():
+        tile = first + slot[0] // blocks
+        base = tile * k_tiles
+        lo = max(start, base)
+        for _ in range(lo, min(min(end, base + k_tiles), lo + 1)):  # one trip if the piece is not empty
+            row = tile // n1
+            acc = st.zeros((BM, BN), st.f32)
+            for bm in range(max(row, 0), min(row + 1, n0)):
+                for bn in range(max(tile - row * n1, 0), min(tile - row * n1 + 1, n1)):
+                    for k in range(max(start - base, 0), min(end - base, k_tiles)):
+                        acc = st.mma(px.load((bm, k)), py.load((k, bn)), acc)
+            p.store(acc, slot)
+
+
+@st.kernel(specialize=[dict(E=f16, BM=128, BN=256, FM=32, FN=128)])
+def stream_k_sum(
+    z: st.Mut["E", ("FM", "FN")],
+    p: st.Ref[st.f32, (-1, "BN")],
+    units: st.i32,
+    k_tiles: st.i32,
+    blocks: st.i32,
+    *,
+    E: st.DType,
+    BM: int,
+    BN: int,
+    FM: int,
+    FN: int,
+):
+    """Stream-K, second launch: each ``FM x FN`` piece of output tile ``t`` (``BM x BN``) is the sum
+    of the pieces of the blocks whose runs cross ``t`` (``b = t * KT // U`` to ``((t + 1) * KT -
+    1) // U``; block ``b``'s piece of ``t`` is its ``t - b * U // KT``-th), cast to ``E``.  Small
+    pieces: the sum is memory-bound and the GEMM's tiles are few."""
+    fm, fn, _ = st.tile_block_id()
+    rm, rn = BM // FM, BN // FN
+    pp = p.partition((FM, FN))
+    tile = (fm // rm) * st.ceil_div(st.num_tile_blocks()[1], rn) + fn // rn
+    acc = st.zeros((FM, FN), st.f32)
+    for b in range(tile * k_tiles // units, ((tile + 1) * k_tiles - 1) // units + 1):
+        row = ((tile - b * units // k_tiles) * blocks + b) * rm + fm % rm
+        for r in range(max(row, 0), min(row + 1, st.num_tiles(pp, 0))):
+            acc = acc + pp.load((r, fn % rn))
+    z.store(acc.astype(E))
+
+
+SUM_PIECE = (32, 128)
+"""``stream_k_sum``'s output piece for 128x256 tiles (32 of a tile: many blocks for a memory-bound sum)."""
+
+
+class StreamK(NamedTuple):
+    """A stream-K launch of ``[m, k] @ [k, n]`` on ``bm x bn x bk`` tiles: ``blocks`` blocks of
+    ``units`` work units (one ``bm x bn x bk`` step), each crossing at most ``pieces`` tiles."""
+
+    blocks: int
+    units: int
+    pieces: int
+
+
+def stream_k_shape(m: int, n: int, k: int, bm: int, bn: int, bk: int, sms: int) -> StreamK:
+    """The stream-K launch on at most ``sms`` blocks: ``U = ceil(T * KT / sms)`` units a block on
+    ``ceil(T * KT / U)`` blocks (then ``stream_k_gemm`` computes the same ``U`` from its grid)."""
+    k_tiles = k // bk
+    total = -(-m // bm) * -(-n // bn) * k_tiles
+    units = -(-total // sms)
+    blocks = -(-total // units)
+    pieces = max((min(b * units + units, total) - 1) // k_tiles - b * units // k_tiles + 1 for b in range(blocks))
+    return StreamK(blocks, units, pieces)
+
+
+def stream_k(z: st.Tensor, x: st.Tensor, y: st.Tensor, partials: st.Tensor, *, BM: int, BN: int, BK: int,
+             sms: int = SMS) -> st.DeviceOp:
+    """``z = x @ y`` in two launches, ``stream_k_gemm`` on ``BM x BN x BK`` tiles over at most
+    ``sms`` blocks into ``partials`` (f32, ``[W * B * BM, BN]`` for ``stream_k_shape``'s ``B``
+    blocks and ``W`` pieces), then ``stream_k_sum`` (pieces of ``SUM_PIECE``, or the tile where
+    smaller).  Its value is ``(z partitioned, x, y, partials)``.  Refused: a ``K`` that is not whole
+    ``BK`` tiles, ``partials`` of another shape."""
+    (m, k), n = x.shape, y.shape[1]
+    if k % BK:
+        raise ValueError(f"stream_k: K = {k} is not a multiple of BK = {BK}; pass a BK that divides K "
+                         "(matmul() picks one) or pad x's columns and y's rows with zeros")
+    blocks, units, pieces = stream_k_shape(m, n, k, BM, BN, BK, sms)
+    if partials.shape != (pieces * blocks * BM, BN):
+        raise ValueError(f"stream_k: partials are {list(partials.shape)}; they must be [W * B * BM, BN] = "
+                         f"[{pieces * blocks * BM}, {BN}] (f32: {pieces} pieces of {blocks} blocks, "
+                         "stream_k_shape())")
+    fm, fn = min(SUM_PIECE[0], BM), min(SUM_PIECE[1], BN)
+    first = stream_k_gemm(partials.partition((BM, BN)), x, y, BK=BK, grid=(blocks,))
+    return first.then(lambda v: stream_k_sum(z.partition((fm, fn)), v[0].unpartition(), units, k // BK, blocks,
+                                             BM=BM, BN=BN).then(lambda w: (w[0], v[1], v[2], w[1])))
+
+
+def waves(m: int, n: int, bm: int, bn: int) -> float:
+    """The fraction of the SMs' block slots an ``m x n`` output's ``bm x bn`` tiles fill over the
+    whole waves the launch takes (1.0: the last wave full)."""
+    tiles = -(-m // bm) * -(-n // bn)
+    return tiles / (-(-tiles // SMS) * SMS)
+
+
 def gemm_tiles(m: int, n: int) -> tuple[int, int, int]:
     """``(BM, BN, BK)`` for an ``m x n`` output.  Fitted to ``bench/gemm.py`` on an H100
     (docs/benchmarks.md §4):
@@ -216,16 +350,14 @@ def gemm_tiles(m: int, n: int) -> tuple[int, int, int]:
     if m < 128 or n < 128:
         return 64, 64, 64
 
-    def blocks(bm: int, bn: int) -> int:
-        return -(-m // bm) * -(-n // bn)
-
-    def busy(bm: int, bn: int) -> float:
-        """The fraction of the SMs' block slots the launch's waves fill."""
-        return blocks(bm, bn) / (-(-blocks(bm, bn) // SMS) * SMS)
-
-    if blocks(128, 128) < SMS:
+    if -(-m // 128) * -(-n // 128) < SMS:
         return 64, 128, 64
-    return (128, 256, 64) if busy(128, 256) >= 0.9 * busy(128, 128) else (128, 128, 64)
+    return (128, 256, 64) if waves(m, n, 128, 256) >= 0.9 * waves(m, n, 128, 128) else (128, 128, 64)
+
+
+STREAM_K_BELOW = 0.9
+"""``gemm_plan`` runs stream-K on 128x256 tiles where their waves fill less than this of the SMs
+(Qwen3-4B's down projection at 1024 and 2048 tokens: 80 and 160 tiles, 0.61 of 1 and 2 waves)."""
 
 
 SPLIT_BLOCKS = 80
@@ -244,13 +376,14 @@ class Plan(NamedTuple):
     """How ``matmul()`` launches ``[m, k] @ [k, n]``: ``bm x bn x bk`` tiles, K in ``splits``
     splits (1: one launch over the output tiles), and for one launch whether it is persistent
     (``grouped_persistent_gemm`` on ``min(tiles, SMS)`` blocks) or one block a tile
-    (``grouped_gemm``)."""
+    (``grouped_gemm``); ``stream_k``: ``stream_k`` instead (two launches, ``SMS`` blocks)."""
 
     bm: int
     bn: int
     bk: int
     splits: int
     persistent: bool
+    stream_k: bool = False
 
 
 def gemm_plan(m: int, n: int, k: int) -> Plan:
@@ -270,9 +403,11 @@ def gemm_plan(m: int, n: int, k: int) -> Plan:
                          "to a multiple of 16")
     sbm, sbn = (64, 128) if m >= 128 and n >= 128 else (min(bm, 64), 64)
     splits = min(SPLIT_BLOCKS // (-(-m // sbm) * -(-n // sbn)), MAX_SPLITS)
-    if k < MIN_SPLIT_K or splits < 2:
-        return Plan(bm, bn, bk, 1, bm * bn >= 128 * 256)
-    return Plan(sbm, sbn, bk, splits, False)
+    if k >= MIN_SPLIT_K and splits >= 2:
+        return Plan(sbm, sbn, bk, splits, False)
+    if bm >= 128 and bn >= 128 and waves(m, n, 128, 256) < STREAM_K_BELOW:
+        return Plan(128, 256, bk, 1, False, True)
+    return Plan(bm, bn, bk, 1, bm * bn >= 128 * 256)
 
 
 def matmul(z: st.Tensor, x: st.Tensor, y: st.Tensor) -> st.DeviceOp:
@@ -282,7 +417,11 @@ def matmul(z: st.Tensor, x: st.Tensor, y: st.Tensor) -> st.DeviceOp:
     ``split_k``) (the kernels read whole K tiles: no padding is summed).  Its value is
     ``(z partitioned, x, y)``."""
     (m, k), n = x.shape, y.shape[1]
-    bm, bn, bk, splits, persistent = gemm_plan(m, n, k)
+    bm, bn, bk, splits, persistent, streamed = gemm_plan(m, n, k)
+    if streamed:
+        blocks, _, pieces = stream_k_shape(m, n, k, bm, bn, bk, SMS)
+        return st.zeros((pieces * blocks * bm, bn)).then(
+            lambda partials: stream_k(z, x, y, partials, BM=bm, BN=bn, BK=bk)).then(lambda v: v[:3])
     if persistent:
         tiles = -(-m // bm) * -(-n // bn)
         return persistent_kernel()(z.partition((bm, bn)), x, y, BK=bk, G=GROUP, grid=(min(tiles, SMS),))
