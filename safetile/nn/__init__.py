@@ -383,28 +383,29 @@ backward where ``ATTENTION_BACKWARD_TILES`` lists no tiles for the head dimensio
 
 
 class BackwardTiles(NamedTuple):
-    """One attention backward kernel's query tile, key tile and tileiras worker warps (0: its own
-    choice)."""
+    """One attention backward kernel's query tile, key tile, tileiras worker warps and load pipeline
+    depth (``latency``; 0: tileiras's own choice of each)."""
 
     bq: int
     bk: int
     warps: int = 0
+    latency: int = 0
 
 
 ATTENTION_BACKWARD_TILES: dict[tuple[int, bool], tuple[BackwardTiles, BackwardTiles]] = {
-    (64, False): (BackwardTiles(128, 64, 8), BackwardTiles(64, 128)),
-    (64, True): (BackwardTiles(128, 128, 8), BackwardTiles(128, 128, 8)),
+    (64, False): (BackwardTiles(128, 64, 8), BackwardTiles(64, 128, 8)),
+    (64, True): (BackwardTiles(128, 128, 8), BackwardTiles(64, 128, 8)),
     (128, False): (BackwardTiles(128, 64, 8), BackwardTiles(128, 64, 8)),
     (128, True): (BackwardTiles(128, 64, 8), BackwardTiles(128, 64, 8)),
 }
 """Per ``(head dimension, causal)``, the tiles of ``(attention_backward_dq, attention_backward_dkdv)``
-(smaller for shorter sequences): the fastest of the configurations bench/backward.py timed on an
-H100 (docs/benchmarks.md, section 8), none spilling a register on sm_90.  dq's block owns 128
-queries and walks 64 keys a step (128 at d64 causal); dk/dv's owns 128 keys and walks 64
-queries a step at d64 unmasked, 128 at d64 causal, and at d128 owns 64 keys walking 128
-queries.  Causal d64 keeps 128 x 128 both ways: its dk/dv at 64 x 128 without the 8-warp hint
-spills 2.1 KB (the diagonal's masked step doubles the loop body).  ``(128, False)`` takes the
-causal pick, untimed."""
+(smaller for shorter sequences), none spilling a register on sm_90 at bench/backward.py's shapes
+(test_torch_autograd.py).  dq's block owns 128 queries and walks 64 keys a step (128 at d64
+causal); dk/dv's owns 128 keys and walks 64 queries a step at d64, and at d128 owns 64 keys
+walking 128 queries; 8 worker warps everywhere (dk/dv at d64 without them: 255 registers and a
+352 B spill, its scores and both accumulators being 128 keys tall).  Session s5's H100 run
+(docs/benchmarks.md, section 8) picked these shapes for the kernels before dk/dv took its scores
+keys-first; ``(128, False)`` takes the causal pick."""
 
 
 def _attention_facts(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool) -> tuple[int, int, int]:
@@ -435,13 +436,6 @@ def _attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool, 
                         [q, k, v], generics)
 
 
-@kernel_op("safetile::attention_delta")
-def _attention_delta(o: torch.Tensor, do: torch.Tensor) -> KernelLaunch:
-    bq = min(_pow2(o.shape[1]), ATTENTION_TILE)
-    return KernelLaunch(K.attention_delta, [OutputSpec((o.shape[0], o.shape[1]), _torch_accumulator(o.dtype), (1, bq))],
-                        [o, do], {**_generics(o), "BQ": bq, "D": o.shape[2]})
-
-
 def _backward_generics(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool, scale: float,
                        kernel: int) -> dict[str, Any]:
     """The generics of backward kernel ``kernel`` (0: dq, 1: dk/dv): its tiles for the head dimension
@@ -450,16 +444,20 @@ def _backward_generics(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal
     tiles = ATTENTION_BACKWARD_TILES.get((q.shape[2], causal))
     if tiles is None:
         return generics
-    bq, bk, warps = tiles[kernel]
-    return {**generics, "BQ": min(_pow2(q.shape[1]), bq), "BK": min(_pow2(k.shape[1]), bk), "WARPS": warps}
+    bq, bk, warps, latency = tiles[kernel]
+    return {**generics, "BQ": min(_pow2(q.shape[1]), bq), "BK": min(_pow2(k.shape[1]), bk), "WARPS": warps,
+            "LATENCY": latency}
 
 
-@kernel_op("safetile::attention_backward_dq")
-def _attention_backward_dq(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, do: torch.Tensor, lse: torch.Tensor,
-                           delta: torch.Tensor, causal: bool, scale: float) -> KernelLaunch:
+@kernel_op("safetile::attention_backward_dq", outputs=2)
+def _attention_backward_dq(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, o: torch.Tensor, do: torch.Tensor,
+                           lse: torch.Tensor, causal: bool, scale: float) -> KernelLaunch:
+    """``(dq, delta)``: ``delta = rowsum(do * o)`` comes out of dq's kernel for dk/dv's."""
     generics = _backward_generics(q, k, v, causal, scale, 0)
-    return KernelLaunch(K.attention_backward_dq, [OutputSpec(tuple(q.shape), q.dtype, (1, generics["BQ"], q.shape[2]))],
-                        [q, k, v, do, lse, delta], generics)
+    rows = OutputSpec((q.shape[0], q.shape[1]), _torch_accumulator(q.dtype), (1, generics["BQ"]))
+    return KernelLaunch(K.attention_backward_dq,
+                        [OutputSpec(tuple(q.shape), q.dtype, (1, generics["BQ"], q.shape[2])), rows],
+                        [q, k, v, o, do, lse], generics)
 
 
 @kernel_op("safetile::attention_backward_dkdv", outputs=2)
@@ -482,8 +480,7 @@ def _attention_grad(ctx: Any, do: torch.Tensor, _dlse: torch.Tensor) -> tuple[An
     # lse is internal (attention returns o alone)
     q, k, v, o, lse = ctx.saved_tensors
     do = do.contiguous()
-    delta = _attention_delta(o, do)
-    dq = _attention_backward_dq(q, k, v, do, lse, delta, ctx.causal, ctx.scale)
+    dq, delta = _attention_backward_dq(q, k, v, o, do, lse, ctx.causal, ctx.scale)
     dk, dv = _attention_backward_dkdv(q, k, v, do, lse, delta, ctx.causal, ctx.scale)
     return dq, dk, dv, None, None
 
@@ -507,7 +504,7 @@ def attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool = 
 
 KERNELS = (K.softmax_forward, K.softmax_backward, K.cross_entropy_forward, K.cross_entropy_backward,
            K.rms_norm_forward, K.rms_norm_backward, K.column_sums,
-           K.layer_norm_forward, K.layer_norm_backward, K.matmul, K.attention_forward, K.attention_delta,
+           K.layer_norm_forward, K.layer_norm_backward, K.matmul, K.attention_forward,
            K.attention_backward_dq, K.attention_backward_dkdv)
 """Every kernel of the library (each safe: ``unsafe_report()`` is empty)."""
 

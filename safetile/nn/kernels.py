@@ -341,47 +341,48 @@ def attention_forward(o: st.Mut["E", (1, "BQ", "D")], lse: st.Mut["A", (1, "BQ")
     lse.store((m + st.log2(l)).reshape((1, BQ)))
 
 
-@st.kernel
-def attention_delta(delta: st.Mut["A", (1, "BQ")], o: st.Ref["E", (-1, -1, "D")], do: st.Ref["E", (-1, -1, "D")],
-                    *, E: st.DType, A: st.DType, BQ: int, D: int):
-    """``delta = rowsum(do * o)``, the backward's per-query correction."""
-    bh, qi, _ = st.tile_block_id()
-    tile_o = o.partition((1, BQ, D), padding="zero").load((bh, qi, 0)).astype(A)
-    tile_do = do.partition((1, BQ, D), padding="zero").load((bh, qi, 0)).astype(A)
-    delta.store(st.sum(tile_o * tile_do, 2).reshape((1, BQ)))
-
-
 def _warps(WARPS: int, **_: object) -> dict[str, dict[str, int]]:
     """The backward kernels' tileiras hint: ``WARPS`` worker warps a block on sm_90 (0: tileiras's
     own choice).  Eight keep 128-row tiles out of register spills (docs/benchmarks.md)."""
     return {"sm_90": {"num_worker_warps_per_cta": WARPS}} if WARPS else {}
 
 
+def _latency(LATENCY: int, **_: object) -> dict[str, dict[str, int]]:
+    """The backward kernels' loads' tileiras hint: a pipeline ``LATENCY`` deep on sm_90 for the tiles
+    a block streams (0: tileiras's own depth)."""
+    return {"sm_90": {"latency": LATENCY}} if LATENCY else {}
+
+
 @st.function
 def _dq_step(q, do, lse2, delta, k, v, acc, qi, kj, s_len, A, BQ, BK, MASKED, CAUSAL, SCALE):
     """One key tile of ``dq``: ``acc + ds @ k`` with ``ds = p * (do v^T - delta)``."""
-    p = st.exp2(_scores(q, k, qi, kj, s_len, A, BQ, BK, MASKED, CAUSAL, SCALE) - lse2)
+    p = st.exp2(_scores(q, k, qi, kj, s_len, A, BQ, BK, MASKED, CAUSAL, SCALE) - lse2, ftz=A == st.f32)
     dp = st.mma(do, st.transpose(v), st.zeros((BQ, BK), A))
     return st.mma((p * (dp - delta)).astype(k.dtype), k, acc)
 
 
-@st.kernel(optimization_hints=_warps)
-def attention_backward_dq(dq: st.Mut["E", (1, "BQ", "D")], q: st.Ref["E", (-1, -1, "D")],
-                          k: st.Ref["E", (-1, -1, "D")], v: st.Ref["E", (-1, -1, "D")],
-                          do: st.Ref["E", (-1, -1, "D")], lse: st.Ref["A", (-1, -1)], delta: st.Ref["A", (-1, -1)],
-                          *, E: st.DType, A: st.DType, BQ: int, BK: int, D: int, G: int, CAUSAL: int, SCALE: float,
-                          WARPS: int = 0):
+@st.kernel(optimization_hints=_warps, load_hints=_latency)
+def attention_backward_dq(dq: st.Mut["E", (1, "BQ", "D")], delta: st.Mut["A", (1, "BQ")],
+                          q: st.Ref["E", (-1, -1, "D")], k: st.Ref["E", (-1, -1, "D")],
+                          v: st.Ref["E", (-1, -1, "D")], o: st.Ref["E", (-1, -1, "D")],
+                          do: st.Ref["E", (-1, -1, "D")], lse: st.Ref["A", (-1, -1)], *, E: st.DType, A: st.DType,
+                          BQ: int, BK: int, D: int, G: int, CAUSAL: int, SCALE: float, WARPS: int = 0,
+                          LATENCY: int = 0):
     """``dq`` of one query tile, owned by its block: ``sum over key tiles of ds @ k * SCALE`` with
     ``ds = p * (do v^T - delta)`` and ``p = exp2(s - lse)``.  The key tiles every query sees
-    whole run unmasked; with CAUSAL, the diagonal tiles after them, masked."""
+    whole run unmasked; with CAUSAL, the diagonal tiles after them, masked.  The block also owns
+    the tile's ``delta = rowsum(do * o)``, which it computes first and stores for dk/dv (launched
+    after it): no kernel of its own, no second pass over ``o`` and ``do``."""
     bh, qi, _ = st.tile_block_id()
     kv = bh // G
     s_len = k.shape[1]
     pk, pv = k.partition((1, BK, D), padding="zero"), v.partition((1, BK, D), padding="zero")
     tile_q = q.partition((1, BQ, D), padding="zero").load((bh, qi, 0)).reshape((BQ, D))
     tile_do = do.partition((1, BQ, D), padding="zero").load((bh, qi, 0)).reshape((BQ, D))
+    tile_o = o.partition((1, BQ, D), padding="zero").load((bh, qi, 0)).reshape((BQ, D))
+    row_delta = st.sum(tile_o.astype(A) * tile_do.astype(A), 1, keepdims=True)
+    delta.store(row_delta.reshape((1, BQ)))
     row_lse = lse.partition((1, BQ), padding="zero").load((bh, qi)).reshape((BQ, 1))
-    row_delta = delta.partition((1, BQ), padding="zero").load((bh, qi)).reshape((BQ, 1))
     acc = st.zeros((BQ, D), A)
     whole = _whole_key_tiles(qi, st.num_tiles(pk, 1), s_len, BQ, BK, CAUSAL)
     for kj in range(whole):
@@ -396,22 +397,38 @@ def attention_backward_dq(dq: st.Mut["E", (1, "BQ", "D")], q: st.Ref["E", (-1, -
 
 
 @st.function
-def _dkdv_step(q, do, lse2, delta, k, v, acc_k, acc_v, qi, kj, s_len, A, BQ, BK, MASKED, CAUSAL, SCALE):
-    """One query tile of ``dk`` and ``dv``: ``acc_v + p^T do`` and ``acc_k + ds^T q``."""
-    p = st.exp2(_scores(q, k, qi, kj, s_len, A, BQ, BK, MASKED, CAUSAL, SCALE) - lse2)
-    acc_v = st.mma(st.transpose(p).astype(k.dtype), do, acc_v)
-    dp = st.mma(do, st.transpose(v), st.zeros((BQ, BK), A))
-    acc_k = st.mma(st.transpose(p * (dp - delta)).astype(k.dtype), q, acc_k)
+def _key_scores(k, q, qi, kj, A, BQ, BK, MASKED, SCALE):
+    """``k @ q^T * SCALE * LOG2E`` (in ``A``), the scores of key tile ``kj`` and query tile ``qi``
+    with the keys as rows: the transpose of ``_scores``, so that dk/dv's products take ``p^T`` and
+    ``ds^T`` as they come out of the MMA (transposing a tile held in registers goes through shared
+    memory).  With ``MASKED`` (the causal diagonal), keys after their query are ``-inf``; no
+    padded key is masked (module note)."""
+    s = st.mma(k, st.transpose(q), st.zeros((BK, BQ), A)) * (SCALE * LOG2E)
+    if MASKED:
+        keys = st.iota((BK,)).reshape((BK, 1)) + kj * BK
+        s = st.where(keys <= st.iota((BQ,)).reshape((1, BQ)) + qi * BQ, s, float("-inf"))
+    return s
+
+
+@st.function
+def _dkdv_step(q, do, lse2, delta, k, v, acc_k, acc_v, qi, kj, A, BQ, BK, MASKED, SCALE):
+    """One query tile of ``dk`` and ``dv``, transposed: ``acc_v + p^T do`` and ``acc_k + ds^T q`` with
+    ``p^T = exp2(k q^T - lse)`` and ``ds^T = p^T * (v do^T - delta)`` (``lse2`` and ``delta`` rows
+    of the query tile)."""
+    p = st.exp2(_key_scores(k, q, qi, kj, A, BQ, BK, MASKED, SCALE) - lse2, ftz=A == st.f32)
+    acc_v = st.mma(p.astype(k.dtype), do, acc_v)
+    dp = st.mma(v, st.transpose(do), st.zeros((BK, BQ), A))
+    acc_k = st.mma((p * (dp - delta)).astype(k.dtype), q, acc_k)
     return acc_k, acc_v
 
 
-@st.kernel(optimization_hints=_warps)
+@st.kernel(optimization_hints=_warps, load_hints=_latency)
 def attention_backward_dkdv(dk: st.Mut["E", (1, "BK", "D")], dv: st.Mut["E", (1, "BK", "D")],
                             q: st.Ref["E", (-1, "G", -1, "D")], k: st.Ref["E", (-1, -1, "D")],
                             v: st.Ref["E", (-1, -1, "D")], do: st.Ref["E", (-1, "G", -1, "D")],
                             lse: st.Ref["A", (-1, "G", -1)], delta: st.Ref["A", (-1, "G", -1)], *, E: st.DType,
                             A: st.DType, BQ: int, BK: int, D: int, G: int, CAUSAL: int, SCALE: float,
-                            WARPS: int = 0):
+                            WARPS: int = 0, LATENCY: int = 0):
     """``dk`` and ``dv`` of one key tile, owned by its block, which walks the query tiles of the
     ``G`` query heads sharing this key head (with ``CAUSAL``, from the first that sees the tile:
     the diagonal ones masked, those that see it whole not): ``dv = sum of p^T do``,
@@ -420,7 +437,6 @@ def attention_backward_dkdv(dk: st.Mut["E", (1, "BK", "D")], dv: st.Mut["E", (1,
     ``(BKV, G, T)`` (views of the heads as they lie): head ``g`` of the group is an index of its
     own, which the bounds checks place on the host, not ``bkv * G + g`` in every step."""
     bkv, kj, _ = st.tile_block_id()
-    s_len = k.shape[1]
     pq, pdo = q.partition((1, 1, BQ, D), padding="zero"), do.partition((1, 1, BQ, D), padding="zero")
     plse, pdelta = lse.partition((1, 1, BQ), padding="zero"), delta.partition((1, 1, BQ), padding="zero")
     tile_k = k.partition((1, BK, D), padding="zero").load((bkv, kj, 0)).reshape((BK, D))
@@ -434,14 +450,14 @@ def attention_backward_dkdv(dk: st.Mut["E", (1, "BK", "D")], dv: st.Mut["E", (1,
         if CAUSAL:
             for qi in range(first, whole):
                 tile_q, tile_do = pq.load((bkv, g, qi, 0)).reshape((BQ, D)), pdo.load((bkv, g, qi, 0)).reshape((BQ, D))
-                row_lse = plse.load((bkv, g, qi)).reshape((BQ, 1))
-                row_delta = pdelta.load((bkv, g, qi)).reshape((BQ, 1))
+                row_lse = plse.load((bkv, g, qi)).reshape((1, BQ))
+                row_delta = pdelta.load((bkv, g, qi)).reshape((1, BQ))
                 acc_k, acc_v = _dkdv_step(tile_q, tile_do, row_lse, row_delta, tile_k, tile_v, acc_k, acc_v, qi, kj,
-                                          s_len, A, BQ, BK, True, CAUSAL, SCALE)
+                                          A, BQ, BK, True, SCALE)
         for qi in range(whole, n_q):
             tile_q, tile_do = pq.load((bkv, g, qi, 0)).reshape((BQ, D)), pdo.load((bkv, g, qi, 0)).reshape((BQ, D))
-            row_lse, row_delta = plse.load((bkv, g, qi)).reshape((BQ, 1)), pdelta.load((bkv, g, qi)).reshape((BQ, 1))
+            row_lse, row_delta = plse.load((bkv, g, qi)).reshape((1, BQ)), pdelta.load((bkv, g, qi)).reshape((1, BQ))
             acc_k, acc_v = _dkdv_step(tile_q, tile_do, row_lse, row_delta, tile_k, tile_v, acc_k, acc_v, qi, kj,
-                                      s_len, A, BQ, BK, False, CAUSAL, SCALE)
+                                      A, BQ, BK, False, SCALE)
     dk.store((acc_k * SCALE).astype(E).reshape((1, BK, D)))
     dv.store(acc_v.astype(E).reshape((1, BK, D)))

@@ -273,11 +273,12 @@ def test_attention_backward_tiles_per_head_dimension(causal: bool, monkeypatch: 
     queries and keys: the causal bounds where a query tile and a key tile differ in size); the
     other mask's entry is not read."""
     monkeypatch.setattr(nn, "ATTENTION_TILE", 4)
-    monkeypatch.setitem(nn.ATTENTION_BACKWARD_TILES, (8, causal), (nn.BackwardTiles(8, 4), nn.BackwardTiles(4, 8, 8)))
+    monkeypatch.setitem(nn.ATTENTION_BACKWARD_TILES, (8, causal), (nn.BackwardTiles(8, 4), nn.BackwardTiles(4, 8, 8, 3)))
     monkeypatch.setitem(nn.ATTENTION_BACKWARD_TILES, (8, not causal), (nn.BackwardTiles(2, 2), nn.BackwardTiles(2, 2)))
     q, k, v = f64(1, 4, 10, 8), f64(1, 2, 10, 8, seed=1), f64(1, 2, 10, 8, seed=2)
     assert nn._backward_generics(q[0], k[0], v[0], causal, 0.5, 1) | {"SCALE": 0.5} == {
-        "A": st.f64, "G": 2, "BQ": 4, "BK": 8, "D": 8, "CAUSAL": int(causal), "SCALE": 0.5, "WARPS": 8}
+        "A": st.f64, "G": 2, "BQ": 4, "BK": 8, "D": 8, "CAUSAL": int(causal), "SCALE": 0.5, "WARPS": 8,
+        "LATENCY": 3}
     do = torch.randn(1, 4, 10, 8, dtype=torch.float64)
     got = torch.autograd.grad(nn.attention(q, k, v, causal), (q, k, v), do)
     want = torch.autograd.grad(sdpa(q, k, v, causal), (q, k, v), do)
@@ -368,7 +369,6 @@ SAFETY_VARIANTS = {
     K.layer_norm_backward: dict(E=st.f32, A=st.f32, BM=4, BN=16, N=10),
     K.matmul: dict(E=st.f32, A=st.f32, BM=64, BN=64, BK=32, TA=1),
     K.attention_forward: dict(E=st.f16, A=st.f32, BQ=64, BK=64, D=64, G=4, CAUSAL=1, SCALE=0.125),
-    K.attention_delta: dict(E=st.f16, A=st.f32, BQ=64, D=64),
     K.attention_backward_dq: dict(E=st.f16, A=st.f32, BQ=128, BK=128, D=64, G=4, CAUSAL=1, SCALE=0.125, WARPS=8),
     K.attention_backward_dkdv: dict(E=st.f16, A=st.f32, BQ=64, BK=128, D=128, G=4, CAUSAL=1, SCALE=0.125, WARPS=8),
 }
