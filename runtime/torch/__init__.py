@@ -11,6 +11,7 @@ requirement of the compiler): elsewhere the runtime imports it only when handed 
 tensors (``interop.torch_stream``, ``keep_for_stream``: torch's current stream, ``record_stream``).
 """
 
-from .custom_op import KernelLaunch, OutputSpec, TraceError, accumulator, kernel_op, safetile_dtype
+from .custom_op import KernelLaunch, OutputSpec, TraceError, accumulator, forget_signatures, kernel_op, safetile_dtype
 
-__all__ = ["KernelLaunch", "OutputSpec", "TraceError", "accumulator", "kernel_op", "safetile_dtype"]
+__all__ = ["KernelLaunch", "OutputSpec", "TraceError", "accumulator", "forget_signatures", "kernel_op",
+           "safetile_dtype"]

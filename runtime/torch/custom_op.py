@@ -107,6 +107,7 @@ def kernel_op(name: str, *, outputs: int = 1) -> Callable[[Callable[..., KernelL
 
     def register(recipe: Callable[..., KernelLaunch]) -> Any:
         memo: dict[tuple[Any, ...], _Warm] = {}
+        _MEMOS.append(memo)
 
         def real(*args: Any) -> Any:
             return _result(_call(name, recipe, args, outputs, memo))
@@ -229,6 +230,18 @@ def _allocate(outputs: Sequence[OutputSpec], device: torch.device) -> list[torch
 
 WARM_MEMO = 256
 """Signatures a kernel op remembers (``_Warm``); the memo is emptied when full."""
+_MEMOS: list[dict[tuple[Any, ...], _Warm]] = []
+"""Every kernel op's memo of signatures (``forget_signatures`` empties them)."""
+
+
+def forget_signatures() -> None:
+    """Forget every kernel op's signatures: the next call of each runs its recipe and every check of
+    ``launch`` again.  A recipe is a function of its arguments' facts and of what it reads besides
+    them (module-level tables of tiles, such as ``safetile.nn.NORM_BACKWARD``): whoever changes such
+    a table (a benchmark trying other tiles) calls this, else a signature seen before keeps the
+    launch of the old table."""
+    for memo in _MEMOS:
+        memo.clear()
 
 
 def _facts(arg: Any) -> Any:

@@ -255,6 +255,33 @@ def test_a_signature_runs_its_recipe_once() -> None:
     assert recipe_calls[0] == before + 3
 
 
+ROWS_A_BLOCK = {"rows": 2}
+"""A module-level table ``tabled_softmax``'s recipe reads (as ``safetile.nn``'s read their tiles)."""
+
+
+@kernel_op("safetile_test::tabled_softmax")
+def tabled_softmax(x: torch.Tensor) -> KernelLaunch:
+    recipe_calls[0] += 1
+    return KernelLaunch(K.softmax_forward, [OutputSpec(tuple(x.shape), x.dtype, (ROWS_A_BLOCK["rows"], 16))], [x],
+                        {"A": accumulator(x.dtype)})
+
+
+def test_forgetting_the_signatures_runs_each_recipe_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A table the recipe reads besides its arguments changed: a signature seen before keeps the
+    # old table's launch until ``forget_signatures`` (what a benchmark trying other tiles calls).
+    from safetile.runtime.torch import forget_signatures
+
+    x = torch.randn(5, 12, dtype=torch.float64)
+    tabled_softmax(x)
+    before = recipe_calls[0]
+    monkeypatch.setitem(ROWS_A_BLOCK, "rows", 4)
+    torch.testing.assert_close(tabled_softmax(x), torch.softmax(x, 1))
+    assert recipe_calls[0] == before  # warm: the old tile
+    forget_signatures()
+    torch.testing.assert_close(tabled_softmax(x), torch.softmax(x, 1))
+    assert recipe_calls[0] == before + 1
+
+
 @kernel_op("safetile_test::view_softmax")
 def view_softmax(x: torch.Tensor, copy: bool) -> KernelLaunch:
     """A recipe passing the kernel a view of its argument (a tensor it made, where ``copy``)."""
