@@ -1,7 +1,7 @@
 """Every example kernel against torch and Triton, side by side, by bench/method.py's method.
 
     SAFETILE_CACHE_DIR=build/gpu-cache python bench/kernels.py OUT_DIR [--only attention,softmax] [--quick]
-        [--rounds N] [--steady-s SECONDS]
+        [--rounds N] [--steady-s SECONDS] [--widths 1024,4096] [--dtypes f16,bf16]
     .venv/bin/python bench/kernels.py --build sm_90      # here, no GPU: every launched variant's cubin into
                                                          # the cache, and each one's registers/spill/shared
                                                          # memory; exit 1 if a row launcher's candidate spills
@@ -157,6 +157,13 @@ def cases(quick: bool) -> list[Case]:
     return found
 
 
+def selected(case: Case, only: set[str] | None, widths: set[int] | None, dtypes: set[str] | None) -> bool:
+    """Whether ``case`` is among the workloads ``only``, the row ``widths`` (other workloads pass)
+    and the element types ``dtypes`` (``None``: all)."""
+    return ((not only or case.workload in only) and (not dtypes or case.dtype in dtypes)
+            and (not widths or case.workload not in ROW_WORKLOADS or case.shape[1] in widths))
+
+
 def _matrix(dtype: st.DType, shape: tuple[int, ...], tile: tuple[int, ...] | None = None) -> st.TensorSpec:
     strides = tuple(math.prod(shape[i + 1:]) for i in range(len(shape)))
     return st.TensorSpec(dtype, shape, strides, tile, True)
@@ -216,7 +223,8 @@ def nn_forward(case: Case, rows: int = 16) -> tuple[Any, dict[str, Any]] | None:
 # -- ahead of time, here --------------------------------------------------------------
 
 
-def build(arch: str, only: set[str] | None = None) -> int:
+def build(arch: str, only: set[str] | None = None, widths: set[int] | None = None,
+          dtypes: set[str] | None = None) -> int:
     """Every variant the run launches, into the cache for ``arch``, and its resources: every
     candidate of the row launchers' tuned kernels, ``safetile.nn``'s forward rows at the widths
     it takes (their default tiles and hints) and every attention config through ``warm_up`` (16
@@ -239,7 +247,7 @@ def build(arch: str, only: set[str] | None = None) -> int:
                 spilling.append(f"{done.symbol} ({config}): {usage.spill_bytes} bytes")
 
     for case in cases(quick=False):
-        if only and case.workload not in only:
+        if not selected(case, only, widths, dtypes):
             continue
         dtype = getattr(st, case.dtype)
         if case.workload == "attention":
@@ -521,12 +529,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", help="comma-separated workloads (attention, softmax, log_softmax, rms_norm, "
                                        "layer_norm, add)")
     parser.add_argument("--quick", action="store_true", help="fewer sizes")
+    parser.add_argument("--widths", help="comma-separated row widths (the row workloads; default: all of WIDTHS)")
+    parser.add_argument("--dtypes", help="comma-separated element types (f16, bf16, f32; default: all)")
     parser.add_argument("--rounds", type=int, help="burst rounds of every comparison (default: the workload's method)")
     parser.add_argument("--steady-s", type=float, help="seconds of steady state each (attention; default 1.0)")
     args = parser.parse_args(argv)
     only = set(args.only.split(",")) if args.only else None
+    widths = {int(w) for w in args.widths.split(",")} if args.widths else None
+    dtypes = set(args.dtypes.split(",")) if args.dtypes else None
     if args.build:
-        return build(args.build, only)
+        return build(args.build, only, widths, dtypes)
     if args.out is None:
         parser.error("give the output folder (or --build ARCH)")
     if st.current_backend().name != "cuda":
@@ -549,7 +561,7 @@ def main(argv: list[str] | None = None) -> int:
               f"steady {args.steady_s or 'default'} s")
     with ClockSampler() as sampler:
         for case in cases(args.quick):
-            if only and case.workload not in only:
+            if not selected(case, only, widths, dtypes):
                 continue
             started = time.perf_counter()
             try:

@@ -6,7 +6,8 @@ launch of a kernel into an output tensor.  ``run`` checks every way's output aga
 times the ways of a case by ``bench/method.py``'s method (shuffled rounds, each warmed on itself,
 L2 flushed before each timed launch: ``METHOD``), and writes ``STEM.md`` (a table: GB/s, share of
 the copy bandwidth of bench/measure.py taken before and after, ratio to the probe's baseline way)
-and ``STEM.json`` (the rows, the copies, the clock samples) into the output folder.
+and ``STEM.json`` (the rows with each way's ratio to every other way of its case, the copies, the
+clock samples) into the output folder.
 """
 
 from __future__ import annotations
@@ -81,7 +82,8 @@ def run(probe: Probe, out: Path) -> int:
             for name in calls:
                 seconds = measured.summary(name)["burst_s"]
                 rows.append(dict(case=case.name, way=name, burst_ms=seconds * 1e3, gbps=case.work / seconds / 1e9,
-                                 vs_baseline=measured.ratio(name, baseline)))
+                                 vs_baseline=measured.ratio(name, baseline),
+                                 vs={other: measured.ratio(name, other) for other in calls if other != name}))
             print(case.name, "; ".join(f"{r['way']} {r['gbps']:.0f} GB/s ({r['vs_baseline']:.3f}x)"
                                        for r in rows[-len(calls):]), flush=True)
     copies.append(copy_bandwidth(torch) / 1e9)

@@ -1,18 +1,20 @@
-"""A 16-bit softmax row of 16384 columns: one tile (``softmax_row``) against the looped kernel, in one run.
+"""A 16-bit softmax row of 16384 columns: one tile (``softmax_row``) against the looped kernel and Triton, in one run.
 
     .venv/bin/python bench/rows_wide_tile.py --build sm_90        # here: every variant's cubin
     SAFETILE_CACHE_DIR=build/gpu-cache python bench/rows_wide_tile.py OUT_DIR
 
 The launcher gives 16-bit softmax rows of 16384 columns to the looped
-kernel (``SOFTMAX.widest[16]`` is 8192): one tile ran at 0.45 of Triton in
-run -B (docs/benchmarks.md §5), where f32 rows of 16384 in one tile reach
-0.99.  This times ``softmax_row`` with one row of 16384 a block under four
-sm_90 hint sets (occupancy 2, none, 8 worker warps, 8 worker warps at
-occupancy 2) against the looped kernel's default config, softmax and
+kernel (``SOFTMAX.widest[16]`` is 8192): one tile with TMA stores ran at
+0.35-0.86x the looped kernel by its hints in run -s5 (docs/benchmarks.md §5;
+8 worker warps at occupancy 2 the best).  This times ``softmax_row`` with one
+row of 16384 a block, 8 worker warps at occupancy 2 with TMA stores (run -s5's
+best) and with ``DIRECT_STORES`` (``safetile/rows.py``: one warpgroup fewer a
+block) under no hint and 8 worker warps, against the looped kernel's default
+config and Triton's tutorial kernel (``bench/triton_kernels.py``), softmax and
 log-softmax, f16 and bf16 (``2^26`` elements an input), by
 ``bench/method.py``'s method (shuffled rounds, each warmed on itself, L2
-flushed before each timed launch: bench/row_probe.py), every output checked against torch.
-OUT_DIR gets ``wide_tile.json`` and ``wide_tile.md``.
+flushed before each timed launch: bench/row_probe.py), every output checked
+against torch.  OUT_DIR gets ``wide_tile.json`` and ``wide_tile.md``.
 """
 
 from __future__ import annotations
@@ -29,10 +31,17 @@ import kernels as bench_kernels  # noqa: E402
 import row_probe  # noqa: E402
 import softmax as softmax_example  # noqa: E402
 
+from safetile.rows import DIRECT_STORES, WARPS_8_OCCUPANCY_2, sm_90  # noqa: E402
+
 WIDTH = 16384
-ONE_TILE_HINTS = {"occupancy 2": {"occupancy": 2}, "no hint": {},
-                  "8 warps": {"num_worker_warps_per_cta": 8},
-                  "8 warps, occupancy 2": {"num_worker_warps_per_cta": 8, "occupancy": 2}}
+ONE_TILE_OPTIONS: dict[str, dict[str, Any]] = {
+    "8 warps, occupancy 2": dict(optimization_hints=sm_90(**WARPS_8_OCCUPANCY_2)),
+    "no hint, direct stores": dict(optimization_hints=sm_90(), store_hints=sm_90(**DIRECT_STORES)),
+    "8 warps, direct stores": dict(optimization_hints=sm_90(num_worker_warps_per_cta=8),
+                                   store_hints=sm_90(**DIRECT_STORES)),
+}
+"""The one-tile ways: kernel options by name (on sm_90: 80, 158 and 80 registers, none spills)."""
+TRITON = "triton"
 
 
 def cases() -> list[bench_kernels.Case]:
@@ -44,11 +53,11 @@ def impls(case: bench_kernels.Case) -> dict[str, tuple[Any, tuple[int, int], dic
     """Name -> (kernel with its hints, the output's tile, extra launch arguments)."""
     looped = softmax_example.LAUNCHER.table.default(WIDTH, getattr(st, case.dtype))
     assert softmax_example.LAUNCHER.table.is_looped(WIDTH, getattr(st, case.dtype))
-    found = {f"one tile, {name}": (softmax_example.softmax_row.with_options(optimization_hints={"sm_90": hints}),
-                                   (1, WIDTH), {}) for name, hints in ONE_TILE_HINTS.items()}
+    found = {f"one tile, {name}": (softmax_example.softmax_row.with_options(**options), (1, WIDTH), {})
+             for name, options in ONE_TILE_OPTIONS.items()}
+    options = {k: v for k, v in looped.items() if k not in ("BM", "BN")}
     found[f"looped (the default: {st.Config(**looped).text})"] = (
-        softmax_example.softmax.with_options(optimization_hints=looped["optimization_hints"]),
-        (looped["BM"], looped["BN"]), dict(grid=(case.shape[0],)))
+        softmax_example.softmax.with_options(**options), (looped["BM"], looped["BN"]), dict(grid=(case.shape[0],)))
     return found
 
 
@@ -72,7 +81,25 @@ def ways(case: bench_kernels.Case) -> dict[str, row_probe.Way]:
             return kernel(t(out).partition(tile), t(a["x"]), LOG=int(case.workload == "log_softmax"), **extra).prepare()
         return launch
 
-    return {name: way(*impl) for name, impl in impls(case).items()}
+    return {name: way(*impl) for name, impl in impls(case).items()} | {TRITON: triton_way(case)}
+
+
+class _Enqueued:
+    """A peer's call as the probe times a way (``enqueue``; nothing held to ``release``)."""
+
+    def __init__(self, call: Any) -> None:
+        self.enqueue = call
+
+    def release(self) -> None:
+        pass
+
+
+def triton_way(case: bench_kernels.Case) -> row_probe.Way:
+    """Triton's tutorial kernel for the case (``bench/triton_kernels.py``)."""
+    import triton_kernels
+
+    kernel = getattr(triton_kernels, case.workload)
+    return lambda out, a: _Enqueued(lambda: kernel(out, a["x"]))
 
 
 PROBE = row_probe.Probe(

@@ -44,9 +44,10 @@ from typing import Any
 import safetile as st
 
 Hints = Mapping[str, int]
-"""sm_90 tileiras hints (``occupancy``, ``num_worker_warps_per_cta``)."""
-Choice = tuple[int, Hints]
-"""(elements a block of the one-tile kernel, or the looped kernel's column tile; sm_90 hints)."""
+"""sm_90 tileiras hints (an entry's ``occupancy``, ``num_worker_warps_per_cta``; stores' ``allow_tma``)."""
+Choice = tuple[int, Hints] | tuple[int, Hints, Hints]
+"""(elements a block of the one-tile kernel, or the looped kernel's column tile; sm_90 hints[; sm_90
+store hints: ``DIRECT_STORES``])."""
 Rule = tuple[int | None, Sequence[Choice]]
 """(the widest row tile / width the choices serve, ``None``: any; the choices, the default first)."""
 
@@ -107,12 +108,14 @@ class RowTable:
         tile = row_tile(width)
         found: list[dict[str, Any]] = []
         rules = (self.looped if looped else self.one_tile)[dtype.bits]
-        for size, hints in _rule(rules, width if looped else tile):
+        for size, hints, *stores in _rule(rules, width if looped else tile):
             rows, columns = (1, size) if looped else (max(1, size // tile), tile)
             if not looped and dtype.bits >= 32 and rows * columns >= SPILL_FREE_F32_TILE and \
                     hints.get("occupancy", 0) > 2:
                 hints = dict(hints, occupancy=2)
             config = dict(BM=rows, BN=columns, optimization_hints=sm_90(**hints))  # sm_90() : no hint
+            if stores:
+                config["store_hints"] = sm_90(**stores[0])
             if config not in found:
                 found.append(config)
         return found
@@ -124,11 +127,29 @@ class RowTable:
     def hints(self, *, E: st.DType, BM: int, BN: int, N: int, **_: Any) -> dict[str, dict[str, int]]:
         """A one-tile kernel's ``optimization_hints`` function (``safetile.nn``'s forward rows): the
         default's hints for rows of ``N`` columns where ``(BM, BN)`` is its tile, else none."""
+        return self._default_option("optimization_hints", E=E, BM=BM, BN=BN, N=N)
+
+    def store_hints(self, *, E: st.DType, BM: int, BN: int, N: int, **_: Any) -> dict[str, dict[str, Any]]:
+        """A one-tile kernel's ``store_hints`` function (``safetile.nn``'s forward rows): the
+        default's store hints (``DIRECT_STORES``) for rows of ``N`` columns where ``(BM, BN)`` is its
+        tile, else none."""
+        return self._default_option("store_hints", E=E, BM=BM, BN=BN, N=N)
+
+    def _default_option(self, option: str, *, E: st.DType, BM: int, BN: int, N: int) -> dict[str, dict[str, Any]]:
         config = self.default(N, E)
-        return dict(config["optimization_hints"]) if (config["BM"], config["BN"]) == (BM, BN) else {}
+        return dict(config.get(option, {})) if (config["BM"], config["BN"]) == (BM, BN) else {}
 
 
 _F64: Mapping[int, Sequence[Rule]] = {64: [(None, [(4096, {})])]}
+DIRECT_STORES: Hints = {"allow_tma": False}
+"""sm_90 store hints: the tile stored by plain global writes (``STG``), not the TMA.  For softmax
+(plain loads: its ``-inf`` padding is none the TMA fills) tileiras then builds a block of one
+warpgroup, 128 threads, where with TMA stores it adds a second warpgroup (256 threads, one warp
+of it issuing the stores) and stages the tile in shared memory: half the threads an SM holds did
+no arithmetic.  ``softmax_row`` f16 at 1024 columns, one row a block (sm_90, tileiras 13.4): 23
+registers, 128 threads, 304 instructions a thread against 384 with TMA stores; a row of 4096: 56
+registers, its 4 loads a thread issued together.  The norms load through the TMA (zero padding):
+their blocks keep the second warpgroup either way."""
 WARPS_8_OCCUPANCY_2: Hints = {"num_worker_warps_per_cta": 8, "occupancy": 2}
 """Eight worker warps a block, two blocks a multiprocessor (80 registers): the looped softmax's and
 16-bit rms_norm's pick (runs -B and -C, docs/benchmarks.md §5)."""
@@ -146,8 +167,11 @@ SOFTMAX = RowTable(
     one_tile={
         # 16-bit rows of up to 1024 columns: 4096 elements a block at occupancy 6 (40 registers: 1.30x the
         # 16384 at 4 shipped before); wider, 8192 at 4 (1.4x one row at 4)
-        16: [(1024, [(4096, {"occupancy": 6}), (2048, {"occupancy": 6}), (8192, {"occupancy": 4})]),
-             (None, [(8192, {"occupancy": 4}), (2048, {"occupancy": 6}), (4096, {"occupancy": 6})])],
+        16: [(1024, [(4096, {"occupancy": 6}), (2048, {"occupancy": 6}), (8192, {"occupancy": 4}),
+                     (1024, {}, DIRECT_STORES), (2048, {}, DIRECT_STORES), (4096, {"occupancy": 8}, DIRECT_STORES)]),
+             (None, [(8192, {"occupancy": 4}), (2048, {"occupancy": 6}), (4096, {"occupancy": 6}),
+                     (4096, {}, DIRECT_STORES), (4096, {"num_worker_warps_per_cta": 8}, DIRECT_STORES),
+                     (8192, {"occupancy": 8}, DIRECT_STORES)])],
         # f32: 1024 at 8 up to 1024 columns (32 registers), 4096 at 4 up to 8192; a row of 16384 in one
         # tile at occupancy 2 (128 registers, no spill: 0.99 of Triton, 0.71-0.75 looped; run -B)
         32: [(1024, [(1024, {"occupancy": 8}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
@@ -161,7 +185,8 @@ SOFTMAX = RowTable(
         # the one-tile kernel's candidates at 256-4096 columns (run -C).  16-bit tiles of 4096 at 2 spill
         # (120-320 bytes) since the first pass runs in two loops (REREAD), dropped (run -s5)
         16: [(16384, [(16384, WARPS_8_OCCUPANCY_2), (8192, {"occupancy": 3}), (4096, {"occupancy": 3}),
-                      (8192, {"occupancy": 2}), (8192, WARPS_8_OCCUPANCY_2)]),
+                      (8192, {"occupancy": 2}), (8192, WARPS_8_OCCUPANCY_2), (16384, WARPS_8_OCCUPANCY_2, DIRECT_STORES),
+                      (8192, WARPS_8_OCCUPANCY_2, DIRECT_STORES)]),
              (None, [(16384, WARPS_8_OCCUPANCY_2), (8192, {"occupancy": 3}), (4096, {"occupancy": 3}),
                      (8192, {"occupancy": 2}), (8192, {"occupancy": 1})])],
         32: [(None, [(8192, WARPS_8_OCCUPANCY_2), (8192, {"occupancy": 3}), (4096, {"occupancy": 2}),

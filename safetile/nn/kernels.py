@@ -21,8 +21,8 @@ Conventions shared by the kernels:
   rows in one ``(BM, BN)`` tile, ``BN >= N`` a power of two; columns past the
   end load as the padding and are dropped by the stores.  The forward rows
   take their tiles and sm_90 hints from ``safetile/rows.py``'s tables (the
-  examples' tuned defaults: ``RowTable.hints`` gives the hints of the
-  default's tile, none for another).
+  examples' tuned defaults: ``RowTable.hints`` and ``RowTable.store_hints``
+  give the hints of the default's tile, none for another).
 * ``cross_entropy_forward`` and ``cross_entropy_backward`` take rows of any
   width (a vocabulary): the forward walks the row's column tiles with an
   online max and sum; the backward's tiles are independent given the saved
@@ -36,7 +36,7 @@ import safetile as st
 from safetile import rows
 
 
-@st.kernel(optimization_hints=rows.SOFTMAX.hints)
+@st.kernel(optimization_hints=rows.SOFTMAX.hints, store_hints=rows.SOFTMAX.store_hints)
 def softmax_forward(y: st.Mut["E", ("BM", "BN")], x: st.Ref["E", (-1, "N")], *, E: st.DType, A: st.DType,
                     BM: int, BN: int, N: int, LOG: int = 0):
     """``y = softmax(x)`` along rows (``LOG``: ``log_softmax``)."""

@@ -45,6 +45,18 @@ def test_row_tile_is_the_smallest_power_of_two_holding_the_width() -> None:
     assert [rows.row_tile(w) for w in (1, 2, 3, 100, 1024, 1025)] == [1, 2, 4, 128, 1024, 2048]
 
 
+def test_a_choice_with_store_hints_gives_its_config_store_hints_and_one_without_none() -> None:
+    table = rows.RowTable("t", one_tile={16: [(None, [(2048, {"occupancy": 6}), (1024, {}, rows.DIRECT_STORES)])]},
+                          looped={16: [(None, [(4096, {}, rows.DIRECT_STORES)])]})
+    assert table.configs(1024, st.f16) == [
+        dict(BM=2, BN=1024, optimization_hints={"sm_90": {"occupancy": 6}}),
+        dict(BM=1, BN=1024, optimization_hints={"sm_90": {}}, store_hints={"sm_90": {"allow_tma": False}})]
+    assert table.configs(65536, st.f16) == [
+        dict(BM=1, BN=4096, optimization_hints={"sm_90": {}}, store_hints={"sm_90": {"allow_tma": False}})]
+    assert table.store_hints(E=st.f16, BM=1, BN=4096, N=65536) == {"sm_90": {"allow_tma": False}}
+    assert table.store_hints(E=st.f16, BM=2, BN=1024, N=1024) == {}  # the default stores through the TMA
+
+
 def test_the_hints_function_gives_the_defaults_hints_for_its_tile_only() -> None:
     assert rows.SOFTMAX.hints(E=st.f16, BM=4, BN=1024, N=1000) == {"sm_90": {"occupancy": 6}}
     assert rows.SOFTMAX.hints(E=st.f16, BM=1, BN=1024, N=1000) == {}  # not the default's tile: no hint
@@ -76,3 +88,6 @@ def test_the_nn_forward_launches_the_tiles_and_hints_the_examples_launcher_defau
                 v.generics.get("LOG", 0) == int(workload == "log_softmax")]
     assert [(v.generics["BM"], v.generics["BN"]) for v in launched] == [(expected["BM"], expected["BN"])]
     assert launched[0].entry.properties.get("optimization_hints") == hints_attr(expected["optimization_hints"])
+    stores = [op for op in launched[0].entry.walk() if op.name == "cuda_tile.store_view_tko"]
+    assert stores and all(op.properties.get("optimization_hints") == (
+        hints_attr(expected["store_hints"]) if "store_hints" in expected else None) for op in stores)
