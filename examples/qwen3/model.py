@@ -404,12 +404,12 @@ class Qwen3Decoder:
                    TILES=self.max_positions // t.keys, BN=t.keys)
             launch(run, t.o_proj(K.gemv_residual), ("x2", (t.o_rows,)), self._residual("x"), "attn", layer["o"],
                    BK=t.o_cols, **t.reads("o"))
-            self._reduce("x2")
+            self._reduce(run, "x2")
             launch(run, t.gemv(K.norm_gate_up), ("mlp", (t.up_tile,)), "x2", layer["ln2"], layer["gate"], layer["up"], eps,
                    BK=t.cols, **t.reads("up"))
             launch(run, t.gemv(K.gemv_residual), ("x", (t.down_tile,)), self._residual("x2"), "mlp", layer["down"],
                    BK=t.cols, **t.reads("down"))
-            self._reduce("x")
+            self._reduce(run, "x")
         self._head(run, prompt_len)
 
     def _residual(self, name: str) -> str:
@@ -417,9 +417,9 @@ class Qwen3Decoder:
         sharded: tp.py)."""
         return name
 
-    def _reduce(self, name: str) -> None:
+    def _reduce(self, run: Callable[[st.DeviceOp], Any], name: str) -> None:
         """After the row-parallel projection writing ``name``: nothing unsharded (tp.py sums the
-        ranks' partial products there)."""
+        ranks' partial products there, with torch's collectives or a launch through ``run``)."""
 
     def _gather_best(self) -> tuple[str, str]:
         """After the LM head: the buffers of the per-tile maxima and where they are, which the
