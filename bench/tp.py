@@ -17,21 +17,23 @@ and uses its own, ``qwen3.tp.use_gpu``), NCCL between them (NVLink multicast off
    all-reduces, and 14B's step with the one-shot, whose tokens must equal the NCCL step's.
    ``OUT_DIR/latency-NAME.json`` each.  Without it the table's pair uses NCCL's defaults and
    the one-shot all-reduce (the fastest 14B step of both runs).
-2. **The TP table**, one pair:
+2. **The TP table**, one pair, a rank's tiles ``SHARD_TILES``:
 
-   1. the tiles of a rank's step: Qwen3-14B TP=2's rate with each of ``TP_TILES`` (``STEPS``
-      steps, no context sweep); the fastest is the table's (``chosen_tiles``);
-   2. Qwen3-14B bf16, random weights in the published shapes drawn on the GPU shard by shard
+   1. Qwen3-14B bf16, random weights in the published shapes drawn on the GPU shard by shard
       (a rank never holds the other's): ``STEPS`` greedy tokens after a 16-token prompt, each
       rank's step one graph with its collectives inside (``ShardedDecoder.record``; if the
       capture fails, the step enqueued launch by launch, and the error kept); tokens/s against
       the two-GPU roofline (each rank's bytes a token, its shard of the weights and of the KV
       cache, at the slower rank's 1 GiB copy bandwidth); each rank's kernels profiled
-      (``measure.kernel_times``: ``kernels_us_by_rank``), with the default and the chosen tiles;
-   3. the same 14B at TP=1 on rank 0's GPU (the unsharded ``Qwen3Decoder``, its step one
+      (``measure.kernel_times``: ``kernels_us_by_rank``), with the pair's all-reduce;
+   2. the same 14B at TP=1 on rank 0's GPU (the unsharded ``Qwen3Decoder``, its step one
       graph, the single-GPU tiles, profiled) while rank 1 waits: TP=2's speedup over it (target
       1.7x);
-   4. Qwen3-32B at TP=2, as 2., with the chosen tiles and (no context sweep) the default ones.
+   3. Qwen3-32B at TP=2, as 1.;
+   4. 14B TP=2 as 1. with each other of ``TABLE_ALL_REDUCES``, each on its own decoder of the
+      same weights, whose tokens must be 1.'s (``tokens_equal``; one that differs is no
+      candidate); the fastest is ``chosen_all_reduce``, and 32B runs again with it if it is
+      not the pair's.
 
    Each model's rate is also timed at the context lengths of ``CONTEXTS`` (the position set
    before ``CONTEXT_STEPS`` replays; the cache's rows before it are zeros, which costs the
@@ -52,6 +54,7 @@ from pathlib import Path
 from typing import Any
 
 import safetile as st
+from safetile.backend.cache import MissingCubin
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "examples"))
@@ -80,11 +83,14 @@ NCCL_VARIANTS: dict[str, dict[str, str]] = {
     "default": {}, "LL": {"NCCL_PROTO": "LL"}, "LL128": {"NCCL_PROTO": "LL128"},
     "LL-2ch": {"NCCL_PROTO": "LL", "NCCL_MAX_NCHANNELS": "2"}}
 """NCCL's documented knobs for small messages: the low-latency protocols, and fewer channels."""
-TP_TILES: dict[str, Tiles] = {"default": SHARD_TILES, "single-GPU tiles": Tiles()}
-"""A rank's tiles timed on 14B TP=2 (2.1.): ``ShardedDecoder``'s default (``SHARD_TILES``: gate/up
-in 8-row blocks) and the single-GPU ones.  Session 15's two runs (docs/model.md) timed QKV and
-down in 8-row blocks, 64-key attention tiles, gate/up in 32 rows and QKV with it in 32: each
-slower than the single-GPU tiles; gate/up in 8 rows faster."""
+TABLE_ALL_REDUCES = ("one-shot", "peer", "two-shot")
+"""The all-reduces timed on 14B TP=2 (2.1.), after the pair's own: torch's symmetric-memory
+one-shot (the default of the table since session 13), safetile's own ``peer_sum``
+(examples/qwen3/peer.py: one flag's trip, a launch that starts early) and torch's two-shot in
+place (the residual vectors mapped: no copy in; 6.5 against 7.0 us alone in session 13).  A rank's tiles are
+``SHARD_TILES``: session 15's two runs (docs/model.md) timed the single-GPU tiles (2.7% slower),
+QKV and down in 8-row blocks, 64-key attention tiles, gate/up in 32 rows and QKV with it in 32
+(each slower still)."""
 
 
 def build(arch: str) -> None:
@@ -93,14 +99,34 @@ def build(arch: str) -> None:
     variants are those of the sharded one.  One layer and a 384-token vocabulary a rank give
     the same variants (those sizes are dynamic)."""
     os.environ["SAFETILE_AOT_ARCHS"] = arch
-    runs = [(QWEN3_14B, WORLD, name, tiles) for name, tiles in TP_TILES.items()]
-    runs += [(QWEN3_14B, 1, "single-GPU tiles", Tiles())]
-    runs += [(QWEN3_32B, WORLD, name, tiles) for name, tiles in TP_TILES.items()]
+    runs = [(QWEN3_14B, WORLD, "SHARD_TILES", SHARD_TILES), (QWEN3_14B, 1, "single-GPU tiles", Tiles()),
+            (QWEN3_32B, WORLD, "SHARD_TILES", SHARD_TILES)]
     for config, world, name, tiles in runs:
         small = replace(local_config(config, world) if world > 1 else config, layers=1, vocab=384)
         decoder = Qwen3Decoder(small, random_weights(small), dtype=st.bf16, max_positions=MAX_POSITIONS, tiles=tiles)
         decoder.record(PROMPT).release()
         print(f"{config.hidden}-wide, {config.layers} layers, TP={world}, {name}: built for {arch}", flush=True)
+    build_peer(QWEN3_14B.hidden)
+    print(f"peer_sum and count ({QWEN3_14B.hidden}-wide, as 32B's): built for {arch}", flush=True)
+
+
+def build_peer(hidden: int) -> None:
+    """``all_reduce="peer"``'s two launches as a rank makes them (peer.py), on the CPU: one rank's
+    memory for both, its flags already at the first step's epoch, so the wait ends at once
+    (scalars are not specialized: one site stands for all)."""
+    import torch
+
+    from qwen3 import peer
+
+    tile = peer.tile(hidden)
+    def pointer(t: Any) -> Any:
+        return st.unsafe_pointer(st.from_dlpack(t))
+
+    memory = [pointer(torch.zeros(2, hidden)), pointer(torch.ones(2, hidden // tile, dtype=torch.int32)),
+              pointer(torch.zeros(2, hidden)), pointer(torch.zeros(2, hidden // tile, dtype=torch.int32))]
+    steps = st.zeros((1,), st.i32).sync()
+    out = peer.peer_sum(st.from_dlpack(torch.zeros(hidden)).partition((tile,)), steps, *memory, 0, N=hidden).sync()
+    peer.count(out[1].partition((1,))).sync()
 
 
 # -- on the GPU -------------------------------------------------------------------------
@@ -298,34 +324,42 @@ def rank_main(out: Path, task: str) -> None:
         if rank == 0:
             path.write_text(json.dumps(results, indent=1))
 
-    def sharded(name: str, config: Config, all_reduce: str, contexts: tuple[int, ...],
-                tiles: str = "default", profile: bool = False) -> float:
-        """One TP=2 run (``tiles``: a key of ``TP_TILES``) into ``results["runs"]``; its best rate."""
+    def sharded(name: str, config: Config, all_reduce: str, contexts: tuple[int, ...], profile: bool = False
+                ) -> float:
+        """One TP=2 run into ``results["runs"]``; its best rate."""
         torch.manual_seed(rank)
+        start = time.perf_counter()
         weights = RandomShard(config, WORLD, torch)
-        entry: dict[str, Any] = {"tp": WORLD, "all_reduce": all_reduce, "tiles": tiles}
+        entry: dict[str, Any] = {"tp": WORLD, "all_reduce": all_reduce}
         try:
             decoder = positioned(ShardedDecoder, torch)(
                 config, weights, sharded=True, dtype=st.bf16, max_positions=MAX_POSITIONS, device=f"cuda:{local}",
-                all_reduce=all_reduce, tiles=TP_TILES[tiles], upload=lambda t: st.from_dlpack(t.contiguous()))
+                all_reduce=all_reduce, tiles=SHARD_TILES, upload=lambda t: st.from_dlpack(t.contiguous()))
             for graph in (True, False):
                 try:
                     entry.update(decode(decoder, torch, graph, contexts, profile and graph))
                     break  # the eager rate only where the capture fails
+                except MissingCubin:
+                    raise
                 except Exception:  # noqa: BLE001 - the capture may fail: keep the eager rate
-                    results["errors"].append(f"{name} {all_reduce} {tiles} graph={graph}: {traceback.format_exc()}")
+                    results["errors"].append(f"{name} {all_reduce} graph={graph}: {traceback.format_exc()}")
             entry["roofline"] = float(bandwidth) / weights.bytes_per_token(len(PROMPT) + STEPS // 2)
             best = max(v for k, v in entry.items() if k in ("graph", "eager"))
             entry["of_roofline"] = best / entry["roofline"]
             entry["roofline_by_context"] = {str(n): float(bandwidth) / weights.bytes_per_token(n) for n in contexts}
             del decoder
+        except MissingCubin:  # every later run would miss it too: end the run (the build is stale)
+            results["errors"].append(f"{name} {all_reduce}: {traceback.format_exc()}")
+            save()
+            raise
         except Exception:  # noqa: BLE001
-            results["errors"].append(f"{name} {all_reduce} {tiles}: {traceback.format_exc()}")
+            results["errors"].append(f"{name} {all_reduce}: {traceback.format_exc()}")
+        entry["seconds"] = time.perf_counter() - start
         if profile:  # every rank's kernels: an all-reduce's time on one holds its wait for the other
             by_rank: list[Any] = [None] * WORLD
             dist.all_gather_object(by_rank, entry.pop("kernels_us", None))
             entry["kernels_us_by_rank"] = by_rank
-        key = f"{name} TP={WORLD} {all_reduce}" + ("" if tiles == "default" else f" {tiles}")
+        key = f"{name} TP={WORLD} {all_reduce}"
         results["runs"][key] = entry
         print(f"rank {rank}: {key}: {entry}", flush=True)
         torch.cuda.empty_cache()
@@ -344,21 +378,11 @@ def rank_main(out: Path, task: str) -> None:
             results["one_shot_tokens_equal"] = runs["14B TP=2 group"]["tokens"] == runs["14B TP=2 one-shot"]["tokens"]
             save()
     else:
-        rates = {}
-        for tiles in TP_TILES:
-            if tiles != "default":
-                rates[tiles] = sharded("14B", QWEN3_14B, option, (), tiles)
-                dist.barrier()
-        # The default tiles' rate is the table's run (with contexts); the chosen ones' is the fastest.
-        rates["default"] = sharded("14B", QWEN3_14B, option, CONTEXTS, profile=True)
+        # The pair's all-reduce first (the baseline), then TP=1 and 32B with it, and only then
+        # the others, the peer one last: should a launch of its kernel never end, the pair is
+        # ended at the deadline with the table's baseline saved.
+        rates = {option: sharded("14B", QWEN3_14B, option, CONTEXTS, profile=True)}
         dist.barrier()
-        choice = [max(rates, key=lambda name: rates[name])]
-        dist.broadcast_object_list(choice, src=0)  # both ranks run rank 0's choice
-        chosen = choice[0]
-        results["chosen_tiles"] = chosen
-        if chosen != "default":
-            sharded("14B", QWEN3_14B, option, CONTEXTS, chosen, profile=True)
-            dist.barrier()
         if rank == 0:  # TP=1 of 14B on this GPU alone
             entry: dict[str, Any] = {"tp": 1}
             try:
@@ -371,7 +395,6 @@ def rank_main(out: Path, task: str) -> None:
                 entry["of_roofline"] = entry["graph"] / entry["roofline"]
                 entry["roofline_by_context"] = {str(n): float(bandwidth) / weights.bytes_per_token(n)
                                                 for n in CONTEXTS}
-                entry["tp2_speedup"] = {name: rate / entry["graph"] for name, rate in rates.items()}
                 del decoder
             except Exception:  # noqa: BLE001
                 results["errors"].append(f"14B TP=1: {traceback.format_exc()}")
@@ -380,33 +403,59 @@ def rank_main(out: Path, task: str) -> None:
             torch.cuda.empty_cache()
             save()
         dist.barrier()
-        sharded("32B", QWEN3_32B, option, CONTEXTS, chosen)
-        if chosen != "default":
-            dist.barrier()
-            sharded("32B", QWEN3_32B, option, (), "default")
+        sharded("32B", QWEN3_32B, option, CONTEXTS)
+        dist.barrier()
+        runs = results["runs"]
+        for all_reduce in TABLE_ALL_REDUCES:
+            if all_reduce != option:
+                rates[all_reduce] = sharded("14B", QWEN3_14B, all_reduce, CONTEXTS, profile=True)
+                dist.barrier()
+                same = runs[f"14B TP={WORLD} {all_reduce}"].get("tokens") == runs[f"14B TP={WORLD} {option}"].get("tokens")
+                results.setdefault("tokens_equal", {})[all_reduce] = same
+                if not same:  # a wrong sum is no candidate
+                    rates[all_reduce] = 0.0
+        tp1 = runs.get("14B TP=1", {}).get("graph")
+        if tp1:
+            results["tp2_speedup"] = {name: rate / tp1 for name, rate in rates.items()}
+        choice = [max(rates, key=lambda name: rates[name])]
+        dist.broadcast_object_list(choice, src=0)  # both ranks run rank 0's choice
+        results["chosen_all_reduce"] = choice[0]
+        save()
+        if choice[0] != option:
+            sharded("32B", QWEN3_32B, choice[0], CONTEXTS)
     dist.barrier()
     dist.destroy_process_group()
 
 
-def pair(out: Path, task: str, env: Mapping[str, str], port: int) -> list[int]:
-    """Start one process per GPU (this script with ``--rank``) and wait for them."""
+def pair(out: Path, task: str, env: Mapping[str, str], port: int, deadline: float = float("inf")) -> list[int]:
+    """Start one process per GPU (this script with ``--rank``) and wait for them; once one fails
+    (a missing cubin, say), the others are ended: they would wait for it in a collective; at
+    ``deadline`` (``time.monotonic``) all are (what they saved stays)."""
     base = {**os.environ, **NCCL_ENV, **env, "WORLD_SIZE": str(WORLD), "MASTER_ADDR": "127.0.0.1",
             "MASTER_PORT": str(port)}
     ranks = [subprocess.Popen([sys.executable, "-P", __file__, "--rank", str(out), task],
                               env={**base, "RANK": str(r), "LOCAL_RANK": str(r)})
              for r in range(WORLD)]
+    while any(rank.poll() is None for rank in ranks):
+        if any(rank.poll() for rank in ranks) or time.monotonic() > deadline:
+            for rank in ranks:
+                if rank.poll() is None:
+                    rank.kill()
+        time.sleep(0.5)
     codes = [rank.wait() for rank in ranks]
     print(f"{task}: ranks exited with {codes}", flush=True)
     return codes
 
 
-def run(out: Path, nccl_sweep: bool = False) -> None:
+def run(out: Path, nccl_sweep: bool = False, deadline: float | None = None) -> None:
     """2. of the module's docstring (with ``nccl_sweep``, 1. first, and the TP table's pair takes
-    its fastest 14B step's NCCL setting and all-reduce)."""
+    its fastest 14B step's NCCL setting and all-reduce); with ``deadline``, every pair is ended
+    that many seconds after the start."""
+    end = time.monotonic() + (deadline if deadline is not None else float("inf"))
     out.mkdir(parents=True, exist_ok=True)
     best: tuple[float, str, str] = (0.0, "default", "one-shot")
     for i, (name, env) in enumerate(NCCL_VARIANTS.items() if nccl_sweep else ()):
-        pair(out, f"latency-{name}", env, 29512 + i)
+        pair(out, f"latency-{name}", env, 29512 + i, end)
         try:
             runs = json.loads((out / f"latency-{name}.json").read_text())["runs"]
         except (OSError, KeyError, ValueError):
@@ -415,7 +464,7 @@ def run(out: Path, nccl_sweep: bool = False) -> None:
             if entry.get("graph", 0.0) > best[0]:
                 best = (entry["graph"], name, entry["all_reduce"])
     print(f"the TP table with NCCL {best[1]}, all_reduce={best[2]}", flush=True)
-    pair(out, f"table-{best[2]}", NCCL_VARIANTS[best[1]], 29530)
+    pair(out, f"table-{best[2]}", NCCL_VARIANTS[best[1]], 29530, end)
     table = out / "tp.json"
     if table.exists():
         results = json.loads(table.read_text())
@@ -426,6 +475,8 @@ def run(out: Path, nccl_sweep: bool = False) -> None:
 def add_arguments(parser: Any) -> None:
     parser.add_argument("--nccl-sweep", action="store_true",
                         help="time the all-reduce alone under each NCCL setting first (1. of the docstring)")
+    parser.add_argument("--deadline", type=float, metavar="SECONDS",
+                        help="end every pair this long after the start (a launch that never ends)")
 
 
 def one_rank(out: Path) -> None:

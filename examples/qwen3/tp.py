@@ -17,7 +17,22 @@ the local shapes (model.py) with three hooks of its step filled in:
   rank maps (``symm_mem.empty`` + ``rendezvous``, NVLink peer memory, no multicast), meets the
   other ranks at a barrier of signal flags, reads all their copies, sums them into the vector
   and meets them again (so the next call may overwrite its buffer) -- no NCCL kernel, no
-  proxy thread, a few microseconds for a decode step's ~20 KB vector;
+  proxy thread, a few microseconds for a decode step's ~20 KB vector; or ``"two-shot"`` (GPUs
+  only), torch's symmetric-memory two-shot all-reduce in place: the residual vectors themselves
+  (``x``, ``x2``) live in memory every rank maps, so the row-parallel projection writes its
+  partial sum where the other ranks read it (no copy in); one kernel meets the other ranks at a
+  barrier, sums its share of the elements from every rank's vector, writes that share's sums
+  into every rank's vector and meets them again.  Who owns a vector: only the all-reduce kernels
+  touch another rank's; a rank's kernel passes its first barrier once every rank has stored its
+  partial sum (each rank's stream runs its projection first), and returns past its second once
+  every rank is done reading and writing every vector, so outside the all-reduce a rank's
+  vector is its own, as a plain buffer is: its launches write and read it in stream order; or
+  ``"peer"`` (two GPUs only), no collective library: one launch of safetile's own kernel
+  (peer.py, the model's one unsafe kernel: its protocol and why it holds are there) stores the
+  rank's partial sums straight into the other rank's memory, raises a flag there, waits for the
+  other's flag and adds up -- one flag's trip over NVLink instead of two barriers, and a launch
+  like the others, so it starts while the projection before it drains and the one after it
+  starts its weight reads while it waits;
 * after the LM head, every rank's per-tile maxima and their rows are all-gathered and the rows
   offset to the whole vocabulary (``_gather_best``), so every rank samples the same token.
 
@@ -43,10 +58,11 @@ import numpy as np
 
 import safetile as st
 
+from . import peer
 from .model import Qwen3Decoder, Tiles
 from .reference import QWEN3_4B, QWEN3_14B, TINY, TINY_GROUP3, Config, random_weights
 
-ALL_REDUCES = ("group", "one-shot")
+ALL_REDUCES = ("group", "one-shot", "two-shot", "peer")
 """How a row-parallel projection's partial sums are added up (``ShardedDecoder``'s ``all_reduce``)."""
 
 CONFIGS = {"tiny": TINY, "tiny-group3": TINY_GROUP3, "4B": QWEN3_4B, "14B": QWEN3_14B}
@@ -122,13 +138,22 @@ class ShardedDecoder(Qwen3Decoder):
 
         if all_reduce not in ALL_REDUCES:
             raise ValueError(f"all_reduce={all_reduce!r} is not one of {', '.join(map(repr, ALL_REDUCES))}")
-        if all_reduce == "one-shot" and device == "cpu":
-            raise ValueError("the one-shot all-reduce maps the other GPUs' memory (torch symmetric memory): "
+        if all_reduce != "group" and device == "cpu":
+            raise ValueError(f"the {all_reduce} all-reduce maps the other GPUs' memory (torch symmetric memory): "
                              "on the CPU pass all_reduce='group' (gloo)")
         self.all_reduce = all_reduce
         self.peer_buffer: Any = None
         """With ``all_reduce="one-shot"``: the symmetric-memory buffer every rank reads (hidden f32)."""
+        self.mapped: dict[str, Any] = {}
+        """Tensors in symmetric memory, mapped once: with ``all_reduce="two-shot"`` the residual
+        vectors, with ``"peer"`` this rank's ``inbox`` and ``flags`` (peer.py) and, as
+        ``peer_inbox`` and ``peer_flags``, the other rank's."""
         self.rank, self.world = dist.get_rank(), dist.get_world_size()
+        if all_reduce == "peer" and self.world != 2:
+            raise ValueError(f"the peer all-reduce sums two ranks' vectors, not {self.world}: "
+                             "pass all_reduce='one-shot' (or 'group')")
+        self.site = 0
+        """The all-reduces of the step recorded so far (``peer_sum``'s site)."""
         local, mine = (local_config(config, self.world), weights) if sharded else \
             shard(config, weights, self.rank, self.world)
         super().__init__(local, mine, tiles=tiles, **options)
@@ -142,11 +167,36 @@ class ShardedDecoder(Qwen3Decoder):
     def prefill(self, prompt: list[int], stream: st.Stream | None = None) -> None:
         raise NotImplementedError("a sharded prefill is not written: decode the prompt (generate without prefill)")
 
-    def _shared(self, name: str, shape: tuple[int, ...], dtype: Any) -> None:
-        """Buffer ``name`` as a torch tensor of zeros shared with safetile."""
-        tensor = self.torch.zeros(shape, dtype=dtype, device=self.device)
+    def _shared(self, name: str, shape: tuple[int, ...], dtype: Any, mapped: bool = False) -> None:
+        """Buffer ``name`` as a torch tensor of zeros shared with safetile; ``mapped``: in symmetric
+        memory every rank maps (allocated and exchanged once, zeroed after)."""
+        if mapped:
+            if name not in self.mapped:
+                self.mapped[name] = self._map(shape, dtype)
+            tensor = self.mapped[name].zero_()
+        else:
+            tensor = self.torch.zeros(shape, dtype=dtype, device=self.device)
         self.views[name] = tensor
         self.buffers[name] = st.from_dlpack(tensor)
+
+    def _map(self, shape: tuple[int, ...], dtype: Any) -> Any:
+        """A tensor in torch's symmetric memory, exchanged with every rank (``rendezvous``, on the
+        host: before any capture); with ``all_reduce="peer"`` the other rank's as well, as
+        ``(mine, theirs)``."""
+        from torch.distributed import _symmetric_memory as symm_mem
+
+        tensor = symm_mem.empty(shape, dtype=dtype, device=self.device)
+        try:
+            handle = symm_mem.rendezvous(tensor, self.dist.group.WORLD.group_name)
+        except RuntimeError as err:
+            if "overlapping devices" not in str(err):
+                raise
+            raise RuntimeError(f"the {self.all_reduce} all-reduce needs each rank on its own GPU ordinal: let every "
+                               "rank see every GPU and pick its own (tp.use_gpu(LOCAL_RANK)), not "
+                               "CUDA_VISIBLE_DEVICES of one GPU") from err
+        if self.all_reduce == "peer":
+            return tensor, handle.get_buffer(1 - self.rank, shape, dtype)
+        return tensor
 
     def _collective(self) -> Any:
         """Where the collectives run: the launches' stream (on a GPU), in order with them."""
@@ -159,19 +209,34 @@ class ShardedDecoder(Qwen3Decoder):
     def _residual(self, name: str) -> str:
         return name if self.rank == 0 else "zero"
 
-    def _reduce(self, name: str) -> None:
-        with self._collective():
-            if self.all_reduce == "one-shot":
-                self._one_shot(self.views[name])
-            else:
-                self.dist.all_reduce(self.views[name])
+    def _reduce(self, run: Any, name: str) -> None:
+        if self.all_reduce == "peer":
+            hidden = self.config.hidden
+            self._launch(run, peer.peer_sum, (name, (peer.tile(hidden),)), "steps", "inbox", "flags", "peer_inbox",
+                         "peer_flags", self.site, N=hidden)
+        else:
+            with self._collective():
+                self._sum(self.views[name])
+        self.site += 1
 
-    def _one_shot(self, vector: Any) -> None:
-        """Sum ``vector`` over the ranks in place, on torch's current stream.  In place is safe:
-        each thread copies its elements into the peer buffer and, after the barrier, writes their
-        sum back to the same elements; the other ranks read the peer buffer only."""
-        self.torch.ops.symm_mem.one_shot_all_reduce_copy_out(self.peer_buffer, vector, "sum",
-                                                             self.dist.group.WORLD.group_name, vector)
+    def step(self, scope: Any, prompt_len: int) -> None:
+        self.site = 0
+        super().step(scope, prompt_len)
+        if self.all_reduce == "peer":
+            self._launch(scope.record, peer.count, ("steps", (1,)))
+
+    def _sum(self, vector: Any) -> None:
+        """Sum ``vector`` over the ranks in place, on torch's current stream, ``all_reduce``'s way.
+        The one-shot in place is safe: each thread copies its elements into the peer buffer and,
+        after the barrier, writes their sum back to the same elements; the other ranks read the
+        peer buffer only.  The two-shot's ``vector`` is mapped memory (the module's docstring)."""
+        group = self.dist.group.WORLD.group_name
+        if self.all_reduce == "one-shot":
+            self.torch.ops.symm_mem.one_shot_all_reduce_copy_out(self.peer_buffer, vector, "sum", group, vector)
+        elif self.all_reduce == "two-shot":
+            self.torch.ops.symm_mem.two_shot_all_reduce_(vector, "sum", group)
+        else:
+            self.dist.all_reduce(vector)
 
     def _gather_best(self) -> tuple[str, str]:
         gather = getattr(self.dist, "all_gather_single", None) or self.dist.all_gather_into_tensor
@@ -185,7 +250,7 @@ class ShardedDecoder(Qwen3Decoder):
         super()._allocate(prompt)
         torch, c, tiles = self.torch, self.config, self.tiles.head_rows
         for name in ("x", "x2", "zero"):
-            self._shared(name, (c.hidden,), torch.float32)
+            self._shared(name, (c.hidden,), torch.float32, mapped=self.all_reduce == "two-shot" and name != "zero")
         per_rank = c.vocab // tiles
         self._shared("best_all", (per_rank * self.world,), torch.float32)
         self._shared("best_at_all", (per_rank * self.world,), torch.int32)
@@ -194,20 +259,31 @@ class ShardedDecoder(Qwen3Decoder):
         self.offsets = torch.arange(self.world, dtype=torch.int32, device=self.device).repeat_interleave(per_rank) \
             * c.vocab
         self.dist.all_reduce(self.views["zero"])  # the communicator made before any capture
-        if self.all_reduce == "one-shot":
-            if self.peer_buffer is None:  # mapped once, before any capture (rendezvous works on the host)
-                from torch.distributed import _symmetric_memory as symm_mem
+        if self.all_reduce == "one-shot" and self.peer_buffer is None:
+            self.peer_buffer = self._map((c.hidden,), torch.float32)  # once, before any capture
+        if self.all_reduce in ("one-shot", "two-shot"):
+            self._sum(self.views["x"])  # its first launch eager too, on torch's stream (zeros sum to zeros)
+        if self.all_reduce == "peer":
+            self._peer_memory()
 
-                self.peer_buffer = symm_mem.empty(c.hidden, dtype=torch.float32, device=self.device)
-                try:
-                    symm_mem.rendezvous(self.peer_buffer, self.dist.group.WORLD.group_name)
-                except RuntimeError as err:
-                    if "overlapping devices" not in str(err):
-                        raise
-                    raise RuntimeError("the one-shot all-reduce needs each rank on its own GPU ordinal: let every "
-                                       "rank see every GPU and pick its own (tp.use_gpu(LOCAL_RANK)), not "
-                                       "CUDA_VISIBLE_DEVICES of one GPU") from err
-            self._one_shot(self.views["zero"])  # its first launch eager too, on torch's stream
+    def _peer_memory(self) -> None:
+        """``peer_sum``'s memory (peer.py): this rank's ``inbox`` and ``flags`` and the other
+        rank's, mapped once, zeroed on both ranks before either's first step (a barrier after
+        the zeroing: a flag left from an earlier generation would pass for a fresh one), the
+        step count from zero; each passed to the launches as a raw pointer."""
+        torch, c = self.torch, self.config
+        sites = 2 * c.layers
+        shapes = {"inbox": ((sites, c.hidden), torch.float32),
+                  "flags": ((sites, c.hidden // peer.tile(c.hidden)), torch.int32)}
+        for name, (shape, dtype) in shapes.items():
+            if name not in self.mapped:
+                self.mapped[name], self.mapped[f"peer_{name}"] = self._map(shape, dtype)
+            self.mapped[name].zero_()
+        torch.cuda.synchronize(self.device)
+        self.dist.barrier()
+        for name in ("inbox", "flags", "peer_inbox", "peer_flags"):
+            self.buffers[name] = st.unsafe_pointer(st.from_dlpack(self.mapped[name]))
+        self.buffers["steps"] = st.zeros((1,), st.i32).sync()
 
     def record(self, prompt: list[int], *, prefill: bool = False) -> st.Graph:
         """Fresh buffers for ``prompt`` and one step captured as a graph with its collectives
@@ -272,7 +348,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--max-positions", type=int, default=32)
     parser.add_argument("--dtype", choices=("f32", "bf16"), default="f32")
     parser.add_argument("--all-reduce", choices=ALL_REDUCES, default="group",
-                        help="one-shot: torch symmetric memory (GPUs only); group: the process group's")
+                        help="one-shot, two-shot: torch symmetric memory (GPUs only); group: the process group's")
     parser.add_argument("--out", help="each rank writes its tokens to OUT.<rank>")
     args = parser.parse_args(argv)
     cuda = torch.cuda.is_available()

@@ -100,14 +100,55 @@ def test_what_a_sharded_rank_does_not_do_is_refused_naming_the_way() -> None:
 
 
 def test_an_all_reduce_the_cpu_cannot_run_or_that_does_not_exist_is_refused() -> None:
-    """The one-shot all-reduce maps the other GPUs' memory: on the CPU the refusal names the
-    process group's; a name not among ALL_REDUCES is refused listing them."""
+    """The one-shot, two-shot and peer all-reduces map the other GPUs' memory: on the CPU the
+    refusal names the process group's; the peer one sums two ranks, and one alone is refused
+    naming another way; a name not among ALL_REDUCES is refused listing them."""
     dist = pytest.importorskip("torch.distributed")
     dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{free_port()}", rank=0, world_size=1)
     try:
-        with pytest.raises(ValueError, match=r"on the CPU pass all_reduce='group' \(gloo\)"):
-            ShardedDecoder(TINY, random_weights(TINY), max_positions=16, tiles=TP_TINY_TILES, all_reduce="one-shot")
-        with pytest.raises(ValueError, match=r"all_reduce='nvls' is not one of 'group', 'one-shot'"):
+        for way in ("one-shot", "two-shot", "peer"):
+            with pytest.raises(ValueError, match=rf"the {way} all-reduce maps .* on the CPU pass all_reduce='group' \(gloo\)"):
+                ShardedDecoder(TINY, random_weights(TINY), max_positions=16, tiles=TP_TINY_TILES, all_reduce=way)
+        with pytest.raises(ValueError, match=r"the peer all-reduce sums two ranks' vectors, not 1: pass all_reduce='one-shot'"):
+            ShardedDecoder(TINY, random_weights(TINY), max_positions=16, tiles=TP_TINY_TILES, device="cuda:0",
+                           all_reduce="peer")
+        with pytest.raises(ValueError, match=r"all_reduce='nvls' is not one of 'group', 'one-shot', 'two-shot', 'peer'"):
             ShardedDecoder(TINY, random_weights(TINY), max_positions=16, tiles=TP_TINY_TILES, all_reduce="nvls")
     finally:
         dist.destroy_process_group()
+
+
+def test_the_peer_all_reduce_sums_two_ranks_over_their_inboxes_and_flags() -> None:
+    """peer.py's protocol on the interpreter, two ranks in one process sharing their memory as two
+    GPUs map each other's: each step, at each of 2 sites, both ranks' ``SEND`` halves then both
+    ``RECEIVE`` halves (a whole launch waits for the other rank's flag, which the interpreter's
+    one launch at a time would never raise); every sum exact on both ranks, each flag the step
+    that set it, ``count`` counting the steps."""
+    torch = pytest.importorskip("torch")
+    import safetile as st
+    from qwen3.peer import RECEIVE, SEND, count, peer_sum
+
+    n, bn, sites = 32, 16, 2
+    inbox = [torch.zeros(sites, n) for _ in range(2)]
+    flags = [torch.zeros(sites, n // bn, dtype=torch.int32) for _ in range(2)]
+
+    def pointer(t):  # noqa: ANN001, ANN202
+        return st.unsafe_pointer(st.from_dlpack(t))
+
+    memory = [[pointer(inbox[r]), pointer(flags[r]), pointer(inbox[1 - r]), pointer(flags[1 - r])] for r in range(2)]
+    steps = [st.zeros((1,), st.i32).sync() for _ in range(2)]
+    rng = np.random.default_rng(3)
+    for step in range(1, 3):
+        for site in range(sites):
+            parts = [rng.standard_normal(n).astype(np.float32) for _ in range(2)]
+            z = [st.from_numpy(p).sync() for p in parts]
+            for phase in (SEND, RECEIVE):
+                for r in range(2):
+                    out = peer_sum(z[r].partition((bn,)), steps[r], *memory[r], site, N=n, PHASE=phase).sync()
+                    z[r], steps[r], memory[r] = out[0].unpartition(), out[1], list(out[2:6])
+            for r in range(2):
+                np.testing.assert_array_equal(z[r].numpy(), parts[0] + parts[1])
+        for r in range(2):
+            steps[r] = count(steps[r].partition((1,))).sync()[0].unpartition()
+            assert steps[r].numpy().tolist() == [step]
+            assert flags[r].tolist() == [[step] * (n // bn)] * sites

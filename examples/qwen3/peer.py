@@ -1,0 +1,99 @@
+"""The peer all-reduce of two ranks (tp.py's ``all_reduce="peer"``): one launch, no collective library.
+
+Each rank's vector is summed with the other rank's in place, over memory both ranks map (torch's
+symmetric memory: NVLink peer memory, no multicast).  This is the one unsafe kernel of the model
+(raw pointers into another GPU's memory, a flag it spins on); what keeps it correct is the
+protocol below, not the compiler's proofs, so it is written out here.
+
+Memory, per rank, each allocated once in symmetric memory and zeroed before a generation:
+
+* ``inbox``  ``[sites, N]`` f32: row ``s`` holds the *other* rank's partial sums at site ``s``
+  (a site is one all-reduce of the step: after o_proj and after down, ``2 * layers`` a step);
+* ``flags``  ``[sites, N / BN]`` i32: ``flags[s, b]`` is the step number (from 1) of the last
+  block ``b`` of site ``s`` the other rank has written into ``inbox``;
+* ``steps``  ``(1,)`` i32, an ordinary buffer: steps done so far, counted by ``count`` at the
+  end of every step (both ranks run the same steps, so they count alike).
+
+``peer_sum`` at site ``s``, block ``b`` (elements ``b * BN ...``), ``e = steps + 1``:
+
+1. store this rank's partial sums into the other rank's ``inbox[s]``, then set the other
+   rank's ``flags[s, b] = e`` (an atomic exchange with release semantics at system scope: the
+   other rank that reads ``e`` there also sees the partial sums);
+2. wait until this rank's ``flags[s, b] == e`` (acquire loads at system scope), then read
+   this rank's ``inbox[s]`` and store the sum ``mine + theirs`` into the block's tile of the
+   vector (``a + b`` in f32 is ``b + a``: both ranks hold the same sum, bit for bit).
+
+Who owns ``inbox[s]`` of a rank: only the other rank writes it, only this rank reads it.  The
+write of step ``e + 1`` cannot overtake the read of step ``e``: the writer reaches site ``s`` of
+step ``e + 1`` only after its site ``s + 1`` of step ``e`` (or site 0 of step ``e + 1``, for the
+last site), which waited for this rank's flag of that site, set by this rank's next
+``peer_sum`` launch; that launch sets its flag after its grid-dependency wait, so after the
+launch before it, and with it every launch before (the read of ``inbox[s]``), has finished.
+So two sites a step are enough, and every model has at least two.  ``flags[s, b]`` moves
+from ``e - 1`` to ``e`` only, so a wait cannot take a stale flag for a fresh one -- which is why
+the flags and the count start from zero together on both ranks (``tp.ShardedDecoder`` zeroes
+them and meets the other rank before the first step), and why the count is not the position
+(a benchmark sets the position back).
+
+``PHASE`` runs half the protocol, for the CPU interpreter, which runs one launch at a time
+(a rank's wait would never end while the other's launch has not run): both ranks' ``SEND``
+launches, then both ranks' ``RECEIVE`` launches sum what a ``BOTH`` launch sums.
+"""
+
+from __future__ import annotations
+
+import math
+
+import safetile as st
+from safetile import f32, i32
+
+SEND, RECEIVE, BOTH = 1, 2, 3
+"""``peer_sum``'s ``PHASE``: its first half, its second half, or the whole."""
+
+
+def tile(n: int) -> int:
+    """Elements a block of ``peer_sum`` sums of a vector of ``n``: the largest power of two up to
+    1,024 dividing ``n`` (1,024 at Qwen3-14B's and -32B's 5,120: 5 blocks, 5 flags a site)."""
+    return math.gcd(n, 1024)
+
+
+@st.kernel
+def peer_sum(
+    z: st.Mut[f32, ("BN",)],
+    steps: st.Ref[i32, (1,)],
+    inbox: st.Ptr[f32],
+    flags: st.Ptr[i32],
+    peer_inbox: st.Ptr[f32],
+    peer_flags: st.Ptr[i32],
+    site: i32,
+    *,
+    BN: int,
+    N: int,
+    PHASE: int = BOTH,
+):
+    """``z += the other rank's z`` at ``site`` (the module's protocol), ``z`` of ``N`` elements in
+    blocks of ``BN``: ``inbox``, ``flags`` this rank's, ``peer_inbox``, ``peer_flags`` the other's."""
+    assert N % BN == 0, "a block sums BN elements of the N: BN divides N"
+    b, _, _ = st.tile_block_id()
+    epoch = steps.load_tile((1,), (0,)).reshape(()) + 1
+    mine = st.load_tile_mut(z)
+    at = st.iota((BN,)) + (site * N + b * BN)
+    flag_at = st.zeros((1,), i32) + (site * (N // BN) + b)
+    theirs = st.zeros((BN,), f32)
+    with st.unsafe():
+        if PHASE != RECEIVE:
+            st.store_ptr(st.offset(peer_inbox, at), mine)
+            st.atomic_rmw(st.offset(peer_flags, flag_at), epoch.reshape((1,)), "xchg", ordering="release",
+                          scope="system")
+        if PHASE != SEND:
+            seen = st.load_ptr(st.offset(flags, flag_at), ordering="acquire", scope="system")
+            while seen.reshape(()) != epoch:
+                seen = st.load_ptr(st.offset(flags, flag_at), ordering="acquire", scope="system")
+            theirs = st.load_ptr(st.offset(inbox, at))
+    z.store(mine + theirs)
+
+
+@st.kernel
+def count(z: st.Mut[i32, (1,)]):
+    """``z += 1`` (the steps done: ``peer_sum``'s epoch)."""
+    z.store(st.load_tile_mut(z) + 1)
