@@ -10,9 +10,8 @@ Square f16 4096/8192 and bf16 8192, and the Qwen3-4B projections (QKV,
 down) at M = 16, 128, 1024, 8192 tokens (``--only projections``: those
 alone, with the split-K configs and the smaller tiles that few tokens
 need; ``--only candidates``: ``CANDIDATES``, the configs tried for
-``matmul()``'s plan; ``--only shipped``: ``matmul()`` at the squares and
-the projections up to 8192 tokens, beside the config it launched before
-its last refit).  Each implementation is timed by
+``matmul()``'s plan; ``--only shipped``: ``matmul()`` at the shapes whose
+plan the last refit changed, beside the config it launched before).  Each implementation is timed by
 ``Method.compare``: shuffled rounds, each warmed on itself after a cool-down
 (the burst figure, clock near its maximum), then 1 s of back-to-back
 launches each (the steady state, at the 700 W cap on an H100: the
@@ -70,6 +69,8 @@ SUM_TILE = _example("gemm", "SUM_TILE")
 STREAM_K = _example("gemm", "stream_k_gemm")
 STREAM_K_SUM = _example("gemm", "stream_k_sum")
 STREAM_K_SHAPE = _example("gemm", "stream_k_shape")
+BIG_TILE_HINTS = _example("gemm", "big_tile_hints")
+GEMM_LOAD_HINTS = _example("gemm", "gemm_load_hints")
 SUM_PIECE = _example("gemm", "SUM_PIECE")
 
 
@@ -181,25 +182,18 @@ CANDIDATES = [
 and cuBLAS (issue 30's gaps, session 6: the down projection's partial wave at 1024-2048 tokens
 by stream-K, QKV at 1024 tokens likewise; QKV and down at 16-128 tokens by deeper loads, wider K
 tiles and stream-K).  Session 5's list and its figures: docs/benchmarks.md §4."""
-TILED_BIG = dict(BIG, group=8)
 SHIPPED = [
-    ("f16", 4096, 4096, 4096, "4096x4096x4096", [Config(128, 256, 64, **TILED_BIG)]),
-    ("bf16", 16, 6144, 2560, "QKV M=16", [Config(64, 64, 64, group=8)]),
-    ("bf16", 128, 6144, 2560, "QKV M=128", [Config(128, 128, 64, group=8)]),
-    ("bf16", 16, 2560, 9728, "down M=16", [Config(64, 64, 64, splits=2)]),
-    ("bf16", 2048, 6144, 2560, "QKV M=2048", [Config(128, 256, 64, **TILED_BIG)]),
-    ("bf16", 8192, 6144, 2560, "QKV M=8192", [Config(128, 256, 64, **TILED_BIG)]),
-    ("bf16", 8192, 2560, 9728, "down M=8192", [Config(128, 256, 64, **TILED_BIG)]),
-    ("bf16", 1024, 2560, 9728, "down M=1024", [Config(128, 256, 64, **TILED_BIG)]),
-    ("f16", 8192, 8192, 8192, "8192x8192x8192", [Config(128, 256, 64, **TILED_BIG)]),
-    ("bf16", 8192, 8192, 8192, "8192x8192x8192", [Config(128, 256, 64, **TILED_BIG)]),
-    ("bf16", 1024, 6144, 2560, "QKV M=1024", []),
-    ("bf16", 128, 2560, 9728, "down M=128", []),
-    ("bf16", 2048, 2560, 9728, "down M=2048", []),
+    ("bf16", 1024, 2560, 9728, "down M=1024", [Config(128, 256, 64, **PERSISTENT_BIG)]),
+    ("bf16", 16, 6144, 2560, "QKV M=16", [Config(16, 64, 128, group=8)]),
+    ("bf16", 128, 6144, 2560, "QKV M=128", [Config(64, 128, 64, group=8)]),
+    ("bf16", 16, 2560, 9728, "down M=16", [Config(16, 64, 128, splits=2)]),
+    ("bf16", 128, 2560, 9728, "down M=128", [Config(64, 128, 64, splits=2)]),
+    ("bf16", 2048, 2560, 9728, "down M=2048", [Config(128, 256, 64, **STREAM_K_BIG)]),
+    ("bf16", 1024, 6144, 2560, "QKV M=1024", [Config(128, 256, 64, **STREAM_K_BIG)]),
 ]
-"""``--only shipped``: ``matmul()`` against cuBLAS at the squares and the projections, each with
-the config ``matmul()`` launched before session 5's refit (commit 41d0550) as a same-run
-reference where the plan changed (none where it did not)."""
+"""``--only shipped``: ``matmul()`` against cuBLAS where session 6 changed its plan, each with the
+config it launched before (commit a8479da) as a same-run reference; at down 2048 and QKV 1024
+(plan unchanged) stream-K on 128x256 tiles beside it."""
 FP8_CONFIGS = [Config(128, 128, 128, warps8=True, group=8, fp8=True),
                Config(128, 256, 128, warps8=True, group=8, fp8=True)]
 PERSISTENT_BLOCKS = 132
@@ -280,9 +274,10 @@ def shipped(m: int, n: int, k: int, fp8: bool = False) -> Config:
     if fp8:
         return Config(128, 128, 128, warps8=True, group=8, fp8=True)
     bm, bn, bk, splits, persistent, streamed = GEMM_PLAN(m, n, k)
-    big = bm * bn >= 128 * 256
-    return Config(bm, bn, bk, warps8=big, latency=6 if big else 0, group=0 if splits > 1 or streamed else 8,
-                  splits=splits if splits > 1 else 0, persistent=persistent, stream_k=streamed)
+    return Config(bm, bn, bk, warps8=bool(BIG_TILE_HINTS(BM=bm, BN=bn)),
+                  latency=GEMM_LOAD_HINTS(BM=bm, BN=bn).get("sm_90", {}).get("latency", 0),
+                  group=0 if splits > 1 or streamed else 8, splits=splits if splits > 1 else 0,
+                  persistent=persistent, stream_k=streamed)
 
 
 KERNELS = {c: c.kernel() for c in CONFIGS + sum(PROJECTION_CONFIGS.values(), []) + FP8_CONFIGS + BUILD_ONLY

@@ -47,6 +47,14 @@ def big_tile_load_hints(BM: int, BN: int, **_: object) -> dict[str, dict[str, in
     return {"sm_90": {"latency": 6}} if BM * BN >= 128 * 256 else {}
 
 
+def gemm_load_hints(BM: int, BN: int, **_: object) -> dict[str, dict[str, int]]:
+    """``big_tile_load_hints``, and a load pipeline 4 deep on sm_90 for the small tiles of few tokens
+    (at most 64 rows and 64x128): on an H100, Qwen3-4B's QKV at 16 tokens 1.07 of cuBLAS on
+    16x64x128 against 0.98 without, down at 16 tokens (2 splits) 1.02 against 1.00, QKV at 128
+    tokens on 64x128x64 0.92 against 0.89 (docs/benchmarks.md §4)."""
+    return big_tile_load_hints(BM=BM, BN=BN) or ({"sm_90": {"latency": 4}} if BM <= 64 and BM * BN <= 64 * 128 else {})
+
+
 @st.kernel(
     specialize=[
         dict(E=f16, BM=128, BN=128, BK=64, x=st.TensorSpec(f16, (4096, 4096)), y=st.TensorSpec(f16, (4096, 4096))),
@@ -76,7 +84,7 @@ def gemm(
         dict(E=f16, BM=128, BN=256, BK=64, G=8, x=st.TensorSpec(f16, (8192, 8192)), y=st.TensorSpec(f16, (8192, 8192))),
     ],
     optimization_hints=big_tile_hints,
-    load_hints=big_tile_load_hints,
+    load_hints=gemm_load_hints,
 )
 def grouped_gemm(
     z: st.Mut["E", ("BM", "BN")],
@@ -126,7 +134,7 @@ def persistent_kernel() -> st.Kernel:
 @st.kernel(
     specialize=[dict(E=f16, BM=64, BN=64, BK=64, x=st.TensorSpec(f16, (16, 2560)), y=st.TensorSpec(f16, (2560, 6144)))],
     optimization_hints=big_tile_hints,
-    load_hints=big_tile_load_hints,
+    load_hints=gemm_load_hints,
 )
 def split_k_gemm(
     p: st.Mut[st.f32, (1, "BM", "BN")],
@@ -200,7 +208,7 @@ def split_k(z: st.Tensor, x: st.Tensor, y: st.Tensor, partials: st.Tensor, *, BM
 @st.kernel(
     specialize=[dict(E=f16, BM=128, BN=256, BK=64, x=st.TensorSpec(f16, (1024, 9728)), y=st.TensorSpec(f16, (9728, 2560)))],
     optimization_hints=big_tile_hints,
-    load_hints=big_tile_load_hints,
+    load_hints=gemm_load_hints,
 )
 def stream_k_gemm(
     p: st.MutMapped[st.f32, ("BM", "BN")],
@@ -215,9 +223,15 @@ def stream_k_gemm(
     """Stream-K, first launch: the ``T * KT`` work units (output tile ``t`` row-major, K tile
     ``k``: unit ``t * KT + k``) in ``B`` contiguous runs of ``U = ceil(T * KT / B)``, one a block,
     so every block does the same work whatever the tile count (no partial last wave).  Block ``b``'s
-    run crosses at most ``W`` tiles; its ``j``-th piece (a partial sum over a run of K tiles) goes
-    to slot ``b + j * B`` of ``p`` (``[W * B * BM, BN]`` f32, one ``BM x BN`` tile a slot): the
-    slots are the mapped tiles ``tile_indices()`` hands block ``b``, so each has one writer.  A
+    run crosses at most ``W`` tiles; its ``j``-th piece from the end (a partial sum over a run of K
+    tiles) goes to slot ``b + j * B`` of ``p`` (``[W * B * BM, BN]`` f32, one ``BM x BN`` tile a
+    slot): the slots are the mapped tiles ``tile_indices()`` hands block ``b``, so each has one
+    writer.  The block walks its pieces last tile first, each from its lowest K tile: where a run is
+    at most ``KT`` long (two pieces, ``[0, k1)`` of one tile then ``[k0, KT)`` of the one before),
+    at step ``i`` every block is at K tile ``i`` or ``i + KT - U``, so the blocks share the K tiles
+    of ``x`` and ``y`` they load in L2, as the one-tile-a-block GEMMs do.  (Walking the run in
+    order, each block at its own K offset, measured 0.46 of cuBLAS on the down projection at 1024
+    tokens against 0.73 for the persistent GEMM: the loads then miss L2.)  A
     slot whose piece is empty is not written (``stream_k_sum`` never reads it): a loop of at most
     one trip skips it, not an ``if`` (under which a check could not become a launch check).
 
@@ -233,9 +247,9 @@ def stream_k_gemm(
     units = st.ceil_div(total, blocks)
     start = st.tile_block_id()[0] * units
     end = min(start + units, total)
-    first = start // k_tiles
+    last = (end - 1) // k_tiles
     for slot in p.tile_indices():
-        tile = first + slot[0] // blocks
+        tile = last - slot[0] // blocks
         base = tile * k_tiles
         lo = max(start, base)
         for _ in range(lo, min(min(end, base + k_tiles), lo + 1)):  # one trip if the piece is not empty
@@ -264,15 +278,18 @@ def stream_k_sum(
 ):
     """Stream-K, second launch: each ``FM x FN`` piece of output tile ``t`` (``BM x BN``) is the sum
     of the pieces of the blocks whose runs cross ``t`` (``b = t * KT // U`` to ``((t + 1) * KT -
-    1) // U``; block ``b``'s piece of ``t`` is its ``t - b * U // KT``-th), cast to ``E``.  Small
-    pieces: the sum is memory-bound and the GEMM's tiles are few."""
+    1) // U``; block ``b``'s piece of ``t`` is its ``(last tile of b) - t``-th from the end), cast
+    to ``E``.  Small pieces: the sum is memory-bound and the GEMM's tiles are few."""
     fm, fn, _ = st.tile_block_id()
     rm, rn = BM // FM, BN // FN
     pp = p.partition((FM, FN))
-    tile = (fm // rm) * st.ceil_div(st.num_tile_blocks()[1], rn) + fn // rn
+    n1 = st.ceil_div(st.num_tile_blocks()[1], rn)
+    tile = (fm // rm) * n1 + fn // rn
+    total = st.ceil_div(st.num_tile_blocks()[0], rm) * n1 * k_tiles
     acc = st.zeros((FM, FN), st.f32)
     for b in range(tile * k_tiles // units, ((tile + 1) * k_tiles - 1) // units + 1):
-        row = ((tile - b * units // k_tiles) * blocks + b) * rm + fm % rm
+        last = (min(b * units + units, total) - 1) // k_tiles
+        row = ((last - tile) * blocks + b) * rm + fm % rm
         for r in range(max(row, 0), min(row + 1, st.num_tiles(pp, 0))):
             acc = acc + pp.load((r, fn % rn))
     z.store(acc.astype(E))
@@ -356,8 +373,12 @@ def gemm_tiles(m: int, n: int) -> tuple[int, int, int]:
 
 
 STREAM_K_BELOW = 0.9
-"""``gemm_plan`` runs stream-K on 128x256 tiles where their waves fill less than this of the SMs
-(Qwen3-4B's down projection at 1024 and 2048 tokens: 80 and 160 tiles, 0.61 of 1 and 2 waves)."""
+"""``gemm_plan`` runs stream-K on 128x256 tiles where their waves fill less than this of the SMs and
+each block's run is at most one tile's K (``stream_k_gemm``'s blocks then load the same K tiles
+at about the same time): Qwen3-4B's down projection at 1024 tokens, 80 tiles (0.61 of a wave),
+93 of 152 K tiles a block.  At 2048 tokens (185 K tiles a block) and QKV at 1024 tokens (59 of
+40) the runs are longer and the walk in order measured 0.33-0.50 of cuBLAS; those keep
+``gemm_tiles``' grid (docs/benchmarks.md §4)."""
 
 
 SPLIT_BLOCKS = 80
@@ -405,7 +426,8 @@ def gemm_plan(m: int, n: int, k: int) -> Plan:
     splits = min(SPLIT_BLOCKS // (-(-m // sbm) * -(-n // sbn)), MAX_SPLITS)
     if k >= MIN_SPLIT_K and splits >= 2:
         return Plan(sbm, sbn, bk, splits, False)
-    if bm >= 128 and bn >= 128 and waves(m, n, 128, 256) < STREAM_K_BELOW:
+    if bm >= 128 and bn >= 128 and waves(m, n, 128, 256) < STREAM_K_BELOW \
+            and stream_k_shape(m, n, k, 128, 256, bk, SMS).units <= k // bk:
         return Plan(128, 256, bk, 1, False, True)
     return Plan(bm, bn, bk, 1, bm * bn >= 128 * 256)
 

@@ -84,14 +84,14 @@ def test_the_split_k_kernel_keeps_no_check_and_its_launch_refuses_a_short_y() ->
     (16, 6144, 2560, (16, 64, 128, 1, False, False)),   # QKV, 16 tokens: 96 blocks of 16 rows (0.92-0.97 of cuBLAS; 64x64 0.75-0.77)
     (1, 6144, 2560, (16, 64, 128, 1, False, False)),    # one token: the same 16-row tile
     (128, 6144, 2560, (64, 128, 64, 1, False, False)),  # QKV, 128 tokens: 96 blocks of 64x128 (0.90-0.95; 48 of 128x128 0.70-0.72)
-    (1024, 6144, 2560, (128, 256, 64, 1, False, True)),  # QKV, 1024 tokens: stream-K, 192 tiles on 131 blocks
+    (1024, 6144, 2560, (128, 128, 64, 1, False, False)),  # QKV, 1024 tokens: 384 blocks (stream-K runs: 59 > 40 K tiles)
     (2048, 6144, 2560, (128, 256, 64, 1, True, False)),  # QKV, 2048 tokens: persistent (1.01; one block a tile 0.97)
     (8192, 6144, 2560, (128, 256, 64, 1, True, False)),  # QKV, 8192 tokens: persistent (1.02; 0.97)
     (16, 2560, 9728, (16, 64, 128, 2, False, False)),   # down, 16 tokens: 40 16x64 tiles -> 80 blocks (0.98-0.99; 64x64 0.83-0.84)
     (32, 2560, 9728, (32, 64, 128, 2, False, False)),   # down, 32 tokens: 32-row tiles, likewise split
     (128, 2560, 9728, (64, 128, 64, 2, False, False)),  # down, 128 tokens: 40 blocks of 64x128 -> 80 (1.02)
     (1024, 2560, 9728, (128, 256, 64, 1, False, True)),  # down, 1024 tokens: stream-K, 80 tiles on 131 blocks
-    (2048, 2560, 9728, (128, 256, 64, 1, False, True)),  # down, 2048 tokens: stream-K, 160 tiles on 132 blocks
+    (2048, 2560, 9728, (128, 128, 64, 1, False, False)),  # down, 2048 tokens: 320 blocks (stream-K runs: 185 > 152)
     (4096, 4096, 4096, (128, 256, 64, 1, True, False)),  # persistent (1.00 burst; one block a tile 0.97)
     (8192, 8192, 8192, (128, 256, 64, 1, True, False)),
     (64, 64, 4096, (64, 64, 64, 8, False, False)),      # one tile: at most 8 splits
