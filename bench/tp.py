@@ -410,7 +410,8 @@ def rank_main(out: Path, task: str) -> None:
             if all_reduce != option:
                 rates[all_reduce] = sharded("14B", QWEN3_14B, all_reduce, CONTEXTS, profile=True)
                 dist.barrier()
-                same = runs[f"14B TP={WORLD} {all_reduce}"].get("tokens") == runs[f"14B TP={WORLD} {option}"].get("tokens")
+                tokens = [runs[f"14B TP={WORLD} {a}"].get("tokens") for a in (all_reduce, option)]
+                same = tokens[0] is not None and tokens[0] == tokens[1]
                 results.setdefault("tokens_equal", {})[all_reduce] = same
                 if not same:  # a wrong sum is no candidate
                     rates[all_reduce] = 0.0

@@ -107,12 +107,12 @@ def test_an_all_reduce_the_cpu_cannot_run_or_that_does_not_exist_is_refused() ->
     dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{free_port()}", rank=0, world_size=1)
     try:
         for way in ("one-shot", "two-shot", "peer"):
-            with pytest.raises(ValueError, match=rf"the {way} all-reduce maps .* on the CPU pass all_reduce='group' \(gloo\)"):
+            with pytest.raises(ValueError, match=rf"the {way} all-reduce maps .* on the CPU pass all_reduce='group'"):
                 ShardedDecoder(TINY, random_weights(TINY), max_positions=16, tiles=TP_TINY_TILES, all_reduce=way)
-        with pytest.raises(ValueError, match=r"the peer all-reduce sums two ranks' vectors, not 1: pass all_reduce='one-shot'"):
+        with pytest.raises(ValueError, match=r"sums two ranks' vectors, not 1: pass all_reduce='one-shot'"):
             ShardedDecoder(TINY, random_weights(TINY), max_positions=16, tiles=TP_TINY_TILES, device="cuda:0",
                            all_reduce="peer")
-        with pytest.raises(ValueError, match=r"all_reduce='nvls' is not one of 'group', 'one-shot', 'two-shot', 'peer'"):
+        with pytest.raises(ValueError, match=r"'nvls' is not one of 'group', 'one-shot', 'two-shot', 'peer'"):
             ShardedDecoder(TINY, random_weights(TINY), max_positions=16, tiles=TP_TINY_TILES, all_reduce="nvls")
     finally:
         dist.destroy_process_group()
