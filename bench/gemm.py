@@ -159,7 +159,8 @@ PROJECTION_CONFIGS = {
 tokens split-K with 2..8 splits and 64-row tiles."""
 BUILD_ONLY = [Config(64, 64, 64, splits=4, unchecked=True), Config(128, 256, 64, **BIG, splits=2, unchecked=True),
               Config(16, 64, 128, splits=2, unchecked=True), Config(128, 128, 64, stream_k=True, unchecked=True),
-              Config(256, 128, 64, **BIG, stream_k=True, unchecked=True)]
+              Config(256, 128, 64, **BIG, stream_k=True, unchecked=True),
+              Config(128, 256, 64, **BIG, stream_k=True, unchecked=True)]
 """Built (``--build``: one cubin with the safe split-K or stream-K kernel of the same tiles), not timed."""
 PERSISTENT_BIG = dict(BIG, persistent=True, group=8)
 STREAM_K_BIG = dict(BIG, stream_k=True)
