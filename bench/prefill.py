@@ -45,6 +45,7 @@ import numpy as np
 import safetile as st
 from safetile.backend.cache import MissingCubin, default_cache_dir
 from safetile.backend.resources import kernel_resources
+from safetile.runtime.tensor import numpy_dtype
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "examples"))
@@ -74,7 +75,7 @@ shipped form until session 16) and in one (``up_joined``: the two weights' tiles
 each step, the tile fitted as a GEMM of twice the columns: 128 x 64 a weight at 512 tokens, 128 x
 128 at 2,048 and 8,192); QKV, o_proj and down on ``examples/gemm.py``'s ``gemm_tiles`` for
 their shape in both.  Earlier sessions' variants and what they measured: docs/model.md."""
-BREAKDOWN_PROMPTS = (2048, 8192)
+BREAKDOWN_PROMPTS = (512, 2048, 8192)
 """The prompt lengths whose prefill graph is profiled kernel by kernel."""
 DECODE = (QWEN3_14B, Tiles())
 """The decode timed on one GPU after the prefill: Qwen3-14B, 5 query heads per kv head."""
@@ -96,13 +97,20 @@ def prompt_of(n: int, vocab: int) -> list[int]:
     return [int(t) for t in np.random.default_rng(n).integers(0, vocab, n)]
 
 
+def host_zeros(shape: tuple[int, ...], dtype: st.DType) -> st.Tensor:
+    """Zeros on the CPU backend in ``dtype``'s storage, shared (the build's caches: nothing
+    converted; an upload of converted f32 zeros takes seconds a Qwen3-4B cache here)."""
+    return st.from_dlpack(np.zeros(shape, numpy_dtype(dtype)), dtype=dtype)
+
+
 def build(arch: str) -> None:
-    """Run each config's prefill (and the check's two decode steps: the timed run decodes
-    nothing) on the CPU with ``$SAFETILE_AOT_ARCHS``: every variant the GPU run launches is
-    compiled for ``arch``.  One layer, a 384-token vocabulary and a 16-token prompt give the
-    same variants (those sizes are dynamic); the GEMM tiles fitted to a timed length's rows are
-    planned for them (``PrefillTiles.plan_rows``).  Then every prefill kernel's cubin in the
-    cache: its registers, spill and shared memory (``resources``)."""
+    """Record each timed config's prefill graph on the CPU with ``$SAFETILE_AOT_ARCHS`` (a
+    recording compiles every launch's variant for ``arch`` and runs nothing), then run the
+    check's prefill and two decode steps and record ``DECODE``'s step: every variant the GPU run
+    launches is compiled for ``arch``.  One layer, a 384-token vocabulary and a 16-token prompt
+    give the same variants (those sizes are dynamic); the GEMM tiles fitted to a timed length's
+    rows are planned for them (``PrefillTiles.plan_rows``).  Then every prefill kernel's cubin
+    in the cache: its registers, spill and shared memory (``resources``)."""
     os.environ["SAFETILE_AOT_ARCHS"] = arch
     # Each timed length's GEMM tiles (the fitted ones depend on the prompt's rows), on a short prompt.
     runs = [(SPEED[:3], replace(tiles, plan_rows=-(-n // tiles.row_step) * tiles.row_step))
@@ -110,20 +118,18 @@ def build(arch: str) -> None:
     for (config, dtype, positions), tiles in runs:
         small = replace(config, layers=1, vocab=384)
         decoder = Qwen3Decoder(small, random_weights(small), dtype=dtype, max_positions=positions,
-                               prefill_tiles=tiles)
+                               prefill_tiles=tiles, zeros=host_zeros)
         start = time.perf_counter()
         prompt = prompt_of(16, small.vocab)
         if config is CHECK[0]:
             decoder.generate(prompt, 2, prefill=True)
         else:
-            decoder._allocate(prompt)
-            decoder.prefill(prompt)
-            decoder.read("tokens")
-        print(f"{config.hidden}-wide {dtype}: prefill and decode built for {arch} "
-              f"({time.perf_counter() - start:.0f} s)", flush=True)
+            decoder.record_prefill(prompt).release()
+        print(f"{config.hidden}-wide {dtype}, {tiles}: built for {arch} ({time.perf_counter() - start:.0f} s)",
+              flush=True)
     small = replace(DECODE[0], layers=1, vocab=384)
     Qwen3Decoder(small, random_weights(small), dtype=st.bf16, max_positions=_qwen3_bench.MAX_POSITIONS,
-                 tiles=DECODE[1]).record(_qwen3_bench.PROMPT).release()
+                 tiles=DECODE[1], zeros=host_zeros).record(_qwen3_bench.PROMPT).release()
     print(f"{DECODE[0]}: decode built for {arch}", flush=True)
     resources(arch)
 
