@@ -49,7 +49,10 @@ eagerly there (``generate``).
 from __future__ import annotations
 
 import argparse
+import math
 import os
+import tempfile
+import uuid
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -138,9 +141,9 @@ class ShardedDecoder(Qwen3Decoder):
 
         if all_reduce not in ALL_REDUCES:
             raise ValueError(f"all_reduce={all_reduce!r} is not one of {', '.join(map(repr, ALL_REDUCES))}")
-        if all_reduce != "group" and device == "cpu":
+        if all_reduce in ("one-shot", "two-shot") and device == "cpu":
             raise ValueError(f"the {all_reduce} all-reduce maps the other GPUs' memory (torch symmetric memory): "
-                             "on the CPU pass all_reduce='group' (gloo)")
+                             "on the CPU pass all_reduce='group' (gloo) or 'peer'")
         self.all_reduce = all_reduce
         self.peer_buffer: Any = None
         """With ``all_reduce="one-shot"``: the symmetric-memory buffer every rank reads (hidden f32)."""
@@ -197,6 +200,21 @@ class ShardedDecoder(Qwen3Decoder):
         if self.all_reduce == "peer":
             return tensor, handle.get_buffer(1 - self.rank, shape, dtype)
         return tensor
+
+    def _map_host(self, shape: tuple[int, ...], dtype: Any) -> tuple[Any, Any]:
+        """``_map``'s ``(mine, theirs)`` on the CPU: a file in shared memory each rank maps (its
+        name exchanged through the process group, unlinked once both have mapped it), so the
+        two ranks' interpreters, one process each, read and write the same bytes."""
+        torch, numel = self.torch, math.prod(shape)
+        folder = "/dev/shm" if os.path.isdir("/dev/shm") else tempfile.gettempdir()
+        path = os.path.join(folder, f"safetile-peer-{uuid.uuid4().hex}")
+        mine = torch.from_file(path, shared=True, size=numel, dtype=dtype).view(shape)
+        paths: list[Any] = [None] * self.world
+        self.dist.all_gather_object(paths, path)
+        theirs = torch.from_file(paths[1 - self.rank], shared=True, size=numel, dtype=dtype).view(shape)
+        self.dist.barrier()
+        os.unlink(path)
+        return mine, theirs
 
     def _collective(self) -> Any:
         """Where the collectives run: the launches' stream (on a GPU), in order with them."""
@@ -268,7 +286,7 @@ class ShardedDecoder(Qwen3Decoder):
 
     def _peer_memory(self) -> None:
         """``peer_sum``'s memory (peer.py): this rank's ``inbox`` and ``flags`` and the other
-        rank's, mapped once, zeroed on both ranks before either's first step (a barrier after
+        rank's, mapped once (GPUs: torch's symmetric memory; the CPU: shared files), zeroed on both ranks before either's first step (a barrier after
         the zeroing: a flag left from an earlier generation would pass for a fresh one), the
         step count from zero; each passed to the launches as a raw pointer."""
         torch, c = self.torch, self.config
@@ -277,9 +295,11 @@ class ShardedDecoder(Qwen3Decoder):
                   "flags": ((sites, c.hidden // peer.tile(c.hidden)), torch.int32)}
         for name, (shape, dtype) in shapes.items():
             if name not in self.mapped:
-                self.mapped[name], self.mapped[f"peer_{name}"] = self._map(shape, dtype)
+                mapping = self._map_host if self.device == "cpu" else self._map
+                self.mapped[name], self.mapped[f"peer_{name}"] = mapping(shape, dtype)
             self.mapped[name].zero_()
-        torch.cuda.synchronize(self.device)
+        if self.device != "cpu":
+            torch.cuda.synchronize(self.device)
         self.dist.barrier()
         for name in ("inbox", "flags", "peer_inbox", "peer_flags"):
             self.buffers[name] = st.unsafe_pointer(st.from_dlpack(self.mapped[name]))

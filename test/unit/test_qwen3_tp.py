@@ -29,21 +29,26 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.mark.parametrize("name, config", [("tiny", TINY), pytest.param("tiny-group3", TINY_GROUP3, marks=pytest.mark.full)])
-# make test decodes the tiny config over gloo; make test-full also the group of 3 (30-65 s more)
+@pytest.mark.parametrize("name, config, all_reduce", [
+    ("tiny", TINY, "group"), pytest.param("tiny-group3", TINY_GROUP3, "group", marks=pytest.mark.full),
+    pytest.param("tiny", TINY, "peer", marks=pytest.mark.full)])
+# make test decodes the tiny config over gloo; make test-full also the group of 3 and the peer
+# all-reduce (30-65 s more each)
 def test_two_ranks_over_gloo_give_the_unsharded_tokens(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                       name: str, config) -> None:  # noqa: ANN001
+                                                       name: str, config, all_reduce: str) -> None:  # noqa: ANN001
     """Rank 1 is ``python -m qwen3.tp`` in a process of its own; rank 0 is the same ``main`` run in
     this process, whose torch and safetile are imported already (a second interpreter spends
     ~2.5 CPU-s importing them again, more than the rank's decode).  10 steps (the prompt's 5 and
-    6 tokens, less one): the last ones' attention walks two tiles of 8 keys."""
+    6 tokens, less one): the last ones' attention walks two tiles of 8 keys.  With the peer
+    all-reduce the two processes' interpreters run peer.py's protocol at once over shared
+    memory, each waiting for the other's flags."""
     pytest.importorskip("torch.distributed")
     from torch.distributed import distributed_c10d
 
     out = tmp_path / "tokens"
     world = {"WORLD_SIZE": "2", "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(free_port())}
     args = ["--config", name, "--prompt", *map(str, PROMPT), "--steps", str(STEPS), "--max-positions", "16",
-            "--out", str(out)]
+            "--all-reduce", all_reduce, "--out", str(out)]
     env = {**os.environ, **world, "PYTHONPATH": str(ROOT / "examples"), "SAFETILE_BACKEND": "cpu", "RANK": "1",
            "LOCAL_RANK": "1"}
     other = subprocess.Popen([sys.executable, "-m", "qwen3.tp", *args], env=env, cwd=tmp_path,
@@ -100,18 +105,17 @@ def test_what_a_sharded_rank_does_not_do_is_refused_naming_the_way() -> None:
 
 
 def test_an_all_reduce_the_cpu_cannot_run_or_that_does_not_exist_is_refused() -> None:
-    """The one-shot, two-shot and peer all-reduces map the other GPUs' memory: on the CPU the
-    refusal names the process group's; the peer one sums two ranks, and one alone is refused
-    naming another way; a name not among ALL_REDUCES is refused listing them."""
+    """The one-shot and two-shot all-reduces map the other GPUs' memory: on the CPU the refusal
+    names the ways that run there; the peer one sums two ranks, and one alone is refused naming
+    another way; a name not among ALL_REDUCES is refused listing them."""
     dist = pytest.importorskip("torch.distributed")
     dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{free_port()}", rank=0, world_size=1)
     try:
-        for way in ("one-shot", "two-shot", "peer"):
+        for way in ("one-shot", "two-shot"):
             with pytest.raises(ValueError, match=rf"the {way} all-reduce maps .* on the CPU pass all_reduce='group'"):
                 ShardedDecoder(TINY, random_weights(TINY), max_positions=16, tiles=TP_TINY_TILES, all_reduce=way)
         with pytest.raises(ValueError, match=r"sums two ranks' vectors, not 1: pass all_reduce='one-shot'"):
-            ShardedDecoder(TINY, random_weights(TINY), max_positions=16, tiles=TP_TINY_TILES, device="cuda:0",
-                           all_reduce="peer")
+            ShardedDecoder(TINY, random_weights(TINY), max_positions=16, tiles=TP_TINY_TILES, all_reduce="peer")
         with pytest.raises(ValueError, match=r"'nvls' is not one of 'group', 'one-shot', 'two-shot', 'peer'"):
             ShardedDecoder(TINY, random_weights(TINY), max_positions=16, tiles=TP_TINY_TILES, all_reduce="nvls")
     finally:
