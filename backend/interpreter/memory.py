@@ -214,6 +214,18 @@ class GlobalMemory:
 
     # -- access --------------------------------------------------------------
 
+    def locate_box(self, start: int, offsets: np.ndarray, extent: int, itemsize: int) -> Span | None:
+        """The one span of the elements ``start + offsets`` (byte ``start``,
+        ``itemsize``-byte elements, ``offsets`` in ``[0, extent)``) if they lie
+        aligned inside one live buffer; None otherwise (``locate`` on their
+        addresses then says what is wrong)."""
+        if start % itemsize:
+            return None
+        first = self.buffer_at(start)
+        if first is None or start + extent * itemsize > first.end or (start - first.address) % itemsize:
+            return None
+        return Span(first, offsets.ravel() + (start - first.address) // itemsize, None)
+
     def locate(self, addresses: np.ndarray, itemsize: int) -> list[Span]:
         """Split an access of ``itemsize``-byte elements by buffer.
 

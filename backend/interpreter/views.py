@@ -142,6 +142,56 @@ def elements(
     return addresses, mask
 
 
+@dataclass(frozen=True)
+class Box:
+    """A tile wholly inside its tensor: element ``start + offsets[...]`` of the
+    tensor's memory, ``offsets`` in the tile's shape (an affine box: no mask, no
+    address built a lane)."""
+
+    start: int
+    """Byte address of the tile's first element."""
+    offsets: np.ndarray
+    """Each lane's element offset from ``start`` (shared between accesses: read only)."""
+    extent: int
+    """Elements from ``start`` to one past the last lane."""
+    itemsize: int
+
+
+_LANE_OFFSETS: dict[tuple[int, tuple[int, ...]], tuple[_Layout, np.ndarray, int]] = {}
+"""``(id(layout), tensor strides) -> (layout, lane offsets, extent)``; the layout
+is kept so its id is not reused."""
+
+
+def box(view: TileView, index: Sequence[int | np.ndarray], *, check: bool) -> Box | None:
+    """``view[index]`` as a ``Box`` when the tile lies wholly inside the tensor
+    and the view is not a gather (None otherwise: ``elements`` then gives the
+    addresses and the mask, and raises what a bad index raises).  Same lanes, in
+    the same order, as ``elements``; the index is checked as ``elements`` checks
+    it."""
+    layout = _layout(view.type)
+    if layout.gather is not None:
+        return None
+    tensor = view.tensor
+    if check:
+        _check_index(view, index, None)
+    first = 0
+    for k, d in enumerate(layout.dims):
+        start = int(index[k]) * layout.steps[k]
+        if start + layout.tile[k] > tensor.shape[d] or tensor.strides[d] < 0:
+            return None
+        first += start * tensor.strides[d]
+    key = (id(layout), tensor.strides)
+    hit = _LANE_OFFSETS.get(key)
+    if hit is None or hit[0] is not layout:
+        offsets: np.ndarray | int = 0
+        for k, lane in enumerate(layout.lanes):
+            offsets = offsets + lane * tensor.strides[layout.dims[k]]
+        whole = np.ascontiguousarray(np.broadcast_to(np.asarray(offsets, dtype=np.intp), layout.tile))
+        whole.flags.writeable = False
+        hit = _LANE_OFFSETS[key] = (layout, whole, int(whole.max(initial=-1)) + 1)
+    return Box(tensor.base + first * layout.itemsize, hit[1], hit[2], layout.itemsize)
+
+
 def _check_index(view: TileView, index: Sequence[int | np.ndarray], gather: int | None) -> None:
     scalars = [(k, int(i)) for k, i in enumerate(index) if k != gather]
     if all(i < view.index_space[k] for k, i in scalars):

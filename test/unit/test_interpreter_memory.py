@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from interpreter_support import kernel, parse, poisoned
-from safetile.backend.interpreter import GlobalMemory, MemoryAccessError, run_kernel
+from safetile.backend.interpreter import GlobalMemory, MemoryAccessError, run_kernel, views
+from safetile.backend.interpreter.values import TensorView
 
 
 def _edge_load(padding: str) -> np.ndarray:
@@ -98,6 +99,45 @@ def test_dim_map_transposes_tiles() -> None:
     y = poisoned((8, 4), np.float32)
     run_kernel(module, (1,), [x, y])
     np.testing.assert_array_equal(y, x.T)
+
+
+@pytest.mark.parametrize(
+    ("elem", "strides", "view"),
+    [
+        ("f32", (8, 1), "partition_view<tile=(2x4), tensor_view<5x8xf32, strides=[8,1]>, dim_map=[1, 0]>"),
+        ("f16", (1, 5), "strided_view<tile=(2x2), traversal_strides=[1,3], tensor_view<5x8xf16, strides=[1,5]>>"),
+    ],
+)
+def test_a_tile_inside_its_tensor_is_a_box_of_the_same_lanes_as_its_addresses(
+    elem: str, strides: tuple[int, int], view: str
+) -> None:
+    """``views.box`` (the loads' and stores' fast path: no address a lane) gives
+    the lanes ``views.elements`` gives, in the same order, for every index whose
+    tile lies inside the tensor, and nothing where the tile crosses the edge."""
+    tv = f"tensor_view<5x8x{elem}, strides=[{strides[0]},{strides[1]}]>"
+    make = "make_partition_view" if view.startswith("partition") else "make_strided_view"
+    module = kernel(
+        f"%x: tile<ptr<{elem}>>",
+        f"""
+        %tx = make_tensor_view %x, shape = [5, 8], strides = [{strides[0]}, {strides[1]}] : {tv}
+        %px = {make} %tx : {view}
+        """,
+    )
+    (made,) = [op for op in module.walk() if op.name == f"cuda_tile.{make}"]
+    tile = views.tile_view(made.results[0].type, TensorView(made.results[0].type.tensor_view, 4096, (5, 8), strides))
+    boxes = 0
+    for i in range(tile.index_space[0]):
+        for j in range(tile.index_space[1]):
+            addresses, mask = views.elements(tile, (i, j), check=True)
+            box = views.box(tile, (i, j), check=True)
+            if mask is not None:
+                assert box is None, (i, j)
+                continue
+            boxes += 1
+            assert box is not None and box.offsets.shape == addresses.shape
+            np.testing.assert_array_equal(box.start + box.offsets * box.itemsize, addresses.astype(np.int64))
+            assert box.extent == int(box.offsets.max()) + 1
+    assert boxes >= 2
 
 
 def test_strided_view_overlapping_tiles_and_index_space() -> None:

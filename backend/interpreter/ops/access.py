@@ -16,6 +16,7 @@ from xdsl.ir import Attribute
 from ..engine import Frame
 from ..errors import MemoryAccessError, UnsupportedError
 from ..memory import Span
+from ..views import Box
 
 Update = Callable[[np.ndarray, np.ndarray], np.ndarray]
 """(old values, their lane positions) -> new values (an atomic's effect)."""
@@ -53,9 +54,7 @@ def load(
     active = None if mask is None else np.flatnonzero(mask)
     spans = _spans(frame, flat if active is None else flat[active], dtype)
     if active is None and len(spans) == 1 and spans[0].lanes is None:
-        span = spans[0]
-        _check(frame, span, dtype, write=False, atomic=atomic, what="read")
-        return elements.decode(span.buffer.typed(dtype)[span.index], t).reshape(shape)
+        return _read(frame, spans[0], dtype, t, atomic).reshape(shape)
     raw = np.zeros(flat.size if active is None else active.size, dtype=dtype)
     for span in spans:
         _check(frame, span, dtype, write=False, atomic=atomic, what="read")
@@ -85,10 +84,47 @@ def store(
         active = np.flatnonzero(mask)
         flat, raw = flat[active], raw[active]
     for span in _spans(frame, flat, dtype):
-        if span.buffer.readonly:
-            raise MemoryAccessError(f"store to read-only buffer '{span.buffer.name}'")
-        _check(frame, span, dtype, write=True, atomic=atomic, what="wrote")
-        span.buffer.typed(dtype)[span.index] = raw if span.lanes is None else raw[span.lanes]
+        _write(frame, span, dtype, raw if span.lanes is None else raw[span.lanes], atomic)
+
+
+def _read(frame: Frame, span: Span, dtype: np.dtype, t: Attribute, atomic: bool) -> np.ndarray:
+    _check(frame, span, dtype, write=False, atomic=atomic, what="read")
+    return elements.decode(span.buffer.typed(dtype)[span.index], t)
+
+
+def _write(frame: Frame, span: Span, dtype: np.dtype, raw: np.ndarray, atomic: bool) -> None:
+    if span.buffer.readonly:
+        raise MemoryAccessError(f"store to read-only buffer '{span.buffer.name}'")
+    _check(frame, span, dtype, write=True, atomic=atomic, what="wrote")
+    span.buffer.typed(dtype)[span.index] = raw
+
+
+def _box_span(frame: Frame, box: Box, dtype: np.dtype) -> Span | None:
+    if dtype.itemsize != box.itemsize:
+        return None
+    return frame.launch.memory.locate_box(box.start, box.offsets, box.extent, dtype.itemsize)
+
+
+def load_box(frame: Frame, box: Box, t: Attribute, *, atomic: bool = False) -> np.ndarray | None:
+    """``load`` of a tile wholly inside its tensor (``views.box``), without an
+    address a lane; None where the box is not aligned inside one live buffer
+    (``load`` on its addresses then raises what is wrong)."""
+    dtype = _dtype(t)
+    span = _box_span(frame, box, dtype)
+    if span is None:
+        return None
+    return _read(frame, span, dtype, t, atomic).reshape(box.offsets.shape)
+
+
+def store_box(frame: Frame, box: Box, x: np.ndarray, t: Attribute, *, atomic: bool = False) -> bool:
+    """``store`` of a tile wholly inside its tensor; False (nothing written)
+    where ``load_box`` gives None."""
+    dtype = _dtype(t)
+    span = _box_span(frame, box, dtype)
+    if span is None:
+        return False
+    _write(frame, span, dtype, elements.encode(np.broadcast_to(x, box.offsets.shape), t).ravel(), atomic)
+    return True
 
 
 def read_modify_write(

@@ -34,7 +34,7 @@ from ..engine import Builder, Executor, Frame, Program
 from ..values import TOKEN, TensorView, TileView
 from safetile.backend.elements import signed, unsigned, wrap
 from . import arith
-from .access import load, read_modify_write, store
+from .access import load, load_box, read_modify_write, store, store_box
 from .common import element, index, slot, tile_type, token, width
 
 _PADDING = {
@@ -142,7 +142,11 @@ def _build_load_view(op: Operation, kernel: Program) -> Executor:
 
     def run(frame: Frame, a: list[Any]) -> tuple[np.ndarray, Any]:
         check = frame.launch.options.check_bounds
-        addresses, mask = views.elements(a[0], read_index(a), check=check, inbounds=inbounds)
+        at = read_index(a)
+        box = views.box(a[0], at, check=check)
+        if box is not None and (whole := load_box(frame, box, elem, atomic=atomic)) is not None:
+            return whole, TOKEN
+        addresses, mask = views.elements(a[0], at, check=check, inbounds=inbounds)
         tile = load(frame, addresses, elem, mask, atomic=atomic)
         if mask is not None and padding is not None:
             tile = np.where(mask, tile, padding)
@@ -160,7 +164,11 @@ def _build_store_view(op: Operation, kernel: Program) -> Executor:
 
     def run(frame: Frame, a: list[Any]) -> tuple[Any]:
         check = frame.launch.options.check_bounds
-        addresses, mask = views.elements(a[1], read_index(a), check=check, inbounds=inbounds)
+        at = read_index(a)
+        box = views.box(a[1], at, check=check)
+        if box is not None and store_box(frame, box, a[0], elem, atomic=atomic):
+            return (TOKEN,)
+        addresses, mask = views.elements(a[1], at, check=check, inbounds=inbounds)
         store(frame, addresses, a[0], elem, mask, atomic=atomic)
         return (TOKEN,)
 
