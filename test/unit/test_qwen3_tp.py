@@ -156,3 +156,17 @@ def test_the_peer_all_reduce_sums_two_ranks_over_their_inboxes_and_flags() -> No
             steps[r] = count(steps[r].partition((1,))).sync()[0].unpartition()
             assert steps[r].numpy().tolist() == [step]
             assert flags[r].tolist() == [[step] * (n // bn)] * sites
+
+
+def test_the_peer_kernels_unsafe_report_names_its_pointers_and_accesses() -> None:
+    """``peer_sum``'s unsafe report: its four raw pointers and nothing but the pointer accesses
+    (stores, the flag's exchange, loads, offsets) of its protocol; ``count`` has none."""
+    from qwen3.peer import count, peer_sum
+
+    report = peer_sum.unsafe_report(BN=16, N=32)
+    pointers = {line.split("'")[1] for line in report if "raw pointer parameter" in line}
+    assert pointers == {"inbox", "flags", "peer_inbox", "peer_flags"}
+    ops = {line.rsplit(" ", 1)[1] for line in report if "raw pointer parameter" not in line}
+    assert ops == {"cuda_tile.store_ptr_tko", "cuda_tile.atomic_rmw_tko", "cuda_tile.load_ptr_tko",
+                   "cuda_tile.offset"}
+    assert count.unsafe_report() == []
