@@ -28,12 +28,18 @@ the tiles that straddle a boundary once each with the mask.  ``k`` and
 ``v`` pad with zeros, so a padded value row, weighted by a zero probability,
 adds nothing.
 
-Tiles and hints (``bench/kernels.py``, docs/benchmarks.md section 5, H100):
-``BM = BN = 128`` with ``num_worker_warps_per_cta = 8`` on sm_90 (168
-registers, no spill) is the best or within 4% of it at S = 4096 and 8192;
-a causal kernel at S = 1024 runs best in 64x128 tiles at ``occupancy = 2``
-(two blocks an SM, 128 registers, no spill; 6-13% faster).  The hints follow
-the query tile's height: 8 worker warps from 128 rows, occupancy 2 below.
+Tiles, hints and order (``bench/kernels.py``, docs/benchmarks.md section 5,
+H100 run -s6): the query tiles of a few heads together (``ORDER`` 1 or 4,
+the default 1) beat the head-fastest order at S = 4096 and 8192 in every
+case, 8-15% less time non-causal and 2-26% causal (d128 causal S = 8192:
+1.49 -> 1.10 ms); at S = 1024, where every head's keys and values fit in
+L2, the head-fastest order (``ORDER=0``) is 3-8% faster in three of the
+four cases (6% slower at d128 non-causal).  ``BM = BN = 128`` with
+``num_worker_warps_per_cta = 8`` on sm_90 (168 registers, no spill) is the
+best or within 5% of it at S = 4096 and 8192; 64x128 tiles at
+``occupancy = 2`` (two blocks an SM, 128 registers, no spill) win at S =
+1024 and causal at S = 4096.  The hints follow the query tile's height: 8
+worker warps from 128 rows, occupancy 2 below.
 """
 
 import math
@@ -94,7 +100,7 @@ def flash_attention(
     D: int,
     CAUSAL: int,
     GROUP: int,
-    ORDER: int,
+    ORDER: int = 1,
 ):
     BM = BMD // D
     if ORDER:
