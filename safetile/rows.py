@@ -155,9 +155,10 @@ WARPS_8_OCCUPANCY_2: Hints = {"num_worker_warps_per_cta": 8, "occupancy": 2}
 16-bit rms_norm's pick (runs -B and -C, docs/benchmarks.md §5)."""
 
 _NORM_F32_ONE_TILE: Sequence[Rule] = [
-    (1024, [(2048, {"occupancy": 6}), (4096, {"occupancy": 4})]),
+    (1024, [(2048, {"occupancy": 6}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6}, DIRECT_STORES)]),
     (8192, [(4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
-    (None, [(16384, {"occupancy": 2}), (16384, {"num_worker_warps_per_cta": 8}), (16384, {})])]
+    (None, [(16384, {"occupancy": 2}), (16384, {"num_worker_warps_per_cta": 8}), (16384, {}),
+            (16384, {"occupancy": 2}, DIRECT_STORES)])]
 """rms_norm's and layer_norm's f32 one-tile rules (the same runs chose the same for both): 2048 elements a
 block at occupancy 6 up to 1024 columns (40 registers), 4096 at 4 wider; a row of 16384 in one tile at
 occupancy 2 (128 registers, no spill; run -B)."""
@@ -171,12 +172,15 @@ SOFTMAX = RowTable(
                      (1024, {}, DIRECT_STORES), (2048, {}, DIRECT_STORES), (4096, {"occupancy": 8}, DIRECT_STORES)]),
              (None, [(8192, {"occupancy": 4}), (2048, {"occupancy": 6}), (4096, {"occupancy": 6}),
                      (4096, {}, DIRECT_STORES), (4096, {"num_worker_warps_per_cta": 8}, DIRECT_STORES),
-                     (8192, {"occupancy": 8}, DIRECT_STORES)])],
+                     (8192, {"occupancy": 6}, DIRECT_STORES)])],
         # f32: 1024 at 8 up to 1024 columns (32 registers), 4096 at 4 up to 8192; a row of 16384 in one
         # tile at occupancy 2 (128 registers, no spill: 0.99 of Triton, 0.71-0.75 looped; run -B)
-        32: [(1024, [(1024, {"occupancy": 8}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
-             (8192, [(4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
-             (None, [(16384, {"occupancy": 2}), (16384, {"num_worker_warps_per_cta": 8}), (16384, {})])],
+        32: [(1024, [(1024, {"occupancy": 8}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6}),
+                     (1024, {}, DIRECT_STORES)]),
+             (8192, [(4096, {"occupancy": 4}), (2048, {"occupancy": 6}), (4096, {}, DIRECT_STORES),
+                     (4096, {"num_worker_warps_per_cta": 8}, DIRECT_STORES)]),
+             (None, [(16384, {"occupancy": 2}), (16384, {"num_worker_warps_per_cta": 8}), (16384, {}),
+                     (16384, {}, DIRECT_STORES), (16384, {"num_worker_warps_per_cta": 8}, DIRECT_STORES)])],
         **_F64},
     looped={
         # 8 worker warps at occupancy 2 (80 registers): 16-bit with tiles of 16384 (1.02-1.08x the 8192 at 3
@@ -203,10 +207,13 @@ RMS_NORM = RowTable(
         # 4096 at 6 (chosen in runs -B and -C, 1.01-1.02x); f32 2048 at 6 up to 1024 columns (40 registers),
         # 4096 at 4 wider; a row of 16384 in one tile at occupancy 2 (128 registers, no spill: 0.99-1.00 of
         # Triton, 0.81-0.85 looped; run -B)
-        16: [(2048, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
+        16: [(128, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
+             (2048, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6}),
+                     (8192, {"occupancy": 4}, DIRECT_STORES)]),
              (4096, [(4096, {"occupancy": 6}), (8192, {"occupancy": 4}), (4096, {"occupancy": 4})]),
              (8192, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
-             (None, [(16384, {"occupancy": 2}), (16384, {"num_worker_warps_per_cta": 8}), (16384, {})])],
+             (None, [(16384, {"occupancy": 2}), (16384, {"num_worker_warps_per_cta": 8}), (16384, {}),
+                     (16384, {"occupancy": 2}, DIRECT_STORES)])],
         32: _NORM_F32_ONE_TILE,
         **_F64},
     looped={
@@ -231,10 +238,13 @@ LAYER_NORM = RowTable(
         # 6 (as rms_norm); a row of 16384 in
         # one tile at 2 (128 registers, no spill: 1.46x no hint, 1.5x the looped kernel); f32 as rms_norm,
         # a row of 16384 in one tile at 2 too (0.96 of Triton, 0.67 looped; run -B)
-        16: [(2048, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
+        16: [(128, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
+             (2048, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6}),
+                     (8192, {"occupancy": 4}, DIRECT_STORES)]),
              (4096, [(4096, {"occupancy": 6}), (8192, {"occupancy": 4}), (4096, {"occupancy": 4})]),
              (8192, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
-             (None, [(16384, {"occupancy": 2}), (16384, {}), (16384, {"num_worker_warps_per_cta": 8})])],
+             (None, [(16384, {"occupancy": 2}), (16384, {}), (16384, {"num_worker_warps_per_cta": 8}),
+                     (16384, {"occupancy": 2}, DIRECT_STORES)])],
         32: _NORM_F32_ONE_TILE,
         **_F64},
     looped={
