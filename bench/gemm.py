@@ -28,8 +28,11 @@ compile to one cubin (``--build`` says so, as for the split-K kernel).
 from __future__ import annotations
 
 import argparse
+import collections
 import importlib.util
 import json
+import re
+import subprocess
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -38,6 +41,7 @@ from typing import Any
 
 import safetile as st
 from safetile.backend.resources import kernel_resources
+from safetile.backend.toolchain import default_toolchain
 from safetile.runtime.launch import Prepared
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -184,17 +188,18 @@ and cuBLAS (issue 30's gaps, session 6: the down projection's partial wave at 10
 by stream-K, QKV at 1024 tokens likewise; QKV and down at 16-128 tokens by deeper loads, wider K
 tiles and stream-K).  Session 5's list and its figures: docs/benchmarks.md §4."""
 SHIPPED = [
-    ("bf16", 1024, 2560, 9728, "down M=1024", [Config(128, 256, 64, **PERSISTENT_BIG)]),
+    ("bf16", 1024, 2560, 9728, "down M=1024", [Config(128, 256, 64, **STREAM_K_BIG)]),
     ("bf16", 16, 6144, 2560, "QKV M=16", [Config(16, 64, 128, group=8)]),
-    ("bf16", 128, 6144, 2560, "QKV M=128", [Config(64, 128, 64, group=8)]),
+    ("bf16", 128, 6144, 2560, "QKV M=128", [Config(64, 128, 64, latency=4, group=8)]),
     ("bf16", 16, 2560, 9728, "down M=16", [Config(16, 64, 128, splits=2)]),
-    ("bf16", 128, 2560, 9728, "down M=128", [Config(64, 128, 64, splits=2)]),
+    ("bf16", 128, 2560, 9728, "down M=128", [Config(64, 128, 64, latency=4, splits=2)]),
     ("bf16", 2048, 2560, 9728, "down M=2048", [Config(128, 256, 64, **STREAM_K_BIG)]),
     ("bf16", 1024, 6144, 2560, "QKV M=1024", [Config(128, 256, 64, **STREAM_K_BIG)]),
 ]
-"""``--only shipped``: ``matmul()`` against cuBLAS where session 6 changed its plan, each with the
-config it launched before (commit a8479da) as a same-run reference; at down 2048 and QKV 1024
-(plan unchanged) stream-K on 128x256 tiles beside it."""
+"""``--only shipped``: ``matmul()`` against cuBLAS at the shapes session 6 worked on, each beside
+a same-run reference: at 16 tokens the config ``matmul()`` launched before (no ``latency`` hint,
+commit a8479da), at 128 tokens the ``latency = 4`` it does not take, at down 1024/2048 and QKV 1024
+stream-K on 128x256 tiles, which it does not run (docs/benchmarks.md §4)."""
 FP8_CONFIGS = [Config(128, 128, 128, warps8=True, group=8, fp8=True),
                Config(128, 256, 128, warps8=True, group=8, fp8=True)]
 PERSISTENT_BLOCKS = 132
@@ -274,11 +279,10 @@ def shipped(m: int, n: int, k: int, fp8: bool = False) -> Config:
     examples' hints by tile size)."""
     if fp8:
         return Config(128, 128, 128, warps8=True, group=8, fp8=True)
-    bm, bn, bk, splits, persistent, streamed = GEMM_PLAN(m, n, k)
+    bm, bn, bk, splits, persistent = GEMM_PLAN(m, n, k)
     return Config(bm, bn, bk, warps8=bool(BIG_TILE_HINTS(BM=bm, BN=bn)),
                   latency=GEMM_LOAD_HINTS(BM=bm, BN=bn).get("sm_90", {}).get("latency", 0),
-                  group=0 if splits > 1 or streamed else 8, splits=splits if splits > 1 else 0,
-                  persistent=persistent, stream_k=streamed)
+                  group=0 if splits > 1 else 8, splits=splits if splits > 1 else 0, persistent=persistent)
 
 
 KERNELS = {c: c.kernel() for c in CONFIGS + sum(PROJECTION_CONFIGS.values(), []) + FP8_CONFIGS + BUILD_ONLY
@@ -288,11 +292,24 @@ KERNELS = {c: c.kernel() for c in CONFIGS + sum(PROJECTION_CONFIGS.values(), [])
 # -- ahead of time, here --------------------------------------------------------------
 
 
+def sass_counts(cubin: Path) -> str:
+    """The MMA instructions (``HGMMA``/``QGMMA``: Hopper's warpgroup MMA, 16- and 8-bit; ``HMMA``:
+    the warp-level one; each with the shape and types tileiras issued) and the local-memory stores
+    and loads (``STL``/``LDL``: spill traffic) in the cubin's SASS (``cuobjdump -sass``, beside
+    ``tileiras``), each with its count."""
+    sass = subprocess.run([str(default_toolchain().tool("cuobjdump")), "-sass", str(cubin)],
+                          capture_output=True, text=True, check=True).stdout
+    found = collections.Counter(re.findall(r"\b((?:[HQ]GMMA|HMMA)\.\S+|STL|LDL)\b", sass))
+    return ", ".join(f"{op} x{count}" for op, count in sorted(found.items())) or "none"
+
+
 def build(arch: str, only: str | None = None, tokens: tuple[int, ...] = TOKENS) -> None:
-    """Every config's cubin (and ``matmul()``'s; split-K: both launches, and the unchecked twins of
-    ``BUILD_ONLY``) into the cache, and its resources (read from the cubin)."""
-    print("| config | problem | registers | spill (stack bytes) | shared memory (bytes) | identical to |")
-    print("|---|---|---|---|---|---|")
+    """Every config's cubin (and ``matmul()``'s; split-K and stream-K: both launches, and the
+    unchecked twins of ``BUILD_ONLY``) into the cache, and its resources (read from the cubin) and
+    its SASS's MMA and spill instructions (``sass_counts``)."""
+    print("| config | problem | registers | spill (stack bytes) | shared memory (bytes) | SASS: MMA, STL/LDL | "
+          "identical to |")
+    print("|---|---|---|---|---|---|---|")
     seen: dict[bytes, str] = {}
 
     def one(kernel: st.Kernel, what: str, label: str, generics: dict[str, Any]) -> None:
@@ -302,8 +319,8 @@ def build(arch: str, only: str | None = None, tokens: tuple[int, ...] = TOKENS) 
         name = f"{what} {label}"
         same = seen.setdefault(cubin, name)
         usage = kernel_resources(cubin, done.symbol)
-        print(f"| {what} | {label} | {usage.registers} | {usage.stack_bytes} | "
-              f"{usage.shared_bytes} | {same if same != name else ''} |", flush=True)
+        print(f"| {what} | {label} | {usage.registers} | {usage.stack_bytes} | {usage.shared_bytes} | "
+              f"{sass_counts(done.cubin)} | {same if same != name else ''} |", flush=True)
 
     for dtype_name, m, n, k, label, configs in problems(False, only, tokens):
         dtype = getattr(st, "bf16" if dtype_name == "fp8" else dtype_name)
@@ -313,8 +330,8 @@ def build(arch: str, only: str | None = None, tokens: tuple[int, ...] = TOKENS) 
         for config, kernel in todo:
             what = config.name
             if kernel is None:  # matmul() or scaled_mm(): the example's kernel with its own hints
-                kernel = FP8 if fp8 else SPLIT_K if config.splits else STREAM_K if config.stream_k \
-                    else PERSISTENT_MATMUL if config.persistent else GROUPED
+                kernel = FP8 if fp8 else SPLIT_K if config.splits else PERSISTENT_MATMUL if config.persistent \
+                    else GROUPED
                 what = f"example {'scaled_mm' if fp8 else 'matmul'}() = {what}"
             one(kernel, what, f"{dtype_name} {label}", spec(config, dtype, m, n, k))
             if config.splits:
@@ -394,12 +411,11 @@ def run(quick: bool, json_path: str | None = None, only: str | None = None,
             if fp8:
                 launches.append((f"example scaled_mm() = {mine.name}",
                                  lambda z: [SCALED_MM(z, st.as_tensor(a), st.as_tensor(b), 0.5, 0.25).prepare()]))
-            elif mine.splits or mine.stream_k:  # matmul() as a user calls it, checked; then its two launches
+            elif mine.splits:  # matmul() as a user calls it, checked; then its two launches, prepared
                 out = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
                 MATMUL(st.as_tensor(out), st.as_tensor(a), st.as_tensor(b)).sync()
                 check("example matmul()", out)
-                launches.append((f"example matmul() = {mine.name}", lambda z: split_k(SPLIT_K, mine, z)
-                                 if mine.splits else stream_k(STREAM_K, mine, z)))
+                launches.append((f"example matmul() = {mine.name}", lambda z: split_k(SPLIT_K, mine, z)))
             else:
                 launches.append((f"example matmul() = {mine.name}",
                                  lambda z: [MATMUL(z, st.as_tensor(a), st.as_tensor(b)).prepare()]))

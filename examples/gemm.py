@@ -13,8 +13,8 @@ docs/benchmarks.md §4): for big outputs 128x256x64 tiles in the grouped
 order (``G = 8``) with, on sm_90, 8 worker warps (384 threads, 168
 registers: without it a 128x256 tile spills 1808 bytes a thread) and a load
 pipeline 6 deep (``latency = 6``); for a few rows, 16 or 32-row tiles with
-K tiles of 128.  Tiles of 128x128 or smaller take no hints (8 warps there
-is neutral or slower).
+K tiles of 128 and ``latency = 4`` (``gemm_load_hints``).  Other tiles of
+128x128 or smaller take no hints (8 warps there is neutral or slower).
 
 Split-K (few tokens: a Qwen3-4B projection at 16-128 rows is 20-96 output
 tiles for 132 SMs): ``split_k_gemm``'s block ``(s, bm, bn)`` sums every
@@ -23,6 +23,14 @@ tiles for 132 SMs): ``split_k_gemm``'s block ``(s, bm, bn)`` sums every
 no atomics: each partial and each output tile has one writer, and the
 grid-strided K walk is proved in range (safe and ``unchecked_accesses``
 compile to one cubin).
+
+Stream-K (``stream_k``: a partial last wave of big tiles): ``stream_k_gemm``'s
+blocks each take an equal contiguous run of all tiles' K steps and write a
+partial sum for each tile their run crosses into slots of a mapped partials
+tensor they own; ``stream_k_sum`` adds each tile's partials.  Two launches,
+no atomics, every index proved (one cubin safe and unchecked).  Measured, it
+does not beat the plan's GEMM at the shapes tried, so ``matmul()`` does not
+run it (``gemm_plan``).
 """
 
 import functools
@@ -48,11 +56,13 @@ def big_tile_load_hints(BM: int, BN: int, **_: object) -> dict[str, dict[str, in
 
 
 def gemm_load_hints(BM: int, BN: int, **_: object) -> dict[str, dict[str, int]]:
-    """``big_tile_load_hints``, and a load pipeline 4 deep on sm_90 for the small tiles of few tokens
-    (at most 64 rows and 64x128): on an H100, Qwen3-4B's QKV at 16 tokens 1.07 of cuBLAS on
-    16x64x128 against 0.98 without, down at 16 tokens (2 splits) 1.02 against 1.00, QKV at 128
-    tokens on 64x128x64 0.92 against 0.89 (docs/benchmarks.md §4)."""
-    return big_tile_load_hints(BM=BM, BN=BN) or ({"sm_90": {"latency": 4}} if BM <= 64 and BM * BN <= 64 * 128 else {})
+    """``big_tile_load_hints``, and tileiras's ``latency = 4`` on sm_90 for tiles of at most 32 rows
+    (a few tokens; it shrinks the load pipeline tileiras picks for them, 16x64x128: 122 KB of shared
+    memory against 151).  On an H100 (docs/benchmarks.md §4, burst vs cuBLAS in one run): Qwen3-4B's
+    QKV at 16 tokens on 16x64x128 1.02 against 0.92 without, down at 16 tokens (2 splits) 1.02
+    against 0.98.  Not for 64-row tiles: down at 128 tokens (2 splits of 64x128) fell to 0.93
+    from 1.00, QKV at 128 tokens (64x128) moved 0.88 -> 0.90."""
+    return big_tile_load_hints(BM=BM, BN=BN) or ({"sm_90": {"latency": 4}} if BM <= 32 else {})
 
 
 @st.kernel(
@@ -229,11 +239,13 @@ def stream_k_gemm(
     writer.  The block walks its pieces last tile first, each from its lowest K tile: where a run is
     at most ``KT`` long (two pieces, ``[0, k1)`` of one tile then ``[k0, KT)`` of the one before),
     at step ``i`` every block is at K tile ``i`` or ``i + KT - U``, so the blocks share the K tiles
-    of ``x`` and ``y`` they load in L2, as the one-tile-a-block GEMMs do.  (Walking the run in
-    order, each block at its own K offset, measured 0.46 of cuBLAS on the down projection at 1024
-    tokens against 0.73 for the persistent GEMM: the loads then miss L2.)  A
-    slot whose piece is empty is not written (``stream_k_sum`` never reads it): a loop of at most
-    one trip skips it, not an ``if`` (under which a check could not become a launch check).
+    of ``x`` and ``y`` they load in L2, as the one-tile-a-block GEMMs do.  On an H100, Qwen3-4B's
+    down projection at 1024 tokens (80 128x256 tiles, 131 blocks of 93 of 152 K tiles): this walk
+    0.70 of cuBLAS in burst, the persistent GEMM 0.72 (one tile on each of 80 blocks); the run
+    walked in order, each block at its own K offset, 0.46 (our reading: its loads miss L2).
+    docs/benchmarks.md §4.  A slot whose piece is empty is not written (``stream_k_sum`` never reads
+    it): a loop of at most one trip skips it, not an ``if`` (under which a check could not become a
+    launch check).
 
     ``U`` comes from the grid and the shapes (no scalar argument): the host launches ``B =
     ceil(T * KT / U)`` blocks, so none is idle.  The tile's row and column are the index of a
@@ -372,15 +384,6 @@ def gemm_tiles(m: int, n: int) -> tuple[int, int, int]:
     return (128, 256, 64) if waves(m, n, 128, 256) >= 0.9 * waves(m, n, 128, 128) else (128, 128, 64)
 
 
-STREAM_K_BELOW = 0.9
-"""``gemm_plan`` runs stream-K on 128x256 tiles where their waves fill less than this of the SMs and
-each block's run is at most one tile's K (``stream_k_gemm``'s blocks then load the same K tiles
-at about the same time): Qwen3-4B's down projection at 1024 tokens, 80 tiles (0.61 of a wave),
-93 of 152 K tiles a block.  At 2048 tokens (185 K tiles a block) and QKV at 1024 tokens (59 of
-40) the runs are longer and the walk in order measured 0.33-0.50 of cuBLAS; those keep
-``gemm_tiles``' grid (docs/benchmarks.md §4)."""
-
-
 SPLIT_BLOCKS = 80
 """The blocks a split-K launch aims at: about 0.6 of a wave of ``SMS``.  Measured on an H100
 (docs/benchmarks.md §4): Qwen3-4B's down projection at 128 tokens runs 1.02 of cuBLAS as 2 splits
@@ -397,14 +400,13 @@ class Plan(NamedTuple):
     """How ``matmul()`` launches ``[m, k] @ [k, n]``: ``bm x bn x bk`` tiles, K in ``splits``
     splits (1: one launch over the output tiles), and for one launch whether it is persistent
     (``grouped_persistent_gemm`` on ``min(tiles, SMS)`` blocks) or one block a tile
-    (``grouped_gemm``); ``stream_k``: ``stream_k`` instead (two launches, ``SMS`` blocks)."""
+    (``grouped_gemm``)."""
 
     bm: int
     bn: int
     bk: int
     splits: int
     persistent: bool
-    stream_k: bool = False
 
 
 def gemm_plan(m: int, n: int, k: int) -> Plan:
@@ -414,8 +416,11 @@ def gemm_plan(m: int, n: int, k: int) -> Plan:
     SPLIT_BLOCKS // blocks`` when that is 2 or more (at most ``MAX_SPLITS``).  Unsplit 128x256
     tiles run persistent: at 4096³ and Qwen3-4B's QKV at 2048 and 8192 tokens 0.99-1.02 of cuBLAS
     in burst against 0.97 one block a tile (the same tiles, hints and order; a block's prologue
-    overlaps the last tile's epilogue).  Fitted to Qwen3-4B's projections at 16-8192 tokens and the
-    squares on an H100 (docs/benchmarks.md §4); other shapes are the rule's extrapolation."""
+    overlaps the last tile's epilogue).  No plan runs ``stream_k``: where 128x256 tiles leave a
+    partial wave (Qwen3-4B's down projection at 1024 and 2048 tokens, QKV at 1024) it ran 0.97,
+    0.97 and 0.67 of this plan's GEMM in burst (steady 0.98, 1.00, 0.68) in one H100 run.  Fitted
+    to Qwen3-4B's projections at 16-8192 tokens and the squares on an H100 (docs/benchmarks.md §4);
+    other shapes are the rule's extrapolation."""
     bm, bn, bk = gemm_tiles(m, n)
     while k % bk and bk > 16:
         bk //= 2
@@ -424,12 +429,9 @@ def gemm_plan(m: int, n: int, k: int) -> Plan:
                          "to a multiple of 16")
     sbm, sbn = (64, 128) if m >= 128 and n >= 128 else (min(bm, 64), 64)
     splits = min(SPLIT_BLOCKS // (-(-m // sbm) * -(-n // sbn)), MAX_SPLITS)
-    if k >= MIN_SPLIT_K and splits >= 2:
-        return Plan(sbm, sbn, bk, splits, False)
-    if bm >= 128 and bn >= 128 and waves(m, n, 128, 256) < STREAM_K_BELOW \
-            and stream_k_shape(m, n, k, 128, 256, bk, SMS).units <= k // bk:
-        return Plan(128, 256, bk, 1, False, True)
-    return Plan(bm, bn, bk, 1, bm * bn >= 128 * 256)
+    if k < MIN_SPLIT_K or splits < 2:
+        return Plan(bm, bn, bk, 1, bm * bn >= 128 * 256)
+    return Plan(sbm, sbn, bk, splits, False)
 
 
 def matmul(z: st.Tensor, x: st.Tensor, y: st.Tensor) -> st.DeviceOp:
@@ -439,11 +441,7 @@ def matmul(z: st.Tensor, x: st.Tensor, y: st.Tensor) -> st.DeviceOp:
     ``split_k``) (the kernels read whole K tiles: no padding is summed).  Its value is
     ``(z partitioned, x, y)``."""
     (m, k), n = x.shape, y.shape[1]
-    bm, bn, bk, splits, persistent, streamed = gemm_plan(m, n, k)
-    if streamed:
-        blocks, _, pieces = stream_k_shape(m, n, k, bm, bn, bk, SMS)
-        return st.zeros((pieces * blocks * bm, bn)).then(
-            lambda partials: stream_k(z, x, y, partials, BM=bm, BN=bn, BK=bk)).then(lambda v: v[:3])
+    bm, bn, bk, splits, persistent = gemm_plan(m, n, k)
     if persistent:
         tiles = -(-m // bm) * -(-n // bn)
         return persistent_kernel()(z.partition((bm, bn)), x, y, BK=bk, G=GROUP, grid=(min(tiles, SMS),))
