@@ -14,6 +14,9 @@ torch's current stream):
   tutorial 05 (``bench/triton_kernels.py``: its forward, its locked partial
   dw/db backward) and ``torch.nn.functional.layer_norm``; f16 rows as the
   tutorial measures them.
+* ``rms_norm``: forward + backward of safetile.nn.rms_norm against
+  ``torch.nn.functional.rms_norm`` at the training step's shapes (bf16: the
+  1024-wide block norms, the 64-wide query norm).
 * ``attention``: the backward alone (the graph of one forward kept) of
   safetile.nn.attention against ``scaled_dot_product_attention`` (torch picks
   its flash/cuDNN kernel), bf16, causal and not, and, where the heads are
@@ -21,6 +24,10 @@ torch's current stream):
   backward (``bench/triton_kernels.py``); the shipped backward tiles
   (``snn.ATTENTION_BACKWARD_TILES``) beside those of ``ATTENTION_TRIED``.
 * ``softmax`` and ``cross_entropy``: the backward alone against torch.
+* The norms' and cross-entropy's backward configurations of ``NORM_TRIED``
+  and ``CROSS_ENTROPY_TRIED`` are timed beside the shipped ones
+  (``configured``: the tables replaced, every kernel op's signatures
+  forgotten, so the recipes read them again).
 * ``step``: one training step (forward, backward, AdamW) of a Qwen3-shaped
   decoder block at a real size: safetile's norms, attention and loss under
   ``torch.compile`` against the same model in torch eager and under
@@ -53,6 +60,7 @@ import torch.nn.functional as F  # noqa: E402
 from method import ClockSampler, Method, device_state  # noqa: E402
 
 import safetile.nn as snn  # noqa: E402
+from safetile.runtime.torch import forget_signatures  # noqa: E402
 
 METHOD = Method(rounds=5, warm=3, reps=3)
 STEP_STEADY_S = 2.0
@@ -67,6 +75,24 @@ SPIN_CYCLES = 20_000_000
 
 LAYER_NORM = [(4096, n) for n in (1024, 4096, 8192)]
 """(rows, columns), f16, as tutorial 05 measures (M = 4096)."""
+RMS_NORM = [(4096, 1024), (65536, 64)]
+"""(rows, columns), bf16: the training step's block norms and its query norm."""
+R = snn.RowBackward
+NORM_TRIED: dict[str, dict[int, snn.RowBackward]] = {
+    "safetile 1 block/SM": {4096: R(blocks=1), 8192: R(blocks=1, warps=8)},
+    "safetile 4 blocks/SM": {4096: R(blocks=4), 8192: R(blocks=2, warps=8)},
+    "safetile 8 warps": {4096: R(blocks=1, warps=8), 8192: R(blocks=2, warps=8)},
+}
+"""The norms' backward tables timed beside the shipped ``snn.NORM_BACKWARD``: the blocks a
+multiprocessor (``G``) and worker warps of the one-pass backward."""
+CROSS_ENTROPY_TRIED: dict[str, snn.RowBackward] = {
+    "safetile occupancy 8": R(columns=4096, occupancy=8),
+    "safetile 8192 columns": R(columns=8192),
+    "safetile 8192 columns, occupancy 4": R(columns=8192, occupancy=4),
+    "safetile 2 rows of 2048": R(columns=2048),
+}
+"""Cross-entropy backward's tiles and hints timed beside the shipped ``snn.CROSS_ENTROPY_BACKWARD``
+(one row of 4096 a block, no hint)."""
 ATTENTION = [(4, 16, 8, 2048, 64, causal) for causal in (False, True)] + [(4, 16, 16, 2048, 128, True)]
 """(batch, heads, kv_heads, seq, head dim, causal), bf16."""
 ATTENTION_TRIED: dict[str, dict[tuple[int, bool], tuple[snn.BackwardTiles, snn.BackwardTiles]]] = {
@@ -137,10 +163,16 @@ STEP_BATCH, STEP_SEQ = 4, 1024
 def trace_every_case(device: str = "meta") -> None:
     """Forward and backward of every safetile case on ``device`` tensors (the cache build: on meta
     tensors the kernel ops specialize their kernels as the GPU run will)."""
-    for rows, cols in LAYER_NORM:
-        x, w, b = (torch.empty(s, dtype=torch.float16, device=device, requires_grad=True)
-                   for s in ((rows, cols), (cols,), (cols,)))
-        torch.autograd.grad(snn.layer_norm(x, w, b), (x, w, b), torch.empty_like(x))
+    for table in (snn.NORM_BACKWARD, *NORM_TRIED.values()):
+        with configured(NORM_BACKWARD=table):
+            for rows, cols in LAYER_NORM:
+                x, w, b = (torch.empty(s, dtype=torch.float16, device=device, requires_grad=True)
+                           for s in ((rows, cols), (cols,), (cols,)))
+                torch.autograd.grad(snn.layer_norm(x, w, b), (x, w, b), torch.empty_like(x))
+            for rows, cols in RMS_NORM:
+                x, w = (torch.empty(s, dtype=torch.bfloat16, device=device, requires_grad=True)
+                        for s in ((rows, cols), (cols,)))
+                torch.autograd.grad(snn.rms_norm(x, w), (x, w), torch.empty_like(x))
     for batch, heads, kv, seq, d, causal in ATTENTION:
         q = torch.empty(batch, heads, seq, d, dtype=torch.bfloat16, device=device, requires_grad=True)
         k, v = (torch.empty(batch, kv, seq, d, dtype=torch.bfloat16, device=device, requires_grad=True)
@@ -152,9 +184,11 @@ def trace_every_case(device: str = "meta") -> None:
     for rows, cols in SOFTMAX:
         x = torch.empty(rows, cols, dtype=torch.bfloat16, device=device, requires_grad=True)
         torch.autograd.grad(snn.softmax(x), x, torch.empty_like(x))
-    for rows, vocab in CROSS_ENTROPY:
-        x = torch.empty(rows, vocab, dtype=torch.bfloat16, device=device, requires_grad=True)
-        torch.autograd.grad(snn.cross_entropy(x, torch.zeros(rows, dtype=torch.long, device=device)), x)
+    for config in (snn.CROSS_ENTROPY_BACKWARD, *CROSS_ENTROPY_TRIED.values()):
+        with configured(CROSS_ENTROPY_BACKWARD=config):
+            for rows, vocab in CROSS_ENTROPY:
+                x = torch.empty(rows, vocab, dtype=torch.bfloat16, device=device, requires_grad=True)
+                torch.autograd.grad(snn.cross_entropy(x, torch.zeros(rows, dtype=torch.long, device=device)), x)
     with torch.device(device):
         model = Block(**STEP, safetile=True).to(torch.bfloat16)
         tokens = torch.zeros(STEP_BATCH, STEP_SEQ, dtype=torch.long)
@@ -165,12 +199,34 @@ def trace_every_case(device: str = "meta") -> None:
 def backward_tiles(tiles: dict[tuple[int, bool], tuple[snn.BackwardTiles, snn.BackwardTiles]]) -> Iterator[None]:
     """Attention's backward kernels launched with ``tiles`` (their recipes read the table at each
     backward) for the duration."""
-    shipped = snn.ATTENTION_BACKWARD_TILES
-    snn.ATTENTION_BACKWARD_TILES = tiles
+    with configured(ATTENTION_BACKWARD_TILES=tiles):
+        yield
+
+
+@contextlib.contextmanager
+def configured(**tables: Any) -> Iterator[None]:
+    """safetile.nn's module-level tables named in ``tables`` (``NORM_BACKWARD=...``) replaced for the
+    duration, every kernel op's signatures forgotten on the way in and out: the recipes read the
+    tables, and a signature seen before would keep the launch of the table it was first called
+    with (the first calls' host checks are hidden by the method's spin)."""
+    shipped = {name: getattr(snn, name) for name in tables}
+    for name, table in tables.items():
+        setattr(snn, name, table)
+    forget_signatures()
     try:
         yield
     finally:
-        snn.ATTENTION_BACKWARD_TILES = shipped
+        for name, table in shipped.items():
+            setattr(snn, name, table)
+        forget_signatures()
+
+
+def _configured(call: Callable[[], Any], **tables: Any) -> Callable[[], Any]:
+    def run() -> Any:
+        with configured(**tables):
+            return call()
+
+    return run
 
 
 # -- measuring -------------------------------------------------------------------------------------
@@ -202,11 +258,33 @@ def layer_norm_rows(st_stream: Any, sampler: ClockSampler, method: Method) -> li
             "triton tutorial 05": lambda: torch.autograd.grad(tutorial(x, w, b, 1e-5), (x, w, b), dy),
             "torch": lambda: torch.autograd.grad(F.layer_norm(x, (cols,), w, b, 1e-5), (x, w, b), dy),
         }
+        for name, table in NORM_TRIED.items():
+            impls[name] = _configured(impls["safetile"], NORM_BACKWARD=table)
         errors = _errors(impls, "torch")
         timings = _compare(impls, "triton tutorial 05", st_stream, sampler, method)
-        gbytes = (3 * rows * cols * 2) / 1e9  # x read twice (fwd, bwd), dy read, y and dx written: the floor
+        gbytes = (5 * rows * cols * 2) / 1e9  # x read twice (fwd, bwd), dy read, y and dx written: the floor
         rows_out += [dict(workload="layer_norm fwd+bwd", dtype="f16", shape=[rows, cols], impl=name, error=errors[name],
                           **timings[name], floor_gb=gbytes) for name in impls]
+    return rows_out
+
+
+def rms_norm_rows(st_stream: Any, sampler: ClockSampler, method: Method) -> list[dict[str, Any]]:
+    rows_out = []
+    for rows, cols in RMS_NORM:
+        x = torch.randn(rows, cols, dtype=torch.bfloat16, device="cuda", requires_grad=True)
+        w = (torch.rand(cols, dtype=torch.bfloat16, device="cuda") + 0.5).requires_grad_()
+        dy = torch.randn_like(x)
+        impls = {
+            "safetile": lambda: torch.autograd.grad(snn.rms_norm(x, w, 1e-6), (x, w), dy),
+            "torch": lambda: torch.autograd.grad(F.rms_norm(x, (cols,), w, 1e-6), (x, w), dy),
+        }
+        for name, table in NORM_TRIED.items():
+            impls[name] = _configured(impls["safetile"], NORM_BACKWARD=table)
+        errors = _errors(impls, "torch")
+        timings = _compare(impls, "torch", st_stream, sampler, method)
+        gbytes = (5 * rows * cols * 2) / 1e9  # x read twice (fwd, bwd), dy read, y and dx written: the floor
+        rows_out += [dict(workload="rms_norm fwd+bwd", dtype="bf16", shape=[rows, cols], impl=name,
+                          error=errors[name], **timings[name], floor_gb=gbytes) for name in impls]
     return rows_out
 
 
@@ -290,6 +368,8 @@ def softmax_rows(st_stream: Any, sampler: ClockSampler, method: Method) -> list[
         target = torch.randint(0, vocab, (rows,), device="cuda")
         impls = {"safetile": _grad(snn.cross_entropy(x, target), (x,), None),
                  "torch": _grad(F.cross_entropy(x, target), (x,), None)}
+        for name, config in CROSS_ENTROPY_TRIED.items():
+            impls[name] = _configured(impls["safetile"], CROSS_ENTROPY_BACKWARD=config)
         errors = _errors(impls, "torch")
         timings = _compare(impls, "torch", st_stream, sampler, method)
         rows_out += [dict(workload="cross_entropy bwd", dtype="bf16", shape=[rows, vocab], impl=name,
@@ -337,7 +417,7 @@ def step_rows(st_stream: Any, sampler: ClockSampler, method: Method,
                  ratio_to_eager=ratio_eager if name.startswith("safetile") else None) for name in impls]
 
 
-WORKLOADS = {"layer_norm": layer_norm_rows, "softmax": softmax_rows, "attention": attention_rows, "step": step_rows}
+WORKLOADS = {"layer_norm": layer_norm_rows, "rms_norm": rms_norm_rows, "softmax": softmax_rows, "attention": attention_rows, "step": step_rows}
 
 
 def _markdown(rows: list[dict[str, Any]]) -> str:
