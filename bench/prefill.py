@@ -20,8 +20,8 @@ On the GPU, in one run:
 3. the time of each kernel of the prefill graph at ``BREAKDOWN_PROMPTS`` tokens (torch.profiler);
 4. ``DECODE``: Qwen3-14B's greedy decode on the GPU (its 5-head groups), tokens/s against the
    HBM roofline;
-5. while the budget lasts, ``torch.compile`` of ``transformers``' forward (``dynamic=True``:
-   compiled once, at the first length, its first call's seconds kept), each length (before 4).
+5. while the budget lasts, ``torch.compile`` of ``transformers``' forward (its default mode;
+   each first call's seconds kept: the compiles), each length (before 4).
 
 Writes ``OUT_DIR/prefill.json`` (after each length and part: a run cut short keeps what it
 measured) and ``OUT_DIR/prefill.png`` (``plot``: the time to the first token against the
@@ -71,10 +71,12 @@ SPEED = (QWEN3_4B, st.bf16, 16384, PrefillTiles())
 """The timed run (the decode's attention merge takes a power-of-two count of key tiles)."""
 SPEED_TILES = {"gate/up pairs": PrefillTiles(up_joined=False), "gate/up joined": PrefillTiles(up_joined=True)}
 """The prefill tiles timed, in the same run: gate/up on two accumulators of 128 x 64 (the
-shipped form until session 16) and in one (``up_joined``: the two weights' tiles concatenated
-each step, the tile fitted as a GEMM of twice the columns: 128 x 64 a weight at 512 tokens, 128 x
-128 at 2,048 and 8,192); QKV, o_proj and down on ``examples/gemm.py``'s ``gemm_tiles`` for
-their shape in both.  Earlier sessions' variants and what they measured: docs/model.md."""
+default) and in one (``up_joined``: the two weights' tiles concatenated each step, the tile
+fitted as a GEMM of twice the columns: 128 x 64 a weight at 512 tokens, 128 x 128 at 2,048 and
+8,192); QKV, o_proj and down on ``examples/gemm.py``'s ``gemm_tiles`` for their shape in both.
+Session 16 on an H100: joined 12.07 / 37.91 / 155.95 ms against 11.69 / 37.81 / 158.52 at 512 /
+2,048 / 8,192 tokens, gate/up itself 0.55-0.67 of cuBLAS's rate either way (docs/model.md).
+The run's wall there: the speed part 29 s, ``torch.compile`` 140-165 s (its compiles)."""
 BREAKDOWN_PROMPTS = (512, 2048, 8192)
 """The prompt lengths whose prefill graph is profiled kernel by kernel."""
 DECODE = (QWEN3_14B, Tiles())
@@ -286,12 +288,14 @@ def speed(torch: Any, model: Any, results: dict[str, Any], save: Any, prompts: t
 
 def compiled_speed(torch: Any, model: Any, results: dict[str, Any], deadline: float, save: Any,
                    prompts: tuple[int, ...] = SPEED_PROMPTS) -> None:
-    """``torch.compile`` of the same forward (``model``), each prompt length while the budget
-    lasts; compiled with ``dynamic=True``, once: by default it compiles the first length's shapes,
-    then recompiles shape-generic at the second (session 13: 52-61 s, then 72-87 s, the third
-    length none), so the default's second and third lengths ran this same dynamic program."""
+    """``torch.compile`` of the same forward (``model``, torch's default mode), each prompt
+    length while the budget lasts: it compiles the first length's shapes, then recompiles with
+    the sequence length dynamic at the second (session 13: 52-61 s, then 72-87 s; the third
+    none).  Session 16 compiled with ``dynamic=True`` once instead: 161 s at the first length and
+    40.3 ms at 2,048 tokens, against the default's 36.3-36.9 ms there (other machines): every
+    dimension symbolic costs it time, so the default is the fair peer."""
     config = SPEED[0]
-    compiled = torch.compile(model, dynamic=True)
+    compiled = torch.compile(model)
     for n in prompts:
         entry = results["ttft"].setdefault(str(n), {})
         if time.time() > deadline:
@@ -305,7 +309,7 @@ def compiled_speed(torch: Any, model: Any, results: dict[str, Any], deadline: fl
 
         start = time.perf_counter()
         entry["first_token_torch_compile"] = run_compiled()
-        entry["torch_compile_first_call_s"] = time.perf_counter() - start  # the compile, at the first length
+        entry["torch_compile_first_call_s"] = time.perf_counter() - start  # with its compile, if any
         entry["torch_compile_s"] = t_compiled = best_seconds(torch, run_compiled)
         if "ours_s" in entry:
             entry["vs_torch_compile"] = t_compiled / entry["ours_s"]
@@ -397,7 +401,7 @@ def plot(results: dict[str, Any], png: Path) -> None:
     series = {f"safetile, {label}": [ttft[str(n)].get("graph_by_tiles_s", {}).get(label) for n in lengths]
               for label in SPEED_TILES}
     series.update({label: [ttft[str(n)].get(key) for n in lengths] for key, label in (
-        ("transformers_s", "transformers (SDPA, bf16)"), ("torch_compile_s", "torch.compile (dynamic)"),
+        ("transformers_s", "transformers (SDPA, bf16)"), ("torch_compile_s", "torch.compile"),
         ("gemm_bound_s", "GEMM-bound estimate (cuBLAS rate)"))})
     fig, ax = plt.subplots(figsize=(6.4, 4.4))
     for label, seconds in series.items():
