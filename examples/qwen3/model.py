@@ -174,7 +174,8 @@ class PrefillTiles:
     on sm_90, this repo's toolchain), where 128 x 64 spills none.  ``up_joined``: gate/up
     in one accumulator (the two weights' tiles concatenated each step: 128 x 128 a weight uses
     168 registers and spills none), its tile fitted as a one-accumulator GEMM of twice its
-    columns, halved (not yet timed on a GPU: off).  The tiles are taken in the grouped order of
+    columns, halved (off: on an H100 no faster, 0.55-0.67 of cuBLAS's rate as the pairs are,
+    docs/model.md session 16).  The tiles are taken in the grouped order of
     ``group`` rows of tiles; ``packed_tiles``: a fitted tile's most packed weight tiles
     (``pack_weight``'s) in its columns: o_proj's 8-row tiles at 128 x 256 (32 of them) take 255
     registers and spill 1 KB a thread, at 128 x 128 (16) 168 and none; ``big_latency``: the load
