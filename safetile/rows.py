@@ -156,45 +156,61 @@ WARPS_8_OCCUPANCY_2: Hints = {"num_worker_warps_per_cta": 8, "occupancy": 2}
 
 _NORM_F32_ONE_TILE: Sequence[Rule] = [
     (1024, [(2048, {"occupancy": 6}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6}, DIRECT_STORES)]),
-    (8192, [(4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
-    (None, [(16384, {"occupancy": 2}), (16384, {"num_worker_warps_per_cta": 8}), (16384, {}),
-            (16384, {"occupancy": 2}, DIRECT_STORES)])]
-"""rms_norm's and layer_norm's f32 one-tile rules (the same runs chose the same for both): 2048 elements a
-block at occupancy 6 up to 1024 columns (40 registers), 4096 at 4 wider; a row of 16384 in one tile at
-occupancy 2 (128 registers, no spill; run -B)."""
+    (8192, [(4096, {"occupancy": 4}), (2048, {"occupancy": 6})])]
+"""rms_norm's and layer_norm's f32 one-tile rules up to 8192 columns (the same runs chose the same for
+both): 2048 elements a block at occupancy 6 up to 1024 columns (40 registers), 4096 at 4 wider; direct
+stores tie (run -s6: 0.2-0.9% slower).  A row of 16384 takes one tile at occupancy 2 (128 registers, no
+spill; run -B), each table's own rule."""
+_NORM_ROW_16384: Sequence[Choice] = [(16384, {"occupancy": 2}), (16384, {"occupancy": 2}, DIRECT_STORES),
+                                     (16384, {"num_worker_warps_per_cta": 8}), (16384, {})]
+"""A norm's row of 16384 in one tile, TMA stores first: rms_norm's (direct stores 0.5-1.0% faster in
+run -s6, within the noise); layer_norm puts direct stores first."""
 
 SOFTMAX = RowTable(
     "softmax",
     one_tile={
-        # 16-bit rows of up to 1024 columns: 4096 elements a block at occupancy 6 (40 registers: 1.30x the
-        # 16384 at 4 shipped before); wider, 8192 at 4 (1.4x one row at 4)
-        16: [(1024, [(4096, {"occupancy": 6}), (2048, {"occupancy": 6}), (8192, {"occupancy": 4}),
-                     (1024, {}, DIRECT_STORES), (2048, {}, DIRECT_STORES), (4096, {"occupancy": 8}, DIRECT_STORES)]),
-             (None, [(8192, {"occupancy": 4}), (2048, {"occupancy": 6}), (4096, {"occupancy": 6}),
-                     (4096, {}, DIRECT_STORES), (4096, {"num_worker_warps_per_cta": 8}, DIRECT_STORES),
-                     (8192, {"occupancy": 6}, DIRECT_STORES)])],
+        # 16-bit, DIRECT_STORES (run -s6, docs/benchmarks.md §5: the least time summed over f16 and bf16,
+        # softmax and log-softmax): 1024 elements a block up to 1024 columns (23 registers, 128 threads:
+        # 1.10-1.12x the 4096 at occupancy 6 with TMA stores shipped before, 1.13x at 256 columns); wider,
+        # 8192 at 6 up to 4096 (2 rows of 4096: 1.12x the 8192 at 4 with TMA stores), 4096 with 8 warps
+        # the log-softmax's pick (1-2% either way).  The TMA-store candidates ran 10-48% slower and left.
+        # Rows of 2048 columns were not timed (the same candidates); rows of 8192 were not either: they
+        # keep the 8192 at 4 with TMA stores first (safetile.nn's softmax spills 32 bytes with direct
+        # stores at occupancy 6 there), direct stores with no hint and with 8 warps (80 and 56
+        # registers) its runners-up
+        16: [(1024, [(1024, {}, DIRECT_STORES), (4096, {"occupancy": 8}, DIRECT_STORES), (2048, {}, DIRECT_STORES)]),
+             (4096, [(8192, {"occupancy": 6}, DIRECT_STORES), (4096, {"num_worker_warps_per_cta": 8}, DIRECT_STORES),
+                     (4096, {}, DIRECT_STORES)]),
+             (None, [(8192, {"occupancy": 4}), (8192, {}, DIRECT_STORES),
+                     (8192, {"num_worker_warps_per_cta": 8}, DIRECT_STORES)])],
         # f32: 1024 at 8 up to 1024 columns (32 registers), 4096 at 4 up to 8192; a row of 16384 in one
-        # tile at occupancy 2 (128 registers, no spill: 0.99 of Triton, 0.71-0.75 looped; run -B)
+        # tile at occupancy 2 (128 registers, no spill: 0.99 of Triton, 0.71-0.75 looped; run -B).  Direct
+        # stores tie there (run -s6: within 0.1-0.9%); a row of 16384 with no hint and TMA stores ran 1.15x
+        # the default's time, dropped
         32: [(1024, [(1024, {"occupancy": 8}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6}),
                      (1024, {}, DIRECT_STORES)]),
              (8192, [(4096, {"occupancy": 4}), (2048, {"occupancy": 6}), (4096, {}, DIRECT_STORES),
                      (4096, {"num_worker_warps_per_cta": 8}, DIRECT_STORES)]),
-             (None, [(16384, {"occupancy": 2}), (16384, {"num_worker_warps_per_cta": 8}), (16384, {}),
-                     (16384, {}, DIRECT_STORES), (16384, {"num_worker_warps_per_cta": 8}, DIRECT_STORES)])],
+             (None, [(16384, {"occupancy": 2}), (16384, {}, DIRECT_STORES),
+                     (16384, {"num_worker_warps_per_cta": 8}, DIRECT_STORES), (16384, {"num_worker_warps_per_cta": 8})])],
         **_F64},
     looped={
-        # 8 worker warps at occupancy 2 (80 registers): 16-bit with tiles of 16384 (1.02-1.08x the 8192 at 3
-        # at 16384 columns, run -C; 1.1x the 4096 at 2 wider, run -B), f32 of 8192 (1.2-1.4x the 8192 at 3,
-        # run -B); a load latency of 4 was slower everywhere, 2048 always.  8 warps at occupancy 2 lost to
-        # the one-tile kernel's candidates at 256-4096 columns (run -C).  16-bit tiles of 4096 at 2 spill
-        # (120-320 bytes) since the first pass runs in two loops (REREAD), dropped (run -s5)
-        16: [(16384, [(16384, WARPS_8_OCCUPANCY_2), (8192, {"occupancy": 3}), (4096, {"occupancy": 3}),
-                      (8192, {"occupancy": 2}), (8192, WARPS_8_OCCUPANCY_2), (16384, WARPS_8_OCCUPANCY_2, DIRECT_STORES),
-                      (8192, WARPS_8_OCCUPANCY_2, DIRECT_STORES)]),
+        # 8 worker warps at occupancy 2: 16-bit up to 16384 columns tiles of 8192 with DIRECT_STORES (71
+        # registers, 256 threads: 1.22x the tiles of 16384 with TMA stores shipped before, run -s6; those
+        # came 1.02-1.08x the 8192 at 3 at 16384 columns, run -C; the other TMA candidates 1.24-1.54x the
+        # default's time, dropped); wider, tiles of 16384 (1.1x the 4096 at 2, run -B); f32 tiles of 8192
+        # (1.2-1.4x the 8192 at 3, run -B); a load latency of 4 was slower everywhere, 2048 always.  8 warps
+        # at occupancy 2 lost to the one-tile kernel's candidates at 256-4096 columns (run -C).  16-bit
+        # tiles of 4096 at 2 spill (120-320 bytes) since the first pass runs in two loops (REREAD), dropped
+        # (run -s5); with direct stores bf16 ones at 3 spill 336 bytes
+        16: [(16384, [(8192, WARPS_8_OCCUPANCY_2, DIRECT_STORES), (16384, WARPS_8_OCCUPANCY_2, DIRECT_STORES),
+                      (16384, WARPS_8_OCCUPANCY_2)]),
              (None, [(16384, WARPS_8_OCCUPANCY_2), (8192, {"occupancy": 3}), (4096, {"occupancy": 3}),
-                     (8192, {"occupancy": 2}), (8192, {"occupancy": 1})])],
+                     (8192, {"occupancy": 2}), (8192, {"occupancy": 1}), (16384, WARPS_8_OCCUPANCY_2, DIRECT_STORES),
+                     (8192, WARPS_8_OCCUPANCY_2, DIRECT_STORES)])],
         32: [(None, [(8192, WARPS_8_OCCUPANCY_2), (8192, {"occupancy": 3}), (4096, {"occupancy": 2}),
-                     (4096, {"occupancy": 3}), (8192, {"occupancy": 2}), (4096, {"occupancy": 1})])],
+                     (4096, {"occupancy": 3}), (8192, {"occupancy": 2}), (4096, {"occupancy": 1}),
+                     (8192, WARPS_8_OCCUPANCY_2, DIRECT_STORES), (4096, WARPS_8_OCCUPANCY_2, DIRECT_STORES)])],
         **_F64},
     widest={16: 8192, 32: 16384, 64: 8192},
 )
@@ -206,15 +222,15 @@ RMS_NORM = RowTable(
         # 16-bit: 8192 elements a block at occupancy 4 (1.04-1.07x the 4096 shipped before), but one row of
         # 4096 at 6 (chosen in runs -B and -C, 1.01-1.02x); f32 2048 at 6 up to 1024 columns (40 registers),
         # 4096 at 4 wider; a row of 16384 in one tile at occupancy 2 (128 registers, no spill: 0.99-1.00 of
-        # Triton, 0.81-0.85 looped; run -B)
+        # Triton, 0.81-0.85 looped; run -B).  Direct stores at 8192 a block: within 1% up to 1024 columns
+        # (run -s6; at rows of 128 columns or fewer, 64 rows a block and more, f16 spills 216 bytes)
         16: [(128, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
              (2048, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6}),
                      (8192, {"occupancy": 4}, DIRECT_STORES)]),
              (4096, [(4096, {"occupancy": 6}), (8192, {"occupancy": 4}), (4096, {"occupancy": 4})]),
              (8192, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
-             (None, [(16384, {"occupancy": 2}), (16384, {"num_worker_warps_per_cta": 8}), (16384, {}),
-                     (16384, {"occupancy": 2}, DIRECT_STORES)])],
-        32: _NORM_F32_ONE_TILE,
+             (None, _NORM_ROW_16384)],
+        32: [*_NORM_F32_ONE_TILE, (None, _NORM_ROW_16384)],
         **_F64},
     looped={
         # 16-bit (wider than 16384 columns): tiles of 16384, 8 worker warps at occupancy 2 (80 registers:
@@ -231,21 +247,26 @@ RMS_NORM = RowTable(
 )
 """RMS normalization (``examples/rms_norm.py``, ``safetile.nn.rms_norm``)."""
 
+_LAYER_NORM_ROW_16384: Sequence[Choice] = [(16384, {"occupancy": 2}, DIRECT_STORES), (16384, {"occupancy": 2}),
+                                           (16384, {}), (16384, {"num_worker_warps_per_cta": 8})]
+"""layer_norm's row of 16384 in one tile: occupancy 2 with DIRECT_STORES (128 registers, no spill: 1.03x
+(16-bit) and 1.05x (f32) TMA stores, run -s6; those 1.46x no hint, 1.5x the looped kernel, run -B)."""
+
 LAYER_NORM = RowTable(
     "layer_norm",
     one_tile={
         # 16-bit: 8192 elements a block at occupancy 4 (1.1-1.2x the 4096 shipped before), one row of 4096 at
         # 6 (as rms_norm); a row of 16384 in
         # one tile at 2 (128 registers, no spill: 1.46x no hint, 1.5x the looped kernel); f32 as rms_norm,
-        # a row of 16384 in one tile at 2 too (0.96 of Triton, 0.67 looped; run -B)
+        # a row of 16384 in one tile at 2 too (0.96 of Triton, 0.67 looped; run -B).  Direct stores at 8192
+        # a block: 1.01x at 1024 columns (run -s6; at rows of 128 columns or fewer f16 spills 240 bytes)
         16: [(128, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
              (2048, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6}),
                      (8192, {"occupancy": 4}, DIRECT_STORES)]),
              (4096, [(4096, {"occupancy": 6}), (8192, {"occupancy": 4}), (4096, {"occupancy": 4})]),
              (8192, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
-             (None, [(16384, {"occupancy": 2}), (16384, {}), (16384, {"num_worker_warps_per_cta": 8}),
-                     (16384, {"occupancy": 2}, DIRECT_STORES)])],
-        32: _NORM_F32_ONE_TILE,
+             (None, _LAYER_NORM_ROW_16384)],
+        32: [*_NORM_F32_ONE_TILE, (None, _LAYER_NORM_ROW_16384)],
         **_F64},
     looped={
         # 16-bit: 8192 at occupancy 2 (1.4x no hint); f32 16384 at occupancy 1 (1.1x the 8192 at 3 of run -e;

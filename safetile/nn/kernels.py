@@ -122,7 +122,7 @@ def cross_entropy_backward(dx: st.Mut["E", ("BM", "BN")], x: st.Ref["E", (-1, -1
     dx.store(((st.exp(tile - row_lse) - hit) * scale).astype(E))
 
 
-@st.kernel(optimization_hints=rows.RMS_NORM.hints)
+@st.kernel(optimization_hints=rows.RMS_NORM.hints, store_hints=rows.RMS_NORM.store_hints)
 def rms_norm_forward(y: st.Mut["E", ("BM", "BN")], rstd: st.Mut["A", ("BM",)], x: st.Ref["E", (-1, "N")],
                      w: st.Ref["E", ("N",)], *, E: st.DType, A: st.DType, BM: int, BN: int, N: int, EPS: float):
     """``y = x * rstd * w`` with ``rstd = 1 / sqrt(mean(x**2) + EPS)`` per row (saved)."""
@@ -174,7 +174,7 @@ def column_sums(total: st.Mut["E", ("BN",)], partial: st.Ref["A", (-1, -1)], *, 
     total.store(acc.astype(E))
 
 
-@st.kernel(optimization_hints=rows.LAYER_NORM.hints)
+@st.kernel(optimization_hints=rows.LAYER_NORM.hints, store_hints=rows.LAYER_NORM.store_hints)
 def layer_norm_forward(y: st.Mut["E", ("BM", "BN")], mean: st.Mut["A", ("BM",)], rstd: st.Mut["A", ("BM",)],
                        x: st.Ref["E", (-1, "N")], w: st.Ref["E", ("N",)], b: st.Ref["E", ("N",)], *, E: st.DType,
                        A: st.DType, BM: int, BN: int, N: int, EPS: float):

@@ -58,8 +58,8 @@ def test_a_choice_with_store_hints_gives_its_config_store_hints_and_one_without_
 
 
 def test_the_hints_function_gives_the_defaults_hints_for_its_tile_only() -> None:
-    assert rows.SOFTMAX.hints(E=st.f16, BM=4, BN=1024, N=1000) == {"sm_90": {"occupancy": 6}}
-    assert rows.SOFTMAX.hints(E=st.f16, BM=1, BN=1024, N=1000) == {}  # not the default's tile: no hint
+    assert rows.SOFTMAX.hints(E=st.f16, BM=2, BN=4096, N=4000) == {"sm_90": {"occupancy": 6}}
+    assert rows.SOFTMAX.hints(E=st.f16, BM=1, BN=4096, N=4000) == {}  # not the default's tile: no hint
     assert rows.RMS_NORM.hints(E=st.f64, BM=4, BN=1024, N=1024) == {"sm_90": {}}  # f64: untimed, no hint
 
 
