@@ -93,23 +93,36 @@ CROSS_ENTROPY_TRIED: dict[str, snn.RowBackward] = {
 }
 """Cross-entropy backward's tiles and hints timed beside the shipped ``snn.CROSS_ENTROPY_BACKWARD``
 (one row of 4096 a block, no hint)."""
-ATTENTION = [(4, 16, 8, 2048, 64, causal) for causal in (False, True)] + [(4, 16, 16, 2048, 128, True)]
+ATTENTION = [(4, 16, 8, 2048, 64, causal) for causal in (False, True)] + [(4, 16, 16, 2048, 128, causal)
+                                                                         for causal in (True, False)]
 """(batch, heads, kv_heads, seq, head dim, causal), bf16."""
-ATTENTION_TRIED: dict[str, dict[tuple[int, bool], tuple[snn.BackwardTiles, snn.BackwardTiles]]] = {
-    "safetile 64x64": {},
-    "safetile session 12 tiles": {
-        key: (snn.BackwardTiles(128, 128, 8), snn.BackwardTiles(128 if key[0] == 64 else 64, 128, 8))
-        for key in ((64, False), (64, True), (128, False), (128, True))},
-    "safetile dq 128x64 w8, dkdv session 12": {
-        key: (snn.BackwardTiles(128, 64, 8), snn.BackwardTiles(128 if key[0] == 64 else 64, 128, 8))
-        for key in ((64, False), (64, True), (128, False), (128, True))},
+B = snn.BackwardTiles
+
+
+def _tried(**changed: tuple[B, B]) -> dict[tuple[int, bool], tuple[B, B]]:
+    """The shipped tiles with the entries ``d64``, ``d64_causal``, ``d128``, ``d128_causal`` replaced."""
+    names = {(64, False): "d64", (64, True): "d64_causal", (128, False): "d128", (128, True): "d128_causal"}
+    return {key: changed.get(names[key], tiles) for key, tiles in snn.ATTENTION_BACKWARD_TILES.items()}
+
+
+ATTENTION_TRIED: dict[str, dict[tuple[int, bool], tuple[B, B]]] = {
+    "safetile run -s6a pick": _tried(d64=(B(128, 64, 8), B(64, 128, 8)), d64_causal=(B(128, 128, 8), B(64, 128, 8)),
+                                     d128=(B(128, 64, 8), B(128, 64, 8)), d128_causal=(B(128, 64, 8), B(128, 64, 8))),
+    "safetile d128: dq 128x64, dkdv 128 keys x 64": _tried(d128=(B(128, 64, 8), B(64, 128, 8))),
+    "safetile d128: dq 128x64 latency 4, dkdv 64 keys x 128 latency 4": _tried(
+        d128_causal=(B(128, 64, 8, 4), B(128, 64, 8, 4))),
+    "safetile d128: dq 128x64, dkdv 64 keys x 128 latency 4": _tried(
+        d128=(B(128, 64, 8), B(128, 64, 8, 4)), d128_causal=(B(128, 64, 8), B(128, 64, 8, 4))),
+    "safetile d128: dq 128x64 latency 4, dkdv 128 keys x 64": _tried(
+        d128=(B(128, 64, 8, 4), B(64, 128, 8)), d128_causal=(B(128, 64, 8, 4), B(64, 128, 8))),
 }
-"""Backward tiles timed beside the shipped ``snn.ATTENTION_BACKWARD_TILES`` ("safetile"): the fixed
-64 x 64 tiles without hints shipped first, session 12's (128 x 128 with 8 warps both ways; at
-d128 dk/dv 64 queries by 128 keys), and the shipped dq (128 x 64, 8 warps) with session 12's
-dk/dv (spill-free on sm_90; not timed yet: each kernel's share of the pick).  The run of 2026-11-27 -s5 (docs/benchmarks.md, section
-8) also timed dk/dv at 64 x 64 with 8 warps, 64 x 64 both ways and dq 128 x 32 with dk/dv 32 x
-128: each slower than the shipped tiles in every case."""
+"""Backward tiles timed beside the shipped ``snn.ATTENTION_BACKWARD_TILES`` ("safetile"), each the
+shipped table with some entries replaced (all with 8 warps): run -s6a's pick (the shipped tiles
+before the loads' depth hints, d128 dk/dv 64 keys by 128 queries both ways); at d128, dk/dv's
+two shapes each way, the load depth 4 on both kernels, on dk/dv's 64-key tile alone, and on dq
+beside the 128-key dk/dv.  Run -s6a (docs/benchmarks.md, section 8) also timed dq 128 x 128,
+dk/dv 64 x 64 at d64 and 128 x 128 at d64 (64 x 64 at d128) and the depth 2 on the 128-key
+dk/dv: each slower where it differed from the shipped tiles."""
 SOFTMAX = [(4096, 4096), (4096, 8192)]
 CROSS_ENTROPY = [(4096, 32768), (8192, 128256)]
 """(rows, vocabulary), bf16 logits."""

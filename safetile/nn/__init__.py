@@ -393,19 +393,21 @@ class BackwardTiles(NamedTuple):
 
 
 ATTENTION_BACKWARD_TILES: dict[tuple[int, bool], tuple[BackwardTiles, BackwardTiles]] = {
-    (64, False): (BackwardTiles(128, 64, 8), BackwardTiles(64, 128, 8)),
-    (64, True): (BackwardTiles(128, 128, 8), BackwardTiles(64, 128, 8)),
-    (128, False): (BackwardTiles(128, 64, 8), BackwardTiles(128, 64, 8)),
-    (128, True): (BackwardTiles(128, 64, 8), BackwardTiles(128, 64, 8)),
+    (64, False): (BackwardTiles(128, 64, 8, 2), BackwardTiles(64, 128, 8, 2)),
+    (64, True): (BackwardTiles(128, 128, 8, 2), BackwardTiles(64, 128, 8, 2)),
+    (128, False): (BackwardTiles(128, 64, 8, 4), BackwardTiles(128, 64, 8, 4)),
+    (128, True): (BackwardTiles(128, 64, 8), BackwardTiles(64, 128, 8)),
 }
 """Per ``(head dimension, causal)``, the tiles of ``(attention_backward_dq, attention_backward_dkdv)``
-(smaller for shorter sequences), none spilling a register on sm_90 at bench/backward.py's shapes
+(smaller for shorter sequences): the fastest of the configurations bench/backward.py timed on an
+H100 (docs/benchmarks.md, section 8), none spilling a register on sm_90 at its shapes
 (test_torch_autograd.py).  dq's block owns 128 queries and walks 64 keys a step (128 at d64
-causal); dk/dv's owns 128 keys and walks 64 queries a step at d64, and at d128 owns 64 keys
-walking 128 queries; 8 worker warps everywhere (dk/dv at d64 without them: 255 registers and a
-352 B spill, its scores and both accumulators being 128 keys tall).  Session s5's H100 run
-(docs/benchmarks.md, section 8) picked these shapes for the kernels before dk/dv took its scores
-keys-first; ``(128, False)`` takes the causal pick."""
+causal); dk/dv's owns 128 keys and walks 64 queries a step, except at d128 unmasked (64 keys,
+128 queries).  All take 8 worker warps (dk/dv at d64 without them: 255 registers and a 352 B
+spill, its scores and both accumulators being 128 keys tall); the loads' pipeline depth is 2 at
+d64 and 4 at d128 unmasked, where dk/dv's 64-key block then streams its 128-query tiles through
+232,056 B of shared memory (199,296 B at tileiras's own depth: 0.79 of SDPA against 0.68).  At d128
+causal the 128-key dk/dv ran faster than that (0.83 against 0.77), unmasked slower (0.74)."""
 
 
 def _attention_facts(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool) -> tuple[int, int, int]:
