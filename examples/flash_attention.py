@@ -102,6 +102,9 @@ def flash_attention(
     GROUP: int,
     ORDER: int = 1,
 ):
+    if BMD < D:
+        raise ValueError(f"o's tile (1, {BMD}) is not whole query rows of D = {D}: partition the [heads, S * D] "
+                         f"output into (1, BM * D) tiles, e.g. (1, {128 * D}) for 128-row query tiles")
     BM = BMD // D
     if ORDER:
         idx = o.tile_index(order=st.grouped(ORDER))
