@@ -62,10 +62,59 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     """Tell the property tests the tier (``support.FULL_TIER``): the full tier
     is any run whose ``-m`` expression selects a test marked ``full``.  Set
-    the collector's thresholds (``GC_THRESHOLD``)."""
+    the collector's thresholds (``GC_THRESHOLD``).  Where the last run's file
+    times are known, hand the files out longest first (``FILE_SECONDS``)."""
     markexpr = config.getoption("markexpr")
     support.FULL_TIER = not markexpr or Expression.compile(markexpr).evaluate(lambda name: name == "full")
     gc.set_threshold(*GC_THRESHOLD)
+    if _file_seconds(config) and hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False  # xdist keeps the order collected below
+
+
+FILE_SECONDS = "safetile/file-seconds"
+"""pytest's cache entry (``.pytest_cache``) holding each test file's seconds
+in the runs before, summed over its tests' setup, call and teardown.
+
+``make test`` gives each pytest-xdist worker whole files (``--dist
+loadfile``), in the order they are collected (xdist's own order is by
+number of tests).  The run ends when the last worker's last file does: a
+heavy file handed out late runs alone while the other core idles.  Longest
+first (the LPT rule) leaves only short files for the end; lit orders its
+tests the same way from its own record (``.lit_test_times.txt``).  A fresh
+clone has no record and keeps xdist's order."""
+
+
+def _file_seconds(config: pytest.Config) -> dict[str, float]:
+    cache = getattr(config, "cache", None)
+    if cache is None:  # -p no:cacheprovider
+        return {}
+    found = cache.get(FILE_SECONDS, {})
+    return found if isinstance(found, dict) else {}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Order the files longest first by ``FILE_SECONDS`` (a stable sort: a
+    file's tests keep their order)."""
+    seconds = _file_seconds(config)
+    if seconds:
+        items.sort(key=lambda item: -float(seconds.get(item.nodeid.partition("::")[0], 0.0)))
+
+
+_RUN_SECONDS: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    file = report.nodeid.partition("::")[0]
+    _RUN_SECONDS[file] = _RUN_SECONDS.get(file, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Record this run's file times (the controller of an xdist run sees every
+    worker's reports; a worker records nothing)."""
+    cache = getattr(session.config, "cache", None)
+    if cache is None or hasattr(session.config, "workerinput") or not _RUN_SECONDS:
+        return
+    cache.set(FILE_SECONDS, {**_file_seconds(session.config), **{f: round(s, 2) for f, s in _RUN_SECONDS.items()}})
 
 
 @pytest.fixture
