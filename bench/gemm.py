@@ -91,6 +91,8 @@ class Config:
     """``> 0``: the load pipeline this deep (tileiras's ``latency`` load hint on sm_90)."""
     occupancy: int = 0
     """``> 0``: tileiras's ``occupancy`` entry hint on sm_90 (blocks an SM holds at once)."""
+    cluster: int = 0
+    """``> 0``: tileiras's ``num_cta_in_cga`` entry hint on sm_90 (blocks a cluster)."""
     persistent: bool = False
     unchecked: bool = False
     group: int = 0
@@ -104,7 +106,8 @@ class Config:
     @property
     def name(self) -> str:
         hints = [h for h, on in (("warps 8", self.warps8), (f"latency {self.latency}", self.latency),
-                                 (f"occupancy {self.occupancy}", self.occupancy)) if on]
+                                 (f"occupancy {self.occupancy}", self.occupancy),
+                                 (f"cluster {self.cluster}", self.cluster)) if on]
         if self.group:
             hints.append(f"grouped {self.group}")
         kind = "persistent" + (" unchecked" if self.unchecked else " safe") if self.persistent else \
@@ -121,7 +124,8 @@ class Config:
     def hints(self) -> dict[str, Any]:
         """The ``with_options`` hints (``None``: none, the kernel's own are dropped)."""
         entry = dict(**({"num_worker_warps_per_cta": 8} if self.warps8 else {}),
-                     **({"occupancy": self.occupancy} if self.occupancy else {}))
+                     **({"occupancy": self.occupancy} if self.occupancy else {}),
+                     **({"num_cta_in_cga": self.cluster} if self.cluster else {}))
         return dict(optimization_hints={"sm_90": entry} if entry else None,
                     load_hints={"sm_90": {"latency": self.latency}} if self.latency else None)
 
@@ -182,11 +186,16 @@ CANDIDATES = [
         Config(16, 64, 128, stream_k=True)]),
     ("bf16", 16, 2560, 9728, "down M=16", [
         Config(16, 64, 128, latency=4, splits=2), Config(16, 64, 256, splits=2), Config(16, 64, 128, stream_k=True)]),
+    ("fp8", 8192, 8192, 8192, "8192x8192x8192", [
+        Config(128, 256, 128, warps8=True, cluster=2, group=8, fp8=True),
+        Config(256, 128, 128, warps8=True, cluster=2, group=8, fp8=True)]),
 ]
 """``--only candidates``: (dtype, M, N, K, label, configs) tried against ``matmul()``'s own choice
 and cuBLAS (issue 30's gaps, session 6: the down projection's partial wave at 1024-2048 tokens
-by stream-K, QKV at 1024 tokens likewise; QKV and down at 16-128 tokens by deeper loads, wider K
-tiles and stream-K).  Session 5's list and its figures: docs/benchmarks.md §4."""
+by stream-K, QKV at 1024 tokens likewise; QKV and down at 16-128 tokens by tileiras's ``latency``
+hint, wider K tiles and stream-K; FP8's 128x256 and 256x128 tiles in clusters of 2, the one hint found that
+keeps them from spilling: built, not yet timed).  Session 5's list and its figures:
+docs/benchmarks.md §4."""
 SHIPPED = [
     ("bf16", 1024, 2560, 9728, "down M=1024", [Config(128, 256, 64, **STREAM_K_BIG)]),
     ("bf16", 16, 6144, 2560, "QKV M=16", [Config(16, 64, 128, group=8)]),
