@@ -337,11 +337,13 @@ def stream_k(z: st.Tensor, x: st.Tensor, y: st.Tensor, partials: st.Tensor, *, B
     ``sms`` blocks into ``partials`` (f32, ``[W * B * BM, BN]`` for ``stream_k_shape``'s ``B``
     blocks and ``W`` pieces), then ``stream_k_sum`` (pieces of ``SUM_PIECE``, or the tile where
     smaller).  Its value is ``(z partitioned, x, y, partials)``.  Refused: a ``K`` that is not whole
-    ``BK`` tiles, ``partials`` of another shape."""
+    ``BK`` tiles (or none), ``sms < 1``, ``partials`` of another shape."""
     (m, k), n = x.shape, y.shape[1]
-    if k % BK:
-        raise ValueError(f"stream_k: K = {k} is not a multiple of BK = {BK}; pass a BK that divides K "
+    if k % BK or not k:
+        raise ValueError(f"stream_k: K = {k} is not a positive multiple of BK = {BK}; pass a BK that divides K "
                          "(matmul() picks one) or pad x's columns and y's rows with zeros")
+    if sms < 1:
+        raise ValueError(f"stream_k: sms = {sms}; pass the number of blocks to run on, at least 1")
     blocks, units, pieces = stream_k_shape(m, n, k, BM, BN, BK, sms)
     if partials.shape != (pieces * blocks * BM, BN):
         raise ValueError(f"stream_k: partials are {list(partials.shape)}; they must be [W * B * BM, BN] = "

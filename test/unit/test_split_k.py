@@ -210,14 +210,16 @@ def test_the_stream_k_sum_keeps_no_check() -> None:
     assert not re.findall(r"\bassert ", print_tile_ir(GEMM.stream_k_sum.compile(E=f32, BM=16, BN=32, FM=8, FN=16)))
 
 
-@pytest.mark.parametrize(("k", "partials", "match"), [
-    (40, (32, 16), r"stream_k: K = 40 is not a multiple of BK = 16; pass a BK that divides K"),
-    (64, (32, 32), r"stream_k: partials are \[32, 32\]; they must be \[W \* B \* BM, BN\] = \[32, 16\]"),
+@pytest.mark.parametrize(("k", "sms", "partials", "match"), [
+    (40, 2, (32, 16), r"stream_k: K = 40 is not a positive multiple of BK = 16; pass a BK that divides K"),
+    (0, 2, (32, 16), r"stream_k: K = 0 is not a positive multiple of BK = 16"),
+    (64, 0, (32, 16), r"stream_k: sms = 0; pass the number of blocks to run on, at least 1"),
+    (64, 2, (32, 32), r"stream_k: partials are \[32, 32\]; they must be \[W \* B \* BM, BN\] = \[32, 16\]"),
 ])
-def test_stream_k_refuses_what_it_cannot_run(k: int, partials: tuple[int, int], match: str) -> None:
+def test_stream_k_refuses_what_it_cannot_run(k: int, sms: int, partials: tuple[int, int], match: str) -> None:
     z, x, y = st.zeros((16, 16)).sync(), st.ones((16, k)).sync(), st.ones((k, 16)).sync()
     with pytest.raises(ValueError, match=match):
-        GEMM.stream_k(z, x, y, st.zeros(partials).sync(), BM=16, BN=16, BK=16, sms=2)
+        GEMM.stream_k(z, x, y, st.zeros(partials).sync(), BM=16, BN=16, BK=16, sms=sms)
 
 
 @pytest.mark.parametrize(("tile", "hints"), [
