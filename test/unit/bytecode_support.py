@@ -12,6 +12,7 @@ express it; a lit chunk may say it too, e.g. the 13.5 ops').
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import importlib.metadata
@@ -26,6 +27,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 
+from safetile.backend.toolchain import Toolchain
 from safetile.dialects.cuda_tile.attributes import OptimizationHintsAttr
 from safetile.dialects.cuda_tile.diagnostics import TileIRError
 from safetile.dialects.cuda_tile.ops.structure import ModuleOp as TileModuleOp
@@ -181,6 +183,31 @@ def toolchain_bin(tool: str) -> Path:
 
 def skip_without_toolchain() -> bool:
     return os.environ.get("SAFETILE_SKIP_TOOLCHAIN_TESTS") == "1"
+
+
+_STAND_IN = """#!/bin/sh
+# A stand-in for tileiras (test/unit/bytecode_support.py): whatever it is asked
+# to compile, it writes the cubin recorded beside it where -o says.
+while [ "$#" -gt 0 ]; do
+  if [ "$1" = "-o" ]; then exec cp "$(dirname "$0")/recorded.cubin" "$2"; fi
+  shift
+done
+echo "stand-in tileiras: no -o given" >&2
+exit 2
+"""
+
+
+def stand_in_toolchain(real: Toolchain, cubin: bytes, folder: Path) -> Toolchain:
+    """``real`` with its ``tileiras`` replaced by a script that writes ``cubin``
+    (one the real one built) for any input: for tests of what is done with a
+    cubin (the cache's keys, entries, damage and degrading), where a real
+    compile would cost ~0.1 CPU-s and check nothing more."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "recorded.cubin").write_bytes(cubin)
+    script = folder / "tileiras"
+    script.write_text(_STAND_IN)
+    script.chmod(0o755)
+    return dataclasses.replace(real, tileiras=script)
 
 
 def disassemble(path: Path) -> subprocess.CompletedProcess[str]:

@@ -1,7 +1,9 @@
 """The cubin cache (``safetile.backend.cache``): location, keys, hits and misses,
 lookups where no tileiras is installed, corrupt entries, and four processes
-compiling one kernel at once.  Uses the pinned toolchain on the vector add
-(about 0.1 s a compile).
+compiling one kernel at once.  On the vector add; ``tools`` is a stand-in
+``tileiras`` writing the pinned toolchain's cubin of it (``stand_in_toolchain``:
+what the cache does with a cubin does not depend on how it was built), and
+the entry's layout and the processes compiling at once run the real one.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bytecode_support import skip_without_toolchain
+from bytecode_support import skip_without_toolchain, stand_in_toolchain
 from safetile.backend import cache, toolchain as toolchains
 from safetile.backend.cache import (
     CACHE_ENV,
@@ -37,7 +39,7 @@ PROCESSES = 4
 
 
 @pytest.fixture(scope="module")
-def tools() -> Toolchain:
+def real_tools() -> Toolchain:
     if skip_without_toolchain():
         pytest.skip("SAFETILE_SKIP_TOOLCHAIN_TESTS=1")
     return toolchains.default_toolchain()
@@ -46,6 +48,14 @@ def tools() -> Toolchain:
 @pytest.fixture(scope="module")
 def bytecode() -> bytes:
     return to_bytecode(parse_tile_ir(make_context(), VECTOR_ADD), "sm_90")
+
+
+@pytest.fixture(scope="module")
+def tools(
+    real_tools: Toolchain, bytecode: bytes, cubin_cache: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Toolchain:
+    built = compile_cubin(bytecode, "sm_90", cache_dir=cubin_cache, toolchain=real_tools)
+    return stand_in_toolchain(real_tools, built.cubin, tmp_path_factory.mktemp("stand-in"))
 
 
 def files(folder: Path) -> list[str]:
@@ -68,8 +78,8 @@ def test_default_location(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> No
     assert default_cache_dir() == tmp_path / "home" / ".cache" / "safetile"
 
 
-def test_entry_layout(tools: Toolchain, bytecode: bytes, tmp_path: Path) -> None:
-    entry = compile_cubin(bytecode, "sm_90", cache_dir=tmp_path, toolchain=tools)
+def test_entry_layout(real_tools: Toolchain, bytecode: bytes, tmp_path: Path) -> None:
+    entry = compile_cubin(bytecode, "sm_90", cache_dir=tmp_path, toolchain=real_tools)
     key = build_key(bytecode, CompileOptions("sm_90"))
     assert entry.path == tmp_path / LAYOUT / key[:2] / key / f"{PINNED}.cubin"
     assert files(entry.path.parent) == [".lock", f"{PINNED}.cubin", f"{PINNED}.json"]
@@ -259,7 +269,7 @@ def _compile_in_child(
 
 
 def test_concurrent_compiles_make_one_entry(
-    tools: Toolchain, bytecode: bytes, tmp_path: Path
+    real_tools: Toolchain, bytecode: bytes, tmp_path: Path
 ) -> None:
     context = multiprocessing.get_context("fork")
     start = context.Barrier(PROCESSES)
