@@ -175,7 +175,10 @@ class PrefillTiles:
     in one accumulator (the two weights' tiles concatenated each step: 128 x 128 a weight uses
     168 registers and spills none), its tile fitted as a one-accumulator GEMM of twice its
     columns, halved (off: on an H100 no faster, 0.55-0.67 of cuBLAS's rate as the pairs are,
-    docs/model.md session 16).  The tiles are taken in the grouped order of
+    docs/model.md session 16).  ``up_stacked``: the same accumulator and tile with gate and up
+    stacked in one ``(2, n, k)`` weight, each step's operand one load (no concatenation); the
+    stacked copy is the prefill's own, made when the decoder is constructed with it (not yet
+    timed on a GPU: off).  The tiles are taken in the grouped order of
     ``group`` rows of tiles; ``packed_tiles``: a fitted tile's most packed weight tiles
     (``pack_weight``'s) in its columns: o_proj's 8-row tiles at 128 x 256 (32 of them) take 255
     registers and spill 1 KB a thread, at 128 x 128 (16) 168 and none; ``big_latency``: the load
@@ -204,6 +207,7 @@ class PrefillTiles:
     group: int = P.GROUP
     packed_tiles: int = 16
     up_joined: bool = False
+    up_stacked: bool = False
     big_latency: int | None = 6
     depth: int = 64
     attention: int = 128
@@ -216,6 +220,8 @@ class PrefillTiles:
     kv_occupancy: int | None = 4
 
     def __post_init__(self) -> None:
+        if self.up_joined and self.up_stacked:
+            raise ValueError("PrefillTiles(up_joined=True, up_stacked=True): gate/up runs one way; pick one")
         if self.attention % self.write_rows:
             raise ValueError(f"PrefillTiles(kv_rows={self.kv_rows}) must divide the attention tile "
                              f"({self.attention}): the cache write covers the attention's padded rows")
@@ -240,9 +246,9 @@ class PrefillTiles:
         return min(bm, self.rows), bn if packed_rows is None else min(bn, self.packed_tiles * packed_rows)
 
     def up_tile(self, rows: int, n: int, packed_rows: int | None = None) -> tuple[int, int]:
-        """Gate/up's output tile (``n`` columns, two weights): ``rows`` x ``up_cols``, or joined,
-        half the columns of a one-accumulator GEMM's tile of ``2 * n`` columns."""
-        if not self.up_joined:
+        """Gate/up's output tile (``n`` columns, two weights): ``rows`` x ``up_cols``, or joined or
+        stacked, half the columns of a one-accumulator GEMM's tile of ``2 * n`` columns."""
+        if not (self.up_joined or self.up_stacked):
             return self.rows, self.up_cols
         bm, bn = self.gemm_tile(rows, 2 * n, packed_rows)
         return bm, bn // 2
@@ -259,6 +265,15 @@ TINY_PREFILL = PrefillTiles(rows=16, cols=16, up_cols=16, depth=16, attention=16
 """The tiny configs' prefill tiles: the cache written in blocks of half the attention's rows."""
 
 TINY_TILES = Tiles(rows=16, cols=16, head_rows=16, keys=8, embed=16, sample=8, o_rows=8, o_cols=32, o_early=2)
+
+
+def _stacked(parts: list[Any]) -> Any:
+    """numpy arrays (or torch tensors) of one shape stacked along a new first dimension."""
+    if isinstance(parts[0], np.ndarray):
+        return np.stack(parts)
+    import torch
+
+    return torch.stack(parts)
 
 
 def _stack_rows(parts: list[Any]) -> Any:
@@ -320,17 +335,18 @@ class Qwen3Decoder:
         for i in range(c.layers):
             p = f"model.layers.{i}."
             qkv = _stack_rows([w[p + f"self_attn.{n}_proj.weight"] for n in "qkv"])
+            gate, up = (packed(w[p + f"mlp.{n}_proj.weight"], tiles.up_tile) for n in ("gate", "up"))
             self.layers.append({
                 name: shared(array) for name, array in {
                     "ln1": w[p + "input_layernorm.weight"], "qkv": packed(qkv, tiles.qkv_tile),
                     "q_norm": w[p + "self_attn.q_norm.weight"], "k_norm": w[p + "self_attn.k_norm.weight"],
                     "o": packed(w[p + "self_attn.o_proj.weight"], tiles.o_rows, tiles.o_cols),
                     "ln2": w[p + "post_attention_layernorm.weight"],
-                    "gate": packed(w[p + "mlp.gate_proj.weight"], tiles.up_tile),
-                    "up": packed(w[p + "mlp.up_proj.weight"], tiles.up_tile),
-                    "down": packed(w[p + "mlp.down_proj.weight"], tiles.down_tile),
+                    "gate": gate, "up": up, "down": packed(w[p + "mlp.down_proj.weight"], tiles.down_tile),
                 }.items()
             })
+            if prefill_tiles.up_stacked:  # the prefill's own copy (PrefillTiles: a candidate, not yet timed)
+                self.layers[-1]["gate_up"] = shared(_stacked([gate, up]))
         self.buffers: dict[str, st.Tensor] = {}
         self.scratch: dict[str, st.Tensor] = {}
         """The prefill's buffers (``prefill``), kept for the next prompt of as many padded rows."""
@@ -486,7 +502,12 @@ class Qwen3Decoder:
         up_tile = p.up_tile(rows, c.intermediate, up_rows)
         gemm, o_proj, down = (p.gemm_kernel(P.gemm, qkv_tile), p.gemm_kernel(P.gemm_residual, o_tile),
                               p.gemm_kernel(P.gemm_residual, down_tile))
-        gate_up = p.gemm_kernel(P.gate_up_gemm, (up_tile[0], 2 * up_tile[1]) if p.up_joined else up_tile)
+        one_accumulator = p.up_joined or p.up_stacked
+        gate_up = p.gemm_kernel(P.gate_up_stacked_gemm if p.up_stacked else P.gate_up_gemm,
+                                (up_tile[0], 2 * up_tile[1]) if one_accumulator else up_tile)
+        if p.up_stacked and "gate_up" not in self.layers[0]:
+            raise ValueError("PrefillTiles(up_stacked=True) reads the stacked gate/up copy made at construction: "
+                             "construct the decoder with prefill_tiles=PrefillTiles(up_stacked=True, ...)")
         norm_tile = (p.norm, P.row_tile(c.hidden))
         launch(run, P.embed_rows, ("X", (1, p.embed)), self.embedding, "prompt")
         for i, layer in enumerate(self.layers):
@@ -499,8 +520,11 @@ class Qwen3Decoder:
                    d ** -0.5, KVH=c.kv_heads, G=g)
             launch(run, o_proj, ("X2", o_tile), "X", "O", layer["o"], BK=p.depth, G=p.group)
             launch(run, P.norm_rows, ("XN", norm_tile), "X2", layer["ln2"], eps)
-            launch(run, gate_up, ("M", up_tile), "XN", layer["gate"], layer["up"], BK=p.depth, G=p.group,
-                   JOINED=p.up_joined)
+            if p.up_stacked:
+                launch(run, gate_up, ("M", up_tile), "XN", layer["gate_up"], BK=p.depth, G=p.group)
+            else:
+                launch(run, gate_up, ("M", up_tile), "XN", layer["gate"], layer["up"], BK=p.depth, G=p.group,
+                       JOINED=p.up_joined)
             launch(run, down, ("X", down_tile), "X2", "M", layer["down"], BK=p.depth, G=p.group)
         launch(run, P.take_row, ("x", (t.embed,)), "X", n - 1)
         launch(run, K.advance, ("pos", (1,)), "last", 0)

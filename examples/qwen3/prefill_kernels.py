@@ -16,6 +16,7 @@ they are uploaded, plain ``(n, k)`` or packed in the GEMV's tiles
                          (its queries normalized and rotated in the block), ``E`` out
 * ``gemm_residual``      Z = R + A @ W^T                                (o_proj, down_proj)
 * ``gate_up_gemm``       Z = silu(Xn @ Wg^T) * (Xn @ Wu^T)
+* ``gate_up_stacked_gemm`` the same of ``W = [Wg, Wu]`` stacked in one ``(2, n, k)`` weight
 * ``take_row``           z = X[row]: the last prompt row, for the decoder's LM head
 
 The three GEMM kernels take their output tiles in the grouped order
@@ -64,43 +65,59 @@ def gemm_weight_tile(w, bn, kt, s, BN, BK):
 
 
 @st.function
-def gemm_steps(w, BN, BK, K):
+def stacked_weight_tile(w, bn, kt, s, BN, BK):
+    """``gemm_weight_tile`` of both weights of a stacked ``(2, N, K)`` weight (each plain, 3-d,
+    or packed by ``pack_weight``, 5-d) in one load: a ``(2 * BN, BK)`` tile, the first weight's
+    ``BN`` rows then the second's."""
+    if len(w.shape) == 5:
+        P = w.shape[3]
+        return w.partition((2, BN // P, 1, P, BK)).load((0, bn, kt, 0, s)).reshape((2 * BN, BK))
+    return w.partition((2, BN, BK)).load((0, bn, kt)).reshape((2 * BN, BK))
+
+
+@st.function
+def gemm_steps(w, BN, BK, K, lead=0):
     """``BK``-column steps per column tile of ``w`` (1 plain, ``PK / BK`` packed), with the
-    static checks that ``w``'s tiles fit the GEMM's."""
-    if len(w.shape) == 4:
-        assert BN % w.shape[2] == 0, "the GEMM's row tile BN is a multiple of the packed tile's rows"
-        assert w.shape[3] % BK == 0, "the GEMM's step BK divides the packed tile's columns"
-        assert w.shape[1] * w.shape[3] == K, "w's packed column tiles cover a row of the input"
-        return w.shape[3] // BK
-    assert len(w.shape) == 2, "w is a (rows, K) matrix, or one packed by pack_weight"
-    assert w.shape[1] == K, "w has a column per column of the input"
+    static checks that ``w``'s tiles fit the GEMM's; ``lead``: ``w``'s dimensions before a
+    weight's (1: two weights stacked)."""
+    if len(w.shape) == lead + 4:
+        assert BN % w.shape[lead + 2] == 0, "the GEMM's row tile BN is a multiple of the packed tile's rows"
+        assert w.shape[lead + 3] % BK == 0, "the GEMM's step BK divides the packed tile's columns"
+        assert w.shape[lead + 1] * w.shape[lead + 3] == K, "w's packed column tiles cover a row of the input"
+        return w.shape[lead + 3] // BK
+    assert len(w.shape) == lead + 2, "w is a (rows, K) matrix, or one packed by pack_weight"
+    assert w.shape[lead + 1] == K, "w has a column per column of the input"
     assert K % BK == 0, "the GEMM's step BK divides the input's columns"
     return 1
 
 
 @st.function
-def rows_times_weights(a, w, bm, bn, BM, BN, BK, w2=None, joined=False):
+def rows_times_weights(a, w, bm, bn, BM, BN, BK, w2=None, joined=False, stacked=False):
     """Rows ``bm * BM ...`` of ``a`` times columns ``bn * BN ...`` of ``w^T`` (and of ``w2^T``: both
     in one loop), f32 ``(BM, BN)`` results.  ``joined``: one ``(BM, 2 * BN)`` accumulator, each
     step's ``w`` and ``w2`` tiles concatenated into one operand, its halves returned (at 128 x
     128 a weight, 168 registers and no spill on sm_90 at 8 warps, where two accumulators spill
-    512 bytes a thread)."""
+    512 bytes a thread; on an H100 no faster than two: the concatenation costs what the tile
+    saves).  ``stacked``: the same accumulator, ``w`` the two weights stacked (``(2, N, K)``),
+    each step's operand one load (``stacked_weight_tile``)."""
     K = a.shape[1]
-    steps = gemm_steps(w, BN, BK, K)
+    steps = gemm_steps(w, BN, BK, K, 1 if stacked else 0)
     pa = a.partition((BM, BK))
     acc = acc2 = st.zeros((BM, BN), f32)
     both = st.zeros((BM, 2 * BN), f32)
     for kt in range(K // (BK * steps)):
         for s in st.static_range(steps):
             at = pa.load((bm, kt * steps + s))
-            if joined:
+            if stacked:
+                both = st.mma(at, st.transpose(stacked_weight_tile(w, bn, kt, s, BN, BK)), both)
+            elif joined:
                 wt = st.cat(gemm_weight_tile(w, bn, kt, s, BN, BK), gemm_weight_tile(w2, bn, kt, s, BN, BK), 0)
                 both = st.mma(at, st.transpose(wt), both)
             else:
                 acc = st.mma(at, st.transpose(gemm_weight_tile(w, bn, kt, s, BN, BK)), acc)
                 if w2 is not None:
                     acc2 = st.mma(at, st.transpose(gemm_weight_tile(w2, bn, kt, s, BN, BK)), acc2)
-    if joined:
+    if joined or stacked:
         return st.extract(both, (0, 0), (BM, BN)), st.extract(both, (0, 1), (BM, BN))
     return acc, acc2
 
@@ -185,6 +202,12 @@ def gemm_residual(
     z.store(residual.partition((BM, BN)).load((bm, bn)) + acc, idx)
 
 
+@st.function
+def swiglu(gate, up):
+    """``silu(gate) * up``."""
+    return gate / (1.0 + st.exp2(gate * -LOG2E)) * up
+
+
 @st.kernel
 def gate_up_gemm(
     z: st.Mut["E", ("BM", "BN")],
@@ -207,7 +230,29 @@ def gate_up_gemm(
     idx = z.tile_index(order=st.grouped(G))
     bm, bn = idx
     gate, up = rows_times_weights(a, w_gate, bm, bn, BM, BN, BK, w_up, JOINED)
-    z.store((gate / (1.0 + st.exp2(gate * -LOG2E)) * up).astype(E), idx)
+    z.store(swiglu(gate, up).astype(E), idx)
+
+
+@st.kernel
+def gate_up_stacked_gemm(
+    z: st.Mut["E", ("BM", "BN")],
+    a: st.Ref["E", (-1, "K")],
+    w: st.Ref["E", "WS"],
+    *,
+    E: st.DType,
+    BM: int,
+    BN: int,
+    BK: int,
+    K: int,
+    WS: st.Shape,
+    G: int,
+):
+    """``gate_up_gemm`` of ``w = [w_gate, w_up]`` stacked (``(2, N, K)``; each half plain or
+    packed): one ``(BM, 2 * BN)`` accumulator, each step's operand one ``(2 * BN, BK)`` load."""
+    idx = z.tile_index(order=st.grouped(G))
+    bm, bn = idx
+    gate, up = rows_times_weights(a, w, bm, bn, BM, BN, BK, stacked=True)
+    z.store(swiglu(gate, up).astype(E), idx)
 
 
 @st.kernel
@@ -293,5 +338,6 @@ def take_row(z: st.Mut[f32, ("BH",)], x: st.Ref[f32, (-1, -1)], row: i32, *, BH:
     z.store(x.partition((1, BH)).load((row, bh)).reshape((BH,)))
 
 
-KERNELS = (embed_rows, norm_rows, gemm, gemm_residual, gate_up_gemm, prefill_kv, prefill_attention, take_row)
+KERNELS = (embed_rows, norm_rows, gemm, gemm_residual, gate_up_gemm, gate_up_stacked_gemm, prefill_kv,
+           prefill_attention, take_row)
 """Every prefill kernel (the tests check each one's unsafe report is empty)."""

@@ -86,13 +86,27 @@ def test_the_recorded_prefill_replays_as_the_eager_one(weights: dict[str, np.nda
     assert int(d.read("pos")[0]) == len(PROMPT_17)
 
 
-def test_gate_up_in_one_accumulator_prefills_as_the_reference(weights: dict[str, np.ndarray]) -> None:
-    """``PrefillTiles(up_joined=True)``: gate/up's two weights' tiles concatenated into one operand,
-    one accumulator, its halves the gate and the up (tiny tiles: 16 rows, 2 x 32 columns)."""
-    d = Qwen3Decoder(TINY, weights, dtype=st.f32, max_positions=32, tiles=TINY_TILES,
-                     prefill_tiles=replace(TINY_PREFILL, up_joined=True))
+@pytest.mark.parametrize("form", [pytest.param("up_joined", marks=pytest.mark.full), "up_stacked"])
+def test_gate_up_in_one_accumulator_prefills_as_the_reference(weights: dict[str, np.ndarray], form: str) -> None:
+    """Gate/up in one accumulator, its halves the gate and the up (tiny tiles: 16 rows, 2 x 32
+    columns): ``up_joined`` concatenates the two weights' tiles into one operand each step (off:
+    no faster on an H100; make test-full), ``up_stacked`` loads it from the decoder's stacked
+    ``(2, n, k)`` copy (packed in the GEMV's tiles here), which the decoder makes only when
+    constructed with it."""
+    tiles = replace(TINY_PREFILL, **{form: True})
+    d = Qwen3Decoder(TINY, weights, dtype=st.f32, max_positions=32, tiles=TINY_TILES, prefill_tiles=tiles)
+    assert ("gate_up" in d.layers[0]) == (form == "up_stacked")
     d.record(PROMPT_17, prefill=True).release()
     np.testing.assert_allclose(d.read("logits"), forward(TINY, weights, PROMPT_17)[-1], rtol=1e-4, atol=1e-4)
+
+
+def test_stacked_gate_up_needs_its_copy_and_runs_one_way(weights: dict[str, np.ndarray]) -> None:
+    d = decoder(weights)
+    d.prefill_tiles = replace(TINY_PREFILL, up_stacked=True)
+    with pytest.raises(ValueError, match=r"construct the decoder with prefill_tiles=PrefillTiles\(up_stacked=True"):
+        d.generate([1, 2], 1, prefill=True)
+    with pytest.raises(ValueError, match="gate/up runs one way; pick one"):
+        PrefillTiles(up_joined=True, up_stacked=True)
 
 
 def group3(weights: dict[str, np.ndarray]) -> Qwen3Decoder:
@@ -153,6 +167,7 @@ LAUNCHED = {
     P.gemm: dict(E=st.bf16, BM=16, BN=16, BK=16, K=64, WS=(8, 4, 16, 16), G=8),
     P.gemm_residual: dict(E=st.bf16, BM=16, BN=16, BK=16, K=64, WS=(64, 64), G=8),
     P.gate_up_gemm: dict(E=st.bf16, BM=16, BN=16, BK=16, K=64, WS=(6, 4, 16, 16), G=8, JOINED=True),
+    P.gate_up_stacked_gemm: dict(E=st.bf16, BM=16, BN=16, BK=16, K=64, WS=(2, 6, 4, 16, 16), G=8),
     P.prefill_kv: dict(E=st.bf16, BM=16, D=16, HALF=8, QKV=128, KVH=2, G=2),
     P.prefill_attention: dict(E=st.bf16, BM=16, D=16, HALF=8, QKV=128, KVH=2, G=2),
     P.take_row: dict(BH=16),
@@ -204,6 +219,7 @@ def test_the_projections_take_the_gemm_tiles_of_their_shape() -> None:
     # gate/up (9,728 columns, two weights): 128 x 64 unless joined, then half of a 2 x 9,728-column tile
     assert tiles.up_tile(2048, 9728, 16) == (128, 64)
     assert [PrefillTiles(up_joined=True).up_tile(rows, 9728, 16) for rows in (512, 2048)] == [(128, 64), (128, 128)]
+    assert PrefillTiles(up_stacked=True).up_tile(8192, 9728, 16) == (128, 128)
 
 
 def test_the_cache_write_takes_its_own_rows_dividing_the_attention_tile() -> None:
