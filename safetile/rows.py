@@ -202,9 +202,10 @@ SOFTMAX = RowTable(
         # (1.2-1.4x the 8192 at 3, run -B); a load latency of 4 was slower everywhere, 2048 always.  8 warps
         # at occupancy 2 lost to the one-tile kernel's candidates at 256-4096 columns (run -C).  16-bit
         # tiles of 4096 at 2 spill (120-320 bytes) since the first pass runs in two loops (REREAD), dropped
-        # (run -s5); with direct stores bf16 ones at 3 spill 336 bytes
+        # (run -s5); with direct stores bf16 ones at 3 spill 336 bytes, with 8 warps at 2 they take 55
+        # registers (four blocks a multiprocessor)
         16: [(16384, [(8192, WARPS_8_OCCUPANCY_2, DIRECT_STORES), (16384, WARPS_8_OCCUPANCY_2, DIRECT_STORES),
-                      (16384, WARPS_8_OCCUPANCY_2)]),
+                      (16384, WARPS_8_OCCUPANCY_2), (4096, WARPS_8_OCCUPANCY_2, DIRECT_STORES)]),
              (None, [(16384, WARPS_8_OCCUPANCY_2), (8192, {"occupancy": 3}), (4096, {"occupancy": 3}),
                      (8192, {"occupancy": 2}), (8192, {"occupancy": 1}), (16384, WARPS_8_OCCUPANCY_2, DIRECT_STORES),
                      (8192, WARPS_8_OCCUPANCY_2, DIRECT_STORES)])],
