@@ -69,11 +69,13 @@ CHECK = (QWEN3_0_6B, st.f32, 1024, PrefillTiles(rows=64, cols=64, up_cols=64, fi
 the default's edge)."""
 SPEED = (QWEN3_4B, st.bf16, 16384, PrefillTiles())
 """The timed run (the decode's attention merge takes a power-of-two count of key tiles)."""
-SPEED_TILES = {"gate/up pairs": PrefillTiles(up_joined=False), "gate/up joined": PrefillTiles(up_joined=True)}
+SPEED_TILES = {"gate/up pairs": PrefillTiles(), "gate/up joined": PrefillTiles(up_joined=True),
+               "gate/up stacked": PrefillTiles(up_stacked=True)}
 """The prefill tiles timed, in the same run: gate/up on two accumulators of 128 x 64 (the
-default) and in one (``up_joined``: the two weights' tiles concatenated each step, the tile
-fitted as a GEMM of twice the columns: 128 x 64 a weight at 512 tokens, 128 x 128 at 2,048 and
-8,192); QKV, o_proj and down on ``examples/gemm.py``'s ``gemm_tiles`` for their shape in both.
+default) and in one, its tile fitted as a GEMM of twice the columns (128 x 64 a weight at 512
+tokens, 128 x 128 at 2,048 and 8,192): ``up_joined`` (the two weights' tiles concatenated each
+step) and ``up_stacked`` (one load a step from the stacked copy: not yet timed); QKV, o_proj and
+down on ``examples/gemm.py``'s ``gemm_tiles`` for their shape in all three.
 Session 16 on an H100: joined 12.07 / 37.91 / 155.95 ms against 11.69 / 37.81 / 158.52 at 512 /
 2,048 / 8,192 tokens, gate/up itself 0.55-0.67 of cuBLAS's rate either way (docs/model.md).
 The run's wall there: the speed part 29 s, ``torch.compile`` 140-165 s (its compiles)."""
@@ -234,7 +236,8 @@ def speed(torch: Any, model: Any, results: dict[str, Any], save: Any, prompts: t
     ``BREAKDOWN_PROMPTS`` (``breakdown[length][tiles]``, ms a kernel).  A cubin missing from the
     cache ends the run (every variant would miss: the cache is stale)."""
     config, dtype, positions, tiles = SPEED
-    decoder = ours(torch, config, dtype, model, positions, tiles)
+    # With the stacked gate/up copy (made at construction) that SPEED_TILES' stacked variant reads.
+    decoder = ours(torch, config, dtype, model, positions, replace(tiles, up_stacked=True))
     rate = cublas_rate(torch)
     results["cublas_flops"] = rate
     for n in prompts:
