@@ -70,6 +70,9 @@ def hints(**values: int) -> dict[str, dict[str, int]]:
 
 
 HEAD_DIMS = (64, 128)
+REGISTER_STORE = {"sm_90": {"allow_tma": False}}
+"""The output tile stored from registers (``STG``): its ``(1, BM * D)`` tile is 64-128 TMA stores
+otherwise (a TMA box spans at most 256 elements a dimension), 4-8 ``STG`` a thread so (sm_90 SASS)."""
 
 
 def attention_configs(d: int) -> list[dict[str, Any]]:
@@ -77,10 +80,11 @@ def attention_configs(d: int) -> list[dict[str, Any]]:
     (``st.autotune``; ``BMD`` = query rows x ``d``; every one compiles causal and not, no spill on
     sm_90: 168 registers with 8 worker warps, 128 at occupancy 2).  ``ORDER=0`` runs the head
     fastest (run -s5's order, kept as the baseline); ``ORDER=G`` the query tiles of ``G`` heads at a
-    time.  Run -s5 (docs/benchmarks.md section 5) also tried 256x64 with 8 warps (spills 376 B at
-    d128; at d64 1-14% slower than 128x128 with 8 warps), latency 3 (within noise of none and
-    latency 2), latency 4 and 6 (latency 3's shared memory or none's), and 256x128 (spills
-    192-664 B at both head dimensions)."""
+    time; the last three store the output from registers (``REGISTER_STORE``), added after run -s6
+    (docs/benchmarks.md section 5), which tried the first seven.  Run -s5 also tried 256x64 with 8
+    warps (spills 376 B at d128; at d64 1-14% slower than 128x128 with 8 warps), latency 3 (within
+    noise of none and latency 2), latency 4 and 6 (latency 3's shared memory or none's), and 256x128
+    (spills 192-664 B at both head dimensions)."""
     w8 = hints(num_worker_warps_per_cta=8)
     return [
         dict(BMD=128 * d, BN=128, ORDER=1, optimization_hints=w8),
@@ -90,6 +94,9 @@ def attention_configs(d: int) -> list[dict[str, Any]]:
         dict(BMD=128 * d, BN=64, ORDER=1, optimization_hints=w8),
         dict(BMD=64 * d, BN=128, ORDER=1, optimization_hints=hints(occupancy=2)),
         dict(BMD=64 * d, BN=128, ORDER=0, optimization_hints=hints(occupancy=2)),
+        dict(BMD=128 * d, BN=128, ORDER=1, optimization_hints=w8, store_hints=REGISTER_STORE),
+        dict(BMD=64 * d, BN=128, ORDER=1, optimization_hints=hints(occupancy=2), store_hints=REGISTER_STORE),
+        dict(BMD=64 * d, BN=128, ORDER=0, optimization_hints=hints(occupancy=2), store_hints=REGISTER_STORE),
     ]
 
 
