@@ -64,19 +64,24 @@ class RowBackward(NamedTuple):
 
 
 NORM_BACKWARD: dict[int, RowBackward] = {
-    4096: RowBackward(blocks=2),
+    4096: RowBackward(blocks=1),
     8192: RowBackward(blocks=1, warps=8),
 }
 """The norms' backward (dx and the weight gradients' first stage in one pass) by the widest row tile
-each serves (the first that holds the row's): two blocks a multiprocessor where a tile holds 4096
-elements (1024-wide rows four a tile, 64-wide ones 64; 128 threads, 242-249 registers, no spill on
-sm_90), one with 8 worker warps at 8192 columns (255 registers, no spill; without the hint it spills
-344 B).  Each block walks its row tiles and keeps the weight's (and bias's) column sums, so ``G`` is
-about the blocks the GPU runs at once, and the partial sums ``[G, N]`` stay a few percent of the
-rows' traffic."""
-CROSS_ENTROPY_BACKWARD = RowBackward(columns=VOCAB_TILE)
-"""Cross-entropy's backward: one row of ``columns`` a tile (a block a tile), tileiras's choice of warps
-(128 threads, 112 registers at 4096 bf16 columns on sm_90)."""
+each serves (the first that holds the row's): one block a multiprocessor, tileiras's warps up to
+4096-element tiles (1024-wide rows four a tile, 64-wide ones 64; 128 threads, 255 registers, no
+spill on sm_90), 8 worker warps at 8192 columns (168 registers, no spill; without the hint it
+spills).  Each block walks its row tiles and keeps the weight's (and bias's) column sums, so ``G``
+is the blocks the GPU runs at once, and the partial sums ``[G, N]`` stay a few percent of the
+rows' traffic.  Timed on an H100 (docs/benchmarks.md section 8, run -s6c2): one block a
+multiprocessor was the fastest at every shape, 1.11-1.12x two blocks (the first pick) for
+layer_norm and rms_norm fwd+bwd up to 4096 columns, 1.18-1.32x four; 8 worker warps 0.79-0.94x."""
+CROSS_ENTROPY_BACKWARD = RowBackward(columns=VOCAB_TILE, occupancy=8)
+"""Cross-entropy's backward: one row of ``columns`` a tile (a block a tile) at ``occupancy`` 8 (40
+registers at 4096 bf16 columns on sm_90, where tileiras's own choice took 112: four blocks of 128
+threads a multiprocessor, too few loads in flight).  Timed on an H100 (run -s6c2): 1.36-1.39x no
+hint at 4096 x 32768 and 8192 x 128256, as fast as two rows of 2048 without a hint; 8192 columns
+1.05x, with occupancy 4 the same."""
 COLUMN_TILE = 64
 """The column tile of ``column_sums`` (the weight gradients' second stage): 64 columns of ``G`` partial
 rows a block, so that a 1024-wide gradient spreads over 16 blocks."""

@@ -105,10 +105,10 @@ def check_norm_gradients(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor) -> N
             torch.testing.assert_close(g, h)
 
 
-@pytest.mark.parametrize(("rows", "multiprocessors", "groups"), [(40, 1, 2), (100, 2, 4), (20, 132, 3)])
+@pytest.mark.parametrize(("rows", "multiprocessors", "groups"), [(40, 2, 2), (100, 4, 4), (20, 132, 3)])
 def test_norm_weight_gradients_over_many_row_tiles(rows: int, multiprocessors: int, groups: int,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    """The backward's ``G`` blocks (two a multiprocessor at a 4096-element tile, no more than the row
+    """The backward's ``G`` blocks (one a multiprocessor at a 4096-element tile, no more than the row
     tiles) each walk every ``G``-th row tile of 8 rows of 300 (40 rows: 5 tiles over 2 blocks; 100:
     13 over 4; 20: 3 tiles, a block each) for dx and their rows of partial sums, then
     ``column_sums`` adds the partials."""
@@ -143,14 +143,15 @@ def test_a_norm_backward_reads_the_rows_once(norm: str, monkeypatch: pytest.Monk
 
 
 def test_norm_backward_tiles_and_grids() -> None:
-    """Rows of up to 64 rows and 4096 elements a tile, ``G`` two blocks a multiprocessor (132 assumed
-    off CUDA), no more than the row tiles; 8192 columns one block a multiprocessor with 8 warps."""
+    """Rows of up to 64 rows and 4096 elements a tile, ``G`` one block a multiprocessor (132 assumed
+    off CUDA; two ran 0.89-0.90x as fast on an H100), no more than the row tiles; 8192 columns with 8
+    worker warps."""
     def launch(rows: int, columns: int) -> tuple[tuple[int, int], int, dict[str, int]]:
         return nn._norm_backward(torch.empty(rows, columns, device="meta"), "rms_norm")
 
-    assert launch(65536, 64) == ((64, 64), 264, {"WARPS": 0, "OCCUPANCY": 0})
-    assert launch(4096, 1024) == ((4, 1024), 264, {"WARPS": 0, "OCCUPANCY": 0})
-    assert launch(4096, 4096) == ((1, 4096), 264, {"WARPS": 0, "OCCUPANCY": 0})
+    assert launch(65536, 64) == ((64, 64), 132, {"WARPS": 0, "OCCUPANCY": 0})
+    assert launch(4096, 1024) == ((4, 1024), 132, {"WARPS": 0, "OCCUPANCY": 0})
+    assert launch(4096, 4096) == ((1, 4096), 132, {"WARPS": 0, "OCCUPANCY": 0})
     assert launch(4096, 8192) == ((1, 8192), 132, {"WARPS": 8, "OCCUPANCY": 0})
     assert launch(100, 1024) == ((4, 1024), 25, {"WARPS": 0, "OCCUPANCY": 0})
 
@@ -158,7 +159,7 @@ def test_norm_backward_tiles_and_grids() -> None:
 @pytest.mark.full  # kernel variants of their own to compile: ~6 CPU-s
 def test_narrow_norm_gradients_over_many_row_tiles(monkeypatch: pytest.MonkeyPatch) -> None:
     """Over several row tiles of 64 and blocks, the narrow norms' gradients are torch's."""
-    monkeypatch.setattr(nn, "ASSUMED_MULTIPROCESSORS", 1)
+    monkeypatch.setattr(nn, "ASSUMED_MULTIPROCESSORS", 2)
     x, w, b = f64(150, 20), f64(20), f64(20, seed=1)  # 3 row tiles of 64 over 2 blocks
     assert nn._norm_backward(x, "rms_norm")[:2] == ((64, 32), 2)
     check_norm_gradients(x, w, b)
@@ -176,21 +177,23 @@ def test_norm_backwards_leave_no_bounds_check_in_the_kernel(kernel: st.Kernel) -
 def test_cross_entropy_blocks_take_about_a_row_tile_of_elements(vocab: int, rows: int,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """Both kernels' blocks take about ``ROW_ELEMENTS`` elements: one row of 4096 at a vocabulary of
-    4096 or more (16 rows a block ran the forward 14x slower than its memory traffic on an H100)."""
+    4096 or more (16 rows a block ran the forward 14x slower than its memory traffic on an H100); the
+    backward's at occupancy 8 (tileiras's own choice, 112 registers, ran it 0.72x as fast)."""
     from safetile.runtime.torch import custom_op
 
     tiles: dict[str, tuple[int, ...]] = {}
     specialize = custom_op._specialize
 
     def recording(launch: custom_op.KernelLaunch) -> object:
-        tiles[launch.kernel.name] = launch.outputs[0].tile
+        tiles[launch.kernel.name] = (*launch.outputs[0].tile, launch.options.get("OCCUPANCY", 0))
         return specialize(launch)
 
     monkeypatch.setattr(custom_op, "_specialize", recording)
     x = torch.empty(64, vocab, dtype=torch.bfloat16, device="meta", requires_grad=True)
     nn.cross_entropy(x, torch.zeros(64, dtype=torch.long, device="meta")).backward()
     assert nn._vocab_rows(x) == rows
-    assert tiles == {"cross_entropy_forward": (rows,), "cross_entropy_backward": (rows, min(nn._pow2(vocab), 4096))}
+    assert tiles == {"cross_entropy_forward": (rows, 0),
+                     "cross_entropy_backward": (rows, min(nn._pow2(vocab), 4096), 8)}
 
 
 def test_f32_layers_match_torch() -> None:
