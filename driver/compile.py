@@ -34,7 +34,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -104,8 +104,9 @@ class CompiledVariant:
     """Stores whose data ignores a grid dimension their tile follows: with more
     than one block along it, those blocks write identical tiles (a runtime
     warning; ``passes/analyses/grid_reads.py``)."""
-    stages: tuple[tuple[str, ModuleOp], ...] = field(repr=False)
-    """The IR after each stage run, in order (the last is ``module`` itself)."""
+    recorded: tuple[tuple[str, ModuleOp | None], ...] = field(repr=False)
+    """Each stage run, in order, with its IR where the compile kept it (the last
+    is ``module`` itself); None for a stage ``stages`` makes again when asked."""
     pipeline: str = field(repr=False)
     """The passes that made ``module`` (their identities), for ``key``."""
     dependent_launch: bool = False
@@ -126,6 +127,25 @@ class CompiledVariant:
     raw pointer parameters, ``unchecked_accesses``, ``st.unsafe()`` operations, and what a pass
     trusted by name (``st.trusted``) left unproved; empty for a kernel proved safe throughout."""
 
+    remake: Callable[[str], ModuleOp] | None = field(default=None, repr=False, compare=False)
+    """Makes a stage's IR again from the frontend's (``_Remake``)."""
+
+    @functools.cached_property
+    def stages(self) -> tuple[tuple[str, ModuleOp], ...]:
+        """The IR after each stage run, in order (the last is ``module`` itself).
+
+        A stage made by safetile's own passes alone is not copied by the compile
+        (two module copies were ~18% of a compile): it is made again here, when
+        first asked, from the frontend's entry through the same passes, which are
+        deterministic.  A compile with user passes keeps a copy of every stage."""
+        made = []
+        for stage, module in self.recorded:
+            if module is None:
+                assert self.remake is not None
+                module = self.remake(stage)
+            made.append((stage, module))
+        return tuple(made)
+
     @functools.cached_property
     def key(self) -> str:
         """The SHA-256 of the final IR and the pipeline that made it (what an
@@ -137,12 +157,12 @@ class CompiledVariant:
 
     def ir(self, stage: str | None = None) -> str:
         """The Tile IR text after ``stage`` (default: the last, what runs)."""
-        found = dict(self.stages)
         if stage is None:
-            return print_tile_ir(self.stages[-1][1])
-        if stage not in found:
-            raise KeyError(f"no stage {stage!r} in this compile; it ran {', '.join(found)}")
-        return print_tile_ir(found[stage])
+            return print_tile_ir(self.module)
+        ran = [name for name, _ in self.recorded]
+        if stage not in ran:
+            raise KeyError(f"no stage {stage!r} in this compile; it ran {', '.join(ran)}")
+        return print_tile_ir(dict(self.stages)[stage])
 
     @property
     def entry(self) -> EntryOp:
@@ -216,23 +236,23 @@ def _lower(
     kernel: KernelDefinition, variant: Variant, requests: Sequence[PassRequest], until: str
 ) -> CompiledVariant:
     symbol = kernel.symbol(variant)
-    module = ModuleOp([TileModuleOp(kernel.name, [variant.entry.clone()])])
-    entry = _entry(module, variant.entry_name)
-    entry.sym_name = StringAttr(symbol)
+    remake = _Remake(kernel.name, variant.entry, variant.entry_name, symbol, kernel.options.dependent_launch)
+    module = remake.frontend()
+    entry = _entry(module, symbol)
     ctx = context()
     # The frontend's facts, taken before any pass runs: what every later module is held against.
     guard = PassGuard.of(module)
     unread = tuple(f for f in unread_grid_dims(entry) if f.value_dims)  # a fill means its identical tiles
-    stages: list[tuple[str, ModuleOp]] = [("frontend", module.clone())]
+    keep = bool(requests)  # a stage a user pass made cannot be made again by ``remake``
+    stages: list[tuple[str, ModuleOp | None]] = [("frontend", module.clone() if keep else None)]
     user = {point: [r for r in requests if r.point == point] for point in STAGES}
     steps: Mapping[str, Sequence[ModulePass | PassRequest]] = {
-        "before-safety": user["before-safety"],
-        "safety": safety_passes(launch_checks=True, dependent_launch=kernel.options.dependent_launch),
-        "after-safety": user["after-safety"],
-        "clean-up": clean_up_passes(),
-        "after-clean-up": user["after-clean-up"],
+        **{point: user[point] for point in ("before-safety", "after-safety", "after-clean-up")},
+        **remake.own_steps(),
     }
     run = [stage for stage in STAGES[1 : STAGES.index(until) + 1] if steps[stage]]
+    if not run:
+        stages[0] = ("frontend", module)
     for stage in run:
         for step in steps[stage]:
             if isinstance(step, PassRequest):
@@ -245,7 +265,7 @@ def _lower(
             # The facts a user pass after the safety passes is held against (no user pass runs between them).
             guard.accept(module)
         # The last stage's IR is the module itself: nothing changes it after.
-        stages.append((stage, module if stage == run[-1] else module.clone()))
+        stages.append((stage, module if stage == run[-1] else module.clone() if keep else None))
     try:
         module.verify()
     except DiagnosticException as err:
@@ -271,10 +291,47 @@ def _lower(
         unread,
         tuple(stages),
         repr(tuple(r.identity for r in requests)),
+        remake=remake,
         dependent_launch=dependent,
         early_reads=early,
         unsafe_report=unsafe_report(final, guard.record.entries[symbol], pointers, guard.islands),
     )
+
+
+@dataclass(frozen=True)
+class _Remake:
+    """What makes a variant's module before any pass, and again after each of
+    safetile's own stages (``CompiledVariant.stages``): the frontend's entry
+    (never changed: every compile works on a copy) and the passes' options.
+    Holds no reference to the kernel, whose memo would then never be freed."""
+
+    kernel: str
+    entry: EntryOp
+    entry_name: str
+    symbol: str
+    dependent_launch: bool
+
+    def own_steps(self) -> dict[str, Sequence[ModulePass]]:
+        return {
+            "safety": safety_passes(launch_checks=True, dependent_launch=self.dependent_launch),
+            "clean-up": clean_up_passes(),
+        }
+
+    def frontend(self) -> ModuleOp:
+        module = ModuleOp([TileModuleOp(self.kernel, [self.entry.clone()])])
+        _entry(module, self.entry_name).sym_name = StringAttr(self.symbol)
+        return module
+
+    def __call__(self, stage: str) -> ModuleOp:
+        """The IR after ``stage``, made by safetile's own passes alone."""
+        module = self.frontend()
+        ctx = context()
+        for name, steps in self.own_steps().items():
+            if STAGES.index(name) > STAGES.index(stage):
+                break
+            for step in steps:
+                step.apply(ctx, module)
+        return module
 
 
 def _apply_user(kernel: KernelDefinition, request: PassRequest, ctx: Context, module: ModuleOp,

@@ -103,6 +103,22 @@ def test_the_stage_of_a_user_pass_is_recorded(package: None) -> None:
     assert changed.key != plain.key
 
 
+def test_a_stage_not_kept_is_made_again_as_the_compile_made_it(package: None) -> None:
+    """Without user passes a compile keeps no copy of its earlier stages; asked
+    for, each is made again, and is the IR a compile stopping there ends with."""
+    from safetile.driver.compile import CompileOptions
+
+    kernel = combine()
+    compiled = kernel.compile_variant(S=(32,))
+    assert [m is None for _, m in compiled.recorded] == [True, True, False]
+    for stage in ("frontend", "safety"):
+        stopped = kernel.compile_variant(S=(32,), options=CompileOptions(until=stage))
+        assert compiled.ir(stage) == stopped.ir(), stage
+    assert compiled.stages[-1][1] is compiled.module
+    with pytest.raises(KeyError, match="no stage 'after-safety' in this compile; it ran frontend, safety, clean-up"):
+        compiled.ir("after-safety")
+
+
 def test_a_pass_object_before_the_safety_passes(package: None) -> None:
     from jit_test_passes import AddsToSubs  # type: ignore[import-not-found]
 
