@@ -36,7 +36,7 @@ import rms_norm as rms_norm_example  # noqa: E402
 import row_probe  # noqa: E402
 import softmax as softmax_example  # noqa: E402
 
-from safetile.rows import REREAD  # noqa: E402
+from safetile.rows import REREAD, hint_options  # noqa: E402
 
 MODULES = {"softmax": softmax_example, "rms_norm": rms_norm_example}
 """layer_norm's looped kernel walks left to right: in two loops its candidates spilled or ran slower
@@ -58,7 +58,7 @@ def kernel_and_config(case: bench_kernels.Case) -> tuple[Any, dict[str, Any]]:
     module = MODULES[case.workload]
     config = module.LAUNCHER.table.default(case.shape[1], getattr(st, case.dtype))
     assert module.LAUNCHER.table.is_looped(case.shape[1], getattr(st, case.dtype)), case.name
-    return module.LAUNCHER.looped.with_options(optimization_hints=config["optimization_hints"]), config
+    return module.LAUNCHER.looped.with_options(**hint_options(config)), config
 
 
 def generics(case: bench_kernels.Case, reread: int) -> dict[str, int]:

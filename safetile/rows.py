@@ -81,6 +81,12 @@ def sm_90(**values: int) -> dict[str, dict[str, int]]:
     return {"sm_90": values}
 
 
+def hint_options(config: Mapping[str, Any]) -> dict[str, Any]:
+    """A config's kernel options (``optimization_hints``, ``store_hints`` where it has them): what
+    ``kernel.with_options`` takes to launch the config's variant outside ``st.autotune``."""
+    return {name: value for name, value in config.items() if name.endswith("_hints")}
+
+
 def _rule(rules: Sequence[Rule], n: int) -> Sequence[Choice]:
     return next(choices for up_to, choices in rules if up_to is None or n <= up_to)
 
@@ -195,23 +201,23 @@ SOFTMAX = RowTable(
                      (16384, {"num_worker_warps_per_cta": 8}, DIRECT_STORES), (16384, {"num_worker_warps_per_cta": 8})])],
         **_F64},
     looped={
-        # 8 worker warps at occupancy 2: 16-bit up to 16384 columns tiles of 8192 with DIRECT_STORES (71
-        # registers, 256 threads: 1.22x the tiles of 16384 with TMA stores shipped before, run -s6; those
-        # came 1.02-1.08x the 8192 at 3 at 16384 columns, run -C; the other TMA candidates 1.24-1.54x the
-        # default's time, dropped); wider, tiles of 16384 (1.1x the 4096 at 2, run -B); f32 tiles of 8192
-        # (1.2-1.4x the 8192 at 3, run -B); a load latency of 4 was slower everywhere, 2048 always.  8 warps
-        # at occupancy 2 lost to the one-tile kernel's candidates at 256-4096 columns (run -C).  16-bit
-        # tiles of 4096 at 2 spill (120-320 bytes) since the first pass runs in two loops (REREAD), dropped
-        # (run -s5); with direct stores bf16 ones at 3 spill 336 bytes, with 8 warps at 2 they take 55
-        # registers (four blocks a multiprocessor)
+        # 8 worker warps at occupancy 2 with DIRECT_STORES (256 threads where TMA stores made 384; run -s6,
+        # the least time summed over the types' cases): 16-bit tiles of 8192 up to 16384 columns (71
+        # registers: 1.22x the tiles of 16384 with TMA stores shipped before, which came 1.02-1.08x the 8192
+        # at 3, run -C), tiles of 16384 wider (103 registers: 1.14-1.15x the same tiles with TMA stores);
+        # f32 tiles of 8192 (72 registers: 1.14-1.15x with TMA stores, which came 1.2-1.4x the 8192 at 3,
+        # run -B).  The other TMA-store candidates (occupancy 1-3, no warps hint) ran 1.24-2.7x the
+        # default's time and left; a load latency of 4 was slower everywhere, 2048 always.  8 warps at
+        # occupancy 2 lost to the one-tile kernel's candidates at 256-4096 columns (run -C).  16-bit tiles of
+        # 4096 at 2 spill (120-320 bytes) since the first pass runs in two loops (REREAD), dropped (run -s5);
+        # with direct stores bf16 ones at 3 spill 336 bytes, with 8 warps at 2 they take 55 registers and
+        # ran 1.12x the default's time
         16: [(16384, [(8192, WARPS_8_OCCUPANCY_2, DIRECT_STORES), (16384, WARPS_8_OCCUPANCY_2, DIRECT_STORES),
                       (16384, WARPS_8_OCCUPANCY_2), (4096, WARPS_8_OCCUPANCY_2, DIRECT_STORES)]),
-             (None, [(16384, WARPS_8_OCCUPANCY_2), (8192, {"occupancy": 3}), (4096, {"occupancy": 3}),
-                     (8192, {"occupancy": 2}), (8192, {"occupancy": 1}), (16384, WARPS_8_OCCUPANCY_2, DIRECT_STORES),
-                     (8192, WARPS_8_OCCUPANCY_2, DIRECT_STORES)])],
-        32: [(None, [(8192, WARPS_8_OCCUPANCY_2), (8192, {"occupancy": 3}), (4096, {"occupancy": 2}),
-                     (4096, {"occupancy": 3}), (8192, {"occupancy": 2}), (4096, {"occupancy": 1}),
-                     (8192, WARPS_8_OCCUPANCY_2, DIRECT_STORES), (4096, WARPS_8_OCCUPANCY_2, DIRECT_STORES)])],
+             (None, [(16384, WARPS_8_OCCUPANCY_2, DIRECT_STORES), (8192, WARPS_8_OCCUPANCY_2, DIRECT_STORES),
+                     (16384, WARPS_8_OCCUPANCY_2)])],
+        32: [(None, [(8192, WARPS_8_OCCUPANCY_2, DIRECT_STORES), (4096, WARPS_8_OCCUPANCY_2, DIRECT_STORES),
+                     (8192, WARPS_8_OCCUPANCY_2)])],
         **_F64},
     widest={16: 8192, 32: 16384, 64: 8192},
 )

@@ -55,6 +55,8 @@ def test_a_choice_with_store_hints_gives_its_config_store_hints_and_one_without_
         dict(BM=1, BN=4096, optimization_hints={"sm_90": {}}, store_hints={"sm_90": {"allow_tma": False}})]
     assert table.store_hints(E=st.f16, BM=1, BN=4096, N=65536) == {"sm_90": {"allow_tma": False}}
     assert table.store_hints(E=st.f16, BM=2, BN=1024, N=1024) == {}  # the default stores through the TMA
+    assert rows.hint_options(table.configs(1024, st.f16)[1]) == dict(
+        optimization_hints={"sm_90": {}}, store_hints={"sm_90": {"allow_tma": False}})
 
 
 def test_the_hints_function_gives_the_defaults_hints_for_its_tile_only() -> None:

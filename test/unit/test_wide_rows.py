@@ -187,8 +187,8 @@ def test_the_row_launchers_defaults_are_the_device_tunings_winners() -> None:
     assert first(SOFTMAX, 1024, st.f32) == "BM=1 BN=1024 optimization_hints={'sm_90': {'occupancy': 8}}"
     eight_warps = "optimization_hints={'sm_90': {'num_worker_warps_per_cta': 8, 'occupancy': 2}}"
     assert first(SOFTMAX, 16384, st.f16, True) == f"BM=1 BN=8192 {eight_warps} {direct}"  # run -s6
-    assert first(SOFTMAX, 65536, st.f16, True) == f"BM=1 BN=16384 {eight_warps}"  # run -B
-    assert first(SOFTMAX, 65536, st.f32, True) == f"BM=1 BN=8192 {eight_warps}"  # run -B
+    assert first(SOFTMAX, 65536, st.f16, True) == f"BM=1 BN=16384 {eight_warps} {direct}"  # run -s6
+    assert first(SOFTMAX, 65536, st.f32, True) == f"BM=1 BN=8192 {eight_warps} {direct}"  # run -s6
     assert first(SOFTMAX, 16384, st.f32) == "BM=1 BN=16384 optimization_hints={'sm_90': {'occupancy': 2}}"  # run -B
     assert first(RMS_NORM, 256, st.f16) == "BM=32 BN=256 optimization_hints={'sm_90': {'occupancy': 4}}"
     assert first(RMS_NORM, 16384, st.f16) == "BM=1 BN=16384 optimization_hints={'sm_90': {'occupancy': 2}}"  # run -B
