@@ -83,11 +83,12 @@ NCCL_VARIANTS: dict[str, dict[str, str]] = {
     "default": {}, "LL": {"NCCL_PROTO": "LL"}, "LL128": {"NCCL_PROTO": "LL128"},
     "LL-2ch": {"NCCL_PROTO": "LL", "NCCL_MAX_NCHANNELS": "2"}}
 """NCCL's documented knobs for small messages: the low-latency protocols, and fewer channels."""
-TABLE_ALL_REDUCES = ("one-shot", "peer", "two-shot")
+TABLE_ALL_REDUCES = ("one-shot", "two-shot", "peer")
 """The all-reduces timed on 14B TP=2 (2.1.), after the pair's own: torch's symmetric-memory
-one-shot (the default of the table since session 13), safetile's own ``peer_sum``
-(examples/qwen3/peer.py: one flag's trip, a launch that starts early) and torch's two-shot in
-place (the residual vectors mapped: no copy in; 6.5 against 7.0 us alone in session 13).  A rank's tiles are
+one-shot (the default of the table since session 13), torch's two-shot in place (the residual
+vectors mapped: no copy in; 6.5 against 7.0 us alone in session 13) and, last, safetile's own
+``peer_sum`` (examples/qwen3/peer.py: one flag's trip, a launch that starts early; its first
+run, session 6, never finished a step: the deadline ended the pair, the table before it kept).  A rank's tiles are
 ``SHARD_TILES``: session 15's two runs (docs/model.md) timed the single-GPU tiles (2.7% slower),
 QKV and down in 8-row blocks, 64-key attention tiles, gate/up in 32 rows and QKV with it in 32
 (each slower still)."""
@@ -334,7 +335,8 @@ def rank_main(out: Path, task: str) -> None:
         try:
             decoder = positioned(ShardedDecoder, torch)(
                 config, weights, sharded=True, dtype=st.bf16, max_positions=MAX_POSITIONS, device=f"cuda:{local}",
-                all_reduce=all_reduce, tiles=SHARD_TILES, upload=lambda t: st.from_dlpack(t.contiguous()))
+                all_reduce=all_reduce, tiles=SHARD_TILES, experimental=True,
+                upload=lambda t: st.from_dlpack(t.contiguous()))
             for graph in (True, False):
                 try:
                     entry.update(decode(decoder, torch, graph, contexts, profile and graph))

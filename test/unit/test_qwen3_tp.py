@@ -107,13 +107,17 @@ def test_what_a_sharded_rank_does_not_do_is_refused_naming_the_way() -> None:
 def test_an_all_reduce_the_cpu_cannot_run_or_that_does_not_exist_is_refused() -> None:
     """The one-shot and two-shot all-reduces map the other GPUs' memory: on the CPU the refusal
     names the ways that run there; the peer one sums two ranks, and one alone is refused naming
-    another way; a name not among ALL_REDUCES is refused listing them."""
+    another way, as is the peer one on a GPU without ``experimental`` (it hung there); a name
+    not among ALL_REDUCES is refused listing them."""
     dist = pytest.importorskip("torch.distributed")
     dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{free_port()}", rank=0, world_size=1)
     try:
         for way in ("one-shot", "two-shot"):
             with pytest.raises(ValueError, match=rf"the {way} all-reduce maps .* on the CPU pass all_reduce='group'"):
                 ShardedDecoder(TINY, random_weights(TINY), max_positions=16, tiles=TP_TINY_TILES, all_reduce=way)
+        with pytest.raises(ValueError, match=r"hung in its first two-GPU run .* or experimental=True"):
+            ShardedDecoder(TINY, random_weights(TINY), max_positions=16, tiles=TP_TINY_TILES, device="cuda:0",
+                           all_reduce="peer")
         with pytest.raises(ValueError, match=r"sums two ranks' vectors, not 1: pass all_reduce='one-shot'"):
             ShardedDecoder(TINY, random_weights(TINY), max_positions=16, tiles=TP_TINY_TILES, all_reduce="peer")
         with pytest.raises(ValueError, match=r"'nvls' is not one of 'group', 'one-shot', 'two-shot', 'peer'"):
