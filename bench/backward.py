@@ -430,7 +430,8 @@ def step_rows(st_stream: Any, sampler: ClockSampler, method: Method,
                  ratio_to_eager=ratio_eager if name.startswith("safetile") else None) for name in impls]
 
 
-WORKLOADS = {"layer_norm": layer_norm_rows, "rms_norm": rms_norm_rows, "softmax": softmax_rows, "attention": attention_rows, "step": step_rows}
+WORKLOADS = {"layer_norm": layer_norm_rows, "rms_norm": rms_norm_rows, "softmax": softmax_rows,
+             "attention": attention_rows, "step": step_rows}
 
 
 def _markdown(rows: list[dict[str, Any]]) -> str:
