@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bytecode_support import skip_without_toolchain, stand_in_toolchain
+from cache_support import VECTOR_ADD, bytecode, real_tools, tools  # noqa: F401 (fixtures)
 from safetile.backend import cache, toolchain as toolchains
 from safetile.backend.cache import (
     CACHE_ENV,
@@ -31,31 +31,10 @@ from safetile.backend.cache import (
 from safetile.backend.tileiras import CompileOptions
 from safetile.backend.toolchain import PINNED_VERSION, Toolchain, ToolchainError
 from safetile.dialects.cuda_tile.syntax import parse_tile_ir
-from support import EXAMPLES_DIR, make_context
+from support import make_context
 
-VECTOR_ADD = (EXAMPLES_DIR / "tileir" / "vector_add.mlir").read_text()
 PINNED = f"tileiras-{PINNED_VERSION}"
 PROCESSES = 4
-
-
-@pytest.fixture(scope="module")
-def real_tools() -> Toolchain:
-    if skip_without_toolchain():
-        pytest.skip("SAFETILE_SKIP_TOOLCHAIN_TESTS=1")
-    return toolchains.default_toolchain()
-
-
-@pytest.fixture(scope="module")
-def bytecode() -> bytes:
-    return to_bytecode(parse_tile_ir(make_context(), VECTOR_ADD), "sm_90")
-
-
-@pytest.fixture(scope="module")
-def tools(
-    real_tools: Toolchain, bytecode: bytes, cubin_cache: Path, tmp_path_factory: pytest.TempPathFactory
-) -> Toolchain:
-    built = compile_cubin(bytecode, "sm_90", cache_dir=cubin_cache, toolchain=real_tools)
-    return stand_in_toolchain(real_tools, built.cubin, tmp_path_factory.mktemp("stand-in"))
 
 
 def files(folder: Path) -> list[str]:

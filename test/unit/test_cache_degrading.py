@@ -20,37 +20,14 @@ import numpy as np
 import pytest
 
 import safetile as st
-from bytecode_support import skip_without_toolchain, stand_in_toolchain
-from safetile.backend import cache, toolchain as toolchains
-from safetile.backend.cache import LAYOUT, CacheEntry, CacheWarning, compile_cubin, lookup, to_bytecode
+from cache_support import bytecode, real_tools, tools  # noqa: F401 (fixtures)
+from safetile.backend import cache
+from safetile.backend.cache import CacheEntry, CacheWarning, compile_cubin, lookup
 from safetile.backend.toolchain import Toolchain
-from safetile.dialects.cuda_tile.syntax import parse_tile_ir
 from safetile.frontend.dsl import f32
 from safetile.runtime import LaunchCache
 from fake_cuda import fake_cuda
-from support import EXAMPLES_DIR, make_context
 
-VECTOR_ADD = (EXAMPLES_DIR / "tileir" / "vector_add.mlir").read_text()
-
-
-@pytest.fixture(scope="module")
-def real_tools() -> Toolchain:
-    if skip_without_toolchain():
-        pytest.skip("SAFETILE_SKIP_TOOLCHAIN_TESTS=1")
-    return toolchains.default_toolchain()
-
-
-@pytest.fixture(scope="module")
-def bytecode() -> bytes:
-    return to_bytecode(parse_tile_ir(make_context(), VECTOR_ADD), "sm_90")
-
-
-@pytest.fixture(scope="module")
-def tools(
-    real_tools: Toolchain, bytecode: bytes, cubin_cache: Path, tmp_path_factory: pytest.TempPathFactory
-) -> Toolchain:
-    built = compile_cubin(bytecode, "sm_90", cache_dir=cubin_cache, toolchain=real_tools)
-    return stand_in_toolchain(real_tools, built.cubin, tmp_path_factory.mktemp("stand-in"))
 
 
 @pytest.fixture(autouse=True)
