@@ -120,7 +120,7 @@ ATTENTION_TRIED: dict[str, dict[tuple[int, bool], tuple[B, B]]] = {
 shipped table with some entries replaced (all with 8 warps): run -s6a's pick (the shipped tiles
 before the loads' depth hints, d128 dk/dv 64 keys by 128 queries both ways); at d128, dk/dv's
 two shapes each way, the load depth 4 on both kernels, on dk/dv's 64-key tile alone, and on dq
-beside the 128-key dk/dv.  Run -s6a (docs/benchmarks.md, section 8) also timed dq 128 x 128,
+beside the 128-key dk/dv (run -s6b, docs/benchmarks.md section 8).  Run -s6a also timed dq 128 x 128,
 dk/dv 64 x 64 at d64 and 128 x 128 at d64 (64 x 64 at d128) and the depth 2 on the 128-key
 dk/dv: each slower where it differed from the shipped tiles."""
 SOFTMAX = [(4096, 4096), (4096, 8192)]

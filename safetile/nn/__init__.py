@@ -412,7 +412,8 @@ causal); dk/dv's owns 128 keys and walks 64 queries a step, except at d128 unmas
 spill, its scores and both accumulators being 128 keys tall); the loads' pipeline depth is 2 at
 d64 and 4 at d128 unmasked, where dk/dv's 64-key block then streams its 128-query tiles through
 232,056 B of shared memory (199,296 B at tileiras's own depth: 0.79 of SDPA against 0.68).  At d128
-causal the 128-key dk/dv ran faster than that (0.83 against 0.77), unmasked slower (0.74)."""
+causal the 128-key dk/dv ran faster than that (0.83 against 0.77), unmasked slower (0.74).  Runs
+-s6a and -s6b, two GPU calls, gave the same ratio for each pick."""
 
 
 def _attention_facts(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool) -> tuple[int, int, int]:
