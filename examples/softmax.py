@@ -21,8 +21,9 @@ right (a block recomputes the statistics when its row block changes).
 picks its tile and hints among the width's candidates (``safetile/rows.py``'s
 ``SOFTMAX`` table, which ``safetile.nn.softmax`` takes its tiles from too:
 the fastest on an H100 first, the default, then the runners-up, none
-spilling), timed on the device at the first launch of each element type and
-width and kept on disk (docs/autotune.md).  Columns past the end of a row load as ``-inf`` (the
+spilling; the 16-bit ones store without the TMA, ``DIRECT_STORES``), timed
+on the device at the first launch of each element type and width and kept
+on disk (docs/autotune.md).  Columns past the end of a row load as ``-inf`` (the
 partitions' padding), so they add nothing to the sum; stores beyond the
 tensor are dropped.
 
@@ -40,7 +41,7 @@ MAX_ROW_TILE = SOFTMAX.widest[16]
 """The widest 16-bit row the launcher gives ``softmax_row`` (elements); wider rows take the online
 loop.  f32 rows up to ``SOFTMAX.widest[32]`` (16384: one tile at ``occupancy = 2``, 1.4x the loop
 on an H100; a 16-bit row of 16384 in one tile ran at 0.35-0.86x the loop by its hints, run -s5 of
-docs/benchmarks.md §5)."""
+docs/benchmarks.md §5, and with direct stores below the loop with direct stores, run -s6)."""
 ROW_GROUP = 1 << 16
 """The grouped order of the looped kernels' tiles: with at most this many row blocks, tile ``t``
 of ``n0`` row blocks is ``(t % n0, t // n0)``, so on a grid of ``n0`` blocks block ``b`` walks

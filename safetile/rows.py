@@ -198,7 +198,8 @@ SOFTMAX = RowTable(
              (8192, [(4096, {"occupancy": 4}), (2048, {"occupancy": 6}), (4096, {}, DIRECT_STORES),
                      (4096, {"num_worker_warps_per_cta": 8}, DIRECT_STORES)]),
              (None, [(16384, {"occupancy": 2}), (16384, {}, DIRECT_STORES),
-                     (16384, {"num_worker_warps_per_cta": 8}, DIRECT_STORES), (16384, {"num_worker_warps_per_cta": 8})])],
+                     (16384, {"num_worker_warps_per_cta": 8}, DIRECT_STORES),
+                     (16384, {"num_worker_warps_per_cta": 8})])],
         **_F64},
     looped={
         # 8 worker warps at occupancy 2 with DIRECT_STORES (256 threads where TMA stores made 384; run -s6,
