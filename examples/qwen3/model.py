@@ -291,8 +291,8 @@ class Qwen3Decoder:
     ``weights`` maps Hugging Face's names to arrays; ``upload`` makes a device tensor of one
     (default: ``st.from_numpy(a, dtype=dtype)``; ``st.from_dlpack`` shares torch's memory);
     ``zeros(shape, dtype)`` a device tensor of zeros, for the caches and the prefill's buffers
-    (default: an upload of numpy zeros, converted on the host: about a second for one bf16 layer
-    cache of 16,384 positions, a minute for Qwen3-4B's 72; bench/prefill.py passes torch's)."""
+    (default: an upload of numpy zeros, converted on the host: seconds for one bf16 layer cache
+    of 16,384 positions, and Qwen3-4B has 72; bench/prefill.py passes torch's)."""
 
     def __init__(self, config: Config, weights: Mapping[str, Any], *, dtype: st.DType = st.bf16,
                  max_positions: int = 2048, tiles: Tiles = Tiles(), prefill_tiles: PrefillTiles = PrefillTiles(),
