@@ -11,10 +11,14 @@ A row workload (softmax, rms_norm, layer_norm) has two kernels:
 A ``RowTable`` holds one workload's candidates as data: per element width (16,
 32 or 64 bits) a list of rules ``(up_to, choices)``, the first whose ``up_to``
 holds the row tile (one-tile kernel) or the width (looped kernel) applying
-(``None``: any).  A choice is ``(size, sm_90 hints)``, ``size`` the elements
-a block of the one-tile kernel or the looped kernel's column tile.  The first
-choice is the fastest ``st.autotune`` timed on an H100 (docs/benchmarks.md §5),
-the default; the others are the runners-up it also times.  Why data and not
+(``None``: any).  A choice is ``(size, sm_90 hints)`` or ``(size, sm_90
+hints, sm_90 store hints)``, ``size`` the elements a block of the one-tile
+kernel or the looped kernel's column tile, the store hints ``DIRECT_STORES``
+(stores without the TMA) where given.  The first choice is the fastest
+``st.autotune`` timed on an H100 (docs/benchmarks.md §5; since run -s6 the
+least time summed over the rule's measured cases, a default changed where 1%
+or more below the old one's), the default; the others are the runners-up it
+also times.  Why data and not
 one rule: the fastest tile moves with the workload (rms_norm's looped kernel
 wants 2048 columns, layer_norm's 8192) and with the width, and only a timing
 decides it.
@@ -169,7 +173,7 @@ stores tie (run -s6: 0.2-0.9% slower).  A row of 16384 takes one tile at occupan
 spill; run -B), each table's own rule."""
 _NORM_ROW_16384: Sequence[Choice] = [(16384, {"occupancy": 2}), (16384, {"occupancy": 2}, DIRECT_STORES),
                                      (16384, {"num_worker_warps_per_cta": 8}), (16384, {})]
-"""A norm's row of 16384 in one tile, TMA stores first: rms_norm's (direct stores 0.5-1.0% faster in
+"""A norm's row of 16384 in one tile, TMA stores first: rms_norm's (direct stores 0.5-1.1% faster in
 run -s6, within the noise); layer_norm puts direct stores first."""
 
 SOFTMAX = RowTable(
@@ -177,7 +181,7 @@ SOFTMAX = RowTable(
     one_tile={
         # 16-bit, DIRECT_STORES (run -s6, docs/benchmarks.md §5: the least time summed over f16 and bf16,
         # softmax and log-softmax): 1024 elements a block up to 1024 columns (23 registers, 128 threads:
-        # 1.10-1.12x the 4096 at occupancy 6 with TMA stores shipped before, 1.13x at 256 columns); wider,
+        # 1.10-1.11x the 4096 at occupancy 6 with TMA stores shipped before, 1.11-1.14x at 256 columns); wider,
         # 8192 at 6 up to 4096 (2 rows of 4096: 1.12x the 8192 at 4 with TMA stores), 4096 with 8 warps
         # the log-softmax's pick (1-2% either way).  The TMA-store candidates ran 10-48% slower and left.
         # Rows of 2048 columns were not timed (the same candidates); rows of 8192 were not either: they
@@ -257,8 +261,8 @@ RMS_NORM = RowTable(
 
 _LAYER_NORM_ROW_16384: Sequence[Choice] = [(16384, {"occupancy": 2}, DIRECT_STORES), (16384, {"occupancy": 2}),
                                            (16384, {}), (16384, {"num_worker_warps_per_cta": 8})]
-"""layer_norm's row of 16384 in one tile: occupancy 2 with DIRECT_STORES (128 registers, no spill: 1.03x
-(16-bit) and 1.05x (f32) TMA stores, run -s6; those 1.46x no hint, 1.5x the looped kernel, run -B)."""
+"""layer_norm's row of 16384 in one tile: occupancy 2 with DIRECT_STORES (128 registers, no spill:
+1.03-1.07x TMA stores in both calls of run -s6; those 1.46x no hint, 1.5x the looped kernel, run -B)."""
 
 LAYER_NORM = RowTable(
     "layer_norm",
