@@ -88,7 +88,8 @@ TABLE_ALL_REDUCES = ("one-shot", "two-shot", "peer")
 one-shot (the default of the table since session 13), torch's two-shot in place (the residual
 vectors mapped: no copy in; 6.5 against 7.0 us alone in session 13) and, last, safetile's own
 ``peer_sum`` (examples/qwen3/peer.py: one flag's trip, a launch that starts early; its first
-run, session 6, never finished a step: the deadline ended the pair, the table before it kept).  A rank's tiles are
+run, session 6, never finished a step -- the deadline ended the pair, the table before it kept
+-- on a wait fixed since).  A rank's tiles are
 ``SHARD_TILES``: session 15's two runs (docs/model.md) timed the single-GPU tiles (2.7% slower),
 QKV and down in 8-row blocks, 64-key attention tiles, gate/up in 32 rows and QKV with it in 32
 (each slower still)."""

@@ -27,8 +27,8 @@ the local shapes (model.py) with three hooks of its step filled in:
   partial sum (each rank's stream runs its projection first), and returns past its second once
   every rank is done reading and writing every vector, so outside the all-reduce a rank's
   vector is its own, as a plain buffer is: its launches write and read it in stream order; or
-  ``"peer"`` (two ranks; on GPUs only with ``experimental``: its first two-GPU run hung, not yet
-  understood), no collective library: one launch of safetile's own kernel
+  ``"peer"`` (two ranks; on GPUs only with ``experimental``: its first two-GPU run hung on a wait
+  fixed since, not yet run again), no collective library: one launch of safetile's own kernel
   (peer.py, the model's one unsafe kernel: its protocol and why it holds are there) stores the
   rank's partial sums straight into the other rank's memory, raises a flag there, waits for the
   other's flag and adds up -- one flag's trip over NVLink instead of two barriers, and a launch
@@ -134,8 +134,9 @@ class ShardedDecoder(Qwen3Decoder):
     default process group of ``torch.distributed`` (initialized by the caller).  ``weights`` are
     the whole model's, sharded here, or with ``sharded`` this rank's (``shard``'s output: a large
     model's rank need not hold the rest).  ``all_reduce="peer"`` on GPUs needs ``experimental``:
-    its first two-GPU run never finished a step (docs/model.md, session 6), so it is refused
-    there unless asked for by name (bench/tp.py does, under a deadline, to find out why)."""
+    its first two-GPU run never finished a step (docs/model.md, session 6: a wait whose threads
+    could leave at different turns, fixed since), and until a GPU run shows the fix it is
+    refused there unless asked for by name (bench/tp.py does, under a deadline)."""
 
     def __init__(self, config: Config, weights: Mapping[str, Any], *, device: str = "cpu", sharded: bool = False,
                  all_reduce: str = "group", tiles: Tiles = SHARD_TILES, experimental: bool = False, **options: Any):
@@ -148,8 +149,9 @@ class ShardedDecoder(Qwen3Decoder):
             raise ValueError(f"the {all_reduce} all-reduce maps the other GPUs' memory (torch symmetric memory): "
                              "on the CPU pass all_reduce='group' (gloo) or 'peer'")
         if all_reduce == "peer" and device != "cpu" and not experimental:
-            raise ValueError("the peer all-reduce hung in its first two-GPU run (docs/model.md, session 6): "
-                             "pass all_reduce='one-shot', or experimental=True to run it anyway")
+            raise ValueError("the peer all-reduce hung in its first two-GPU run and its fix is not yet run on "
+                             "GPUs (docs/model.md, session 6): pass all_reduce='one-shot', or experimental=True "
+                             "to run it anyway")
         self.all_reduce = all_reduce
         self.peer_buffer: Any = None
         """With ``all_reduce="one-shot"``: the symmetric-memory buffer every rank reads (hidden f32)."""
