@@ -173,6 +173,38 @@ def test_norm_backwards_leave_no_bounds_check_in_the_kernel(kernel: st.Kernel) -
                                                                      N=1024)
 
 
+@pytest.mark.full  # four sm_90 cubins to build: ~10 CPU-s
+def test_row_backwards_spill_no_register(cubin_cache: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The norms' one-pass backward and cross-entropy's backward compile for sm_90 without spilling at
+    bench/backward.py's shapes (tileiras's resources: ``NORM_BACKWARD``'s and
+    ``CROSS_ENTROPY_BACKWARD``'s claims)."""
+    from safetile.backend.resources import kernel_resources
+    from safetile.driver import compile_variant
+    from safetile.runtime.torch import custom_op
+
+    monkeypatch.setenv("SAFETILE_CACHE_DIR", str(cubin_cache))
+    spills: dict[str, int] = {}
+    specialize = custom_op._specialize
+
+    def compile_it(launch: custom_op.KernelLaunch) -> object:
+        variant = specialize(launch)
+        if launch.kernel in (K.layer_norm_backward, K.rms_norm_backward, K.cross_entropy_backward):
+            compiled = compile_variant(launch.kernel, variant, "sm_90")
+            spills[compiled.symbol] = kernel_resources(compiled.cubin.cubin, compiled.symbol).spill_bytes
+        return variant
+
+    monkeypatch.setattr(custom_op, "_specialize", compile_it)
+    for columns in (1024, 8192):
+        x, w, b = (torch.empty(s, dtype=torch.float16, device="meta", requires_grad=True)
+                   for s in ((4096, columns), (columns,), (columns,)))
+        torch.autograd.grad(nn.layer_norm(x, w, b), (x, w, b), torch.empty_like(x))
+    x, w = (torch.empty(s, dtype=torch.bfloat16, device="meta", requires_grad=True) for s in ((65536, 64), (64,)))
+    torch.autograd.grad(nn.rms_norm(x, w), (x, w), torch.empty_like(x))
+    logits = torch.empty(4096, 32768, dtype=torch.bfloat16, device="meta", requires_grad=True)
+    torch.autograd.grad(nn.cross_entropy(logits, torch.zeros(4096, dtype=torch.long, device="meta")), logits)
+    assert len(spills) == 4 and set(spills.values()) == {0}, spills
+
+
 @pytest.mark.parametrize(("vocab", "rows"), [(32768, 1), (128256, 1), (4096, 1), (1024, 4), (100, 32)])
 def test_cross_entropy_blocks_take_about_a_row_tile_of_elements(vocab: int, rows: int,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
