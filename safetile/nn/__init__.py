@@ -53,9 +53,9 @@ ASSUMED_MULTIPROCESSORS = 132
 
 class RowBackward(NamedTuple):
     """How a backward row kernel launches: ``blocks`` a multiprocessor (the norms' grid ``G``, each
-    block walking every ``G``-th row tile; 0: one block a tile), tileiras's worker ``warps`` a
-    block and ``occupancy`` (0: its own choice), and, for cross-entropy's, its ``columns`` a tile
-    (rows of 4096 and more; 0: the row's tile)."""
+    block walking every ``G``-th row tile; cross-entropy's backward takes a block a tile), tileiras's
+    worker ``warps`` a block and ``occupancy`` (0: its own choice), and, for cross-entropy's, its
+    ``columns`` a tile (0: ``VOCAB_TILE``)."""
 
     blocks: int = 0
     warps: int = 0
@@ -69,9 +69,10 @@ NORM_BACKWARD: dict[int, RowBackward] = {
 }
 """The norms' backward (dx and the weight gradients' first stage in one pass) by the widest row tile
 each serves (the first that holds the row's): one block a multiprocessor, tileiras's warps up to
-4096-element tiles (1024-wide rows four a tile, 64-wide ones 64; 128 threads, 255 registers, no
-spill on sm_90), 8 worker warps at 8192 columns (168 registers, no spill; without the hint it
-spills).  Each block walks its row tiles and keeps the weight's (and bias's) column sums, so ``G``
+4096-element tiles (1024-wide rows four a tile, 64-wide ones 64; 256 threads of 255 registers on
+sm_90, no spill: one block fills a multiprocessor's registers, so two a multiprocessor ran in two
+waves), 8 worker warps at 8192 columns (384 threads of 168 registers, no spill; without the hint
+it spills 352 B).  Each block walks its row tiles and keeps the weight's (and bias's) column sums, so ``G``
 is the blocks the GPU runs at once, and the partial sums ``[G, N]`` stay a few percent of the
 rows' traffic.  Timed on an H100 (docs/benchmarks.md section 8, run -s6c2): one block a
 multiprocessor was the fastest at every shape, 1.11-1.12x two blocks (the first pick) for
