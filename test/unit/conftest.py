@@ -11,6 +11,7 @@ os.environ.setdefault("SAFETILE_BACKEND", "cpu")
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from _pytest.mark.expression import Expression
@@ -92,10 +93,19 @@ def _file_seconds(config: pytest.Config) -> dict[str, float]:
     return found if isinstance(found, dict) else {}
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """Give each xdist worker the record the controller read: workers that read
+    it themselves could collect in different orders if another run wrote it in
+    between, and xdist refuses workers whose collections differ."""
+    node.workerinput[FILE_SECONDS] = _file_seconds(node.config)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Order the files longest first by ``FILE_SECONDS`` (a stable sort: a
     file's tests keep their order)."""
-    seconds = _file_seconds(config)
+    worker = getattr(config, "workerinput", None)
+    seconds = worker.get(FILE_SECONDS, {}) if worker is not None else _file_seconds(config)
     if seconds:
         items.sort(key=lambda item: -float(seconds.get(item.nodeid.partition("::")[0], 0.0)))
 

@@ -31,6 +31,17 @@ def test_files_are_ordered_longest_first_and_keep_their_tests_order() -> None:
     assert [i.nodeid for i in items] == ["b.py::t", "c.py::t2", "c.py::t1", "a.py::t1", "a.py::t2", "new.py::t"]
 
 
+def test_a_worker_orders_by_the_record_its_controller_read() -> None:
+    controller: Any = SimpleNamespace(config=SimpleNamespace(cache=_Cache({conftest.FILE_SECONDS: {"a.py": 2.0}})),
+                                      workerinput={})
+    conftest.pytest_configure_node(controller)
+    worker: Any = SimpleNamespace(cache=_Cache({conftest.FILE_SECONDS: {"b.py": 5.0}}),
+                                  workerinput=controller.workerinput)
+    items = _items("b.py::t", "a.py::t")
+    conftest.pytest_collection_modifyitems(worker, items)
+    assert [i.nodeid for i in items] == ["a.py::t", "b.py::t"]
+
+
 def test_without_a_record_the_order_is_left_alone() -> None:
     for config in (SimpleNamespace(cache=None), SimpleNamespace(cache=_Cache({conftest.FILE_SECONDS: "junk"}))):
         items = _items("b.py::t", "a.py::t")
