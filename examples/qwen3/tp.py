@@ -294,9 +294,10 @@ class ShardedDecoder(Qwen3Decoder):
 
     def _peer_memory(self) -> None:
         """``peer_sum``'s memory (peer.py): this rank's ``inbox`` and ``flags`` and the other
-        rank's, mapped once (GPUs: torch's symmetric memory; the CPU: shared files), zeroed on both ranks before either's first step (a barrier after
-        the zeroing: a flag left from an earlier generation would pass for a fresh one), the
-        step count from zero; each passed to the launches as a raw pointer."""
+        rank's, mapped once (GPUs: torch's symmetric memory; the CPU: shared files), zeroed on
+        both ranks before either's first step (a barrier after the zeroing: a flag left from an
+        earlier generation would pass for a fresh one), the step count from zero; each passed to
+        the launches as a raw pointer."""
         torch, c = self.torch, self.config
         sites = 2 * c.layers
         shapes = {"inbox": ((sites, c.hidden), torch.float32),
