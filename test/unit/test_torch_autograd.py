@@ -105,16 +105,16 @@ def check_norm_gradients(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor) -> N
             torch.testing.assert_close(g, h)
 
 
-@pytest.mark.parametrize(("rows", "multiprocessors", "groups"), [(40, 2, 2), (100, 4, 4), (20, 132, 3)])
+@pytest.mark.parametrize(("rows", "multiprocessors", "groups"), [(200, 2, 2), (520, 4, 4), (100, 132, 2)])
 def test_norm_weight_gradients_over_many_row_tiles(rows: int, multiprocessors: int, groups: int,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    """The backward's ``G`` blocks (one a multiprocessor at a 4096-element tile, no more than the row
-    tiles) each walk every ``G``-th row tile of 8 rows of 300 (40 rows: 5 tiles over 2 blocks; 100:
-    13 over 4; 20: 3 tiles, a block each) for dx and their rows of partial sums, then
-    ``column_sums`` adds the partials."""
+    """The backward's ``G`` blocks (one a multiprocessor, no more than the row tiles) each walk every
+    ``G``-th row tile of 64 rows of ``WIDTH`` (200 rows: 4 tiles over 2 blocks, the last partial;
+    520: 9 over 4; 100: 2 tiles, a block each) for dx and their rows of partial sums, then
+    ``column_sums`` adds the partials.  (The gradchecks' tiles: their variants, compiled once.)"""
     monkeypatch.setattr(nn, "ASSUMED_MULTIPROCESSORS", multiprocessors)
-    x, w, b = f64(rows, 300), f64(300), f64(300, seed=1)
-    assert nn._norm_backward(x, "rms_norm")[:2] == ((8, 512), groups)
+    x, w, b = f64(rows, WIDTH), f64(WIDTH), f64(WIDTH, seed=1)
+    assert nn._norm_backward(x, "rms_norm")[:2] == ((64, 16), groups)
     check_norm_gradients(x, w, b)
 
 
