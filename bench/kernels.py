@@ -70,9 +70,10 @@ def hints(**values: int) -> dict[str, dict[str, int]]:
 
 
 HEAD_DIMS = (64, 128)
-REGISTER_STORE = {"sm_90": {"allow_tma": False}}
-"""The output tile stored from registers (``STG``): its ``(1, BM * D)`` tile is 64-128 TMA stores
-otherwise (a TMA box spans at most 256 elements a dimension), 4-8 ``STG`` a thread so (sm_90 SASS)."""
+REGISTER_STORE = {"sm_90": st_rows.DIRECT_STORES}
+"""The output tile stored from registers (``STG``, the rows' direct stores): its ``(1, BM * D)`` tile is
+64-128 TMA stores otherwise (a TMA box spans at most 256 elements a dimension), 4-8 ``STG`` a thread so
+(sm_90 SASS)."""
 
 
 def attention_configs(d: int) -> list[dict[str, Any]]:
