@@ -3,6 +3,9 @@ the interpreter, its forward against torch, every kernel safe (``unsafe_report``
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 torch = pytest.importorskip("torch")  # a pinned test dependency: make test installs it
@@ -338,17 +341,22 @@ def test_attention_kernels_leave_no_bounds_check_in_the_kernel(kernel: st.Kernel
 
 @pytest.mark.full
 @pytest.mark.parametrize(("head", "causal"), sorted(nn.ATTENTION_BACKWARD_TILES))
-def test_attention_backward_tiles_spill_no_register(head: int, causal: bool, cubin_cache: object,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_attention_backward_tiles_neither_spill_nor_transpose_through_shared_memory(
+        head: int, causal: bool, cubin_cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The shipped backward tiles compile for sm_90 without spilling (tileiras's resources; the
     table's claim) at bench/backward.py's sizes: bf16, 2048 queries and keys, 2 query heads a key
-    head (the group's walk in dk/dv; bench/backward.py's d128 heads are not grouped)."""
+    head (the group's walk in dk/dv; bench/backward.py's d128 heads are not grouped).  And dk/dv,
+    its scores taken keys-first, stores nothing to shared memory but its outputs' tiles (``STSM``):
+    no ``STS``, which a register tile transposed for an MMA operand costs (the queries-first form
+    at the same tiles: 48, 96 and 32 at d64, d64 causal and d128 causal)."""
+    from bytecode_support import cuobjdump
+
     from safetile.backend.resources import kernel_resources
     from safetile.driver import compile_variant
     from safetile.runtime.torch import custom_op
 
     monkeypatch.setenv("SAFETILE_CACHE_DIR", str(cubin_cache))
-    spills = {}
+    spills, shared_stores = {}, {}
     specialize = custom_op._specialize
 
     def compile_it(launch: custom_op.KernelLaunch) -> object:
@@ -356,6 +364,9 @@ def test_attention_backward_tiles_spill_no_register(head: int, causal: bool, cub
         if launch.kernel in (K.attention_backward_dq, K.attention_backward_dkdv):
             compiled = compile_variant(launch.kernel, variant, "sm_90")
             spills[launch.kernel.name] = kernel_resources(compiled.cubin.cubin, compiled.symbol).spill_bytes
+            cubin = tmp_path / f"{launch.kernel.name}.cubin"
+            cubin.write_bytes(compiled.cubin.cubin)
+            shared_stores[launch.kernel.name] = len(re.findall(r"\bSTS\b", cuobjdump(cubin, "-sass", cubin_cache)))
         return variant
 
     monkeypatch.setattr(custom_op, "_specialize", compile_it)
@@ -365,6 +376,7 @@ def test_attention_backward_tiles_spill_no_register(head: int, causal: bool, cub
     out = nn.attention(q, k, v, causal)
     torch.autograd.grad(out, (q, k, v), torch.empty_like(out))
     assert spills == {"attention_backward_dq": 0, "attention_backward_dkdv": 0}
+    assert shared_stores["attention_backward_dkdv"] == 0
 
 
 def test_attention_refuses_shapes_naming_them() -> None:
