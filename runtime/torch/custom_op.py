@@ -259,13 +259,19 @@ def _call(name: str, recipe: Callable[..., KernelLaunch], args: Sequence[Any], o
           memo: dict[tuple[Any, ...], _Warm]) -> list[torch.Tensor]:
     """The real implementation: the outputs of the op's launch on ``args``, written by the
     kernel (sharing their memory with it).  A signature (``_facts`` of every argument) seen
-    before, on this backend and outside a safetile capture, takes the warm path; else
-    ``_first``."""
+    before, on this backend and outside a safetile capture, takes the warm path; outputs that
+    are all empty are returned without a launch; else ``_first``."""
     key = tuple([_facts(a) for a in args])
     warm = memo.get(key)
     if warm is not None and warm.plan.backend is current_backend() and not capturing_here():
         return warm.run(args)
-    return _first(name, _launch_of(name, recipe, args, outputs), args, key, memo)
+    launch = _launch_of(name, recipe, args, outputs)
+    if all(0 in o.shape for o in launch.outputs):
+        # Nothing to write (a batch of no rows): no launch, as a torch op on empty tensors
+        # (a grid of no blocks is no launch's; the kernel would refuse it).
+        _check_dtypes(name, launch)
+        return _allocate(launch.outputs, _device(args))
+    return _first(name, launch, args, key, memo)
 
 
 _TENSOR = object()

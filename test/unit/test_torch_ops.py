@@ -377,3 +377,34 @@ def test_a_signature_checks_its_element_types_once(monkeypatch: pytest.MonkeyPat
         x = torch.randn(3, 12, dtype=torch.float64)
         torch.testing.assert_close(warm_softmax(x), torch.softmax(x, 1))
     assert checks[0] == 2
+
+
+def test_a_batch_of_no_rows_launches_nothing_and_gives_torchs_results(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A grid of no blocks is a LaunchError for a kernel, but an op on empty tensors is a torch op's
+    # everyday case: outputs that are all empty are allocated and returned with no launch.
+    import safetile.nn as nn
+    from safetile.runtime.torch import custom_op
+
+    shares = _count_calls(monkeypatch, custom_op, "share_torch")
+    x = torch.randn(0, 16, dtype=torch.float64, requires_grad=True)
+    w = torch.ones(16, dtype=torch.float64, requires_grad=True)
+    b = torch.zeros(16, dtype=torch.float64, requires_grad=True)
+    for ours, theirs in ((nn.softmax(x), torch.softmax(x, 1)),
+                         (nn.rms_norm(x, w), torch.nn.functional.rms_norm(x, (16,), w, 1e-6)),
+                         (nn.layer_norm(x, w, b), torch.nn.functional.layer_norm(x, (16,), w, b))):
+        assert ours.shape == theirs.shape and ours.dtype == theirs.dtype
+    assert torch.isnan(nn.cross_entropy(x, torch.zeros(0, dtype=torch.long)))  # torch's mean of nothing
+    assert shares[0] == 0
+
+
+@pytest.mark.full
+def test_the_norms_backward_of_no_rows_gives_zero_weight_gradients() -> None:
+    # The backward has outputs to write (the weight gradients): it launches, and writes zeros.
+    import safetile.nn as nn
+
+    x = torch.randn(0, 16, dtype=torch.float64, requires_grad=True)
+    w = torch.ones(16, dtype=torch.float64, requires_grad=True)
+    b = torch.zeros(16, dtype=torch.float64, requires_grad=True)
+    nn.layer_norm(x, w, b).sum().backward()
+    assert x.grad is not None and x.grad.shape == (0, 16)
+    assert w.grad is not None and b.grad is not None and not w.grad.any() and not b.grad.any()
