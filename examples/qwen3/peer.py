@@ -19,8 +19,8 @@ Memory, per rank, each allocated once in symmetric memory and zeroed before a ge
 1. store this rank's partial sums into the other rank's ``inbox[s]``, then set the other
    rank's ``flags[s, b] = e`` (an atomic exchange with release semantics at system scope: the
    other rank that reads ``e`` there also sees the partial sums);
-2. wait until this rank's ``flags[s, b] == e`` (atomic reads, adding 0, with acquire semantics
-   at system scope: the whole block sees one value a turn), then read
+2. wait until this rank's ``flags[s, b] == e`` (acquire loads at system scope, one a lane,
+   reduced to their least: the whole block decides on one value a turn), then read
    this rank's ``inbox[s]`` and store the sum ``mine + theirs`` into the block's tile of the
    vector (``a + b`` in f32 is ``b + a``: both ranks hold the same sum, bit for bit).
 
@@ -87,16 +87,17 @@ def peer_sum(
             st.atomic_rmw(st.offset(peer_flags, flag_at), epoch.reshape((1,)), "xchg", ordering="release",
                           scope="system")
         if PHASE != SEND:
-            # The flag read as an atomic (adding 0), not a load: tileiras has one thread do a
-            # one-element atomic and hands its value to the others, so every thread of the
-            # block leaves the loop at the same turn; a plain load is made by each thread,
-            # which may see the flag change at different turns, and the loop's barrier then
-            # waits for threads that have left it (the hang of session 6).
-            seen = st.atomic_rmw(st.offset(flags, flag_at), st.zeros((1,), i32), "add", ordering="acquire",
-                                 scope="system")
-            while seen.reshape(()) != epoch:
-                seen = st.atomic_rmw(st.offset(flags, flag_at), st.zeros((1,), i32), "add", ordering="acquire",
-                                     scope="system")
+            # The flag read into every lane of a (BN,) tile and reduced to its least: the
+            # reduction hands every thread of the block one value, so all leave the loop at
+            # the same turn.  A (1,) load is made by each thread alone, which may see the flag
+            # change a turn apart from another, and the loop's barrier then waits for threads
+            # that have left it (the hang of session 6).  Loads, not an atomic read (adding 0):
+            # the interpreter's atomics are a load and a store, and that store would put back
+            # an old flag over the other process's new one.
+            every = st.offset(flags, st.zeros((BN,), i32) + (site * (N // BN) + b))
+            seen = st.min(st.load_ptr(every, ordering="acquire", scope="system"), 0)
+            while seen != epoch:
+                seen = st.min(st.load_ptr(every, ordering="acquire", scope="system"), 0)
             theirs = st.load_ptr(st.offset(inbox, at))
     z.store(mine + theirs)
 
