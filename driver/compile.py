@@ -157,12 +157,22 @@ class CompiledVariant:
 
     def ir(self, stage: str | None = None) -> str:
         """The Tile IR text after ``stage`` (default: the last, what runs)."""
-        if stage is None:
-            return print_tile_ir(self.module)
-        ran = [name for name, _ in self.recorded]
-        if stage not in ran:
-            raise KeyError(f"no stage {stage!r} in this compile; it ran {', '.join(ran)}")
-        return print_tile_ir(dict(self.stages)[stage])
+        return print_tile_ir(self.module if stage is None else self.stage(stage))
+
+    def stage(self, name: str) -> ModuleOp:
+        """The IR after stage ``name`` (one of ``stages``), made again alone if the compile kept
+        no copy of it."""
+        for stage, module in self.recorded:
+            if stage == name:
+                if module is not None:
+                    return module
+                made = self.__dict__.get("stages")
+                if made is not None:
+                    return dict(made)[name]
+                assert self.remake is not None
+                return self.remake(name)
+        ran = ", ".join(stage for stage, _ in self.recorded)
+        raise KeyError(f"no stage {name!r} in this compile; it ran {ran}")
 
     @property
     def entry(self) -> EntryOp:

@@ -91,7 +91,7 @@ def test_the_reproof_leaves_the_bytecode_as_the_bare_pipeline_makes_it(kernel: s
     from safetile.passes.pipeline import clean_up_passes, safety_passes
 
     compiled = kernel.compile_variant(**values)
-    bare = dict(compiled.stages)["frontend"].clone()
+    bare = compiled.stage("frontend").clone()
     for step in safety_passes(launch_checks=True, dependent_launch=kernel.options.dependent_launch) + clean_up_passes():
         step.apply(context(), bare)
     assert write_bytecode(compiled.module, "13.4") == write_bytecode(bare, "13.4")
