@@ -49,9 +49,9 @@ def test_greedy_decode_matches_the_numpy_reference(weights: dict[str, np.ndarray
     np.testing.assert_allclose(decoder.read("logits"), logits, rtol=1e-4, atol=1e-4)
 
 
-@pytest.mark.parametrize("tiles", [TINY_TILES, pytest.param(replace(TINY_TILES, fused_append=False, products=K.REDUCE),
-                                                             marks=pytest.mark.full)],
-                         ids=["default", "kv_append, reduce"])  # make test-full: the separate kv_append too
+@pytest.mark.full  # make test keeps the group of three's prefill (its logits) and its attention kernels' cases
+@pytest.mark.parametrize("tiles", [TINY_TILES, replace(TINY_TILES, fused_append=False, products=K.REDUCE)],
+                         ids=["default", "kv_append, reduce"])
 def test_a_group_of_three_query_heads_decodes_as_the_reference(tiles) -> None:  # noqa: ANN001
     """3 query heads per kv head (Qwen3-14B has 5): the attention pads the group's tile to 4 rows,
     the merge takes one query head a block."""

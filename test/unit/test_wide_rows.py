@@ -58,8 +58,18 @@ def reference(example: str, xs: np.ndarray, ws: np.ndarray, bs: np.ndarray) -> n
             "layer_norm": lambda: run_all._layer_norm_ref(xs, ws, bs, 1e-5)}[example]()
 
 
-@pytest.mark.parametrize("example", ["softmax", "log_softmax", "rms_norm", "layer_norm"])
-@pytest.mark.parametrize(("rows", "width", "bm"), [(3, 9000, 2), (5, 2500, 1), (4, 300, 4), (1, 70000, 1)])
+LOOPED_EXAMPLES = ["softmax", "log_softmax", "rms_norm", "layer_norm"]
+LOOPED_SHAPES = [(3, 9000, 2), (5, 2500, 1), (4, 300, 4), (1, 70000, 1)]
+"""Rows, width, rows a block: a partial last row block, one row a block, a narrow row, the wrapped
+walk (``make test`` runs each shape once, the examples in turn, softmax the wrapped walk;
+``make test-full`` every pair)."""
+_SMOKE = {("softmax", LOOPED_SHAPES[3]), ("log_softmax", LOOPED_SHAPES[0]), ("rms_norm", LOOPED_SHAPES[1]),
+          ("layer_norm", LOOPED_SHAPES[2])}
+
+
+@pytest.mark.parametrize(("rows", "width", "bm", "example"), [
+    pytest.param(*shape, example, marks=() if (example, shape) in _SMOKE else pytest.mark.full)
+    for shape in LOOPED_SHAPES for example in LOOPED_EXAMPLES])
 def test_a_looped_kernel_is_right_on_a_grid_of_row_blocks_and_on_any_other(example: str, rows: int, width: int,
                                                                             bm: int) -> None:
     xs, ws, bs = inputs(rows, width, offset=50.0 if example == "layer_norm" else 0.0)

@@ -38,8 +38,8 @@ def example_specializations() -> list[tuple[str, Any, dict[str, Any]]]:
 CASES = example_specializations()
 EACH_KERNELS_FIRST = [pytest.param(*c[1:], id=c[0], marks=() if c[0].endswith(":0") else pytest.mark.full)
                       for c in CASES]
-"""``make test`` builds the unchecked twin of each kernel's first specialization; ``make test-full``
-of every one."""
+"""``make test`` builds the unchecked twin, and proves the IR that runs again, of each kernel's first
+specialization; ``make test-full`` of every one."""
 
 
 @pytest.mark.parametrize(("kernel", "values"), EACH_KERNELS_FIRST)
@@ -83,7 +83,7 @@ def test_a_zero_trip_loop_checks_nothing_and_a_running_one_does() -> None:
         launch(5, 2)
 
 
-@pytest.mark.parametrize(("kernel", "values"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(("kernel", "values"), EACH_KERNELS_FIRST)
 def test_the_reproof_leaves_the_bytecode_as_the_bare_pipeline_makes_it(kernel: st.Kernel, values: dict[str, Any]) -> None:
     """The compile driver proves the IR that runs again (``passes/analyses/reproof.py``);
     it reads a copy, so what runs is byte for byte the default pipeline's output."""
