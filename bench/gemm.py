@@ -191,7 +191,7 @@ CANDIDATES = [
         Config(256, 128, 128, warps8=True, cluster=2, group=8, fp8=True)]),
 ]
 """``--only candidates``: (dtype, M, N, K, label, configs) tried against ``matmul()``'s own choice
-and cuBLAS (issue 30's gaps, session 6: the down projection's partial wave at 1024-2048 tokens
+and cuBLAS (issue 30's gaps, session 16: the down projection's partial wave at 1024-2048 tokens
 by stream-K, QKV at 1024 tokens likewise; QKV and down at 16-128 tokens by tileiras's ``latency``
 hint, wider K tiles and stream-K; FP8's 128x256 and 256x128 tiles in clusters of 2, the one hint found that
 keeps them from spilling: built, not yet timed).  Session 5's list and its figures:
@@ -205,7 +205,7 @@ SHIPPED = [
     ("bf16", 2048, 2560, 9728, "down M=2048", [Config(128, 256, 64, **STREAM_K_BIG)]),
     ("bf16", 1024, 6144, 2560, "QKV M=1024", [Config(128, 256, 64, **STREAM_K_BIG)]),
 ]
-"""``--only shipped``: ``matmul()`` against cuBLAS at the shapes session 6 worked on, each beside
+"""``--only shipped``: ``matmul()`` against cuBLAS at the shapes session 16 worked on, each beside
 a same-run reference: at 16 tokens the config ``matmul()`` launched before (no ``latency`` hint,
 commit a8479da), at 128 tokens the ``latency = 4`` it does not take, at down 1024/2048 and QKV 1024
 stream-K on 128x256 tiles, which it does not run (docs/benchmarks.md §4)."""
