@@ -210,7 +210,7 @@ def test_cases_are_deterministic() -> None:
     assert [make_case(i) for i in range(20)] == [make_case(i) for i in range(20)]
 
 
-QUICK_BATCHES = 6
+QUICK_BATCHES = 3
 """Batches ``make test`` runs; ``make test-full`` runs all ``FUZZ_CASES // BATCH``."""
 
 

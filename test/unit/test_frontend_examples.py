@@ -91,7 +91,12 @@ def test_every_example_declares_kernels() -> None:
         assert all(k.specializations for k in kernels), f"examples/{name}.py: no specializations"
 
 
-@pytest.mark.parametrize(("kernel", "spec"), CASES)
+EACH_KERNELS_FIRST = [case if case.id.endswith("-0") else pytest.param(*case.values, id=case.id, marks=pytest.mark.full)
+                      for case in CASES]
+"""``make test`` lowers each example kernel's first specialization, ``make test-full`` every one."""
+
+
+@pytest.mark.parametrize(("kernel", "spec"), EACH_KERNELS_FIRST)
 def test_example_lowers_to_plain_tile_ir(kernel: Kernel, spec: dict[str, Any]) -> None:
     module = kernel.compile(spec)
     assert isinstance(module, ModuleOp)

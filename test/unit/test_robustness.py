@@ -434,7 +434,7 @@ def test_mutations_are_deterministic() -> None:
     assert len({make_case(i, SEEDS).text for i in range(50)}) > 40
 
 
-QUICK_BATCHES = 3
+QUICK_BATCHES = 2
 """Batches ``make test`` runs; ``make test-full`` runs all ``FUZZ_CASES // BATCH``."""
 
 
