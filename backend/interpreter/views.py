@@ -159,7 +159,9 @@ class Box:
 
 _LANE_OFFSETS: dict[tuple[int, tuple[int, ...]], tuple[_Layout, np.ndarray, int]] = {}
 """``(id(layout), tensor strides) -> (layout, lane offsets, extent)``; the layout
-is kept so its id is not reused."""
+is kept so its id is not reused.  Emptied when it holds ``_LANE_OFFSETS_KEPT``
+(a process launching on ever new strides would grow it without end)."""
+_LANE_OFFSETS_KEPT = 4096
 
 
 def box(view: TileView, index: Sequence[int | np.ndarray], *, check: bool) -> Box | None:
@@ -188,6 +190,8 @@ def box(view: TileView, index: Sequence[int | np.ndarray], *, check: bool) -> Bo
             offsets = offsets + lane * tensor.strides[layout.dims[k]]
         whole = np.ascontiguousarray(np.broadcast_to(np.asarray(offsets, dtype=np.intp), layout.tile))
         whole.flags.writeable = False
+        if len(_LANE_OFFSETS) >= _LANE_OFFSETS_KEPT:
+            _LANE_OFFSETS.clear()
         hit = _LANE_OFFSETS[key] = (layout, whole, int(whole.max(initial=-1)) + 1)
     return Box(tensor.base + first * layout.itemsize, hit[1], hit[2], layout.itemsize)
 

@@ -296,6 +296,33 @@ def test_misaligned_pointer_is_an_error() -> None:
         run_kernel(module, (1,), [np.zeros(4, dtype=np.int32)])
 
 
+@pytest.mark.parametrize(("shift", "message"), [
+    (0, r"is outside every live buffer \(0 bytes after buffer 'p'"),
+    (1, "not aligned to the 4-byte element size"),
+])
+def test_a_view_tile_inside_its_tensor_but_not_its_buffer_is_an_error(shift: int, message: str) -> None:
+    """A tile inside the tensor view's shape loads as a box (no address a lane); where the view's
+    memory is not one aligned live buffer (a shape larger than the array, a base off by a byte),
+    the load goes by its addresses and names what is wrong."""
+    tv = "tensor_view<16xi32, strides=[1]>"
+    pv = "partition_view<tile=(8), tensor_view<16xi32, strides=[1]>>"
+    module = kernel(
+        "%p: tile<ptr<i32>>",
+        f"""
+        %a = ptr_to_int %p : tile<ptr<i32>> -> tile<i64>
+        %s = constant <i64: {shift}> : tile<i64>
+        %b = addi %a, %s : tile<i64>
+        %q = int_to_ptr %b : tile<i64> -> tile<ptr<i32>>
+        %t = make_tensor_view %q, shape = [16], strides = [1] : {tv}
+        %v = make_partition_view %t : {pv}
+        %c = constant <i32: {1 - shift}> : tile<i32>
+        %x, %k = load_view_tko weak %v[%c] : {pv}, tile<i32> -> tile<8xi32>, token
+        """,
+    )
+    with pytest.raises(MemoryAccessError, match=message):
+        run_kernel(module, (1,), [np.zeros(12 - 4 * shift, dtype=np.int32)])
+
+
 def test_store_to_a_read_only_array_is_an_error() -> None:
     module = kernel(
         "%p: tile<ptr<i32>>",
