@@ -14,14 +14,17 @@ On the GPU, in one run:
    ``SPEED_TILES``, launched eagerly (the prefill enqueued, until the first token is on the
    host) and as one recorded graph (a replay, until the token is in device memory); best of
    ``RUNS`` after a warm-up; ``transformers`` (SDPA, bf16: one forward keeping the last
-   position's logits, then the argmax on the host); the GEMM-bound estimate: the model's FLOPs
+   position's logits, then the argmax on the host); two GEMM bounds, both in the same run
+   (``shape_bound``): the time of cuBLAS (``F.linear``, bf16) on each of the model's projection
+   shapes at the prompt's rows, of the fastest SDPA backend on its causal attention and of the LM
+   head's row, everything else free; and the single-rate estimate, the model's FLOPs
    (projections over every prompt row, causal attention, the LM head of one row) over cuBLAS's
-   rate on a ``(8192, 2560) x (2560, 9728)`` bf16 GEMM measured on the same GPU;
+   rate on a ``(8192, 2560) x (2560, 9728)`` bf16 GEMM;
 3. the time of each kernel of the prefill graph at ``BREAKDOWN_PROMPTS`` tokens (torch.profiler);
 4. ``DECODE``: Qwen3-14B's greedy decode on the GPU (its 5-head groups), tokens/s against the
    HBM roofline;
-5. while the budget lasts, ``torch.compile`` of ``transformers``' forward (its default mode;
-   each first call's seconds kept: the compiles), each length (before 4).
+5. while the budget lasts, ``torch.compile`` of ``transformers``' forward (its default mode,
+   static shapes: a compile a length, each first call's seconds kept), each length (before 4).
 
 Writes ``OUT_DIR/prefill.json`` (after each length and part: a run cut short keeps what it
 measured) and ``OUT_DIR/prefill.png`` (``plot``: the time to the first token against the
@@ -64,21 +67,23 @@ hf_model, hf_logits, bench_ours, model_bytes = (_qwen3_bench.hf_model, _qwen3_be
                                                 _qwen3_bench.bench_ours, _qwen3_bench.model_bytes)
 
 CHECK = (QWEN3_0_6B, st.f32, 1024, PrefillTiles(rows=64, cols=64, up_cols=64, fit=False, depth=32, attention=64,
-                                                 attention_warps=None, gemm_warps=None))
+                                                 attention_warps=None, short_occupancy=None, gemm_warps=None))
 """The correctness run: config, dtype, max_positions, tiles (f32 tiles take twice the bytes: half
 the default's edge)."""
 SPEED = (QWEN3_4B, st.bf16, 16384, PrefillTiles())
 """The timed run (the decode's attention merge takes a power-of-two count of key tiles)."""
-SPEED_TILES = {"gate/up pairs": PrefillTiles(), "gate/up joined": PrefillTiles(up_joined=True),
-               "gate/up stacked": PrefillTiles(up_stacked=True)}
-"""The prefill tiles timed, in the same run: gate/up on two accumulators of 128 x 64 (the
-default) and in one, its tile fitted as a GEMM of twice the columns (128 x 64 a weight at 512
-tokens, 128 x 128 at 2,048 and 8,192): ``up_joined`` (the two weights' tiles concatenated each
-step) and ``up_stacked`` (one load a step from the stacked copy: not yet timed); QKV, o_proj and
-down on ``examples/gemm.py``'s ``gemm_tiles`` for their shape in all three.
-Session 16 on an H100: joined 12.07 / 37.91 / 155.95 ms against 11.69 / 37.81 / 158.52 at 512 /
-2,048 / 8,192 tokens, gate/up itself 0.55-0.67 of cuBLAS's rate either way (docs/model.md).
-The run's wall there: the speed part 29 s, ``torch.compile`` 140-165 s (its compiles)."""
+SPEED_TILES = {"default": PrefillTiles(), "128-row queries": PrefillTiles(short_queries=None),
+               "gate/up stacked": PrefillTiles(up_stacked=True),
+               "stacked, 64-row queries": PrefillTiles(up_stacked=True, short_rows=16384)}
+"""The prefill tiles timed, in the same run: the default (gate/up on two accumulators of 128 x
+64; the attention's query tiles 64 rows at occupancy 2 up to 4,096 padded rows, 128 at 8
+warps above), the attention on 128-row query tiles at every length (session 16's), gate/up in
+one accumulator loaded from the stacked ``(2, n, k)`` copy (``up_stacked``: its tile fitted as a
+GEMM of twice the columns, 128 x 64 a weight at 512 tokens, 128 x 128 at 2,048 and 8,192), and
+that with 64-row query tiles at 8,192 too.  QKV, o_proj and down on ``examples/gemm.py``'s
+``gemm_tiles`` for their shape in all.  Session 16 on an H100: 11.69 / 37.81 / 158.52 ms at 512 /
+2,048 / 8,192 tokens with gate/up's pairs; ``up_joined`` (the two weights' tiles concatenated
+each step) no faster, not timed since."""
 BREAKDOWN_PROMPTS = (512, 2048, 8192)
 """The prompt lengths whose prefill graph is profiled kernel by kernel."""
 DECODE = (QWEN3_14B, Tiles())
@@ -216,7 +221,8 @@ def model_flops(config: Config, n: int) -> float:
 
 
 def cublas_rate(torch: Any) -> float:
-    """FLOP/s of cuBLAS on a ``(8192, 2560) x (2560, 9728)`` bf16 GEMM (best of 20, events)."""
+    """FLOP/s of cuBLAS on a ``(8192, 2560) x (2560, 9728)`` bf16 GEMM (best of 20, events): the
+    single-rate GEMM bound's rate."""
     a = torch.randn(8192, 2560, device="cuda", dtype=torch.bfloat16)
     b = torch.randn(2560, 9728, device="cuda", dtype=torch.bfloat16)
     best = float("inf")
@@ -230,13 +236,77 @@ def cublas_rate(torch: Any) -> float:
     return 2 * 8192 * 2560 * 9728 / best
 
 
+def layer_seconds(torch: Any, work: Any, launches: int, rounds: int = 5) -> float:
+    """Seconds a call of ``work()`` takes on the GPU, ``launches`` calls back to back (as a
+    prefill's layers run them), the best of ``rounds`` (CUDA events)."""
+    work()
+    best = float("inf")
+    for _ in range(rounds):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        for _ in range(launches):
+            work()
+        end.record()
+        end.synchronize()
+        best = min(best, start.elapsed_time(end) / 1e3 / launches)
+    return best
+
+
+def shape_bound(torch: Any, config: Config, n: int) -> dict[str, Any]:
+    """The GEMM bound of an ``n``-token prefill measured shape by shape: cuBLAS (``F.linear``, bf16,
+    weights ``(out, in)`` as ``nn.Linear`` holds them) on each projection at ``n`` rows, fused as
+    ours launches them (QKV; gate and up in one) or apart as ``transformers`` does (q, k, v; gate,
+    up), the faster of the two a group; torch's fastest SDPA backend (cuDNN, FLASH or the
+    memory-efficient one) on the causal attention of all heads (the kv heads repeated to the query
+    heads beforehand, untimed); the LM head's one row.  The bound is ``layers`` times a layer's
+    GEMMs and attention plus the head: nothing else (norms, RoPE, SwiGLU, the cache) costs."""
+    import torch.nn.functional as F
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    c, bf16 = config, torch.bfloat16
+    x = {k: torch.randn(n, k, device="cuda", dtype=bf16) for k in {c.hidden, c.heads * c.head_dim, c.intermediate}}
+    shapes = {"qkv": [(c.hidden, c.qkv)],
+              "q, k, v": [(c.hidden, c.heads * c.head_dim)] + [(c.hidden, c.kv_heads * c.head_dim)] * 2,
+              "o_proj": [(c.heads * c.head_dim, c.hidden)], "gate/up": [(c.hidden, 2 * c.intermediate)],
+              "gate, up": [(c.hidden, c.intermediate)] * 2, "down": [(c.intermediate, c.hidden)]}
+    seconds: dict[str, float] = {}
+    for name, parts in shapes.items():
+        total = 0.0
+        for k, out in parts:
+            w = torch.randn(out, k, device="cuda", dtype=bf16)
+            total += layer_seconds(torch, lambda: F.linear(x[k], w), c.layers)
+            del w
+        seconds[name] = total
+    q = torch.randn(1, c.heads, n, c.head_dim, device="cuda", dtype=bf16)
+    kv = [torch.randn(1, c.kv_heads, n, c.head_dim, device="cuda", dtype=bf16).repeat_interleave(c.group, 1)
+          for _ in range(2)]
+    backends: dict[str, Any] = {}
+    for backend in (SDPBackend.CUDNN_ATTENTION, SDPBackend.FLASH_ATTENTION, SDPBackend.EFFICIENT_ATTENTION):
+        try:
+            with sdpa_kernel(backend):
+                backends[backend.name] = layer_seconds(
+                    torch, lambda: F.scaled_dot_product_attention(q, *kv, is_causal=True), c.layers)
+        except RuntimeError as refusal:  # a backend that does not take the shape
+            backends[backend.name] = f"refused: {refusal}".splitlines()[0]
+    timed = {k: v for k, v in backends.items() if isinstance(v, float)}
+    seconds["attention"] = min(timed.values())
+    head = torch.randn(c.vocab, c.hidden, device="cuda", dtype=bf16)
+    seconds["lm_head"] = layer_seconds(torch, lambda: F.linear(x[c.hidden][-1:], head), 1)
+    del head
+    groups = (min(seconds["qkv"], seconds["q, k, v"]), seconds["o_proj"], min(seconds["gate/up"], seconds["gate, up"]),
+              seconds["down"], seconds["attention"])
+    return {"seconds_a_layer": seconds, "attention_backends_s": backends,
+            "attention_backend": min(timed, key=timed.__getitem__),
+            "bound_s": c.layers * sum(groups) + seconds["lm_head"]}
+
+
 def speed(torch: Any, model: Any, results: dict[str, Any], save: Any, prompts: tuple[int, ...] = SPEED_PROMPTS) -> None:
     """Time to first token of ours (each of ``SPEED_TILES``, launched eagerly and as one recorded
     graph) and of ``transformers`` (``model``, SDPA); the per-kernel profile of the graph at
     ``BREAKDOWN_PROMPTS`` (``breakdown[length][tiles]``, ms a kernel).  A cubin missing from the
     cache ends the run (every variant would miss: the cache is stale)."""
     config, dtype, positions, tiles = SPEED
-    # With the stacked gate/up copy (made at construction) that SPEED_TILES' stacked variant reads.
+    # With the stacked gate/up copy (made at construction) that SPEED_TILES' stacked variants read.
     decoder = ours(torch, config, dtype, model, positions, replace(tiles, up_stacked=True))
     rate = cublas_rate(torch)
     results["cublas_flops"] = rate
@@ -281,8 +351,10 @@ def speed(torch: Any, model: Any, results: dict[str, Any], save: Any, prompts: t
         entry["first_token_transformers"] = run_hf()
         entry["transformers_s"] = t_hf = best_seconds(torch, run_hf)
         estimate = model_flops(config, n) / rate
+        entry["shape_bound"] = measured = shape_bound(torch, config, n)
         entry.update(ours_s=timed[best], ours_best=best, gemm_bound_s=estimate,
-                     of_gemm_bound=estimate / timed[best], vs_transformers=t_hf / timed[best])
+                     of_gemm_bound=estimate / timed[best], shape_bound_s=measured["bound_s"],
+                     of_shape_bound=measured["bound_s"] / timed[best], vs_transformers=t_hf / timed[best])
         log(f"4B bf16, {n}-token prompt: {entry}")
         save()
     del decoder
@@ -292,13 +364,14 @@ def speed(torch: Any, model: Any, results: dict[str, Any], save: Any, prompts: t
 def compiled_speed(torch: Any, model: Any, results: dict[str, Any], deadline: float, save: Any,
                    prompts: tuple[int, ...] = SPEED_PROMPTS) -> None:
     """``torch.compile`` of the same forward (``model``, torch's default mode), each prompt
-    length while the budget lasts: it compiles the first length's shapes, then recompiles with
-    the sequence length dynamic at the second (session 13: 52-61 s, then 72-87 s; the third
-    none).  Session 16 compiled with ``dynamic=True`` once instead: 161 s at the first length and
-    40.3 ms at 2,048 tokens, against the default's 36.3-36.9 ms there (other machines): every
-    dimension symbolic costs it time, so the default is the fair peer."""
+    length while the budget lasts, with static shapes (``dynamic=False``): a compile a length, each
+    specialized to its length, as a server would warm its buckets.  Left to itself it recompiles
+    with the sequence length dynamic at the second length (session 13: 52-61 s, then 72-87 s);
+    session 16's ``dynamic=True`` compile took 161 s and ran 40.3 ms at 2,048 tokens against the
+    default's 36.3-36.9 ms there (other machines): a symbolic length costs it time, so the static
+    compile is the fair peer."""
     config = SPEED[0]
-    compiled = torch.compile(model)
+    compiled = torch.compile(model, dynamic=False)
     for n in prompts:
         entry = results["ttft"].setdefault(str(n), {})
         if time.time() > deadline:
@@ -405,7 +478,8 @@ def plot(results: dict[str, Any], png: Path) -> None:
               for label in SPEED_TILES}
     series.update({label: [ttft[str(n)].get(key) for n in lengths] for key, label in (
         ("transformers_s", "transformers (SDPA, bf16)"), ("torch_compile_s", "torch.compile"),
-        ("gemm_bound_s", "GEMM-bound estimate (cuBLAS rate)"))})
+        ("shape_bound_s", "GEMM bound (cuBLAS + SDPA, shape by shape)"),
+        ("gemm_bound_s", "GEMM bound (model FLOPs / one cuBLAS rate)"))})
     fig, ax = plt.subplots(figsize=(6.4, 4.4))
     for label, seconds in series.items():
         points = [(n, s * 1e3) for n, s in zip(lengths, seconds) if isinstance(s, float)]

@@ -186,10 +186,14 @@ class PrefillTiles:
     (``examples/gemm.py``'s 6); ``depth`` columns of the input a step (it divides the packed
     weights' column tiles), ``gemm_warps``: the GEMMs' ``num_worker_warps_per_cta`` on sm_90
     (tileiras's choice where ``None``: 4 warps, which spill; 8 is 3.4-4x faster on an H200,
-    docs/model.md); ``attention``: query rows, and key rows, a block of the causal attention (it
-    divides ``max_positions``),
-    ``attention_warps``: that kernel's worker warps (examples/flash_attention.py's measured 8
-    for 128-row tiles); ``kv_rows``, ``kv_warps``, ``kv_occupancy``: rows a block of the cache
+    docs/model.md); ``attention``: key rows a tile of the causal attention (it divides
+    ``max_positions``), and its query rows a block where the prompt's padded rows exceed
+    ``short_rows``, with ``attention_warps`` worker warps (examples/flash_attention.py's measured 8
+    for 128-row tiles); up to ``short_rows``, ``short_queries`` query rows a block at occupancy
+    ``short_occupancy`` and tileiras's warps (``None``: ``attention`` rows at every length) --
+    flash_attention.py's causal d = 128 best on an H100 up to S = 4,096 is 64 x 128 at occupancy
+    2 (docs/benchmarks.md §5: twice the blocks, so a short prompt's few query tiles fill the GPU),
+    128 x 128 at 8 warps at 8,192; ``kv_rows``, ``kv_warps``, ``kv_occupancy``: rows a block of the cache
     write (``prefill_kv``; ``None``: the attention's rows, it divides them), its worker warps
     (``None``: the attention's) and its occupancy hint (``None``: none) -- 16 rows, 4 warps,
     occupancy 4: 0.79 ms of the 2,048-token prefill on an H100 against 4.42 at the attention's
@@ -212,6 +216,9 @@ class PrefillTiles:
     depth: int = 64
     attention: int = 128
     attention_warps: int | None = 8
+    short_queries: int | None = 64
+    short_rows: int = 4096
+    short_occupancy: int | None = 2
     gemm_warps: int | None = 8
     embed: int = 256
     norm: int = 4
@@ -225,6 +232,11 @@ class PrefillTiles:
         if self.attention % self.write_rows:
             raise ValueError(f"PrefillTiles(kv_rows={self.kv_rows}) must divide the attention tile "
                              f"({self.attention}): the cache write covers the attention's padded rows")
+        for name in ("attention", "short_queries"):
+            value = getattr(self, name)
+            if value is not None and (value < 1 or value & (value - 1)):
+                raise ValueError(f"PrefillTiles({name}={value}) must be a power of two: the attention's "
+                                 "query and key tiles divide the prompt's padded rows")
 
     @property
     def write_rows(self) -> int:
@@ -234,7 +246,14 @@ class PrefillTiles:
     @property
     def row_step(self) -> int:
         """The prompt's rows are padded to a multiple of this."""
-        return max(self.rows, self.attention)
+        return max(self.rows, self.attention, self.short_queries or 0)
+
+    def attention_kernel(self, rows: int) -> tuple[st.Kernel, int]:
+        """The causal attention's kernel (with its hints) and query rows a block for ``rows``
+        padded prompt rows (``plan_rows`` instead, where given); its key tile is ``attention``."""
+        if self.short_queries is not None and (self.plan_rows or rows) <= self.short_rows:
+            return hinted(P.prefill_attention, occupancy=self.short_occupancy), self.short_queries
+        return hinted(P.prefill_attention, warps=self.attention_warps), self.attention
 
     def gemm_tile(self, rows: int, n: int, packed_rows: int | None = None) -> tuple[int, int]:
         """The output tile of a one-accumulator GEMM of ``rows`` padded rows and ``n`` columns;
@@ -261,8 +280,9 @@ class PrefillTiles:
 
 
 TINY_PREFILL = PrefillTiles(rows=16, cols=16, up_cols=16, depth=16, attention=16, attention_warps=None,
-                            gemm_warps=None, embed=16, norm=16, kv_rows=8)
-"""The tiny configs' prefill tiles: the cache written in blocks of half the attention's rows."""
+                            short_queries=8, short_occupancy=None, gemm_warps=None, embed=16, norm=16, kv_rows=8)
+"""The tiny configs' prefill tiles: the cache written in blocks of half the attention's rows, the
+attention's query tiles half its key tiles (a short prompt's: two query tiles a key tile)."""
 
 TINY_TILES = Tiles(rows=16, cols=16, head_rows=16, keys=8, embed=16, sample=8, o_rows=8, o_cols=32, o_early=2)
 
@@ -491,10 +511,10 @@ class Qwen3Decoder:
         c, t, p = self.config, self.tiles, self.prefill_tiles
         g, d, eps = c.group, c.head_dim, c.eps
         launch = self._launch
-        attention = hinted(P.prefill_attention, warps=p.attention_warps)
         write_kv = hinted(P.prefill_kv, warps=p.attention_warps if p.kv_warps is None else p.kv_warps,
                           occupancy=p.kv_occupancy)
         rows = self.buffers["X"].shape[0]
+        attention, queries = p.attention_kernel(rows)
         qkv_rows, o_rows, up_rows, down_rows = ((t.qkv_tile, t.o_rows, t.up_tile, t.down_tile) if t.packed
                                                 else (None, None, None, None))
         qkv_tile, o_tile, down_tile = (p.gemm_tile(rows, c.qkv, qkv_rows), p.gemm_tile(rows, c.hidden, o_rows),
@@ -516,8 +536,8 @@ class Qwen3Decoder:
             launch(run, gemm, ("QKV", qkv_tile), "XN", layer["qkv"], BK=p.depth, G=p.group)
             launch(run, write_kv, (k, (1, p.write_rows, d)), (v, (1, p.write_rows, d)), "QKV", layer["k_norm"],
                    self.inv_freq, n, eps, KVH=c.kv_heads, G=g)
-            launch(run, attention, ("O", (p.attention, d)), "QKV", layer["q_norm"], self.inv_freq, k, v, eps,
-                   d ** -0.5, KVH=c.kv_heads, G=g)
+            launch(run, attention, ("O", (queries, d)), "QKV", layer["q_norm"], self.inv_freq, k, v, eps,
+                   d ** -0.5, BN=p.attention, KVH=c.kv_heads, G=g)
             launch(run, o_proj, ("X2", o_tile), "X", "O", layer["o"], BK=p.depth, G=p.group)
             launch(run, P.norm_rows, ("XN", norm_tile), "X2", layer["ln2"], eps)
             if p.up_stacked:

@@ -47,7 +47,7 @@ from safetile import f32, i32
 from .kernels import LOG2E, head_rms_norm, rope
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/: the flash attention's tile step
-from flash_attention import attend  # noqa: E402
+from flash_attention import attend, below  # noqa: E402
 from gemm import GROUP, gemm_tiles  # noqa: E402,F401 - the GEMMs' tiles and tile order (model.py)
 from rms_norm import row_tile  # noqa: E402,F401 - the norm's tile width (model.py)
 
@@ -302,6 +302,7 @@ def prefill_attention(
     *,
     E: st.DType,
     BM: int,
+    BN: int,
     D: int,
     HALF: int,
     QKV: int,
@@ -311,23 +312,28 @@ def prefill_attention(
     """Causal attention of the prompt (FlashAttention-2): block ``(t, h)`` takes query rows
     ``t * BM ...`` of query head ``h`` (normalized per head, rotated at their positions, times
     ``scale * log2(e)``) over the keys of kv head ``h // G`` up to each row, from the caches
-    (``prefill_kv`` wrote them), and writes the heads' outputs as columns ``h * D ...`` of ``o``
-    (``[rows, heads * D]``, o_proj's input).  The key tiles before the diagonal run unmasked,
-    the diagonal one masked (key tiles are query tiles: ``BM`` rows)."""
+    (``prefill_kv`` wrote them) in tiles of ``BN`` keys, and writes the heads' outputs as columns
+    ``h * D ...`` of ``o`` (``[rows, heads * D]``, o_proj's input).  The key tiles every row of
+    the block sees whole run unmasked, those on the diagonal masked (``BM`` and ``BN`` powers of
+    two, either the larger: the rows are padded to a multiple of both, so no key tile passes them)."""
     t, h, _ = st.tile_block_id()
     kvh = h // G
     rows = st.iota((BM,)).reshape((BM, 1)) + t * BM
     q = qkv.partition((BM, D)).load((t, h))
     qt = (rope(head_rms_norm(q, q_norm, eps), rows, inv_freq) * (scale * LOG2E)).astype(E)
-    pk, pv = k_cache.partition((1, BM, D)), v_cache.partition((1, BM, D))
+    pk, pv = k_cache.partition((1, BN, D)), v_cache.partition((1, BN, D))
+    tiles = st.num_tiles(pk, 1)
+    full = below((t * BM + 1) // BN, tiles)  # key tiles ending at or before the block's first row
+    last = below(((t + 1) * BM + BN - 1) // BN, tiles)  # and up to its last row
     m = st.full((BM, 1), -math.inf, f32)
     l = st.zeros((BM, 1), f32)
     acc = st.zeros((BM, D), f32)
-    for j in range(t):
-        kt, vt = pk.load((kvh, j, 0)).reshape((BM, D)), pv.load((kvh, j, 0)).reshape((BM, D))
-        m, l, acc = attend(qt, kt, vt, m, l, acc, j * BM, t * BM, 0, False, False)
-    kt, vt = pk.load((kvh, t, 0)).reshape((BM, D)), pv.load((kvh, t, 0)).reshape((BM, D))
-    m, l, acc = attend(qt, kt, vt, m, l, acc, t * BM, t * BM, (t + 1) * BM, True, True)
+    for j in range(full):
+        kt, vt = pk.load((kvh, j, 0)).reshape((BN, D)), pv.load((kvh, j, 0)).reshape((BN, D))
+        m, l, acc = attend(qt, kt, vt, m, l, acc, j * BN, t * BM, 0, False, False)
+    for j in range(full, last):
+        kt, vt = pk.load((kvh, j, 0)).reshape((BN, D)), pv.load((kvh, j, 0)).reshape((BN, D))
+        m, l, acc = attend(qt, kt, vt, m, l, acc, j * BN, t * BM, (t + 1) * BM, True, True)
     o.store((acc / l).astype(E))
 
 

@@ -110,9 +110,13 @@ def test_stacked_gate_up_needs_its_copy_and_runs_one_way(weights: dict[str, np.n
 
 
 def group3(weights: dict[str, np.ndarray]) -> Qwen3Decoder:
-    """3 query heads per kv head."""
+    """3 query heads per kv head, on a long prompt's attention tiles (past ``short_rows``: query
+    tiles of the key tiles' 16 rows, the diagonal one masked, those before it not; the other
+    tests run the short prompts' 8 query rows)."""
+    tiles = replace(TINY_PREFILL, short_rows=16)
+    assert tiles.attention_kernel(32)[1] == tiles.attention  # PROMPT_17's 32 padded rows
     return Qwen3Decoder(TINY_GROUP3, weights, dtype=st.f32, max_positions=32, tiles=TINY_TILES,
-                        prefill_tiles=TINY_PREFILL)
+                        prefill_tiles=tiles)
 
 
 def test_a_group_of_three_query_heads_prefills_as_the_reference() -> None:
@@ -169,7 +173,7 @@ LAUNCHED = {
     P.gate_up_gemm: dict(E=st.bf16, BM=16, BN=16, BK=16, K=64, WS=(6, 4, 16, 16), G=8, JOINED=True),
     P.gate_up_stacked_gemm: dict(E=st.bf16, BM=16, BN=16, BK=16, K=64, WS=(2, 6, 4, 16, 16), G=8),
     P.prefill_kv: dict(E=st.bf16, BM=16, D=16, HALF=8, QKV=128, KVH=2, G=2),
-    P.prefill_attention: dict(E=st.bf16, BM=16, D=16, HALF=8, QKV=128, KVH=2, G=2),
+    P.prefill_attention: dict(E=st.bf16, BM=16, BN=32, D=16, HALF=8, QKV=128, KVH=2, G=2),
     P.take_row: dict(BH=16),
 }
 
@@ -230,3 +234,31 @@ def test_the_cache_write_takes_its_own_rows_dividing_the_attention_tile() -> Non
     assert TINY_PREFILL.write_rows == 8 != TINY_PREFILL.attention
     with pytest.raises(ValueError, match=r"kv_rows=48\) must divide the attention tile \(128\)"):
         PrefillTiles(kv_rows=48)
+
+
+def test_short_prompts_take_64_row_query_tiles_over_128_key_tiles() -> None:
+    """The causal attention's query tile: 64 rows at occupancy 2 up to 4,096 padded rows (512 and
+    2,048 tokens: 256 and 1,024 blocks of Qwen3-4B's 32 heads, where 128 rows give 128 and 512),
+    128 rows at 8 warps above; its key tile ``attention`` (128) at every length.  The tiny tiles
+    run 8 query rows over 16-row key tiles (two query tiles a key tile) in every prefill test
+    here; rows pad to the larger of the tiles; a tile not a power of two is refused."""
+    tiles = PrefillTiles()
+    for rows, queries, hints in ((512, 64, {"sm_90": {"occupancy": 2}}), (4096, 64, {"sm_90": {"occupancy": 2}}),
+                                 (8192, 128, {"sm_90": {"num_worker_warps_per_cta": 8}})):
+        kernel, got = tiles.attention_kernel(rows)
+        assert (got, kernel.options.optimization_hints) == (queries, hints), rows
+    assert PrefillTiles(plan_rows=8192).attention_kernel(512)[1] == 128  # a long prompt's tiles, built on a short one
+    assert PrefillTiles(short_queries=None).attention_kernel(512)[1] == 128
+    assert PrefillTiles(short_rows=16384).attention_kernel(8192)[1] == 64
+    assert TINY_PREFILL.attention_kernel(32)[1] == 8 and TINY_PREFILL.attention == 16
+    assert PrefillTiles(rows=64, attention=64, short_queries=256).row_step == 256
+    with pytest.raises(ValueError, match=r"PrefillTiles\(short_queries=48\) must be a power of two"):
+        PrefillTiles(short_queries=48)
+
+
+@pytest.mark.parametrize("queries", [64, 128])
+def test_the_prefill_attention_keeps_no_bounds_check_in_the_kernel(queries: int) -> None:
+    """Qwen3-4B's attention on 64- or 128-row query tiles over 128-row key tiles: the loops'
+    bounds are clamped tile counts (``below``), so every cache load is proved in range."""
+    P.prefill_attention.with_options(deny_in_kernel_checks=True).compile_variant(
+        None, E=st.bf16, BM=queries, BN=128, D=128, HALF=64, QKV=6144, KVH=8, G=4)
