@@ -1,4 +1,4 @@
-"""Why the peer all-reduce hung (examples/qwen3/peer.py; docs/model.md, session 6): its kernel alone.
+"""Why the peer all-reduce hung (examples/qwen3/peer.py; docs/model.md, session 16): its kernel alone.
 
     .venv/bin/python bench/peer_probe.py --build sm_90    # here: peer_sum's and count's cubins
     SAFETILE_CACHE_DIR=... timeout 60 python -P bench/peer_probe.py OUT_DIR   # one GPU
@@ -8,8 +8,9 @@ plain device memory both ranks' launches point into (as peer memory would be), `
 a step for ``STEPS`` steps with ``count`` between: the protocol with nothing of the model
 around it.  After each site the host reads both ranks' flags on a side stream (the launches may
 still be waiting) until both sums are in or ``WAIT_S`` passes, and prints and saves what it saw
-(``OUT_DIR/peer-probe.json``): a hang shows which flag never arrived.  Not yet run: the next GPU
-session's first step before the two-GPU table runs the peer all-reduce again.
+(``OUT_DIR/peer-probe.json``): a hang shows which flag never arrived, and each rank's watchdog
+``alarm`` (peer.py) is saved with the sums.  Run on one H100 after session 16's fix (docs/model.md):
+every flag arrived and every sum was right.
 """
 
 from __future__ import annotations
@@ -58,7 +59,9 @@ def run(out: Path) -> None:
     def pointer(t: Any) -> Any:
         return st.unsafe_pointer(st.from_dlpack(t))
 
-    memory = [[pointer(inbox[r]), pointer(flags[r]), pointer(inbox[1 - r]), pointer(flags[1 - r])] for r in range(2)]
+    alarms = [torch.zeros(peer.ALARM, dtype=torch.int32, device="cuda") for _ in range(2)]
+    memory = [[pointer(inbox[r]), pointer(flags[r]), pointer(inbox[1 - r]), pointer(flags[1 - r]), pointer(alarms[r])]
+              for r in range(2)]
     steps = [st.zeros((1,), st.i32).sync() for _ in range(2)]
     streams, side = [st.Stream("rank 0"), st.Stream("rank 1")], torch.cuda.Stream()
     seen: list[dict[str, Any]] = []
@@ -81,8 +84,9 @@ def run(out: Path) -> None:
             done = all(v == step for f in now for v in f)
             if done:
                 for r in range(2):
-                    z[r], steps[r], memory[r] = ops[r][0].unpartition(), ops[r][1], list(ops[r][2:6])
+                    z[r], steps[r], memory[r] = ops[r][0].unpartition(), ops[r][1], list(ops[r][2:7])
                 entry["sums_right"] = all(float(abs(z[r].numpy() - (3 + 2 * site)).max()) == 0.0 for r in range(2))
+                entry["alarms"] = [a.tolist() for a in alarms]
             seen.append(entry)
             print(entry, flush=True)
             (out / "peer-probe.json").write_text(json.dumps(seen, indent=1))

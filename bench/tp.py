@@ -17,7 +17,14 @@ and uses its own, ``qwen3.tp.use_gpu``), NCCL between them (NVLink multicast off
    all-reduces, and 14B's step with the one-shot, whose tokens must equal the NCCL step's.
    ``OUT_DIR/latency-NAME.json`` each.  Without it the table's pair uses NCCL's defaults and
    the one-shot all-reduce (the fastest 14B step of both runs).
-2. **The TP table**, one pair, a rank's tiles ``SHARD_TILES``:
+2. **peer-check**, one pair under a deadline of its own (``PEER_CHECK_S``): Qwen3-14B's shapes
+   in ``PEER_CHECK_LAYERS`` layers, TP=2 with the one-shot all-reduce, then with the peer one
+   (safetile's own, examples/qwen3/peer.py): ``peer_right`` in ``OUT_DIR/peer-check.json`` if
+   both gave the same tokens and the same last residual, bit for bit.  A wait of the peer
+   kernel that never ends gives up after ``peer.PATIENCE`` turns and the rank's results are
+   refused naming the step and site; anything else that never ends is killed at the deadline
+   with a message, and the table runs without the peer all-reduce.
+3. **The TP table**, one pair, a rank's tiles ``SHARD_TILES``:
 
    1. Qwen3-14B bf16, random weights in the published shapes drawn on the GPU shard by shard
       (a rank never holds the other's): ``STEPS`` greedy tokens after a 16-token prompt, each
@@ -29,11 +36,10 @@ and uses its own, ``qwen3.tp.use_gpu``), NCCL between them (NVLink multicast off
    2. the same 14B at TP=1 on rank 0's GPU (the unsharded ``Qwen3Decoder``, its step one
       graph, the single-GPU tiles, profiled) while rank 1 waits: TP=2's speedup over it (target
       1.7x);
-   3. Qwen3-32B at TP=2, as 1.;
-   4. 14B TP=2 as 1. with each other of ``TABLE_ALL_REDUCES``, each on its own decoder of the
-      same weights, whose tokens must be 1.'s (``tokens_equal``; one that differs is no
-      candidate); the fastest is ``chosen_all_reduce``, and 32B runs again with it if it is
-      not the pair's.
+   3. 14B TP=2 as 1. with each other of ``TABLE_ALL_REDUCES`` (the peer one only where
+      peer-check found it right), each on its own decoder of the same weights, whose tokens
+      and last residual must be 1.'s (``sums_equal``; one that differs is no candidate);
+   4. Qwen3-32B at TP=2 with the fastest of them (``chosen_all_reduce``), as 1.
 
    Each model's rate is also timed at the context lengths of ``CONTEXTS`` (the position set
    before ``CONTEXT_STEPS`` replays; the cache's rows before it are zeros, which costs the
@@ -42,6 +48,7 @@ and uses its own, ``qwen3.tp.use_gpu``), NCCL between them (NVLink multicast off
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -62,6 +69,7 @@ sys.path.append(str(Path(__file__).resolve().parent))  # measure.py (also under 
 
 from measure import build_or_run, copy_bandwidth, kernel_times  # noqa: E402
 from qwen3.model import Qwen3Decoder, Tiles  # noqa: E402
+from qwen3.peer import PeerTimeout  # noqa: E402
 from qwen3.reference import QWEN3_14B, QWEN3_32B, Config, random_weights  # noqa: E402
 from qwen3.tp import SHARD_TILES, local_config  # noqa: E402
 
@@ -83,16 +91,22 @@ NCCL_VARIANTS: dict[str, dict[str, str]] = {
     "default": {}, "LL": {"NCCL_PROTO": "LL"}, "LL128": {"NCCL_PROTO": "LL128"},
     "LL-2ch": {"NCCL_PROTO": "LL", "NCCL_MAX_NCHANNELS": "2"}}
 """NCCL's documented knobs for small messages: the low-latency protocols, and fewer channels."""
-TABLE_ALL_REDUCES = ("one-shot", "two-shot", "peer")
-"""The all-reduces timed on 14B TP=2 (2.1.), after the pair's own: torch's symmetric-memory
-one-shot (the default of the table since session 13), torch's two-shot in place (the residual
-vectors mapped: no copy in; 6.5 against 7.0 us alone in session 13) and, last, safetile's own
+PEER_CHECK_LAYERS = 8
+PEER_CHECK_NAME = f"14B/{PEER_CHECK_LAYERS} layers"
+PEER_CHECK_S = 100.0
+"""peer-check (the first pair): Qwen3-14B's shapes in ``PEER_CHECK_LAYERS`` layers (a step's 16
+sites), the peer all-reduce's tokens and last residual against the one-shot's, under a deadline
+of its own: a hang ends it, not the table.  Its ranks' waits give up after ``peer.PATIENCE``
+turns (the watchdog), raising the error that ``tp.ShardedDecoder.read`` turns into a message."""
+TABLE_ALL_REDUCES = ("one-shot", "peer", "two-shot")
+"""The all-reduces timed on 14B TP=2 (3.1. and 3.3.), in this order: torch's symmetric-memory
+one-shot (the pair's own, the default of the table since session 13), safetile's own
 ``peer_sum`` (examples/qwen3/peer.py: one flag's trip, a launch that starts early; its first
-run, session 6, never finished a step -- the deadline ended the pair, the table before it kept
--- on a wait fixed since).  A rank's tiles are
-``SHARD_TILES``: session 15's two runs (docs/model.md) timed the single-GPU tiles (2.7% slower),
-QKV and down in 8-row blocks, 64-key attention tiles, gate/up in 32 rows and QKV with it in 32
-(each slower still)."""
+run, session 16, never finished a step -- on a wait fixed since, right on one GPU) and torch's
+two-shot in place (the residual vectors mapped: no copy in; 6.5 against 7.0 us alone in session
+13).  A rank's tiles are ``SHARD_TILES``: session 15's two runs (docs/model.md) timed the
+single-GPU tiles (2.7% slower), QKV and down in 8-row blocks, 64-key attention tiles, gate/up in
+32 rows and QKV with it in 32 (each slower still)."""
 
 
 def build(arch: str) -> None:
@@ -125,7 +139,8 @@ def build_peer(hidden: int) -> None:
         return st.unsafe_pointer(st.from_dlpack(t))
 
     memory = [pointer(torch.zeros(2, hidden)), pointer(torch.ones(2, hidden // tile, dtype=torch.int32)),
-              pointer(torch.zeros(2, hidden)), pointer(torch.zeros(2, hidden // tile, dtype=torch.int32))]
+              pointer(torch.zeros(2, hidden)), pointer(torch.zeros(2, hidden // tile, dtype=torch.int32)),
+              pointer(torch.zeros(peer.ALARM, dtype=torch.int32))]
     steps = st.zeros((1,), st.i32).sync()
     out = peer.peer_sum(st.from_dlpack(torch.zeros(hidden)).partition((tile,)), steps, *memory, 0, N=hidden).sync()
     peer.count(out[1].partition((1,))).sync()
@@ -207,9 +222,11 @@ def positioned(base: type, torch: Any) -> type:
 def decode(decoder: Any, torch: Any, graph: bool, contexts: tuple[int, ...] = (), profile: bool = False
            ) -> dict[str, Any]:
     """``STEPS`` greedy steps after ``PROMPT``: the rate of the steps past the prompt, the first
-    ``CHECKED`` tokens, with ``contexts`` the rate of ``CONTEXT_STEPS`` steps from each, and with
-    ``profile`` (every rank at once: the step holds the collectives) each kernel's microseconds a
-    step (``measure.kernel_times``, at position ``PROFILED_AT``)."""
+    ``CHECKED`` tokens, the last step's residual ``x`` (the last all-reduce's sums) as a digest of
+    its bytes (``x_digest``: two all-reduces that sum alike give the same bits), with
+    ``contexts`` the rate of ``CONTEXT_STEPS`` steps from each, and with ``profile`` (every rank
+    at once: the step holds the collectives) each kernel's microseconds a step
+    (``measure.kernel_times``, at position ``PROFILED_AT``)."""
     if not graph:
         start = time.perf_counter()
         tokens = decoder.generate(PROMPT, STEPS)
@@ -240,6 +257,7 @@ def decode(decoder: Any, torch: Any, graph: bool, contexts: tuple[int, ...] = ()
         entry["kernels_us"] = kernel_times(recorded.replay, torch)
     recorded.release()
     entry["tokens"] = [int(t) for t in decoder.read("tokens")[len(PROMPT): len(PROMPT) + CHECKED]]
+    entry["x_digest"] = hashlib.sha256(decoder.read("x").tobytes()).hexdigest()[:16]
     return entry
 
 
@@ -342,7 +360,7 @@ def rank_main(out: Path, task: str) -> None:
                 try:
                     entry.update(decode(decoder, torch, graph, contexts, profile and graph))
                     break  # the eager rate only where the capture fails
-                except MissingCubin:
+                except (MissingCubin, PeerTimeout):  # no eager retry: it would miss or wait alike
                     raise
                 except Exception:  # noqa: BLE001 - the capture may fail: keep the eager rate
                     results["errors"].append(f"{name} {all_reduce} graph={graph}: {traceback.format_exc()}")
@@ -380,10 +398,17 @@ def rank_main(out: Path, task: str) -> None:
         if symmetric and all(runs.get(f"14B TP=2 {a}", {}).get("tokens") for a in ("group", "one-shot")):
             results["one_shot_tokens_equal"] = runs["14B TP=2 group"]["tokens"] == runs["14B TP=2 one-shot"]["tokens"]
             save()
+    elif kind == "peer":  # peer-check: the peer all-reduce against the one-shot, on a short 14B
+        check = replace(QWEN3_14B, layers=PEER_CHECK_LAYERS)
+        for all_reduce in ("one-shot", "peer"):
+            sharded(PEER_CHECK_NAME, check, all_reduce, ())
+            dist.barrier()
+        results["peer_right"] = _same_sums(results["runs"], PEER_CHECK_NAME, "peer", "one-shot")
+        save()
     else:
-        # The pair's all-reduce first (the baseline), then TP=1 and 32B with it, and only then
-        # the others, the peer one last: should a launch of its kernel never end, the pair is
-        # ended at the deadline with the table's baseline saved.
+        # The pair's all-reduce first (the baseline), then TP=1, then the other all-reduces on
+        # 14B (the peer one only where peer-check found it right: a pair it hangs ends at the
+        # deadline), 32B with the fastest whose sums are the baseline's.
         rates = {option: sharded("14B", QWEN3_14B, option, CONTEXTS, profile=True)}
         dist.barrier()
         if rank == 0:  # TP=1 of 14B on this GPU alone
@@ -406,29 +431,44 @@ def rank_main(out: Path, task: str) -> None:
             torch.cuda.empty_cache()
             save()
         dist.barrier()
-        sharded("32B", QWEN3_32B, option, CONTEXTS)
-        dist.barrier()
         runs = results["runs"]
+        checked = _peer_checked(out)
+        results["peer_checked"] = checked
         for all_reduce in TABLE_ALL_REDUCES:
-            if all_reduce != option:
-                rates[all_reduce] = sharded("14B", QWEN3_14B, all_reduce, CONTEXTS, profile=True)
-                dist.barrier()
-                tokens = [runs[f"14B TP={WORLD} {a}"].get("tokens") for a in (all_reduce, option)]
-                same = tokens[0] is not None and tokens[0] == tokens[1]
-                results.setdefault("tokens_equal", {})[all_reduce] = same
-                if not same:  # a wrong sum is no candidate
-                    rates[all_reduce] = 0.0
-        tp1 = runs.get("14B TP=1", {}).get("graph")
-        if tp1:
-            results["tp2_speedup"] = {name: rate / tp1 for name, rate in rates.items()}
+            if all_reduce == option or (all_reduce == "peer" and checked is not True):
+                continue
+            rates[all_reduce] = sharded("14B", QWEN3_14B, all_reduce, CONTEXTS, profile=True)
+            dist.barrier()
+            same = _same_sums(runs, "14B", all_reduce, option)
+            results.setdefault("sums_equal", {})[all_reduce] = same
+            if not same:  # a wrong sum is no candidate
+                rates[all_reduce] = 0.0
+            tp1 = runs.get("14B TP=1", {}).get("graph")
+            if tp1:
+                results["tp2_speedup"] = {name: rate / tp1 for name, rate in rates.items()}
+            save()
         choice = [max(rates, key=lambda name: rates[name])]
         dist.broadcast_object_list(choice, src=0)  # both ranks run rank 0's choice
         results["chosen_all_reduce"] = choice[0]
         save()
-        if choice[0] != option:
-            sharded("32B", QWEN3_32B, choice[0], CONTEXTS)
+        sharded("32B", QWEN3_32B, choice[0], CONTEXTS)
     dist.barrier()
     dist.destroy_process_group()
+
+
+def _same_sums(runs: Mapping[str, Any], name: str, way: str, baseline: str) -> bool:
+    """Whether ``name``'s TP run with all-reduce ``way`` gave ``baseline``'s tokens and, bit for bit,
+    its last residual (``x_digest``): two ranks' f32 sums are the same either way round."""
+    a, b = (runs.get(f"{name} TP={WORLD} {w}", {}) for w in (way, baseline))
+    return bool(a.get("tokens")) and all(a.get(k) == b.get(k) for k in ("tokens", "x_digest"))
+
+
+def _peer_checked(out: Path) -> bool | str:
+    """peer-check's verdict (``OUT_DIR/peer-check.json``'s ``peer_right``), or why there is none."""
+    try:
+        return bool(json.loads((out / "peer-check.json").read_text())["peer_right"])
+    except (OSError, KeyError, ValueError) as err:
+        return f"no verdict: peer-check did not finish ({err.__class__.__name__})"
 
 
 def pair(out: Path, task: str, env: Mapping[str, str], port: int, deadline: float = float("inf")) -> list[int]:
@@ -440,14 +480,20 @@ def pair(out: Path, task: str, env: Mapping[str, str], port: int, deadline: floa
     ranks = [subprocess.Popen([sys.executable, "-P", __file__, "--rank", str(out), task],
                               env={**base, "RANK": str(r), "LOCAL_RANK": str(r)})
              for r in range(WORLD)]
+    started = time.monotonic()
     while any(rank.poll() is None for rank in ranks):
-        if any(rank.poll() for rank in ranks) or time.monotonic() > deadline:
+        late = time.monotonic() > deadline
+        if any(rank.poll() for rank in ranks) or late:
+            if late:
+                print(f"{task}: the pair ran past its deadline ({time.monotonic() - started:.0f} s): both ranks "
+                      "killed -- a launch or a collective that never ended; each rank's last line above says "
+                      "what it was running", flush=True)
             for rank in ranks:
                 if rank.poll() is None:
                     rank.kill()
         time.sleep(0.5)
     codes = [rank.wait() for rank in ranks]
-    print(f"{task}: ranks exited with {codes}", flush=True)
+    print(f"{task}: ranks exited with {codes} after {time.monotonic() - started:.0f} s", flush=True)
     return codes
 
 
@@ -467,7 +513,8 @@ def run(out: Path, nccl_sweep: bool = False, deadline: float | None = None) -> N
         for key, entry in runs.items():
             if entry.get("graph", 0.0) > best[0]:
                 best = (entry["graph"], name, entry["all_reduce"])
-    print(f"the TP table with NCCL {best[1]}, all_reduce={best[2]}", flush=True)
+    pair(out, "peer-check", {}, 29525, min(end, time.monotonic() + PEER_CHECK_S))
+    print(f"peer-check: {_peer_checked(out)}; the TP table with NCCL {best[1]}, all_reduce={best[2]}", flush=True)
     pair(out, f"table-{best[2]}", NCCL_VARIANTS[best[1]], 29530, end)
     table = out / "tp.json"
     if table.exists():

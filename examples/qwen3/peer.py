@@ -12,7 +12,8 @@ Memory, per rank, each allocated once in symmetric memory and zeroed before a ge
 * ``flags``  ``[sites, N / BN]`` i32: ``flags[s, b]`` is the step number (from 1) of the last
   block ``b`` of site ``s`` the other rank has written into ``inbox``;
 * ``steps``  ``(1,)`` i32, an ordinary buffer: steps done so far, counted by ``count`` at the
-  end of every step (both ranks run the same steps, so they count alike).
+  end of every step (both ranks run the same steps, so they count alike);
+* ``alarm``  ``(ALARM,)`` i32, an ordinary buffer: the watchdog's (below).
 
 ``peer_sum`` at site ``s``, block ``b`` (elements ``b * BN ...``), ``e = steps + 1``:
 
@@ -36,6 +37,15 @@ the flags and the count start from zero together on both ranks (``tp.ShardedDeco
 them and meets the other rank before the first step), and why the count is not the position
 (a benchmark sets the position back).
 
+**The watchdog.**  A wait that never ends would hang the process with no word of why (session
+16's first two-GPU run: the pair was killed at its deadline).  So a wait gives up after
+``PATIENCE`` turns: it writes the step and site into this rank's ``alarm`` and sums whatever is
+in the inbox; every later launch of the rank sees the alarm raised and does not wait at all, so
+the rank's launches end within one ``PATIENCE`` and its process runs on to the host's reading
+of the results, where ``check_alarm`` refuses them naming the step and site (``tp.ShardedDecoder``
+checks before any buffer is read).  Past ``PATIENCE`` nothing is trusted: the flags' epochs no
+longer pair up.
+
 ``PHASE`` runs half the protocol, for the CPU interpreter, which runs one launch at a time
 (a rank's wait would never end while the other's launch has not run): both ranks' ``SEND``
 launches, then both ranks' ``RECEIVE`` launches sum what a ``BOTH`` launch sums.
@@ -50,6 +60,33 @@ from safetile import f32, i32
 
 SEND, RECEIVE, BOTH = 1, 2, 3
 """``peer_sum``'s ``PHASE``: its first half, its second half, or the whole."""
+
+PATIENCE = 1 << 24
+"""Turns of the flag's wait before ``peer_sum`` gives up (the watchdog: ``ALARM``).  A turn is an
+acquire load at system scope and a block-wide minimum, about a microsecond on a GPU (a guess, not a
+reading), so some seconds: longer than any lawful wait (the other rank behind by its host's work:
+a capture, a profiler's start) and short against a run's deadline."""
+
+ALARM = 2
+"""Length of a rank's ``alarm`` (i32, zeroed with the flags): ``alarm[0]``, the step (from 1) of a
+wait that ran out, 0 while none has; ``alarm[1]``, its site (of the waits that ran out, the last to
+write).  ``check_alarm`` turns it into an error."""
+
+
+class PeerTimeout(RuntimeError):
+    """A wait of ``peer_sum`` ran out (``check_alarm``): the rank's results since are wrong."""
+
+
+def check_alarm(alarm: list[int], rank: int) -> None:
+    """Raise if rank ``rank``'s ``alarm`` (its values) says a wait ran out: the sums from that
+    site on are wrong, and the error says what to look at and which all-reduce to use instead."""
+    step, site = alarm
+    if step:
+        raise PeerTimeout(
+            f"rank {rank}: the peer all-reduce gave up at step {step}, site {site}: the other rank's flag "
+            f"did not arrive in {PATIENCE:,} turns (some seconds), so every sum from there on is wrong.  The "
+            "other rank stopped or fell far behind (its own log says why), or the protocol does not hold on "
+            "this machine (examples/qwen3/peer.py): use all_reduce='one-shot'")
 
 
 def tile(n: int) -> int:
@@ -66,14 +103,17 @@ def peer_sum(
     flags: st.Ptr[i32],
     peer_inbox: st.Ptr[f32],
     peer_flags: st.Ptr[i32],
+    alarm: st.Ptr[i32],
     site: i32,
     *,
     BN: int,
     N: int,
     PHASE: int = BOTH,
+    PATIENCE: int = PATIENCE,
 ):
     """``z += the other rank's z`` at ``site`` (the module's protocol), ``z`` of ``N`` elements in
-    blocks of ``BN``: ``inbox``, ``flags`` this rank's, ``peer_inbox``, ``peer_flags`` the other's."""
+    blocks of ``BN``: ``inbox``, ``flags`` this rank's, ``peer_inbox``, ``peer_flags`` the other's,
+    ``alarm`` this rank's watchdog (``ALARM``): a wait gives up after ``PATIENCE`` turns."""
     assert N % BN == 0, "a block sums BN elements of the N: BN divides N"
     b, _, _ = st.tile_block_id()
     epoch = steps.load_tile((1,), (0,)).reshape(()) + 1
@@ -91,13 +131,24 @@ def peer_sum(
             # reduction hands every thread of the block one value, so all leave the loop at
             # the same turn.  A (1,) load is made by each thread alone, which may see the flag
             # change a turn apart from another, and the loop's barrier then waits for threads
-            # that have left it (the hang of session 6).  Loads, not an atomic read (adding 0):
+            # that have left it (the hang of session 16).  Loads, not an atomic read (adding 0):
             # the interpreter's atomics are a load and a store, and that store would put back
             # an old flag over the other process's new one.
             every = st.offset(flags, st.zeros((BN,), i32) + (site * (N // BN) + b))
+            # The watchdog: once a wait of this rank has run out (alarm[0] set), no launch waits
+            # again, so every launch after it ends and the process with them (its sums are
+            # wrong: the host refuses them, ``check_alarm``).  Read like the flag, every lane
+            # and the least, so the whole block agrees.  (No ``break``: one leaving this loop
+            # loses the order of the accesses to ``z`` around it, an error of the compiler's.)
+            alarmed = st.min(st.load_ptr(st.offset(alarm, st.zeros((BN,), i32))), 0)
             seen = st.min(st.load_ptr(every, ordering="acquire", scope="system"), 0)
-            while seen != epoch:
+            turns = (alarmed != 0).astype(i32) * PATIENCE
+            while (seen != epoch) & (turns < PATIENCE):
+                turns += 1
                 seen = st.min(st.load_ptr(every, ordering="acquire", scope="system"), 0)
+            if (seen != epoch) & (alarmed == 0):
+                st.atomic_rmw(st.offset(alarm, st.zeros((1,), i32)), epoch.reshape((1,)), "xchg")
+                st.atomic_rmw(st.offset(alarm, st.zeros((1,), i32) + 1), st.zeros((1,), i32) + site, "xchg")
             theirs = st.load_ptr(st.offset(inbox, at))
     z.store(mine + theirs)
 

@@ -239,7 +239,7 @@ class ShardedDecoder(Qwen3Decoder):
         if self.all_reduce == "peer":
             hidden = self.config.hidden
             self._launch(run, peer.peer_sum, (name, (peer.tile(hidden),)), "steps", "inbox", "flags", "peer_inbox",
-                         "peer_flags", self.site, N=hidden)
+                         "peer_flags", "alarm", self.site, N=hidden)
         else:
             with self._collective():
                 self._sum(self.views[name])
@@ -296,8 +296,9 @@ class ShardedDecoder(Qwen3Decoder):
         """``peer_sum``'s memory (peer.py): this rank's ``inbox`` and ``flags`` and the other
         rank's, mapped once (GPUs: torch's symmetric memory; the CPU: shared files), zeroed on
         both ranks before either's first step (a barrier after the zeroing: a flag left from an
-        earlier generation would pass for a fresh one), the step count from zero; each passed to
-        the launches as a raw pointer."""
+        earlier generation would pass for a fresh one), the step count and the watchdog's
+        ``alarm`` (this rank's alone, a torch tensor ``read`` looks at) from zero; each passed
+        to the launches as a raw pointer."""
         torch, c = self.torch, self.config
         sites = 2 * c.layers
         shapes = {"inbox": ((sites, c.hidden), torch.float32),
@@ -307,12 +308,24 @@ class ShardedDecoder(Qwen3Decoder):
                 mapping = self._map_host if self.device == "cpu" else self._map
                 self.mapped[name], self.mapped[f"peer_{name}"] = mapping(shape, dtype)
             self.mapped[name].zero_()
+        self.views["alarm"] = torch.zeros(peer.ALARM, dtype=torch.int32, device=self.device)
         if self.device != "cpu":
             torch.cuda.synchronize(self.device)
         self.dist.barrier()
         for name in ("inbox", "flags", "peer_inbox", "peer_flags"):
             self.buffers[name] = st.unsafe_pointer(st.from_dlpack(self.mapped[name]))
+        self.buffers["alarm"] = st.unsafe_pointer(st.from_dlpack(self.views["alarm"]))
         self.buffers["steps"] = st.zeros((1,), st.i32).sync()
+
+    def read(self, name: str) -> np.ndarray:
+        """``Qwen3Decoder.read``, refused (``peer.check_alarm``) where the peer all-reduce's
+        watchdog went off: what the step computed after it is wrong."""
+        value = super().read(name)  # waits for the launches before the buffer's last writer
+        if "alarm" in self.views:
+            if self.device != "cpu":
+                self.torch.cuda.synchronize(self.device)
+            peer.check_alarm(self.views["alarm"].tolist(), self.rank)
+        return value
 
     def record(self, prompt: list[int], *, prefill: bool = False) -> st.Graph:
         """Fresh buffers for ``prompt`` and one step captured as a graph with its collectives

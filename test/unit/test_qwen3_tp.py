@@ -143,7 +143,9 @@ def test_the_peer_all_reduce_sums_two_ranks_over_their_inboxes_and_flags() -> No
     def pointer(t):  # noqa: ANN001, ANN202
         return st.unsafe_pointer(st.from_dlpack(t))
 
-    memory = [[pointer(inbox[r]), pointer(flags[r]), pointer(inbox[1 - r]), pointer(flags[1 - r])] for r in range(2)]
+    alarms = [torch.zeros(2, dtype=torch.int32) for _ in range(2)]
+    memory = [[pointer(inbox[r]), pointer(flags[r]), pointer(inbox[1 - r]), pointer(flags[1 - r]), pointer(alarms[r])]
+              for r in range(2)]
     steps = [st.zeros((1,), st.i32).sync() for _ in range(2)]
     rng = np.random.default_rng(3)
     for step in range(1, 3):
@@ -153,23 +155,48 @@ def test_the_peer_all_reduce_sums_two_ranks_over_their_inboxes_and_flags() -> No
             for phase in (SEND, RECEIVE):
                 for r in range(2):
                     out = peer_sum(z[r].partition((bn,)), steps[r], *memory[r], site, N=n, PHASE=phase).sync()
-                    z[r], steps[r], memory[r] = out[0].unpartition(), out[1], list(out[2:6])
+                    z[r], steps[r], memory[r] = out[0].unpartition(), out[1], list(out[2:7])
             for r in range(2):
                 np.testing.assert_array_equal(z[r].numpy(), parts[0] + parts[1])
         for r in range(2):
             steps[r] = count(steps[r].partition((1,))).sync()[0].unpartition()
             assert steps[r].numpy().tolist() == [step]
             assert flags[r].tolist() == [[step] * (n // bn)] * sites
+    assert [a.tolist() for a in alarms] == [[0, 0], [0, 0]]  # no wait ran out
+
+
+def test_a_peer_wait_that_runs_out_raises_the_alarm_and_later_ones_do_not_wait() -> None:
+    """The watchdog (peer.py): a rank whose partner never sends waits ``PATIENCE`` turns at site 1,
+    writes step 1 and site 1 into its alarm and ends; its next launch, with the patience of a
+    hang (more turns than the interpreter would run in the test's time), sees the alarm and does
+    not wait; ``check_alarm`` then refuses the results naming the step, the site and the way out."""
+    torch = pytest.importorskip("torch")
+    import safetile as st
+    from qwen3.peer import RECEIVE, PeerTimeout, check_alarm, peer_sum
+
+    n = bn = 16
+    inbox, flags, alarm = torch.zeros(2, n), torch.zeros(2, 1, dtype=torch.int32), torch.zeros(2, dtype=torch.int32)
+    memory = [st.unsafe_pointer(st.from_dlpack(t)) for t in (inbox, flags, inbox, flags, alarm)]
+    steps = st.zeros((1,), st.i32).sync()
+    z = st.from_numpy(np.ones(n, np.float32)).sync()
+    out = peer_sum(z.partition((bn,)), steps, *memory, 1, N=n, PHASE=RECEIVE, PATIENCE=3).sync()
+    assert alarm.tolist() == [1, 1]
+    out = peer_sum(out[0], out[1], *out[2:7], 0, N=n, PHASE=RECEIVE, PATIENCE=1 << 30).sync()
+    assert alarm.tolist() == [1, 1]
+    check_alarm([0, 0], rank=0)
+    with pytest.raises(PeerTimeout, match=r"rank 1: the peer all-reduce gave up at step 1, site 1: .* "
+                                           r"use all_reduce='one-shot'"):
+        check_alarm(alarm.tolist(), rank=1)
 
 
 def test_the_peer_kernels_unsafe_report_names_its_pointers_and_accesses() -> None:
-    """``peer_sum``'s unsafe report: its four raw pointers and nothing but the pointer accesses
+    """``peer_sum``'s unsafe report: its five raw pointers and nothing but the pointer accesses
     (stores, the flag's exchange, loads, offsets) of its protocol; ``count`` has none."""
     from qwen3.peer import count, peer_sum
 
     report = peer_sum.unsafe_report(BN=16, N=32)
     pointers = {line.split("'")[1] for line in report if "raw pointer parameter" in line}
-    assert pointers == {"inbox", "flags", "peer_inbox", "peer_flags"}
+    assert pointers == {"inbox", "flags", "peer_inbox", "peer_flags", "alarm"}
     ops = {line.rsplit(" ", 1)[1] for line in report if "raw pointer parameter" not in line}
     assert ops == {"cuda_tile.store_ptr_tko", "cuda_tile.atomic_rmw_tko", "cuda_tile.load_ptr_tko",
                    "cuda_tile.offset"}
