@@ -1,6 +1,7 @@
 """Backward kernels and a training step on the GPU: safetile.nn against torch and Triton's tutorials.
 
-    python -P bench/backward.py --out DIR [--quick] [--only layer_norm,attention,...] [--step-mode reduce-overhead]
+    python -P bench/backward.py --out DIR [--only layer_norm,attention,...] [--cases d128,...]
+                                [--step-mode reduce-overhead]
 
 By the method of ``bench/method.py`` (shuffled rounds, each implementation
 warmed on itself, a spin keeping the host ahead of the GPU: the autograd
@@ -23,6 +24,10 @@ torch's current stream):
   not grouped (the tutorial has no grouped-query heads), Triton's tutorial 06
   backward (``bench/triton_kernels.py``); the shipped backward tiles
   (``snn.ATTENTION_BACKWARD_TILES``) beside those of ``ATTENTION_TRIED``.
+* ``attention_forward``: the forward alone of safetile.nn.attention at the shipped tiles
+  (``snn.ATTENTION_FORWARD_TILES``) and those of ``ATTENTION_FORWARD_TRIED`` against
+  ``scaled_dot_product_attention``, at the training step's shape and the d64 ones above.
+  ``--cases d64_causal,...`` runs only those attention cases (``case_name``).
 * ``softmax`` and ``cross_entropy``: the backward alone against torch.
 * The norms' and cross-entropy's backward configurations of ``NORM_TRIED``
   and ``CROSS_ENTROPY_TRIED`` are timed beside the shipped ones
@@ -96,33 +101,43 @@ CROSS_ENTROPY_TRIED: dict[str, snn.RowBackward] = {
 ATTENTION = [(4, 16, 8, 2048, 64, causal) for causal in (False, True)] + [(4, 16, 16, 2048, 128, causal)
                                                                          for causal in (True, False)]
 """(batch, heads, kv_heads, seq, head dim, causal), bf16."""
-B = snn.BackwardTiles
+ATTENTION_FORWARD = [(4, 16, 8, 1024, 64, True), (4, 16, 8, 2048, 64, True), (4, 16, 8, 2048, 64, False)]
+"""The forward's cases: the training step's (``STEP``: 4 x 1024 tokens, 16 / 8 heads of 64, causal) and
+the backward's d64 ones."""
+B = snn.AttentionTiles
+
+
+def case_name(head: int, causal: bool) -> str:
+    """``d64``, ``d64_causal``, ``d128``, ``d128_causal``: the names of ``--cases`` and ``_tried``."""
+    return f"d{head}" + ("_causal" if causal else "")
 
 
 def _tried(**changed: tuple[B, B]) -> dict[tuple[int, bool], tuple[B, B]]:
     """The shipped tiles with the entries ``d64``, ``d64_causal``, ``d128``, ``d128_causal`` replaced."""
-    names = {(64, False): "d64", (64, True): "d64_causal", (128, False): "d128", (128, True): "d128_causal"}
-    return {key: changed.get(names[key], tiles) for key, tiles in snn.ATTENTION_BACKWARD_TILES.items()}
+    return {key: changed.get(case_name(*key), tiles) for key, tiles in snn.ATTENTION_BACKWARD_TILES.items()}
 
 
 ATTENTION_TRIED: dict[str, dict[tuple[int, bool], tuple[B, B]]] = {
-    "safetile run -s6a pick": _tried(d64=(B(128, 64, 8), B(64, 128, 8)), d64_causal=(B(128, 128, 8), B(64, 128, 8)),
-                                     d128=(B(128, 64, 8), B(128, 64, 8)), d128_causal=(B(128, 64, 8), B(128, 64, 8))),
-    "safetile d128: dq 128x64, dkdv 128 keys x 64": _tried(d128=(B(128, 64, 8), B(64, 128, 8))),
-    "safetile d128: dq 128x64 latency 4, dkdv 64 keys x 128 latency 4": _tried(
-        d128_causal=(B(128, 64, 8, 4), B(128, 64, 8, 4))),
-    "safetile d128: dq 128x64, dkdv 64 keys x 128 latency 4": _tried(
-        d128=(B(128, 64, 8), B(128, 64, 8, 4)), d128_causal=(B(128, 64, 8), B(128, 64, 8, 4))),
-    "safetile d128: dq 128x64 latency 4, dkdv 128 keys x 64": _tried(
-        d128=(B(128, 64, 8, 4), B(64, 128, 8)), d128_causal=(B(128, 64, 8, 4), B(64, 128, 8))),
+    "safetile d128: dq depth 2": _tried(d128=(B(128, 64, 8, 2), B(128, 64, 8, 4))),
+    "safetile d128: dq no depth hint": _tried(d128=(B(128, 64, 8), B(128, 64, 8, 4))),
+    "safetile d128: dq 64 x 128 keys": _tried(d128=(B(64, 128, 8), B(128, 64, 8, 4))),
+    "safetile d128: dkdv 64 keys x 64": _tried(d128=(B(128, 64, 8, 4), B(64, 64, 8, 4))),
+    "safetile d128: dkdv 128 keys x 64": _tried(d128=(B(128, 64, 8, 4), B(64, 128, 8))),
 }
 """Backward tiles timed beside the shipped ``snn.ATTENTION_BACKWARD_TILES`` ("safetile"), each the
-shipped table with some entries replaced (all with 8 warps): run -s6a's pick (the shipped tiles
-before the loads' depth hints, d128 dk/dv 64 keys by 128 queries both ways); at d128, dk/dv's
-two shapes each way, the load depth 4 on both kernels, on dk/dv's 64-key tile alone, and on dq
-beside the 128-key dk/dv (run -s6b, docs/benchmarks.md section 8).  Run -s6a also timed dq 128 x 128,
-dk/dv 64 x 64 at d64 and 128 x 128 at d64 (64 x 64 at d128) and the depth 2 on the 128-key
-dk/dv: each slower where it differed from the shipped tiles."""
+shipped table with the d128 unmasked entry replaced (all with 8 worker warps, none spilling on
+sm_90): dq at the loads' depth 2 and at tileiras's own, dq 64 queries by 128 keys, dk/dv 64 keys
+by 64 queries and FlashAttention-3's 128 keys by 64 (run -s6b's alternative).  Run -s6a and -s6b
+(session 16) timed the rest of the shapes and depths: docs/benchmarks.md section 8."""
+ATTENTION_FORWARD_TRIED: dict[str, dict[tuple[int, bool], B]] = {
+    "safetile 64 x 64 (session 16)": {},
+    "safetile 64 x 64 occupancy 2": {(64, c): B(64, 64, occupancy=2) for c in (False, True)},
+    "safetile 128 x 64 8 warps": {(64, c): B(128, 64, 8) for c in (False, True)},
+    "safetile 128 x 128 8 warps": {(64, c): B(128, 128, 8) for c in (False, True)},
+}
+"""Forward tiles (``snn.ATTENTION_FORWARD_TILES``) timed beside the shipped ones at d64: the
+``ATTENTION_TILE`` square without hints (session 16's), at two blocks a multiprocessor, and the
+128-row tiles of examples/flash_attention.py's table at 8 worker warps, none spilling on sm_90."""
 SOFTMAX = [(4096, 4096), (4096, 8192)]
 CROSS_ENTROPY = [(4096, 32768), (8192, 128256)]
 """(rows, vocabulary), bf16 logits."""
@@ -194,6 +209,12 @@ def trace_every_case(device: str = "meta") -> None:
         for tiles in (snn.ATTENTION_BACKWARD_TILES, *ATTENTION_TRIED.values()):
             with backward_tiles(tiles):
                 torch.autograd.grad(o, (q, k, v), torch.empty_like(o), retain_graph=True)
+    for batch, heads, kv, seq, d, causal in ATTENTION_FORWARD:
+        q = torch.empty(batch, heads, seq, d, dtype=torch.bfloat16, device=device)
+        k = torch.empty(batch, kv, seq, d, dtype=torch.bfloat16, device=device)
+        for table in (snn.ATTENTION_FORWARD_TILES, *ATTENTION_FORWARD_TRIED.values()):
+            with configured(ATTENTION_FORWARD_TILES=table):
+                snn.attention(q, k, k, causal=causal)
     for rows, cols in SOFTMAX:
         x = torch.empty(rows, cols, dtype=torch.bfloat16, device=device, requires_grad=True)
         torch.autograd.grad(snn.softmax(x), x, torch.empty_like(x))
@@ -209,7 +230,7 @@ def trace_every_case(device: str = "meta") -> None:
 
 
 @contextlib.contextmanager
-def backward_tiles(tiles: dict[tuple[int, bool], tuple[snn.BackwardTiles, snn.BackwardTiles]]) -> Iterator[None]:
+def backward_tiles(tiles: dict[tuple[int, bool], tuple[snn.AttentionTiles, snn.AttentionTiles]]) -> Iterator[None]:
     """Attention's backward kernels launched with ``tiles`` (their recipes read the table at each
     backward) for the duration."""
     with configured(ATTENTION_BACKWARD_TILES=tiles):
@@ -311,9 +332,12 @@ def _errors(impls: dict[str, Callable[[], Any]], reference: str) -> dict[str, fl
     return out
 
 
-def attention_rows(st_stream: Any, sampler: ClockSampler, method: Method) -> list[dict[str, Any]]:
+def attention_rows(st_stream: Any, sampler: ClockSampler, method: Method,
+                   cases: set[str] | None = None) -> list[dict[str, Any]]:
     rows_out = []
     for batch, heads, kv, seq, d, causal in ATTENTION:
+        if cases is not None and case_name(d, causal) not in cases:
+            continue
         q = torch.randn(batch, heads, seq, d, dtype=torch.bfloat16, device="cuda", requires_grad=True)
         k, v = (torch.randn(batch, kv, seq, d, dtype=torch.bfloat16, device="cuda", requires_grad=True)
                 for _ in range(2))
@@ -334,7 +358,30 @@ def attention_rows(st_stream: Any, sampler: ClockSampler, method: Method) -> lis
     return rows_out
 
 
-def _with_tiles(tiles: dict[tuple[int, bool], tuple[snn.BackwardTiles, snn.BackwardTiles]],
+def attention_forward_rows(st_stream: Any, sampler: ClockSampler, method: Method,
+                           cases: set[str] | None = None) -> list[dict[str, Any]]:
+    """The forward alone (no graph kept) of safetile.nn.attention at ``ATTENTION_FORWARD_TRIED``'s tiles
+    beside the shipped ones, against ``scaled_dot_product_attention``."""
+    rows_out = []
+    for batch, heads, kv, seq, d, causal in ATTENTION_FORWARD:
+        if cases is not None and case_name(d, causal) not in cases:
+            continue
+        q = torch.randn(batch, heads, seq, d, dtype=torch.bfloat16, device="cuda")
+        k, v = (torch.randn(batch, kv, seq, d, dtype=torch.bfloat16, device="cuda") for _ in range(2))
+        impls = {"safetile": lambda: (snn.attention(q, k, v, causal=causal),),
+                 "torch sdpa": lambda: (F.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=True),)}
+        for name, table in ATTENTION_FORWARD_TRIED.items():
+            impls[name] = _configured(impls["safetile"], ATTENTION_FORWARD_TILES=table)
+        errors = _errors(impls, "torch sdpa")
+        timings = _compare(impls, "torch sdpa", st_stream, sampler, method)
+        flop = 4 * batch * heads * seq * seq * d * (0.5 if causal else 1)  # the forward's 2 GEMMs
+        rows_out += [dict(workload="attention fwd", dtype="bf16", shape=[batch, heads, kv, seq, d], causal=causal,
+                          impl=name, error=errors[name], tflops=flop / timings[name]["burst_s"] / 1e12,
+                          **timings[name]) for name in impls]
+    return rows_out
+
+
+def _with_tiles(tiles: dict[tuple[int, bool], tuple[snn.AttentionTiles, snn.AttentionTiles]],
                 call: Callable[[], Any]) -> Callable[[], Any]:
     def run() -> Any:
         with backward_tiles(tiles):
@@ -431,7 +478,7 @@ def step_rows(st_stream: Any, sampler: ClockSampler, method: Method,
 
 
 WORKLOADS = {"layer_norm": layer_norm_rows, "rms_norm": rms_norm_rows, "softmax": softmax_rows,
-             "attention": attention_rows, "step": step_rows}
+             "attention": attention_rows, "attention_forward": attention_forward_rows, "step": step_rows}
 
 
 def _markdown(rows: list[dict[str, Any]]) -> str:
@@ -453,6 +500,7 @@ def main() -> None:
     parser.add_argument("--only", default=",".join(WORKLOADS))
     parser.add_argument("--step-mode", choices=("default", "reduce-overhead"), default="default",
                         help="torch.compile's mode for the step's compiled models")
+    parser.add_argument("--cases", help="the attention cases to run, by case_name (d64,d128_causal,...): all if none")
     args = parser.parse_args()
     import safetile as st
 
@@ -463,7 +511,9 @@ def main() -> None:
     with ClockSampler() as sampler, torch.cuda.stream(torch_stream):
         for name in args.only.split(","):
             try:
-                extra = {"mode": args.step_mode} if name == "step" else {}
+                extra: dict[str, Any] = {"mode": args.step_mode} if name == "step" else {}
+                if name.startswith("attention") and args.cases:
+                    extra["cases"] = set(args.cases.split(","))
                 result["rows"] += WORKLOADS[name](st_stream, sampler, METHOD, **extra)
             except Exception as err:  # noqa: BLE001 - report it, go on with the next workload
                 result["failed"][name] = f"{type(err).__name__}: {err}"

@@ -384,25 +384,38 @@ def matmul(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
 # -- attention -----------------------------------------------------------------------------
 
 ATTENTION_TILE = 64
-"""The query and key tiles of attention's forward (smaller for shorter sequences), and of its
-backward where ``ATTENTION_BACKWARD_TILES`` lists no tiles for the head dimension and mask."""
+"""The query and key tiles of attention's kernels (smaller for shorter sequences) where
+``ATTENTION_FORWARD_TILES`` or ``ATTENTION_BACKWARD_TILES`` lists none for the head dimension and
+mask."""
 
 
-class BackwardTiles(NamedTuple):
-    """One attention backward kernel's query tile, key tile, tileiras worker warps and load pipeline
-    depth (``latency``; 0: tileiras's own choice of each)."""
+class AttentionTiles(NamedTuple):
+    """One attention kernel's query tile, key tile and sm_90 hints: tileiras's worker warps, the
+    loads' pipeline depth (``latency``) and blocks a multiprocessor (``occupancy``); 0: tileiras's
+    own choice of each."""
 
     bq: int
     bk: int
     warps: int = 0
     latency: int = 0
+    occupancy: int = 0
 
 
-ATTENTION_BACKWARD_TILES: dict[tuple[int, bool], tuple[BackwardTiles, BackwardTiles]] = {
-    (64, False): (BackwardTiles(128, 64, 8, 2), BackwardTiles(64, 128, 8, 2)),
-    (64, True): (BackwardTiles(128, 128, 8, 2), BackwardTiles(64, 128, 8, 2)),
-    (128, False): (BackwardTiles(128, 64, 8, 4), BackwardTiles(128, 64, 8, 4)),
-    (128, True): (BackwardTiles(128, 64, 8), BackwardTiles(64, 128, 8)),
+ATTENTION_FORWARD_TILES: dict[tuple[int, bool], AttentionTiles] = {
+    (64, False): AttentionTiles(64, 128, occupancy=2),
+    (64, True): AttentionTiles(64, 128, occupancy=2),
+}
+"""Per ``(head dimension, causal)``, the tiles of ``attention_forward`` (smaller for shorter
+sequences): at d64, 64 queries by 128 keys at two blocks a multiprocessor (128 registers, 92,256 B
+of shared memory, no spill on sm_90), examples/flash_attention.py's pick at 1024 tokens; the
+``ATTENTION_TILE`` square without hints, session 16's, takes 183 registers and 190,056 B, one
+block of one consumer warpgroup a multiprocessor."""
+
+ATTENTION_BACKWARD_TILES: dict[tuple[int, bool], tuple[AttentionTiles, AttentionTiles]] = {
+    (64, False): (AttentionTiles(128, 64, 8, 2), AttentionTiles(64, 128, 8, 2)),
+    (64, True): (AttentionTiles(128, 128, 8, 2), AttentionTiles(64, 128, 8, 2)),
+    (128, False): (AttentionTiles(128, 64, 8, 4), AttentionTiles(128, 64, 8, 4)),
+    (128, True): (AttentionTiles(128, 64, 8), AttentionTiles(64, 128, 8)),
 }
 """Per ``(head dimension, causal)``, the tiles of ``(attention_backward_dq, attention_backward_dkdv)``
 (smaller for shorter sequences): the fastest of the configurations bench/backward.py timed on an
@@ -430,15 +443,32 @@ def _attention_facts(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: 
     return q.shape[0] // k.shape[0], min(_pow2(q.shape[1]), ATTENTION_TILE), min(_pow2(k.shape[1]), ATTENTION_TILE)
 
 
-def _attention_generics(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool,
-                        scale: float) -> dict[str, Any]:
+def _table_entry(table: dict[tuple[int, bool], Any], head: int, causal: bool) -> Any:
+    """``table``'s entry for ``(head, causal)``, ``None`` if it lists none (found by comparisons: under
+    ``torch.compile`` a dynamic head dimension, unhashable, becomes a guard)."""
+    return next((entry for (d, c), entry in table.items() if c == causal and d == head), None)
+
+
+def _attention_generics(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool, scale: float,
+                        tiles: AttentionTiles | None) -> dict[str, Any]:
+    """The generics of an attention kernel launched with ``tiles`` (``None``: ``ATTENTION_TILE``'s,
+    no hints)."""
     g, bq, bk = _attention_facts(q, k, v, causal)
-    return {**_generics(q), "G": g, "BQ": bq, "BK": bk, "D": q.shape[2], "CAUSAL": int(causal), "SCALE": scale}
+    generics = {**_generics(q), "G": g, "BQ": bq, "BK": bk, "D": q.shape[2], "CAUSAL": int(causal), "SCALE": scale}
+    if tiles is None:
+        return generics
+    return {**generics, "BQ": min(_pow2(q.shape[1]), tiles.bq), "BK": min(_pow2(k.shape[1]), tiles.bk),
+            "WARPS": tiles.warps, "OCCUPANCY": tiles.occupancy, "LATENCY": tiles.latency}
+
+
+def _forward_generics(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool, scale: float) -> dict[str, Any]:
+    """The generics of the forward kernel: its tiles for the head dimension and the mask."""
+    return _attention_generics(q, k, v, causal, scale, _table_entry(ATTENTION_FORWARD_TILES, q.shape[2], causal))
 
 
 @kernel_op("safetile::attention", outputs=2)
 def _attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool, scale: float) -> KernelLaunch:
-    generics = _attention_generics(q, k, v, causal, scale)
+    generics = _forward_generics(q, k, v, causal, scale)
     rows = (q.shape[0], q.shape[1])
     return KernelLaunch(K.attention_forward, [OutputSpec(tuple(q.shape), q.dtype, (1, generics["BQ"], q.shape[2])),
                                               OutputSpec(rows, _torch_accumulator(q.dtype), (1, generics["BQ"]))],
@@ -449,13 +479,8 @@ def _backward_generics(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal
                        kernel: int) -> dict[str, Any]:
     """The generics of backward kernel ``kernel`` (0: dq, 1: dk/dv): its tiles for the head dimension
     and the mask."""
-    generics = _attention_generics(q, k, v, causal, scale)
-    tiles = ATTENTION_BACKWARD_TILES.get((q.shape[2], causal))
-    if tiles is None:
-        return generics
-    bq, bk, warps, latency = tiles[kernel]
-    return {**generics, "BQ": min(_pow2(q.shape[1]), bq), "BK": min(_pow2(k.shape[1]), bk), "WARPS": warps,
-            "LATENCY": latency}
+    tiles = _table_entry(ATTENTION_BACKWARD_TILES, q.shape[2], causal)
+    return _attention_generics(q, k, v, causal, scale, None if tiles is None else tiles[kernel])
 
 
 @kernel_op("safetile::attention_backward_dq", outputs=2)

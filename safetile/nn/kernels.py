@@ -96,9 +96,9 @@ def cross_entropy_forward(loss: st.Mut["A", ("BM",)], lse: st.Mut["A", ("BM",)],
     loss.store((total - picked).reshape((BM,)))
 
 
-def _row_hints(WARPS: int = 0, OCCUPANCY: int = 0, **_: object) -> dict[str, dict[str, int]]:
-    """The sm_90 hints of the norms' and cross-entropy's backward kernels: ``WARPS`` worker warps a
-    block, ``OCCUPANCY`` blocks a multiprocessor (0: tileiras's own choice)."""
+def _block_hints(WARPS: int = 0, OCCUPANCY: int = 0, **_: object) -> dict[str, dict[str, int]]:
+    """The sm_90 hints of the norms' and cross-entropy's backward and attention's kernels: ``WARPS``
+    worker warps a block, ``OCCUPANCY`` blocks a multiprocessor (0: tileiras's own choice)."""
     hints = {}
     if WARPS:
         hints["num_worker_warps_per_cta"] = WARPS
@@ -107,7 +107,7 @@ def _row_hints(WARPS: int = 0, OCCUPANCY: int = 0, **_: object) -> dict[str, dic
     return {"sm_90": hints} if hints else {}
 
 
-@st.kernel(optimization_hints=_row_hints)
+@st.kernel(optimization_hints=_block_hints)
 def cross_entropy_backward(dx: st.Mut["E", ("BM", "BN")], x: st.Ref["E", (-1, -1)], lse: st.Ref["A", (-1,)],
                            target: st.Ref[st.i64, (-1,)], dloss: st.Ref["A", (-1,)], *, E: st.DType, A: st.DType,
                            BM: int, BN: int, WARPS: int = 0, OCCUPANCY: int = 0):
@@ -135,7 +135,7 @@ def rms_norm_forward(y: st.Mut["E", ("BM", "BN")], rstd: st.Mut["A", ("BM",)], x
     y.store((row * inv * weight).astype(E))
 
 
-@st.kernel(optimization_hints=_row_hints)
+@st.kernel(optimization_hints=_block_hints)
 def rms_norm_backward(dx: st.MutMapped["E", ("BM", "BN")], partial: st.Mut["A", (1, "BN")],
                       x: st.Ref["E", (-1, "N")], w: st.Ref["E", ("N",)], rstd: st.Ref["A", (-1,)],
                       dy: st.Ref["E", (-1, "N")], *, E: st.DType, A: st.DType, BM: int, BN: int, N: int,
@@ -193,7 +193,7 @@ def layer_norm_forward(y: st.Mut["E", ("BM", "BN")], mean: st.Mut["A", ("BM",)],
     y.store((centered * inv * weight + bias).astype(E))
 
 
-@st.kernel(optimization_hints=_row_hints)
+@st.kernel(optimization_hints=_block_hints)
 def layer_norm_backward(dx: st.MutMapped["E", ("BM", "BN")], partial_w: st.Mut["A", (1, "BN")],
                         partial_b: st.Mut["A", (1, "BN")], x: st.Ref["E", (-1, "N")], w: st.Ref["E", ("N",)],
                         mean: st.Ref["A", (-1,)], rstd: st.Ref["A", (-1,)], dy: st.Ref["E", (-1, "N")], *,
@@ -261,6 +261,12 @@ def matmul(c: st.Mut["E", ("BM", "BN")], a: st.Ref["E", (-1, -1)], b: st.Ref["E"
 LOG2E = 1.4426950408889634
 
 
+def _latency(LATENCY: int, **_: object) -> dict[str, dict[str, int]]:
+    """The attention kernels' loads' tileiras hint: a pipeline ``LATENCY`` deep on sm_90 for the tiles
+    a block streams (0: tileiras's own depth)."""
+    return {"sm_90": {"latency": LATENCY}} if LATENCY else {}
+
+
 @st.function
 def _scores(q, k, qi, kj, s_len, A, BQ, BK, MASKED, CAUSAL, SCALE):
     """``q @ k^T * SCALE * LOG2E`` (in ``A``) for query tile ``qi`` and key tile ``kj``; with
@@ -315,10 +321,11 @@ def _attend(q, k, v, m, l, acc, qi, kj, s_len, A, BQ, BK, MASKED, CAUSAL, SCALE)
     return new_max, l, acc
 
 
-@st.kernel
+@st.kernel(optimization_hints=_block_hints, load_hints=_latency)
 def attention_forward(o: st.Mut["E", (1, "BQ", "D")], lse: st.Mut["A", (1, "BQ")], q: st.Ref["E", (-1, -1, "D")],
                       k: st.Ref["E", (-1, -1, "D")], v: st.Ref["E", (-1, -1, "D")], *, E: st.DType, A: st.DType,
-                      BQ: int, BK: int, D: int, G: int, CAUSAL: int, SCALE: float):
+                      BQ: int, BK: int, D: int, G: int, CAUSAL: int, SCALE: float, WARPS: int = 0,
+                      OCCUPANCY: int = 0, LATENCY: int = 0):
     """``o = softmax(q k^T * SCALE) v`` per query tile, the keys walked in tiles with an online max
     and sum (the whole tiles first, unmasked); ``lse``, the rows' log-sum-exp in base 2, is saved
     for the backward."""
@@ -341,18 +348,6 @@ def attention_forward(o: st.Mut["E", (1, "BQ", "D")], lse: st.Mut["A", (1, "BQ")
     lse.store((m + st.log2(l)).reshape((1, BQ)))
 
 
-def _warps(WARPS: int, **_: object) -> dict[str, dict[str, int]]:
-    """The backward kernels' tileiras hint: ``WARPS`` worker warps a block on sm_90 (0: tileiras's
-    own choice).  Eight keep 128-row tiles out of register spills (docs/benchmarks.md)."""
-    return {"sm_90": {"num_worker_warps_per_cta": WARPS}} if WARPS else {}
-
-
-def _latency(LATENCY: int, **_: object) -> dict[str, dict[str, int]]:
-    """The backward kernels' loads' tileiras hint: a pipeline ``LATENCY`` deep on sm_90 for the tiles
-    a block streams (0: tileiras's own depth)."""
-    return {"sm_90": {"latency": LATENCY}} if LATENCY else {}
-
-
 @st.function
 def _dq_step(q, do, lse2, delta, k, v, acc, qi, kj, s_len, A, BQ, BK, MASKED, CAUSAL, SCALE):
     """One key tile of ``dq``: ``acc + ds @ k`` with ``ds = p * (do v^T - delta)``."""
@@ -361,13 +356,13 @@ def _dq_step(q, do, lse2, delta, k, v, acc, qi, kj, s_len, A, BQ, BK, MASKED, CA
     return st.mma((p * (dp - delta)).astype(k.dtype), k, acc)
 
 
-@st.kernel(optimization_hints=_warps, load_hints=_latency)
+@st.kernel(optimization_hints=_block_hints, load_hints=_latency)
 def attention_backward_dq(dq: st.Mut["E", (1, "BQ", "D")], delta: st.Mut["A", (1, "BQ")],
                           q: st.Ref["E", (-1, -1, "D")], k: st.Ref["E", (-1, -1, "D")],
                           v: st.Ref["E", (-1, -1, "D")], o: st.Ref["E", (-1, -1, "D")],
                           do: st.Ref["E", (-1, -1, "D")], lse: st.Ref["A", (-1, -1)], *, E: st.DType, A: st.DType,
                           BQ: int, BK: int, D: int, G: int, CAUSAL: int, SCALE: float, WARPS: int = 0,
-                          LATENCY: int = 0):
+                          OCCUPANCY: int = 0, LATENCY: int = 0):
     """``dq`` of one query tile, owned by its block: ``sum over key tiles of ds @ k * SCALE`` with
     ``ds = p * (do v^T - delta)`` and ``p = exp2(s - lse)``.  The key tiles every query sees
     whole run unmasked; with CAUSAL, the diagonal tiles after them, masked.  The block also owns
@@ -422,13 +417,13 @@ def _dkdv_step(q, do, lse2, delta, k, v, acc_k, acc_v, qi, kj, A, BQ, BK, MASKED
     return acc_k, acc_v
 
 
-@st.kernel(optimization_hints=_warps, load_hints=_latency)
+@st.kernel(optimization_hints=_block_hints, load_hints=_latency)
 def attention_backward_dkdv(dk: st.Mut["E", (1, "BK", "D")], dv: st.Mut["E", (1, "BK", "D")],
                             q: st.Ref["E", (-1, "G", -1, "D")], k: st.Ref["E", (-1, -1, "D")],
                             v: st.Ref["E", (-1, -1, "D")], do: st.Ref["E", (-1, "G", -1, "D")],
                             lse: st.Ref["A", (-1, "G", -1)], delta: st.Ref["A", (-1, "G", -1)], *, E: st.DType,
                             A: st.DType, BQ: int, BK: int, D: int, G: int, CAUSAL: int, SCALE: float,
-                            WARPS: int = 0, LATENCY: int = 0):
+                            WARPS: int = 0, OCCUPANCY: int = 0, LATENCY: int = 0):
     """``dk`` and ``dv`` of one key tile, owned by its block, which walks the query tiles of the
     ``G`` query heads sharing this key head (with ``CAUSAL``, from the first that sees the tile:
     the diagonal ones masked, those that see it whole not): ``dv = sum of p^T do``,

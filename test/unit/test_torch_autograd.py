@@ -311,17 +311,34 @@ def test_attention_backward_tiles_per_head_dimension(causal: bool, monkeypatch: 
     queries and keys: the causal bounds where a query tile and a key tile differ in size); the
     other mask's entry is not read."""
     monkeypatch.setattr(nn, "ATTENTION_TILE", 4)
-    monkeypatch.setitem(nn.ATTENTION_BACKWARD_TILES, (8, causal), (nn.BackwardTiles(8, 4), nn.BackwardTiles(4, 8, 8, 3)))
-    monkeypatch.setitem(nn.ATTENTION_BACKWARD_TILES, (8, not causal), (nn.BackwardTiles(2, 2), nn.BackwardTiles(2, 2)))
+    tiles = nn.AttentionTiles
+    monkeypatch.setitem(nn.ATTENTION_BACKWARD_TILES, (8, causal), (tiles(8, 4), tiles(4, 8, 8, 3)))
+    monkeypatch.setitem(nn.ATTENTION_BACKWARD_TILES, (8, not causal), (tiles(2, 2), tiles(2, 2)))
     q, k, v = f64(1, 4, 10, 8), f64(1, 2, 10, 8, seed=1), f64(1, 2, 10, 8, seed=2)
     assert nn._backward_generics(q[0], k[0], v[0], causal, 0.5, 1) | {"SCALE": 0.5} == {
         "A": st.f64, "G": 2, "BQ": 4, "BK": 8, "D": 8, "CAUSAL": int(causal), "SCALE": 0.5, "WARPS": 8,
-        "LATENCY": 3}
+        "OCCUPANCY": 0, "LATENCY": 3}
     do = torch.randn(1, 4, 10, 8, dtype=torch.float64)
     got = torch.autograd.grad(nn.attention(q, k, v, causal), (q, k, v), do)
     want = torch.autograd.grad(sdpa(q, k, v, causal), (q, k, v), do)
     for g, h in zip(got, want, strict=True):
         torch.testing.assert_close(g, h)
+
+
+# make test: the causal loops (their bounds where the query and key tiles differ); make test-full: both
+@pytest.mark.parametrize("causal", [pytest.param(False, marks=pytest.mark.full), True])
+def test_attention_forward_tiles_per_head_dimension(causal: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The forward takes its own tiles and hints for the head dimension and the mask, unlike the
+    backward's: 8 queries by 4 keys over 10 queries and keys (the causal bounds where the tiles
+    differ), 8 warps, depth 3, occupancy 2; the other mask's entry is not read."""
+    monkeypatch.setattr(nn, "ATTENTION_TILE", 4)
+    monkeypatch.setitem(nn.ATTENTION_FORWARD_TILES, (8, causal), nn.AttentionTiles(8, 4, 8, 3, 2))
+    monkeypatch.setitem(nn.ATTENTION_FORWARD_TILES, (8, not causal), nn.AttentionTiles(2, 2))
+    q, k, v = f64(1, 4, 10, 8), f64(1, 2, 10, 8, seed=1), f64(1, 2, 10, 8, seed=2)
+    assert nn._forward_generics(q[0], k[0], v[0], causal, 0.5) == {
+        "A": st.f64, "G": 2, "BQ": 8, "BK": 4, "D": 8, "CAUSAL": int(causal), "SCALE": 0.5, "WARPS": 8,
+        "OCCUPANCY": 2, "LATENCY": 3}
+    torch.testing.assert_close(nn.attention(q, k, v, causal), sdpa(q, k, v, causal))
 
 
 ATTENTION_KERNELS = [K.attention_forward, K.attention_backward_dq, K.attention_backward_dkdv]
