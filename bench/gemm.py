@@ -17,10 +17,11 @@ plan the last refit changed, beside the config it launched before).  Each implem
 launches each (the steady state, at the 700 W cap on an H100: the
 headline), cuBLAS (``torch.matmul``) also alone as a control; clocks, power
 and throttle reasons sampled throughout.  Outputs are NaN-poisoned and
-checked against cuBLAS before any timing.  ``example matmul()`` is
-``examples/gemm.py``'s ``matmul`` as a user calls it (its shipped tiles and
-hints; where it splits K, its two launches, each prepared, on the partials
-it would allocate, after ``matmul()`` itself was checked); the persistent
+checked against cuBLAS before any timing (a wrong one is printed, recorded
+as ``wrong`` and not timed).  ``example matmul()`` is ``examples/gemm.py``'s
+``matmul`` as a user calls it (its shipped tiles and hints; where it splits
+K, its two launches, each prepared, on the partials it would allocate,
+after ``matmul()`` itself was checked); the persistent
 (mapped) GEMM runs safe and with ``unchecked_accesses=True``: the two
 compile to one cubin (``--build`` says so, as for the split-K kernel).
 """
@@ -69,7 +70,9 @@ GEMM_PLAN = _example("gemm", "gemm_plan")
 PERSISTENT_MATMUL = _example("gemm", "persistent_kernel")()
 SPLIT_K = _example("gemm", "split_k_gemm")
 SPLIT_K_SUM = _example("gemm", "split_k_sum")
+SPLIT_COLUMNS = _example("gemm", "split_columns_gemm")
 SUM_TILE = _example("gemm", "SUM_TILE")
+GROUP = _example("gemm", "GROUP")
 STREAM_K = _example("gemm", "stream_k_gemm")
 STREAM_K_SUM = _example("gemm", "stream_k_sum")
 STREAM_K_SHAPE = _example("gemm", "stream_k_shape")
@@ -100,6 +103,9 @@ class Config:
     """``examples/fp8_gemm.py``: e4m3 ``x [M, K]`` and ``w [N, K]``, a bf16 output."""
     splits: int = 0
     """``> 0``: split-K (``examples/gemm.py`` ``split_k``), K in this many splits."""
+    columns: int = 0
+    """``> 0`` (with ``splits``): ``examples/gemm.py``'s ``split_columns``, K split in the first
+    ``columns`` tile columns only (the grouped order of ``GROUP``)."""
     stream_k: bool = False
     """Stream-K (``examples/gemm.py`` ``stream_k``) on at most ``PERSISTENT_BLOCKS`` blocks."""
 
@@ -111,8 +117,9 @@ class Config:
         if self.group:
             hints.append(f"grouped {self.group}")
         kind = "persistent" + (" unchecked" if self.unchecked else " safe") if self.persistent else \
-            "fp8" if self.fp8 else f"split-K S={self.splits}" + (" unchecked" if self.unchecked else "") \
-            if self.splits else "stream-K" + (" unchecked" if self.unchecked else "") if self.stream_k else "tiled"
+            "fp8" if self.fp8 else f"split-columns C={self.columns} S={self.splits}" if self.columns else \
+            f"split-K S={self.splits}" + (" unchecked" if self.unchecked else "") if self.splits else \
+            "stream-K" + (" unchecked" if self.unchecked else "") if self.stream_k else "tiled"
         return f"{kind} {self.bm}x{self.bn}x{self.bk}" + (f" ({', '.join(hints)})" if hints else "")
 
     @property
@@ -138,6 +145,11 @@ class Config:
             return STREAM_K.with_options(**self.hints, unchecked_accesses=self.unchecked)
         bases = {(False, False): GEMM, (True, False): PERSISTENT, (False, True): GROUPED, (True, True): GROUPED_PERSISTENT}
         return bases[self.persistent, self.group > 0].with_options(**self.hints, unchecked_accesses=self.unchecked)
+
+    def second(self) -> st.Kernel:
+        """Split-columns' second launch (``split_columns_gemm``) with the config's hints; the first
+        is ``kernel()``'s split-K."""
+        return SPLIT_COLUMNS.with_options(**self.hints)
 
 
 CONFIGS = [
@@ -172,29 +184,27 @@ BUILD_ONLY = [Config(64, 64, 64, splits=4, unchecked=True), Config(128, 256, 64,
 """Built (``--build``: one cubin with the safe split-K or stream-K kernel of the same tiles), not timed."""
 PERSISTENT_BIG = dict(BIG, persistent=True, group=8)
 STREAM_K_BIG = dict(BIG, stream_k=True)
+FP8_CLUSTER = dict(warps8=True, cluster=2, group=8, fp8=True)
 CANDIDATES = [
-    ("bf16", 1024, 2560, 9728, "down M=1024", [
-        Config(128, 256, 64, **PERSISTENT_BIG), Config(128, 128, 64, stream_k=True),
-        Config(256, 128, 64, **STREAM_K_BIG)]),
-    ("bf16", 2048, 2560, 9728, "down M=2048", [
-        Config(128, 128, 64, group=8), Config(128, 128, 64, stream_k=True), Config(256, 128, 64, **STREAM_K_BIG)]),
-    ("bf16", 1024, 6144, 2560, "QKV M=1024", [Config(128, 128, 64, group=8), Config(128, 128, 64, stream_k=True)]),
     ("bf16", 128, 6144, 2560, "QKV M=128", [
-        Config(64, 128, 64, stream_k=True), Config(64, 128, 128, group=8), Config(64, 128, 64, latency=4, group=8)]),
-    ("bf16", 16, 6144, 2560, "QKV M=16", [
-        Config(16, 64, 128, latency=4, group=8), Config(16, 64, 256, group=8), Config(16, 128, 128, group=8),
-        Config(16, 64, 128, stream_k=True)]),
-    ("bf16", 16, 2560, 9728, "down M=16", [
-        Config(16, 64, 128, latency=4, splits=2), Config(16, 64, 256, splits=2), Config(16, 64, 128, stream_k=True)]),
+        Config(128, 128, 64, cluster=2, group=8), Config(128, 128, 64, cluster=2, latency=6, group=8),
+        Config(128, 128, 128, cluster=2, group=8)]),
+    ("bf16", 1024, 2560, 9728, "down M=1024", [Config(128, 256, 64, **PERSISTENT_BIG)]),
+    ("bf16", 2048, 2560, 9728, "down M=2048", [
+        Config(128, 128, 64, group=8), Config(128, 128, 64, splits=2, columns=4)]),
+    ("bf16", 4096, 2560, 9728, "down M=4096", [Config(128, 256, 64, **PERSISTENT_BIG)]),
     ("fp8", 8192, 8192, 8192, "8192x8192x8192", [
-        Config(128, 256, 128, warps8=True, cluster=2, group=8, fp8=True),
-        Config(256, 128, 128, warps8=True, cluster=2, group=8, fp8=True)]),
+        Config(128, 256, 128, **FP8_CLUSTER), Config(128, 256, 128, latency=6, **FP8_CLUSTER),
+        Config(256, 128, 128, **FP8_CLUSTER), Config(256, 128, 128, latency=6, **FP8_CLUSTER),
+        Config(128, 128, 128, **FP8_CLUSTER), Config(128, 128, 128, warps8=True, latency=6, group=8, fp8=True)]),
 ]
-"""``--only candidates``: (dtype, M, N, K, label, configs) tried against ``matmul()``'s own choice
-and cuBLAS (issue 30's gaps, session 16: the down projection's partial wave at 1024-2048 tokens
-by stream-K, QKV at 1024 tokens likewise; QKV and down at 16-128 tokens by tileiras's ``latency``
-hint, wider K tiles and stream-K; FP8's 128x256 and 256x128 tiles in clusters of 2, the one hint found that
-keeps them from spilling: built, not yet timed).  Session 5's list and its figures:
+"""``--only candidates``: (dtype, M, N, K, label, configs) tried against ``matmul()``'s (``scaled_mm()``'s)
+own choice and cuBLAS, session 17 (issue 30's gaps): QKV at 128 tokens on 128-row tiles in clusters of 2
+(tileiras splits the tile over the pair's two blocks, which share the weights' tile: 64x128 a block, as
+``matmul()``'s grid, with half its weight traffic from L2: our reading of the SASS); the down projection
+at 1024, 2048 and 4096 tokens, where ``matmul()`` now runs ``split_columns``, beside the plan it replaced
+(and at 2048 split columns on 128x128 tiles); FP8 in clusters of 2 (which keep 128x256 and 256x128 from
+spilling) and deeper load pipelines (``latency``).  Sessions 5 and 16's lists and figures:
 docs/benchmarks.md §4."""
 SHIPPED = [
     ("bf16", 1024, 2560, 9728, "down M=1024", [Config(128, 256, 64, **STREAM_K_BIG)]),
@@ -243,7 +253,7 @@ def spec(config: Config, dtype: st.DType, m: int, n: int, k: int) -> dict[str, A
                     x=st.TensorSpec(dtype, (m, k), (k, 1), None, True),
                     y=st.TensorSpec(dtype, (k, n), (n, 1), None, True), BK=config.bk)
     if config.splits:
-        return dict(p=partials_spec(config.splits, m, n, (1, config.bm, config.bn)),
+        return dict(p=partials_spec(config.splits, m, columns(config, n), (1, config.bm, config.bn)),
                     x=st.TensorSpec(dtype, (m, k), (k, 1), None, True),
                     y=st.TensorSpec(dtype, (k, n), (n, 1), None, True), BK=config.bk)
     if config.fp8:
@@ -262,6 +272,11 @@ def partials_spec(splits: int, m: int, n: int, partition: tuple[int, ...] | None
     return st.TensorSpec(st.f32, (splits, m, n), (m * n, n, 1), partition, True)
 
 
+def columns(config: Config, n: int) -> int:
+    """The partials' columns: ``n`` for split-K, the split tile columns' for split-columns."""
+    return config.columns * config.bn if config.columns else n
+
+
 def stream_k_spec(config: Config, m: int, n: int, k: int, partition: tuple[int, ...] | None) -> st.TensorSpec:
     """The stream-K partials, ``[W * B * BM, BN]`` f32, contiguous."""
     blocks, _, pieces = STREAM_K_SHAPE(m, n, k, config.bm, config.bn, config.bk, PERSISTENT_BLOCKS)
@@ -274,11 +289,16 @@ def piece(config: Config) -> tuple[int, int]:
 
 
 def sum_spec(config: Config, dtype: st.DType, m: int, n: int, k: int) -> dict[str, Any]:
-    """The second launch of split-K (``split_k_sum``) or stream-K (``stream_k_sum``): the partials
-    into ``z``."""
+    """The second launch of split-K (``split_k_sum``), split-columns (``split_columns_gemm``) or
+    stream-K (``stream_k_sum``): the partials into ``z``."""
     if config.stream_k:
         return dict(z=st.TensorSpec(dtype, (m, n), (n, 1), piece(config), True),
                     p=stream_k_spec(config, m, n, k, None), BM=config.bm, BN=config.bn)
+    if config.columns:
+        return dict(z=st.TensorSpec(dtype, (m, n), (n, 1), (config.bm, config.bn), True),
+                    p=partials_spec(config.splits, m, columns(config, n), None),
+                    x=st.TensorSpec(dtype, (m, k), (k, 1), None, True),
+                    y=st.TensorSpec(dtype, (k, n), (n, 1), None, True), BK=config.bk, G=GROUP)
     return dict(z=st.TensorSpec(dtype, (m, n), (n, 1), SUM_TILE, True),
                 p=partials_spec(config.splits, m, n, None))
 
@@ -288,14 +308,17 @@ def shipped(m: int, n: int, k: int, fp8: bool = False) -> Config:
     examples' hints by tile size)."""
     if fp8:
         return Config(128, 128, 128, warps8=True, group=8, fp8=True)
-    bm, bn, bk, splits, persistent = GEMM_PLAN(m, n, k)
+    bm, bn, bk, splits, persistent, split_columns = GEMM_PLAN(m, n, k)
     return Config(bm, bn, bk, warps8=bool(BIG_TILE_HINTS(BM=bm, BN=bn)),
                   latency=GEMM_LOAD_HINTS(BM=bm, BN=bn).get("sm_90", {}).get("latency", 0),
-                  group=0 if splits > 1 else 8, splits=splits if splits > 1 else 0, persistent=persistent)
+                  group=0 if splits > 1 else 8, splits=splits if splits > 1 else 0, persistent=persistent,
+                  columns=split_columns)
 
 
 KERNELS = {c: c.kernel() for c in CONFIGS + sum(PROJECTION_CONFIGS.values(), []) + FP8_CONFIGS + BUILD_ONLY
            + [c for *_, configs in CANDIDATES + SHIPPED for c in configs]}
+SECONDS = {c: c.second() for c in KERNELS if c.columns}
+"""Split-columns configs' second launches (one kernel object each: one launch cache)."""
 
 
 # -- ahead of time, here --------------------------------------------------------------
@@ -338,12 +361,17 @@ def build(arch: str, only: str | None = None, tokens: tuple[int, ...] = TOKENS) 
         todo = [(c, KERNELS[c]) for c in configs + twins] + [(shipped(m, n, k, fp8), None)]
         for config, kernel in todo:
             what = config.name
+            second = SECONDS.get(config)
             if kernel is None:  # matmul() or scaled_mm(): the example's kernel with its own hints
                 kernel = FP8 if fp8 else SPLIT_K if config.splits else PERSISTENT_MATMUL if config.persistent \
                     else GROUPED
+                second = SPLIT_COLUMNS
                 what = f"example {'scaled_mm' if fp8 else 'matmul'}() = {what}"
             one(kernel, what, f"{dtype_name} {label}", spec(config, dtype, m, n, k))
-            if config.splits:
+            if config.columns:
+                one(second, f"{what}: the GEMM and the split columns' sum", f"{dtype_name} {label}",
+                    sum_spec(config, dtype, m, n, k))
+            elif config.splits:
                 one(SPLIT_K_SUM, f"{what}: split-K sum {SUM_TILE[0]}x{SUM_TILE[1]}", f"{dtype_name} {label}",
                     sum_spec(config, dtype, m, n, k))
             if config.stream_k:
@@ -387,17 +415,26 @@ def run(quick: bool, json_path: str | None = None, only: str | None = None,
             impls: dict[str, Callable[[], None]] = {}
             held: list[Prepared] = []
 
-            def check(name: str, out: Any) -> None:
+            def check(name: str, out: Any) -> bool:
+                """Whether ``out`` is right; a wrong one is printed and recorded (``wrong``), not timed."""
                 error = ((out.float() - reference.float()).abs().max() / reference.float().abs().max()).item()
                 if not error < 2e-2:
-                    raise SystemExit(f"{name} {dtype_name} {label}: relative error {error}")
+                    print(f"WRONG: {name} {dtype_name} {label}: relative error {error}; not timed", flush=True)
+                    results.append(dict(dtype=dtype_name, problem=label, wrong=name, error=error))
+                return error < 2e-2
 
-            def split_k(kernel: st.Kernel, config: Config, z: st.Tensor) -> list[Prepared]:
-                """Split-K's two launches, each prepared, on partials of their own."""
-                part = torch.full((config.splits, m, n), float("nan"), device="cuda", dtype=torch.float32)
-                return [kernel(st.as_tensor(part).partition((1, config.bm, config.bn)), st.as_tensor(a),
-                               st.as_tensor(b), BK=config.bk).prepare(),
-                        SPLIT_K_SUM(z.partition(SUM_TILE), st.as_tensor(part)).prepare()]
+            def split_k(kernel: st.Kernel, config: Config, z: st.Tensor, second: st.Kernel | None = None
+                        ) -> list[Prepared]:
+                """Split-K's (split-columns': ``second`` its second launch) two launches, each prepared,
+                on partials of their own."""
+                part = torch.full((config.splits, m, columns(config, n)), float("nan"), device="cuda",
+                                  dtype=torch.float32)
+                first = kernel(st.as_tensor(part).partition((1, config.bm, config.bn)), st.as_tensor(a),
+                               st.as_tensor(b), BK=config.bk).prepare()
+                if second is not None:
+                    return [first, second(z.partition((config.bm, config.bn)), st.as_tensor(part), st.as_tensor(a),
+                                          st.as_tensor(b), BK=config.bk, G=GROUP).prepare()]
+                return [first, SPLIT_K_SUM(z.partition(SUM_TILE), st.as_tensor(part)).prepare()]
 
             def stream_k(kernel: st.Kernel, config: Config, z: st.Tensor) -> list[Prepared]:
                 """Stream-K's two launches, each prepared, on partials of their own."""
@@ -409,7 +446,8 @@ def run(quick: bool, json_path: str | None = None, only: str | None = None,
                         STREAM_K_SUM(z.partition(piece(config)), st.as_tensor(part), units, k // config.bk, blocks,
                                      BM=config.bm, BN=config.bn).prepare()]
 
-            launches = [(config.name, lambda z, config=config: split_k(KERNELS[config], config, z)
+            launches = [(config.name,
+                         lambda z, config=config: split_k(KERNELS[config], config, z, SECONDS.get(config))
                          if config.splits else stream_k(KERNELS[config], config, z) if config.stream_k
                          else [KERNELS[config](
                              z.partition((config.bm, config.bn)), st.as_tensor(a), st.as_tensor(b),
@@ -423,8 +461,9 @@ def run(quick: bool, json_path: str | None = None, only: str | None = None,
             elif mine.splits:  # matmul() as a user calls it, checked; then its two launches, prepared
                 out = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
                 MATMUL(st.as_tensor(out), st.as_tensor(a), st.as_tensor(b)).sync()
-                check("example matmul()", out)
-                launches.append((f"example matmul() = {mine.name}", lambda z: split_k(SPLIT_K, mine, z)))
+                check("example matmul()", out)  # then its launches, prepared, are checked as any other
+                launches.append((f"example matmul() = {mine.name}",
+                                 lambda z: split_k(SPLIT_K, mine, z, SPLIT_COLUMNS if mine.columns else None)))
             else:
                 launches.append((f"example matmul() = {mine.name}",
                                  lambda z: [MATMUL(z, st.as_tensor(a), st.as_tensor(b)).prepare()]))
@@ -434,8 +473,9 @@ def run(quick: bool, json_path: str | None = None, only: str | None = None,
                 for one in prepared:
                     one.enqueue(stream)
                 stream.synchronize()
-                check(name, out)
                 held += prepared
+                if not check(name, out):
+                    continue
                 impls[name] = lambda prepared=prepared: [one.enqueue(stream) for one in prepared]
 
             def cublas() -> None:

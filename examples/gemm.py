@@ -216,6 +216,73 @@ def split_k(z: st.Tensor, x: st.Tensor, y: st.Tensor, partials: st.Tensor, *, BM
 
 
 @st.kernel(
+    specialize=[dict(E=f16, BM=128, BN=128, BK=64, G=8, x=st.TensorSpec(f16, (1024, 9728)),
+                     y=st.TensorSpec(f16, (9728, 2560)))],
+    optimization_hints=big_tile_hints,
+    load_hints=gemm_load_hints,
+)
+def split_columns_gemm(
+    z: st.Mut["E", ("BM", "BN")],
+    p: st.Ref[st.f32, (-1, -1, -1)],
+    x: st.Ref["E", (-1, -1)],
+    y: st.Ref["E", (-1, -1)],
+    *,
+    E: st.DType,
+    BM: int,
+    BN: int,
+    BK: int,
+    G: int,
+):
+    """Split columns, second launch: the grouped GEMM, except that a tile of the first ``C`` tile
+    columns (``p``: ``[S, M, C * BN]``, ``split_k_gemm``'s ``S`` partials of those columns) is the
+    sum of its partials instead of a K loop.  In the grouped order the launch starts with those
+    tiles' blocks (the first ``C`` columns of each group of ``G`` rows), so the short sums run first
+    and the K loops of the other tiles fill the SMs.  Each branch is a loop of at most one trip, not
+    an ``if``: the column it binds is bounded by ``p``'s tiles (the sum) or ``z``'s (the K loop), so
+    every index is proved or a launch check; each tile has one writer."""
+    idx = z.tile_index(order=st.grouped(G))
+    bm, bn = idx
+    pp = p.partition((1, BM, BN))
+    px, py = x.partition((BM, BK)), y.partition((BK, BN))
+    split = st.num_tiles(pp, 2)
+    acc = st.zeros((BM, BN), st.f32)
+    for c in range(bn, min(split, bn + 1)):  # one trip for a split column: the sum of its partials
+        for s in range(st.num_tiles(pp, 0)):
+            acc = acc + pp.load((s, bm, c)).reshape((BM, BN))
+    for c in range(max(bn, split), bn + 1):  # one trip for any other column: the whole K loop
+        for k in range(st.num_tiles(px, 1)):
+            acc = st.mma(px.load((bm, k)), py.load((k, c)), acc)
+    z.store(acc.astype(E), idx)
+
+
+def split_columns(z: st.Tensor, x: st.Tensor, y: st.Tensor, partials: st.Tensor, *, BM: int, BN: int,
+                  BK: int) -> st.DeviceOp:
+    """``z = x @ y`` in two launches where only the tiles of the first ``C`` tile columns split K:
+    ``split_k_gemm`` sums their K tiles in ``S`` splits into ``partials`` (``[S, M, C * BN]`` f32),
+    then ``split_columns_gemm`` writes every tile of ``z``, those columns as the sum of their
+    partials, the others by the whole K loop.  So a grid of ``R x (N / BN)`` tiles runs the
+    ``R x (N / BN - C)`` tiles that fill whole waves unsplit and spreads the rest over the SMs in
+    ``S`` shares of their K (Qwen3-4B's down projection at 1024 tokens on 128x128 tiles: 128 tiles
+    unsplit, 32 in 4 splits on 128 blocks: ``gemm_plan``).  Its value is ``(z partitioned, x, y,
+    partials)``.  Refused: a ``K`` that is not whole ``BK`` tiles, ``partials`` whose columns are
+    not whole ``BN`` tiles within ``z``'s, more splits than K tiles."""
+    (m, k), n = x.shape, y.shape[1]
+    if k % BK:
+        raise ValueError(f"split_columns: K = {k} is not a multiple of BK = {BK}; pass a BK that divides K "
+                         "(matmul() picks one) or pad x's columns and y's rows with zeros")
+    splits, rows, cols = partials.shape if len(partials.shape) == 3 else (0, 0, 0)
+    if rows != m or not cols or cols % BN or cols > -(-n // BN) * BN:
+        raise ValueError(f"split_columns: partials are {list(partials.shape)}; they must be [S, M, C * BN] = "
+                         f"[S, {m}, C * {BN}] (f32) for the first C tile columns, 1 <= C <= {-(-n // BN)}")
+    if not 1 <= splits <= k // BK:
+        raise ValueError(f"split_columns: S = {splits} splits of {k // BK} K tiles of {BK}: every split needs "
+                         f"a K tile; take 1 <= S <= {k // BK}")
+    first = split_k_gemm(partials.partition((1, BM, BN)), x, y, BK=BK)
+    return first.then(lambda v: split_columns_gemm(z.partition((BM, BN)), v[0].unpartition(), v[1], v[2], BK=BK,
+                                                   G=GROUP).then(lambda w: (w[0], w[2], w[3], w[1])))
+
+
+@st.kernel(
     specialize=[dict(E=f16, BM=128, BN=256, BK=64, x=st.TensorSpec(f16, (1024, 9728)), y=st.TensorSpec(f16, (9728, 2560)))],
     optimization_hints=big_tile_hints,
     load_hints=gemm_load_hints,
@@ -402,27 +469,53 @@ class Plan(NamedTuple):
     """How ``matmul()`` launches ``[m, k] @ [k, n]``: ``bm x bn x bk`` tiles, K in ``splits``
     splits (1: one launch over the output tiles), and for one launch whether it is persistent
     (``grouped_persistent_gemm`` on ``min(tiles, SMS)`` blocks) or one block a tile
-    (``grouped_gemm``)."""
+    (``grouped_gemm``); ``columns > 0``: only the first ``columns`` tile columns split K
+    (``split_columns``), ``0`` with ``splits > 1``: every tile does (``split_k``)."""
 
     bm: int
     bn: int
     bk: int
     splits: int
     persistent: bool
+    columns: int = 0
+
+
+def columns_plan(m: int, n: int, k_tiles: int) -> Plan | None:
+    """``split_columns``' plan where whole tiles leave the last wave under 0.9 full: the first
+    tile shape of 128x256 and 128x128 with a wave of tiles or more; its ``R`` tile rows run
+    unsplit in the columns that fill whole waves (``w * SMS // R`` of them for ``w`` whole waves
+    of tiles), the other ``C`` columns' ``R * C`` tiles split K in ``S = SMS // (R * C)`` (at
+    least 2; at most ``MAX_SPLITS`` and the K tiles).  Qwen3-4B's down projection (K = 9728) at
+    1024 tokens: 128x128, 128 tiles unsplit and 32 in 4 splits (128 blocks); at 2048: 128x256,
+    128 and 32 in 4; the plain grids left 0.61 of the last wave's SMs busy.  ``None``: a full
+    last wave, or no split of 2 or more."""
+    for bm, bn in ((128, 256), (128, 128)):
+        rows, cols = -(-m // bm), -(-n // bn)
+        tiles = rows * cols
+        if tiles < SMS:
+            continue
+        if waves(m, n, bm, bn) >= 0.9:
+            return None
+        columns = cols - tiles // SMS * SMS // rows
+        splits = min(SMS // (rows * columns), MAX_SPLITS, k_tiles)
+        return Plan(bm, bn, 64, splits, False, columns) if splits >= 2 else None
+    return None
 
 
 def gemm_plan(m: int, n: int, k: int) -> Plan:
     """The plan for ``[m, k] @ [k, n]``: ``gemm_tiles``'s tiles, the K tile narrowed to divide
     ``k``.  K splits where it is long (``MIN_SPLIT_K`` or more) and the output few tiles of at most
     64 rows (64x128, or ``gemm_tiles``'s up to 64x64 below 128 rows or columns): ``S =
-    SPLIT_BLOCKS // blocks`` when that is 2 or more (at most ``MAX_SPLITS``).  Unsplit 128x256
-    tiles run persistent: at 4096³ and Qwen3-4B's QKV at 2048 and 8192 tokens 0.99-1.02 of cuBLAS
-    in burst against 0.97 one block a tile (the same tiles, hints and order; a block's prologue
-    overlaps the last tile's epilogue).  No plan runs ``stream_k``: where 128x256 tiles leave a
-    partial wave (Qwen3-4B's down projection at 1024 and 2048 tokens, QKV at 1024) it ran 0.97,
-    0.97 and 0.67 of this plan's GEMM in burst (steady 0.98, 1.00, 0.68) in one H100 run.  Fitted
-    to Qwen3-4B's projections at 16-8192 tokens and the squares on an H100 (docs/benchmarks.md §4);
-    other shapes are the rule's extrapolation."""
+    SPLIT_BLOCKS // blocks`` when that is 2 or more (at most ``MAX_SPLITS``); where it is long, the
+    tiles many and their last wave short, K splits in the tile columns past the whole waves
+    (``columns_plan``, K tiles of 64).  Unsplit 128x256 tiles run persistent: at 4096³ and
+    Qwen3-4B's QKV at 2048 and 8192 tokens 0.99-1.02 of cuBLAS in burst against 0.97 one block a
+    tile (the same tiles, hints and order; a block's prologue overlaps the last tile's epilogue).
+    No plan runs ``stream_k``: where 128x256 tiles leave a partial wave (Qwen3-4B's down projection
+    at 1024 and 2048 tokens, QKV at 1024) it ran 0.97, 0.97 and 0.67 of the persistent or grouped
+    GEMM in burst (steady 0.98, 1.00, 0.68) in one H100 run.  Fitted to Qwen3-4B's projections at
+    16-8192 tokens and the squares on an H100 (docs/benchmarks.md §4); other shapes are the rule's
+    extrapolation."""
     bm, bn, bk = gemm_tiles(m, n)
     while k % bk and bk > 16:
         bk //= 2
@@ -431,23 +524,27 @@ def gemm_plan(m: int, n: int, k: int) -> Plan:
                          "to a multiple of 16")
     sbm, sbn = (64, 128) if m >= 128 and n >= 128 else (min(bm, 64), 64)
     splits = min(SPLIT_BLOCKS // (-(-m // sbm) * -(-n // sbn)), MAX_SPLITS)
-    if k < MIN_SPLIT_K or splits < 2:
-        return Plan(bm, bn, bk, 1, bm * bn >= 128 * 256)
-    return Plan(sbm, sbn, bk, splits, False)
+    if k >= MIN_SPLIT_K and splits >= 2:
+        return Plan(sbm, sbn, bk, splits, False)
+    columns = columns_plan(m, n, k // 64) if k >= MIN_SPLIT_K and k % 64 == 0 else None
+    return columns or Plan(bm, bn, bk, 1, bm * bn >= 128 * 256)
 
 
 def matmul(z: st.Tensor, x: st.Tensor, y: st.Tensor) -> st.DeviceOp:
     """``z = x @ y`` with the shipped defaults (``gemm_plan``): ``grouped_gemm``, the persistent
-    ``persistent_kernel()`` for 128x256 tiles, or for a long K and few output tiles
-    ``split_k`` with partials it allocates each call (a caller in a loop passes its own to
-    ``split_k``) (the kernels read whole K tiles: no padding is summed).  Its value is
-    ``(z partitioned, x, y)``."""
+    ``persistent_kernel()`` for 128x256 tiles, or for a long K ``split_k`` (few output tiles) or
+    ``split_columns`` (a short last wave) with partials it allocates each call (a caller in a loop
+    passes its own to ``split_k`` or ``split_columns``) (the kernels read whole K tiles: no padding
+    is summed).  Its value is ``(z partitioned, x, y)``."""
     (m, k), n = x.shape, y.shape[1]
-    bm, bn, bk, splits, persistent = gemm_plan(m, n, k)
+    bm, bn, bk, splits, persistent, columns = gemm_plan(m, n, k)
     if persistent:
         tiles = -(-m // bm) * -(-n // bn)
         return persistent_kernel()(z.partition((bm, bn)), x, y, BK=bk, G=GROUP, grid=(min(tiles, SMS),))
     if splits == 1:
         return grouped_gemm(z.partition((bm, bn)), x, y, BK=bk, G=GROUP)
+    if columns:
+        return st.zeros((splits, m, columns * bn)).then(
+            lambda partials: split_columns(z, x, y, partials, BM=bm, BN=bn, BK=bk)).then(lambda v: v[:3])
     return st.zeros((splits, m, n)).then(
         lambda partials: split_k(z, x, y, partials, BM=bm, BN=bn, BK=bk)).then(lambda v: v[:3])

@@ -90,8 +90,10 @@ def test_the_split_k_kernel_keeps_no_check_and_its_launch_refuses_a_short_y() ->
     (16, 2560, 9728, (16, 64, 128, 2, False)),   # down, 16 tokens: 40 16x64 tiles -> 80 blocks (1.02; 64x64 0.83-0.84)
     (32, 2560, 9728, (32, 64, 128, 2, False)),   # down, 32 tokens: 32-row tiles, likewise split
     (128, 2560, 9728, (64, 128, 64, 2, False)),  # down, 128 tokens: 40 blocks of 64x128 -> 80 (1.02)
-    (1024, 2560, 9728, (128, 256, 64, 1, True)),  # down, 1024 tokens: 80 tiles, 80 persistent blocks (stream-K 0.97 of it)
-    (2048, 2560, 9728, (128, 128, 64, 1, False)),  # down, 2048 tokens: 320 blocks of 128x128 (0.79-0.80; stream-K 0.77)
+    (1024, 2560, 9728, (128, 128, 64, 4, False, 4)),  # down, 1024 tokens: 128 128x128 tiles whole, 32 in 4 splits
+    (2048, 2560, 9728, (128, 256, 64, 4, False, 2)),  # down, 2048 tokens: 128 128x256 tiles whole, 32 in 4 splits
+    (4096, 2560, 9728, (128, 256, 64, 2, False, 2)),  # down, 4096 tokens: 256 tiles (2 waves) whole, 64 in 2 splits
+    (8192, 2560, 9728, (128, 256, 64, 1, True)),  # down, 8192 tokens: 640 tiles, 0.97 of 5 waves: persistent
     (4096, 4096, 4096, (128, 256, 64, 1, True)),  # persistent (1.00 burst; one block a tile 0.97)
     (8192, 8192, 8192, (128, 256, 64, 1, True)),
     (64, 64, 4096, (64, 64, 64, 8, False)),      # one tile: at most 8 splits
@@ -100,14 +102,14 @@ def test_the_split_k_kernel_keeps_no_check_and_its_launch_refuses_a_short_y() ->
 def test_gemm_plan_is_the_measured_best_for_each_shape(m: int, n: int, k: int,
                                                        plan: tuple[int, int, int, int, bool]) -> None:
     """The H100 runs' best (docs/benchmarks.md §4, burst vs cuBLAS) for the squares and Qwen3-4B's QKV
-    (N=6144, K=2560) and down (N=2560, K=9728) projections."""
-    assert GEMM.gemm_plan(m, n, k) == plan
+    (N=6144, K=2560) and down (N=2560, K=9728) projections (down at 4096 tokens: the rule, unmeasured)."""
+    assert GEMM.gemm_plan(m, n, k) == GEMM.Plan(*plan)
 
 
 @pytest.mark.full  # 5 s in the interpreter; the plan alone is pinned above
 def test_matmul_runs_the_persistent_kernel_for_128x256_tiles() -> None:
     """1536 x 1536 x 32: 144 128x128 tiles (over a wave), so 72 of 128x256 on 72 persistent blocks."""
-    assert GEMM.gemm_plan(1536, 1536, 32) == (128, 256, 32, 1, True)
+    assert GEMM.gemm_plan(1536, 1536, 32) == GEMM.Plan(128, 256, 32, 1, True)
     xs, ys = operands(1536, 1536, 32)
     z = st.full((1536, 1536), np.nan, f32).sync()
     out = GEMM.matmul(z, st.from_numpy(xs).sync(), st.from_numpy(ys).sync()).sync()
@@ -128,7 +130,7 @@ def test_matmul_launches_the_persistent_kernel_where_its_plan_says(monkeypatch: 
 
 def test_matmul_on_few_rows_takes_16_row_tiles_and_matches_numpy() -> None:
     """3 x 100 x 256: one 16-row tile a 64-column strip, K tiles of 128, no split (K < 4096)."""
-    assert GEMM.gemm_plan(3, 100, 256) == (16, 64, 128, 1, False)
+    assert GEMM.gemm_plan(3, 100, 256) == GEMM.Plan(16, 64, 128, 1, False)
     xs, ys = operands(3, 100, 256)
     z = st.full((3, 100), np.nan, f32).sync()
     out = GEMM.matmul(z, st.from_numpy(xs).sync(), st.from_numpy(ys).sync()).sync()
@@ -137,7 +139,7 @@ def test_matmul_on_few_rows_takes_16_row_tiles_and_matches_numpy() -> None:
 
 def test_matmul_splits_K_for_a_small_grid_and_matches_numpy() -> None:
     """70 x 50 x 4096: two 64x64 tiles, 64 K tiles -> 8 splits of 8."""
-    assert GEMM.gemm_plan(70, 50, 4096) == (64, 64, 64, 8, False)
+    assert GEMM.gemm_plan(70, 50, 4096) == GEMM.Plan(64, 64, 64, 8, False)
     xs, ys = operands(70, 50, 4096)
     z = st.full((70, 50), np.nan, f32).sync()
     out = GEMM.matmul(z, st.from_numpy(xs).sync(), st.from_numpy(ys).sync()).sync()
@@ -233,3 +235,72 @@ def test_gemm_load_hints_take_latency_4_on_few_row_tiles_only(tile: tuple[int, i
                                                               hints: dict[str, dict[str, int]]) -> None:
     bm, bn = tile
     assert GEMM.gemm_load_hints(BM=bm, BN=bn) == hints
+
+
+@pytest.mark.parametrize(("m", "n", "k", "splits", "columns"), [
+    (40, 70, 96, 3, 1),   # 3 x 3 tiles of 16x32 (the last column partial): the first column split in 3
+    (40, 70, 96, 2, 3),   # every column split: a split-K whose sum is the GEMM launch
+    (33, 64, 128, 4, 1),  # a partial last row of tiles
+    (16, 32, 16, 1, 1),   # one tile, one K tile: S = 1
+])
+def test_split_columns_equals_numpy(m: int, n: int, k: int, splits: int, columns: int) -> None:
+    """16x32x16 tiles; the output and the partials poisoned with NaN: a tile left unwritten, or a
+    partial read that no block wrote, would show."""
+    xs, ys = operands(m, n, k)
+    z = st.full((m, n), np.nan, f32).sync()
+    partials = st.full((splits, m, columns * 32), np.nan, f32).sync()
+    out = GEMM.split_columns(z, st.from_numpy(xs).sync(), st.from_numpy(ys).sync(), partials, BM=16, BN=32,
+                             BK=16).sync()
+    assert run_all.max_error(out[0].unpartition().numpy(), xs.astype(np.float64) @ ys) <= 1e-3
+    assert out[3].shape == (splits, m, columns * 32)
+
+
+def test_the_split_columns_kernel_keeps_no_check_and_its_launch_refuses_a_short_y() -> None:
+    """The split column is bounded by the partials' tiles, the whole-K column by z's: y's and the
+    partials' rows are launch checks."""
+    assert not re.findall(r"\bassert ", print_tile_ir(GEMM.split_columns_gemm.compile(E=f32, BM=16, BN=16, BK=16,
+                                                                                      G=2)))
+    z, p, x, y = (st.zeros((16, 32)).sync(), st.zeros((2, 16, 16)).sync(), st.ones((16, 64)).sync(),
+                  st.ones((64, 16)).sync())
+    with pytest.raises(st.LaunchRefused, match="split_columns_gemm"):
+        GEMM.split_columns_gemm(z.partition((16, 16)), p, x, y, BK=16, G=2).sync()
+
+
+@pytest.mark.parametrize(("k", "partials", "match"), [
+    (40, (2, 16, 16), r"split_columns: K = 40 is not a multiple of BK = 16; pass a BK that divides K"),
+    (64, (5, 16, 16), r"split_columns: S = 5 splits of 4 K tiles of 16: every split needs a K tile"),
+    (64, (2, 16, 24), r"split_columns: partials are \[2, 16, 24\]; they must be \[S, M, C \* BN\] = \[S, 16, C \* 16\]"),
+    (64, (2, 16, 48), r"for the first C tile columns, 1 <= C <= 2"),
+    (64, (2, 8, 16), r"partials are \[2, 8, 16\]"),
+])
+def test_split_columns_refuses_what_it_cannot_run(k: int, partials: tuple[int, ...], match: str) -> None:
+    z, x, y = st.zeros((16, 32)).sync(), st.ones((16, k)).sync(), st.ones((k, 32)).sync()
+    with pytest.raises(ValueError, match=match):
+        GEMM.split_columns(z, x, y, st.zeros(partials).sync(), BM=16, BN=16, BK=16)
+
+
+def test_matmul_launches_split_columns_where_its_plan_says(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plan of 16x32 tiles whose first 2 of 3 tile columns split K in 2, on 40 x 70 x 48: the
+    result is right and the second launch was ``split_columns_gemm``'s."""
+    monkeypatch.setattr(GEMM, "gemm_plan", lambda m, n, k: GEMM.Plan(16, 32, 16, 2, False, 2))
+    xs, ys = operands(40, 70, 48)
+    z = st.full((40, 70), np.nan, f32).sync()
+    plans = len(GEMM.split_columns_gemm.launch_cache.plans)
+    out = GEMM.matmul(z, st.from_numpy(xs).sync(), st.from_numpy(ys).sync()).sync()
+    assert len(out) == 3
+    assert run_all.max_error(out[0].unpartition().numpy(), xs.astype(np.float64) @ ys) <= 1e-3
+    assert len(GEMM.split_columns_gemm.launch_cache.plans) == plans + 1, "not split_columns_gemm's launch"
+
+
+@pytest.mark.parametrize(("m", "n", "plan"), [
+    (1024, 2560, (128, 128, 64, 4, False, 4)),  # 128x256: 80 tiles, under a wave; 128x128: 160
+    (2048, 2560, (128, 256, 64, 4, False, 2)),  # 160 tiles of 128x256: 8 of 10 columns fill a wave
+    (8192, 2560, None),                         # 640 of 660 slots: a full last wave
+    (512, 2560, None),                          # under a wave of either tile
+    (1000, 2500, (128, 128, 64, 4, False, 4)),  # partial last tiles: as 1024 x 2560
+    (3000, 1000, None),                         # 24 x 8 128x128 tiles: 3 columns past the wave, 72 tiles: S = 1
+])
+def test_columns_plan_splits_the_tile_columns_past_the_whole_waves(m: int, n: int, plan: tuple | None) -> None:
+    """``R`` tile rows; ``w * 132 // R`` columns whole, the other ``C`` in ``132 // (R * C)`` splits."""
+    got = GEMM.columns_plan(m, n, 152)
+    assert got == (None if plan is None else GEMM.Plan(*plan))
