@@ -656,10 +656,47 @@ def torch_current(tensors: Sequence[Any]) -> tuple[CudaStream | None, Any]:
     backend = current_backend()
     if backend.name != "cuda" or not any(t.is_cuda for t in tensors):
         return None, None
-    device = _stream_of(backend).device
+    return torch_current_on(_stream_of(backend).device)
+
+
+_TORCH_CURRENT: dict[tuple[int, int], tuple[CudaStream, Any]] = {}
+"""(device ordinal, raw stream handle) -> (our wrapper, torch's ``Stream`` object) of a stream torch
+made current: a handle names one torch stream for good (pool streams are never destroyed, an
+``ExternalStream``'s id is its handle), so the object ``current_stream`` built for it once is the
+one it would build again."""
+
+
+def torch_current_on(device: Any) -> tuple[CudaStream, Any]:
+    """``torch_current`` for a call known to be on the GPU ``device`` (a ``runtime.cuda`` Device):
+    torch's current stream asked by its raw handle (``torch._C._cuda_getCurrentRawStream``, one C
+    call), its two objects built at the first launch on it (``_TORCH_CURRENT``), not each call."""
     device.current_here()  # torch's autograd workers call backward ops in threads of their own
-    current = _torch_current_stream(device.ordinal)
-    return _cuda().foreign_stream(device, int(current.cuda_stream), "torch current"), current
+    ordinal = device.ordinal
+    raw_stream = _torch_raw_stream()
+    current = None
+    if raw_stream is None:  # a torch without CUDA (the unit tests' stand-ins): the object itself
+        current = _torch_current_stream(ordinal)
+        raw = int(current.cuda_stream)
+    else:
+        raw = raw_stream(ordinal)
+    found = _TORCH_CURRENT.get((ordinal, raw))
+    if found is None:
+        if current is None:
+            current = _torch_current_stream(ordinal)
+        handle = int(current.cuda_stream)
+        found = (_cuda().foreign_stream(device, handle, "torch current"), current)
+        if handle == raw:
+            _TORCH_CURRENT[ordinal, raw] = found
+    return found
+
+
+@functools.cache
+def _torch_raw_stream() -> Callable[[int], int] | None:
+    """torch's C call giving its current stream's raw handle on a GPU (``None`` in a torch built
+    without CUDA, which has no current stream of its own)."""
+    import torch
+
+    return getattr(torch._C, "_cuda_getCurrentRawStream", None)
 
 
 def share_torch(tensor: Any, stream: CudaStream | None) -> Tensor:
@@ -780,4 +817,4 @@ def _output_tile(param: Any, generics: Mapping[str, Any], refuse: Callable[[str]
 export_with(to_dlpack, dlpack_device)
 
 __all__ = ["as_tensor", "dlpack_device", "from_dlpack", "import_torch_arguments", "is_torch_tensor", "keep_for_stream",
-           "share_torch", "to_dlpack", "torch_current", "torch_storage", "torch_stream"]
+           "share_torch", "to_dlpack", "torch_current", "torch_current_on", "torch_storage", "torch_stream"]

@@ -24,7 +24,7 @@ from . import memory
 from .device import Device
 from .kernels import CudaKernel, Parameters
 from .memory import DeviceArray
-from .stream import CudaStream
+from .stream import CudaStream, Spans
 
 
 DEVICE_ENV = "SAFETILE_DEVICE"
@@ -159,6 +159,43 @@ class CudaLauncher(Launcher):
             free.append(buffer)
         if err:
             raise kernel.failed(enqueue, err)
+
+    def launch_at(self, addresses: Sequence[int], args: Sequence[Any], stream: CudaStream, writes: Spans,
+                  reads: Spans | None) -> None:
+        """``launch`` for storages known by their addresses alone (``addresses[k]``: storage slot
+        ``k``'s, ``ParamTemplate.storage_slots`` order), all of them on ``stream`` already, so no
+        other stream's work is waited for: a torch kernel op's warm path (torch tensors used on
+        torch's current stream, ``runtime/torch/custom_op.py``).  The scalars are read from
+        ``args`` as ``launch`` reads them; ``writes`` and ``reads`` are the address ranges of the
+        storages at ``written`` and ``early`` (``launch`` takes them from the storages)."""
+        kernel, x, y, z = self._call
+        free = self._free
+        try:
+            buffer = free.pop()
+        except IndexError:
+            buffer = self._buffer()
+        try:
+            address, pointers, scalars, _ = buffer
+            for (view, _), at in zip(pointers, addresses):
+                view.value = at
+            for write, i in scalars:
+                write(args[i])
+            enqueue, err = kernel.enqueue_recorded(x, y, z, stream, address, writes, reads)
+        finally:
+            free.append(buffer)
+        if err:
+            raise kernel.failed(enqueue, err)
+
+    @property
+    def written(self) -> tuple[int, ...]:
+        """Argument positions of the tensors a launch may write."""
+        return self._written
+
+    @property
+    def early(self) -> tuple[int, ...] | None:
+        """Argument positions of the tensors the kernel reads before its wait, where it chooses its
+        launch by them; ``None`` where it launches one way always."""
+        return self._early
 
     def bind(self, args: Sequence[Any], options: dict[str, Any]) -> Callable[[Stream], None]:
         kernel, grid = self.kernel, self.grid

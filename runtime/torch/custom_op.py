@@ -46,7 +46,7 @@ from safetile.frontend.dsl import DType, TensorSpec, bf16, bool_, f16, f32, f64,
 from safetile.frontend.errors import CompileError
 
 from ..backend import current_backend
-from ..interop import keep_for_stream, share_torch, torch_current, torch_storage
+from ..interop import keep_for_stream, share_torch, torch_current, torch_current_on, torch_storage
 from ..launch import OPTIONS, RUN_OPTIONS, check_disjoint
 from ..stream import capturing_here
 
@@ -315,33 +315,89 @@ class _Warm:
     layouts: tuple[tuple[tuple[int, ...], tuple[int, ...], DType], ...]
     """Each tensor's shape, strides and element type as shared (outputs, then the inputs)."""
     arrays: tuple[Any, ...] | None
-    """On the GPU, each tensor's device array of the first call with no owner: a call's storages
-    are these moved to its tensors' addresses (``DeviceArray.at``); ``None`` on the host."""
+    """On the GPU, each tensor's device array of the first call with no owner (what a refused
+    overlap is reported with: ``_refuse_overlap``); ``None`` on the host."""
+    gpu: _OnGpu | None
+    """On the GPU, what a call's launch needs besides its tensors' addresses; ``None`` on the host."""
     run_options: dict[str, Any]
 
     def run(self, args: Sequence[Any]) -> list[torch.Tensor]:
         outputs = _allocate(self.outputs, self.device)
         inputs = [args[i].contiguous() if copied else args[i] for i, copied in self.inputs]
         tensors = [*outputs, *inputs]
-        stream, current = torch_current(tensors)
-        if self.arrays is None:
-            bare = [_Bare(torch_storage(t, t.data_ptr() + offset, shape, strides, element, stream))
-                    for t, offset, (shape, strides, element) in zip(tensors, self.offsets, self.layouts, strict=True)]
-        else:
-            bare = [_Bare(array.at(t.data_ptr() + offset, t, stream))
-                    for t, offset, array in zip(tensors, self.offsets, self.arrays, strict=True)]
-        shared = iter(bare[len(outputs):])
-        launch_args = [*bare[:len(outputs)], *(next(shared) if a is _TENSOR else a for a in self.args)]
+        gpu = self.gpu
+        if gpu is not None:
+            self._launch_on_gpu(gpu, tensors, inputs)
+            return outputs
+        bare = [_Bare(torch_storage(t, t.data_ptr() + offset, shape, strides, element, None))
+                for t, offset, (shape, strides, element) in zip(tensors, self.offsets, self.layouts, strict=True)]
+        launch_args = self._launch_args(bare)
         plan = self.plan
         check_disjoint(self.kernel, plan, launch_args)
-        if stream is None:  # host tensors: the backend's default stream, waited for
-            home = plan.backend.default_stream
-            plan.launcher.launch(launch_args, home, self.run_options)
-            home.synchronize()
-        else:
-            keep_for_stream(inputs, stream, current)
-            plan.launcher.launch(launch_args, stream, self.run_options)
+        home = plan.backend.default_stream  # host tensors: the backend's default stream, waited for
+        plan.launcher.launch(launch_args, home, self.run_options)
+        home.synchronize()
         return outputs
+
+    def _launch_on_gpu(self, gpu: _OnGpu, tensors: list[torch.Tensor], inputs: list[torch.Tensor]) -> None:
+        """Launch on torch's current stream from the tensors' addresses alone: each storage's address
+        range is the first call's moved to its tensor's address (the signature fixes its layout),
+        the overlap check compares those ranges as ``check_disjoint`` compares the storages'
+        (``DeviceArray.overlaps``), and the launcher patches the addresses into a parameter buffer
+        it packed once (``CudaLauncher.launch_at``): no storage object made a call."""
+        addresses = [t.data_ptr() + offset for t, offset in zip(tensors, self.offsets)]
+        spans = [(at + low, at + high) for at, (low, high) in zip(addresses, gpu.extents)]
+        for out, other in gpu.pairs:
+            (a, b), (c, d) = spans[out], spans[other]
+            if a < d and c < b:
+                self._refuse_overlap(tensors, addresses)
+        stream, current = torch_current_on(gpu.device)
+        # ``keep_for_stream``'s work, known to apply to each input: all are on the plan's GPU (the
+        # signature holds their device; the first call refused any other), and ``current`` is
+        # torch's object of ``stream`` itself
+        for t in inputs:
+            t.record_stream(current)
+        early = gpu.early
+        self.plan.launcher.launch_at([addresses[k] for k in gpu.slots], gpu.scalars, stream,
+                                     tuple([spans[k] for k in gpu.written]),
+                                     None if early is None else tuple([spans[k] for k in early]))
+
+    def _refuse_overlap(self, tensors: Sequence[torch.Tensor], addresses: Sequence[int]) -> None:
+        """Raise the error ``launch`` raises for an output that overlaps another argument:
+        ``check_disjoint`` on the call's storages (made only here, where it will refuse)."""
+        assert self.arrays is not None
+        stream = self.arrays[0].stream
+        bare = [_Bare(array.at(at, t, stream)) for t, at, array in zip(tensors, addresses, self.arrays)]
+        check_disjoint(self.kernel, self.plan, self._launch_args(bare))
+        raise AssertionError("check_disjoint refuses what the warm path's ranges found overlapping")
+
+    def _launch_args(self, bare: Sequence[_Bare]) -> list[Any]:
+        """The launch's arguments: the outputs' and inputs' storages in the kernel's order, the
+        numbers as the recipe gave them."""
+        count = len(self.outputs)
+        shared = iter(bare[count:])
+        return [*bare[:count], *(next(shared) if a is _TENSOR else a for a in self.args)]
+
+
+@dataclass(frozen=True)
+class _OnGpu:
+    """What a GPU signature's warm calls launch with besides their tensors' addresses (``_Warm``'s
+    tensors are indexed in its order: the outputs, then the inputs)."""
+
+    device: Any
+    """The ``runtime.cuda`` Device the plan launches on (torch's current stream is asked on it)."""
+    extents: tuple[tuple[int, int], ...]
+    """Each tensor's address range relative to its address (``DeviceArray.span`` minus ``ptr``)."""
+    pairs: tuple[tuple[int, int], ...]
+    """The plan's ``overlap_pairs`` as tensor indices: (output, another tensor) that must not meet."""
+    slots: tuple[int, ...]
+    """The tensor of each storage slot of the launcher's parameters (``ParamTemplate.storage_slots``)."""
+    written: tuple[int, ...]
+    """The tensors the launch may write (``CudaLauncher.written``)."""
+    early: tuple[int, ...] | None
+    """The tensors the kernel reads before its wait (``CudaLauncher.early``; ``None``: none chosen by)."""
+    scalars: tuple[Any, ...]
+    """The launch's arguments with ``None`` for each tensor: what the launcher reads its scalars from."""
 
 
 def _first(name: str, launch: KernelLaunch, args: Sequence[Any], key: tuple[Any, ...],
@@ -395,13 +451,35 @@ def _remember(launch: KernelLaunch, args: Sequence[Any], inputs: Sequence[Any], 
             offsets.append(source[1])
     layouts = tuple((tuple(t.shape), tuple(t.stride()), h.dtype) for t, h in zip(tensors, handles))
     storages = [h._array for h in handles]
+    args_shape = tuple(_TENSOR if isinstance(a, torch.Tensor) else a for a in launch.args)
     # device arrays (the cuda backend's storages, ``DeviceArray.at``), not the host's numpy arrays
-    arrays = (tuple(a.at(a.ptr, None, a.stream) for a in storages)
-              if all(hasattr(a, "at") for a in storages) else None)
+    on_gpu = all(hasattr(a, "at") for a in storages)
+    arrays = tuple(a.at(a.ptr, None, a.stream) for a in storages) if on_gpu else None
     return _Warm(launch.kernel, plan, tuple(launch.outputs), outputs[0].device if outputs else torch.device("cpu"),
-                 tuple(taken), tuple(offsets),
-                 tuple(_TENSOR if isinstance(a, torch.Tensor) else a for a in launch.args), layouts, arrays,
+                 tuple(taken), tuple(offsets), args_shape, layouts, arrays,
+                 _on_gpu(plan, storages, len(outputs), args_shape) if on_gpu else None,
                  {k: v for k, v in launch.options.items() if k in RUN_OPTIONS})
+
+
+def _on_gpu(plan: Any, storages: Sequence[Any], outputs: int, args: tuple[Any, ...]) -> _OnGpu:
+    """The ``_OnGpu`` of a first call whose storages (device arrays, in ``_Warm``'s tensor order)
+    the plan launched: the launch's argument positions (outputs, then ``args``) mapped to tensors."""
+    tensor_of: list[int | None] = list(range(outputs))
+    count = outputs
+    for a in args:
+        tensor_of.append(count if a is _TENSOR else None)
+        count += a is _TENSOR
+    launcher = plan.launcher
+    early = launcher.early
+    return _OnGpu(
+        device=storages[0].stream.device,
+        extents=tuple((a.span[0] - a.ptr, a.span[1] - a.ptr) for a in storages),
+        pairs=tuple((tensor_of[plan.tensors[out]], tensor_of[plan.tensors[j]]) for out, j in plan.overlap_pairs),
+        slots=tuple(tensor_of[i] for _, i in launcher.template.storage_slots),
+        written=tuple(tensor_of[i] for i in launcher.written),
+        early=None if early is None else tuple(tensor_of[i] for i in early),
+        scalars=tuple([None] * outputs) + tuple(None if a is _TENSOR else a for a in args),
+    )
 
 
 def _source(given: torch.Tensor, copied: bool, args: Sequence[Any]) -> tuple[int, int] | None:

@@ -46,6 +46,11 @@ def add(z: st.Mut[f32, "S"], x: st.Ref[f32, (-1,)], y: st.Ref[f32, (-1,)], *, S:
     z.store(st.load_tile_like(x, z) + st.load_tile_like(y, z))
 
 
+@st.kernel(early_reads=("x",))
+def axpy(z: st.Mut[f32, "S"], x: st.Ref[f32, (-1,)], a: f32, y: st.Ref[f32, (-1,)], *, S: st.Shape):
+    z.store(st.load_tile_like(x, z) * st.broadcast_scalar(a, z.shape) + st.load_tile_like(y, z))
+
+
 N, TILE = 256, 128
 
 
@@ -326,3 +331,61 @@ def test_the_warm_kernel_op_refuses_overlapping_gpu_views(fake: Any, monkeypatch
     with pytest.raises(LaunchRefused, match=r"mutable output 'z' \(256,\) overlaps the memory of argument 'x'"):
         kernel_op_call([over], x, y, memo, monkeypatch)
     assert not driver.launches
+
+
+def test_the_warm_launch_gets_the_arguments_of_a_cold_one(fake: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The warm path patches a call's addresses into a parameter buffer packed once
+    # (``CudaLauncher.launch_at``, by the tensor of each storage slot): on the same tensors a cold
+    # launch (a memo of its own: ``launch`` and every check) gives the driver the same parameters —
+    # pointers, the scalar between the tensors, shapes and strides — grid and stream, and records
+    # the same writes on the stream.
+    driver, state = fake
+    axpy.launch_cache = LaunchCache()
+    log = state["log"]
+    base = st.from_numpy(np.zeros(3 * N, np.float32)).sync()
+    z, x, y = (FakeCudaTensor(base, k * N, N, log) for k in (0, 1, 2))
+    monkeypatch.setattr(custom_op, "_allocate", lambda specs, device: [z])
+
+    def recipe(x: Any, y: Any) -> KernelLaunch:
+        return KernelLaunch(axpy, [OutputSpec((N,), torch.float32, (TILE,))], [x, 2.5, y], {"S": (TILE,)})
+
+    memo: dict[Any, Any] = {}
+    custom_op._call("test::axpy", recipe, (x, y), 1, memo)  # the signature's plan remembered
+    (plan,) = axpy.launch_cache.plans.values()
+    driver.record(plan.launcher.kernel.symbol, plan.launcher.kernel.layout.codes)
+    stream = interop.torch_stream([x])
+    writes = []
+    for each in ({}, memo):  # cold, then warm
+        stream.last_writes = None
+        custom_op._call("test::axpy", recipe, (x, y), 1, each)
+        writes.append(stream.last_writes)
+    cold, warm = driver.launches
+    assert (warm.params, warm.grid, warm.stream, warm.programmatic) == (cold.params, cold.grid, cold.stream,
+                                                                       cold.programmatic)
+    assert 2.5 in cold.params and {z.data_ptr(), x.data_ptr(), y.data_ptr()} <= set(cold.params)
+    assert writes == [((z.data_ptr(), z.data_ptr() + 4 * N),)] * 2
+
+
+def test_a_warm_call_reads_torchs_current_stream_by_its_handle(fake: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Where torch has a GPU, a call reads its current stream's raw handle (one C call) and builds
+    # torch's Stream object only for a stream no launch ran on yet (``interop.torch_current_on``);
+    # the launch and the allocator's record follow the current stream when the caller changes it.
+    driver, state = fake
+    log = state["log"]
+    asked: list[int] = []
+    monkeypatch.setattr(torch.cuda, "current_stream", lambda device=None: asked.append(1) or state["current"])
+    monkeypatch.setattr(interop, "_torch_raw_stream", lambda: lambda ordinal: int(state["current"].cuda_stream))
+    z, x, y = torch_tensors(log)
+    memo: dict[Any, Any] = {}
+    kernel_op_call([z], x, y, memo, monkeypatch)
+    record(driver)
+    other = FakeTorchStream(driver.cuStreamCreate(0)[1])
+    for current, asks in ((state["current"], (0, 0)), (other, (1, 0))):  # torch's Stream built once a stream
+        state["current"] = current
+        for expected in asks:
+            asked.clear()
+            log.clear()
+            kernel_op_call([z], x, y, memo, monkeypatch)
+            assert driver.launches[-1].stream == current.cuda_stream
+            assert [s for kind, _, s in log if kind == "record_stream"] == [current.cuda_stream] * 2
+            assert len(asked) == expected

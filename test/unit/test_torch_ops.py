@@ -219,6 +219,20 @@ def test_the_warm_path_still_refuses_an_output_over_an_input(monkeypatch: pytest
         warm_softmax(x)
 
 
+def test_a_warm_signature_lets_no_other_shape_or_dtype_through() -> None:
+    # A call whose shape or element type differs from a warm signature's is another signature: it
+    # runs the first call's path, every check, and is refused with the error a cold call gets.
+    x = torch.randn(4, 16)
+    for _ in range(2):  # the signature's first call, then a warm one
+        torch.testing.assert_close(warm_softmax(x), torch.softmax(x, 1))
+    with pytest.raises(ValueError, match="custom op 'safetile_test::warm_softmax': safetile kernels take no "
+                                         "torch.complex64 tensors"):
+        warm_softmax(torch.randn(4, 16, dtype=torch.complex64))
+    with pytest.raises(st.CompileError, match="softmax_forward holds a whole row in one tile"):
+        warm_softmax(torch.randn(4, 20))  # rows wider than the recipe's 16-wide tile
+    torch.testing.assert_close(warm_softmax(x), torch.softmax(x, 1))  # the warm signature is unharmed
+
+
 def test_the_op_dispatches_to_its_own_cpu_and_cuda_kernels() -> None:
     # custom_op's CompositeExplicitAutograd kernel (``backend_impl``) wraps each call in Python that
     # checks no output aliases an input; kernel_op registers the real implementation for the CPU and
