@@ -1,7 +1,8 @@
 """Every example kernel against torch and Triton, side by side, by bench/method.py's method.
 
     SAFETILE_CACHE_DIR=build/gpu-cache python bench/kernels.py OUT_DIR [--only attention,softmax] [--quick]
-        [--rounds N] [--steady-s SECONDS] [--widths 1024,4096] [--dtypes f16,bf16]
+        [--rounds N] [--steady-s SECONDS] [--widths 1024,4096] [--dtypes f16,bf16] [--budget-s SECONDS]
+        [--fail-fast]
     .venv/bin/python bench/kernels.py --build sm_90      # here, no GPU: every launched variant's cubin into
                                                          # the cache, and each one's registers/spill/shared
                                                          # memory; exit 1 if a row launcher's candidate spills
@@ -52,7 +53,7 @@ sys.path.append(str(Path(__file__).resolve().parent))  # triton_kernels, method 
 import safetile as st  # noqa: E402
 from safetile import rows as st_rows  # noqa: E402
 from add import add  # noqa: E402
-from flash_attention import flash_attention  # noqa: E402
+from flash_attention import Plan, flash_attention  # noqa: E402
 import layer_norm as layer_norm_example  # noqa: E402
 import rms_norm as rms_norm_example  # noqa: E402
 import softmax as softmax_example  # noqa: E402
@@ -64,41 +65,27 @@ from softmax import launch_softmax  # noqa: E402
 from safetile.backend.resources import kernel_resources  # noqa: E402
 
 
-def hints(**values: int) -> dict[str, dict[str, int]]:
-    """sm_90 hints; ``hints()`` is a config with none (not the kernel's own)."""
-    return {"sm_90": values}
-
-
 HEAD_DIMS = (64, 128)
-REGISTER_STORE = {"sm_90": st_rows.DIRECT_STORES}
-"""The output tile stored from registers (``STG``, the rows' direct stores): its ``(1, BM * D)`` tile is
-64-128 TMA stores otherwise (a TMA box spans at most 256 elements a dimension), 4-8 ``STG`` a thread so
-(sm_90 SASS)."""
+ATTENTION_CANDIDATES = (
+    Plan(128, 128, 1), Plan(128, 128, 0), Plan(128, 128, 4), Plan(128, 128, 1, latency=2), Plan(128, 64, 1),
+    Plan(64, 128, 1), Plan(64, 128, 0),
+    Plan(128, 128, 1, register_store=True), Plan(128, 128, 0, register_store=True),
+    Plan(64, 128, 1, register_store=True), Plan(64, 128, 0, register_store=True),
+    Plan(128, 128, 1, lazy=1), Plan(128, 128, 4, lazy=1), Plan(128, 128, 1, lazy=1, latency=3),
+    Plan(128, 128, 1, lazy=1, register_store=True), Plan(64, 128, 1, lazy=1), Plan(64, 128, 0, lazy=1),
+)
+"""The example's plans tried per case (``st.autotune``; every one compiles causal and not, no spill
+on sm_90: 168 registers with 8 worker warps, 128 at occupancy 2).  ``order`` 0 runs the head
+fastest (run -s5's order), G the query tiles of G heads at a time; the first seven are run -s6's;
+then the output stored from registers and lazy rescaling (session 17).  Run -s5 also tried 256x64
+with 8 warps (spills 376 B at d128; at d64 1-14% slower than 128x128 with 8 warps), latency 3
+(within noise of none and latency 2), latency 4 and 6 (latency 3's shared memory or none's), and
+256x128 (spills 192-664 B at both head dimensions)."""
 
 
 def attention_configs(d: int) -> list[dict[str, Any]]:
-    """The example's tiles, hints and launch orders tried per case at head dimension ``d``
-    (``st.autotune``; ``BMD`` = query rows x ``d``; every one compiles causal and not, no spill on
-    sm_90: 168 registers with 8 worker warps, 128 at occupancy 2).  ``ORDER=0`` runs the head
-    fastest (run -s5's order, kept as the baseline); ``ORDER=G`` the query tiles of ``G`` heads at a
-    time; the last three store the output from registers (``REGISTER_STORE``), added after run -s6
-    (docs/benchmarks.md section 5), which tried the first seven.  Run -s5 also tried 256x64 with 8
-    warps (spills 376 B at d128; at d64 1-14% slower than 128x128 with 8 warps), latency 3 (within
-    noise of none and latency 2), latency 4 and 6 (latency 3's shared memory or none's), and 256x128
-    (spills 192-664 B at both head dimensions)."""
-    w8 = hints(num_worker_warps_per_cta=8)
-    return [
-        dict(BMD=128 * d, BN=128, ORDER=1, optimization_hints=w8),
-        dict(BMD=128 * d, BN=128, ORDER=0, optimization_hints=w8),
-        dict(BMD=128 * d, BN=128, ORDER=4, optimization_hints=w8),
-        dict(BMD=128 * d, BN=128, ORDER=1, optimization_hints=w8, load_hints=hints(latency=2)),
-        dict(BMD=128 * d, BN=64, ORDER=1, optimization_hints=w8),
-        dict(BMD=64 * d, BN=128, ORDER=1, optimization_hints=hints(occupancy=2)),
-        dict(BMD=64 * d, BN=128, ORDER=0, optimization_hints=hints(occupancy=2)),
-        dict(BMD=128 * d, BN=128, ORDER=1, optimization_hints=w8, store_hints=REGISTER_STORE),
-        dict(BMD=64 * d, BN=128, ORDER=1, optimization_hints=hints(occupancy=2), store_hints=REGISTER_STORE),
-        dict(BMD=64 * d, BN=128, ORDER=0, optimization_hints=hints(occupancy=2), store_hints=REGISTER_STORE),
-    ]
+    """``ATTENTION_CANDIDATES`` as ``st.autotune`` configs at head dimension ``d``."""
+    return [plan.config(d) for plan in ATTENTION_CANDIDATES]
 
 
 tuned_attention = {d: st.autotune(configs=attention_configs(d), key=["q", "k", "CAUSAL", "GROUP"])(flash_attention)
@@ -541,6 +528,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dtypes", help="comma-separated element types (f16, bf16, f32; default: all)")
     parser.add_argument("--rounds", type=int, help="burst rounds of every comparison (default: the workload's method)")
     parser.add_argument("--steady-s", type=float, help="seconds of steady state each (attention; default 1.0)")
+    parser.add_argument("--budget-s", type=float, help="start no case after this many seconds of the run (a GPU "
+                                                       "lease's share); kernels.md names the cases left out")
+    parser.add_argument("--fail-fast", action="store_true", help="stop at the first case that fails (a cubin cache "
+                                                                 "built for other sources fails every case)")
     args = parser.parse_args(argv)
     only = set(args.only.split(",")) if args.only else None
     widths = {int(w) for w in args.widths.split(",")} if args.widths else None
@@ -567,16 +558,23 @@ def main(argv: list[str] | None = None) -> int:
     header = (f"# Kernels against torch and Triton: {device}\n\n{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
               f"torch {torch.__version__}, triton {triton.__version__}; device {state}; rounds {args.rounds or 'default'}, "
               f"steady {args.steady_s or 'default'} s")
+    skipped: list[str] = []
+    run_started = time.perf_counter()
     with ClockSampler() as sampler:
         for case in cases(args.quick):
             if not selected(case, only, widths, dtypes):
                 continue
             started = time.perf_counter()
+            if args.budget_s is not None and started - run_started > args.budget_s:
+                skipped.append(case.name)
+                continue
             try:
                 got = run_case(case, torch, stream, sampler, method_for(case, args.rounds, args.steady_s))
             except Exception as err:  # a wrong result or a refused launch: say so, and go on with the others
                 print(f"{case.name}: FAILED: {type(err).__name__}: {err}", flush=True)
                 failed.append(f"{case.name}: {err}")
+                if args.fail_fast:
+                    break
                 continue
             rows += got
             ours = got[0]
@@ -599,7 +597,11 @@ def main(argv: list[str] | None = None) -> int:
     header += f"\n\nClock samples: {len(sampler.samples)} {sampler.missing}"
     (args.out / "kernels.json").write_text(json.dumps(dict(device=device, header=header, copy_gbps=copies, rows=rows,
                                                            clocks=sampler.samples), indent=1))
-    (args.out / "kernels.md").write_text(markdown(rows, header) + "".join(f"\nFAILED: {f}\n" for f in failed))
+    if skipped:
+        print(f"not run (past --budget-s {args.budget_s:g}): {', '.join(skipped)}", flush=True)
+    (args.out / "kernels.md").write_text(markdown(rows, header) + "".join(f"\nFAILED: {f}\n" for f in failed)
+                                         + (f"\nNot run (past the budget of {args.budget_s:g} s): "
+                                            f"{', '.join(skipped)}\n" if skipped else ""))
     write_tunings(args.out)
     plot(rows, args.out, device)
     return 1 if failed else 0

@@ -11,10 +11,12 @@ A row workload (softmax, rms_norm, layer_norm) has two kernels:
 A ``RowTable`` holds one workload's candidates as data: per element width (16,
 32 or 64 bits) a list of rules ``(up_to, choices)``, the first whose ``up_to``
 holds the row tile (one-tile kernel) or the width (looped kernel) applying
-(``None``: any).  A choice is ``(size, sm_90 hints)`` or ``(size, sm_90
-hints, sm_90 store hints)``, ``size`` the elements a block of the one-tile
-kernel or the looped kernel's column tile, the store hints ``DIRECT_STORES``
-(stores without the TMA) where given.  The first choice is the fastest
+(``None``: any).  A choice is ``(size, sm_90 hints)``, ``(size, sm_90
+hints, sm_90 store hints)`` or ``(size, sm_90 hints, sm_90 store hints, sm_90
+load hints)``, ``size`` the elements a block of the one-tile kernel or the
+looped kernel's column tile, the store hints ``DIRECT_STORES`` (stores
+without the TMA) and the load hints ``DIRECT_LOADS`` (loads without it)
+where given.  The first choice is the fastest
 ``st.autotune`` timed on an H100 (docs/benchmarks.md §5; since run -s6 the
 least time summed over the rule's measured cases, a default changed where 1%
 or more below the old one's), the default; the others are the runners-up it
@@ -49,9 +51,9 @@ import safetile as st
 
 Hints = Mapping[str, int]
 """sm_90 tileiras hints (an entry's ``occupancy``, ``num_worker_warps_per_cta``; stores' ``allow_tma``)."""
-Choice = tuple[int, Hints] | tuple[int, Hints, Hints]
+Choice = tuple[int, Hints] | tuple[int, Hints, Hints] | tuple[int, Hints, Hints, Hints]
 """(elements a block of the one-tile kernel, or the looped kernel's column tile; sm_90 hints[; sm_90
-store hints: ``DIRECT_STORES``])."""
+store hints: ``DIRECT_STORES``[; sm_90 load hints: ``DIRECT_LOADS``]])."""
 Rule = tuple[int | None, Sequence[Choice]]
 """(the widest row tile / width the choices serve, ``None``: any; the choices, the default first)."""
 
@@ -118,14 +120,14 @@ class RowTable:
         tile = row_tile(width)
         found: list[dict[str, Any]] = []
         rules = (self.looped if looped else self.one_tile)[dtype.bits]
-        for size, hints, *stores in _rule(rules, width if looped else tile):
+        for size, hints, *memory in _rule(rules, width if looped else tile):
             rows, columns = (1, size) if looped else (max(1, size // tile), tile)
             if not looped and dtype.bits >= 32 and rows * columns >= SPILL_FREE_F32_TILE and \
                     hints.get("occupancy", 0) > 2:
                 hints = dict(hints, occupancy=2)
             config = dict(BM=rows, BN=columns, optimization_hints=sm_90(**hints))  # sm_90() : no hint
-            if stores:
-                config["store_hints"] = sm_90(**stores[0])
+            for option, values in zip(("store_hints", "load_hints"), memory):
+                config[option] = sm_90(**values)
             if config not in found:
                 found.append(config)
         return found
@@ -145,6 +147,12 @@ class RowTable:
         tile, else none."""
         return self._default_option("store_hints", E=E, BM=BM, BN=BN, N=N)
 
+    def load_hints(self, *, E: st.DType, BM: int, BN: int, N: int, **_: Any) -> dict[str, dict[str, Any]]:
+        """A one-tile kernel's ``load_hints`` function (``safetile.nn``'s forward rows): the
+        default's load hints (``DIRECT_LOADS``) for rows of ``N`` columns where ``(BM, BN)`` is its
+        tile, else none."""
+        return self._default_option("load_hints", E=E, BM=BM, BN=BN, N=N)
+
     def _default_option(self, option: str, *, E: st.DType, BM: int, BN: int, N: int) -> dict[str, dict[str, Any]]:
         config = self.default(N, E)
         return dict(config.get(option, {})) if (config["BM"], config["BN"]) == (BM, BN) else {}
@@ -158,23 +166,41 @@ warpgroup, 128 threads, where with TMA stores it adds a second warpgroup (256 th
 of it issuing the stores) and stages the tile in shared memory: half the threads an SM holds did
 no arithmetic.  ``softmax_row`` f16 at 1024 columns, one row a block (sm_90, tileiras 13.4): 23
 registers, 128 threads, 304 instructions a thread against 384 with TMA stores; a row of 4096: 56
-registers, its 4 loads a thread issued together.  The norms load through the TMA (zero padding):
-their blocks keep the second warpgroup either way."""
+registers, its 4 loads a thread issued together.  The norms load through the TMA (zero padding)
+unless their loads are direct too (``DIRECT_LOADS``): with TMA loads their blocks keep the second
+warpgroup either way."""
+DIRECT_LOADS: Hints = {"allow_tma": False}
+"""sm_90 load hints: the tile loaded by plain global reads (``LDG``, padding by predicated loads), not
+the TMA into shared memory.  With ``DIRECT_STORES`` too, the norms' one-tile blocks are built as
+softmax's (one warpgroup storing from registers): ``rms_norm_row`` f16 at 1024 columns, one row a
+block, 28 registers and 128 threads (``layer_norm_row`` 34), where with TMA loads and no hint it is
+255 registers over 256 threads (sm_90, tileiras 13.4).  Softmax loads this way already (its ``-inf``
+padding is none the TMA fills)."""
 WARPS_8_OCCUPANCY_2: Hints = {"num_worker_warps_per_cta": 8, "occupancy": 2}
 """Eight worker warps a block, two blocks a multiprocessor (80 registers): the looped softmax's and
 16-bit rms_norm's pick (runs -B and -C, docs/benchmarks.md §5)."""
 
 _NORM_F32_ONE_TILE: Sequence[Rule] = [
-    (1024, [(2048, {"occupancy": 6}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6}, DIRECT_STORES)]),
+    (1024, [(2048, {"occupancy": 6}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6}, DIRECT_STORES),
+            (1024, {}, DIRECT_STORES, DIRECT_LOADS)]),
     (8192, [(4096, {"occupancy": 4}), (2048, {"occupancy": 6})])]
 """rms_norm's and layer_norm's f32 one-tile rules up to 8192 columns (the same runs chose the same for
 both): 2048 elements a block at occupancy 6 up to 1024 columns (40 registers), 4096 at 4 wider; direct
-stores tie (run -s6: 0.2-0.9% slower).  A row of 16384 takes one tile at occupancy 2 (128 registers, no
+stores tie (run -s6: 0.2-0.9% slower); direct loads and stores, 1024 elements a block, since run -s7
+(32-45 registers, 128 threads).  A row of 16384 takes one tile at occupancy 2 (128 registers, no
 spill; run -B), each table's own rule."""
+_ROW_16384_DIRECT: Choice = (16384, {"num_worker_warps_per_cta": 8}, DIRECT_STORES, DIRECT_LOADS)
+"""A norm's row of 16384 in one tile loaded and stored directly, 8 worker warps (95-135 registers, no
+spill; since run -s7)."""
 _NORM_ROW_16384: Sequence[Choice] = [(16384, {"occupancy": 2}), (16384, {"occupancy": 2}, DIRECT_STORES),
-                                     (16384, {"num_worker_warps_per_cta": 8}), (16384, {})]
+                                     (16384, {"num_worker_warps_per_cta": 8}), (16384, {}), _ROW_16384_DIRECT]
 """A norm's row of 16384 in one tile, TMA stores first: rms_norm's (direct stores 0.5-1.1% faster in
 run -s6, within the noise); layer_norm puts direct stores first."""
+_NORM_16_DIRECT: Sequence[Choice] = [(1024, {}, DIRECT_STORES, DIRECT_LOADS),
+                                     (4096, {"occupancy": 8}, DIRECT_STORES, DIRECT_LOADS)]
+"""16-bit norm candidates up to 2048 columns loaded and stored directly (run -s7), softmax's shape of
+block: 1024 elements a block with no hint (one row of 1024: 28 registers for rms_norm, 34 for
+layer_norm, 128 threads) and 4096 at occupancy 8 (50-61 registers)."""
 
 SOFTMAX = RowTable(
     "softmax",
@@ -238,8 +264,9 @@ RMS_NORM = RowTable(
         # (run -s6; at rows of 128 columns or fewer, 64 rows a block and more, f16 spills 216 bytes)
         16: [(128, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
              (2048, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6}),
-                     (8192, {"occupancy": 4}, DIRECT_STORES)]),
-             (4096, [(4096, {"occupancy": 6}), (8192, {"occupancy": 4}), (4096, {"occupancy": 4})]),
+                     (8192, {"occupancy": 4}, DIRECT_STORES), *_NORM_16_DIRECT]),
+             (4096, [(4096, {"occupancy": 6}), (8192, {"occupancy": 4}), (4096, {"occupancy": 4}),
+                     (4096, {"num_worker_warps_per_cta": 8}, DIRECT_STORES, DIRECT_LOADS)]),
              (8192, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
              (None, _NORM_ROW_16384)],
         32: [*_NORM_F32_ONE_TILE, (None, _NORM_ROW_16384)],
@@ -260,9 +287,10 @@ RMS_NORM = RowTable(
 """RMS normalization (``examples/rms_norm.py``, ``safetile.nn.rms_norm``)."""
 
 _LAYER_NORM_ROW_16384: Sequence[Choice] = [(16384, {"occupancy": 2}, DIRECT_STORES), (16384, {"occupancy": 2}),
-                                           (16384, {}), (16384, {"num_worker_warps_per_cta": 8})]
+                                           (16384, {"num_worker_warps_per_cta": 8}), _ROW_16384_DIRECT]
 """layer_norm's row of 16384 in one tile: occupancy 2 with DIRECT_STORES (128 registers, no spill:
-1.03-1.07x TMA stores in both calls of run -s6; those 1.46x no hint, 1.5x the looped kernel, run -B)."""
+1.03-1.07x TMA stores in both calls of run -s6; those 1.46x no hint, dropped in run -s7, 1.5x the
+looped kernel, run -B)."""
 
 LAYER_NORM = RowTable(
     "layer_norm",
@@ -274,8 +302,9 @@ LAYER_NORM = RowTable(
         # a block: 1.01x at 1024 columns (run -s6; at rows of 128 columns or fewer f16 spills 240 bytes)
         16: [(128, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
              (2048, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6}),
-                     (8192, {"occupancy": 4}, DIRECT_STORES)]),
-             (4096, [(4096, {"occupancy": 6}), (8192, {"occupancy": 4}), (4096, {"occupancy": 4})]),
+                     (8192, {"occupancy": 4}, DIRECT_STORES), *_NORM_16_DIRECT]),
+             (4096, [(4096, {"occupancy": 6}), (8192, {"occupancy": 4}), (4096, {"occupancy": 4}),
+                     (4096, {"num_worker_warps_per_cta": 8}, DIRECT_STORES, DIRECT_LOADS)]),
              (8192, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
              (None, _LAYER_NORM_ROW_16384)],
         32: [*_NORM_F32_ONE_TILE, (None, _LAYER_NORM_ROW_16384)],

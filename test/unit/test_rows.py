@@ -59,6 +59,21 @@ def test_a_choice_with_store_hints_gives_its_config_store_hints_and_one_without_
         optimization_hints={"sm_90": {}}, store_hints={"sm_90": {"allow_tma": False}})
 
 
+def test_a_choice_with_load_hints_gives_its_config_load_hints_and_its_default_gives_them_to_its_tile() -> None:
+    table = rows.RowTable("t", one_tile={16: [(None, [(1024, {}, rows.DIRECT_STORES, rows.DIRECT_LOADS),
+                                                      (2048, {"occupancy": 6}, rows.DIRECT_STORES)])]},
+                          looped={16: [(None, [(4096, {})])]})
+    direct = {"sm_90": {"allow_tma": False}}
+    assert table.configs(1024, st.f16) == [
+        dict(BM=1, BN=1024, optimization_hints={"sm_90": {}}, store_hints=direct, load_hints=direct),
+        dict(BM=2, BN=1024, optimization_hints={"sm_90": {"occupancy": 6}}, store_hints=direct)]
+    assert table.load_hints(E=st.f16, BM=1, BN=1024, N=1000) == direct
+    assert table.load_hints(E=st.f16, BM=2, BN=1024, N=1000) == {}  # not the default's tile
+    assert table.load_hints(E=st.f16, BM=1, BN=4096, N=65536) == {}  # the looped default loads through the TMA
+    assert rows.hint_options(table.configs(1024, st.f16)[0]) == dict(
+        optimization_hints={"sm_90": {}}, store_hints=direct, load_hints=direct)
+
+
 def test_the_hints_function_gives_the_defaults_hints_for_its_tile_only() -> None:
     assert rows.SOFTMAX.hints(E=st.f16, BM=2, BN=4096, N=4000) == {"sm_90": {"occupancy": 6}}
     assert rows.SOFTMAX.hints(E=st.f16, BM=1, BN=4096, N=4000) == {}  # not the default's tile: no hint
@@ -93,3 +108,48 @@ def test_the_nn_forward_launches_the_tiles_and_hints_the_examples_launcher_defau
     stores = [op for op in launched[0].entry.walk() if op.name == "cuda_tile.store_view_tko"]
     assert stores and all(op.properties.get("optimization_hints") == (
         hints_attr(expected["store_hints"]) if "store_hints" in expected else None) for op in stores)
+
+
+SPILL_WIDTHS = (256, 1024, 2048, 4096, 8192, 16384, 65536, 262144)
+"""bench/kernels.py's widths and the tables' rule boundaries between them."""
+
+
+def _matrix(dtype: st.DType, shape: tuple[int, ...], tile: tuple[int, ...] | None = None) -> st.TensorSpec:
+    return st.TensorSpec(dtype, shape, (shape[1], 1) if len(shape) == 2 else (1,), tile, True)
+
+
+@pytest.mark.full  # about 100 sm_90 cubins to build: ~1 CPU-min cold, seconds from the suite's cubin cache
+@pytest.mark.parametrize("workload", ["softmax", "rms_norm", "layer_norm"])
+def test_every_default_row_config_compiles_for_sm_90_without_spilling(workload: str, cubin_cache: object,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The configs that run untimed spill no register (tileiras's resources): each table's default
+    for f16, bf16 and f32 at every width, in the example's kernel (``SAFETILE_AUTOTUNE=0``, the CPU
+    interpreter) and in ``safetile.nn``'s forward (a torch op: no timing).  A timed launch never
+    picks a spilling candidate (``st.autotune`` drops it while another is left), and
+    ``bench/kernels.py --build sm_90`` checks every candidate before a GPU run."""
+    from safetile.backend.resources import kernel_resources
+
+    monkeypatch.setenv("SAFETILE_CACHE_DIR", str(cubin_cache))
+    launcher = run_all.load_example(workload).LAUNCHER
+    forward = FORWARD[workload]
+    spills: dict[str, int] = {}
+    for dtype in (st.f16, st.bf16, st.f32):
+        for width in SPILL_WIDTHS:
+            config = launcher.table.default(width, dtype)
+            looped = launcher.table.is_looped(width, dtype)
+            tile = (config["BM"], config["BN"])
+            spec: dict[str, Any] = dict(z=_matrix(dtype, (16, width), tile), x=_matrix(dtype, (16, width)))
+            extra = {} if workload == "softmax" else dict(w=_matrix(dtype, (width,)))
+            extra |= dict(b=_matrix(dtype, (width,))) if workload == "layer_norm" else {}
+            kernels = [(launcher.looped if looped else launcher.one_tile, spec | extra)]
+            if width <= nn.MAX_ROW:
+                stats = {n: _matrix(st.f32, (16,), tile[:1]) for n in ("mean", "rstd")
+                         if workload == "layer_norm" or (workload == "rms_norm" and n == "rstd")}
+                eps = {} if workload == "softmax" else dict(EPS=1e-5)
+                kernels.append((forward, dict(y=spec["z"], x=spec["x"], A=st.f32) | stats | extra | eps))
+            for kernel, values in kernels:
+                built = kernel if kernel is forward else kernel.with_options(**rows.hint_options(config))
+                (done,) = built.warm_up([values], arch="sm_90")
+                usage = kernel_resources(done.cubin.read_bytes(), done.symbol)
+                spills[f"{kernel.name} {dtype.name} {width} {st.Config(**config).text}"] = usage.spill_bytes
+    assert len(spills) == 3 * (len(SPILL_WIDTHS) + 5) and not any(spills.values()), spills
