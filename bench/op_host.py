@@ -22,9 +22,18 @@ call of the thread's CPU time, the best of 7 loops of N calls):
   into the no-op ``cuLaunchKernelEx``;
 * ``torch.empty_like``: one torch op's host cost on the same machine, for scale.
 
-``--profile`` prints cProfile's top functions of the CPU op's eager call and of
-the stand-in real implementation.  The figures are this machine's (a loaded 2-core one here):
-compare rows of one run, not runs.
+On a GPU (the cuda backend in use, torch with CUDA) the rows are instead those of
+real CUDA tensors, the kernel launched (``gpu_rows``): the op eagerly, as a compiled
+graph calls it (``torch.ops...default`` with grad mode off), with an input that
+requires grad, its real implementation's warm path alone (``_Warm.run``) and its
+launch alone (``_Warm._launch_on_gpu``: torch's current stream, the allocator told,
+the launch), and torch's own pieces for scale: ``torch.empty`` of the output, a
+``record_stream``, ``torch.cuda.current_stream()``, the raw handle
+(``torch._C._cuda_getCurrentRawStream``), ``x * 2``.
+
+``--profile`` prints cProfile's top functions of the op's eager call (CPU or CUDA
+tensors) and of the stand-in real implementation.  The figures are the machine's (a
+loaded 2-core one here): compare rows of one run, not runs.
 """
 
 from __future__ import annotations
@@ -137,6 +146,56 @@ def stand_in_gpu_rows(calls: int, profile: bool) -> dict[str, float]:
             torch.cuda.current_stream = saved  # type: ignore[assignment]
 
 
+def gpu_rows(calls: int, profile: bool) -> dict[str, float]:
+    """The rows on real CUDA tensors (the kernel launched; its GPU time, a few µs, is far below a
+    call's host time, so the host's time is what is measured; the stream is waited for after each
+    loop)."""
+    x = torch.randn(N, device="cuda")
+    grad = torch.randn(N, device="cuda", requires_grad=True)
+    scale_op(x)  # the signature's first call (a MissingCubin here: the cache was not built for it)
+    scale_op(grad)
+    torch.testing.assert_close(scale_op(x), x * 2)
+    overload = torch.ops.bench_op_host.scale.default
+    warm = next(w for memo in custom_op._MEMOS for w in memo.values() if w.kernel is scale and w.gpu is not None)
+    y = torch.empty(N, device="cuda")
+    stream = torch.cuda.current_stream()
+
+    def synced(call: Callable[[], Any]) -> Callable[[int], None]:
+        def loop(n: int) -> None:
+            for _ in range(n):
+                call()
+            torch.cuda.synchronize()
+
+        return loop
+
+    def compiled_graph_calls(n: int) -> None:
+        with torch.no_grad():
+            for _ in range(n):
+                overload(x)
+        torch.cuda.synchronize()
+
+    raw = torch._C._cuda_getCurrentRawStream
+    rows = {
+        "op, CUDA tensors, eager": best(synced(lambda: scale_op(x)), calls),
+        "op, CUDA tensors, torch.ops default, grad mode off": best(compiled_graph_calls, calls),
+        "op, CUDA tensors, requires grad, eager": best(synced(lambda: scale_op(grad)), calls),
+        "real implementation, warm path (_Warm.run)": best(synced(lambda: warm.run((x,))), calls),
+        "its launch alone (_Warm._launch_on_gpu)": best(synced(lambda: warm._launch_on_gpu(warm.gpu, [y, x], [x])),
+                                                        calls),
+        "torch.empty, CUDA": best(synced(lambda: torch.empty((N,), dtype=torch.float32, device=x.device)), calls),
+        "Tensor.record_stream": best(synced(lambda: x.record_stream(stream)), calls),
+        "torch.cuda.current_stream()": best(synced(torch.cuda.current_stream), calls),
+        "torch._C._cuda_getCurrentRawStream(0)": best(synced(lambda: raw(0)), calls),
+        "x * 2, eager": best(synced(lambda: x * 2), calls),
+    }
+    if profile:
+        profiler = cProfile.Profile()
+        profiler.runcall(synced(lambda: scale_op(x)), calls)
+        print("== op, CUDA tensors, eager")
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(30)
+    return rows
+
+
 class _NoLog(list[Any]):
     """The stand-in tensors' log, keeping nothing (a bench makes thousands of calls)."""
 
@@ -154,11 +213,15 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
-    rows = {**cpu_rows(args.calls, args.profile), **stand_in_gpu_rows(args.calls, args.profile)}
+    if st.current_backend().name == "cuda":
+        rows = gpu_rows(args.calls, args.profile)
+    else:
+        rows = {**cpu_rows(args.calls, args.profile), **stand_in_gpu_rows(args.calls, args.profile)}
     for name, us in rows.items():
         print(f"{name:45s} {us:8.1f} µs")
     if args.out is not None:
-        args.out.write_text(json.dumps({"torch": torch.__version__, "calls": args.calls, "us": rows}, indent=1))
+        args.out.write_text(json.dumps({"torch": torch.__version__, "calls": args.calls, "backend": st.current_backend().describe(),
+                                        "us": rows}, indent=1))
 
 
 if __name__ == "__main__":
