@@ -159,6 +159,15 @@ def selected(case: Case, only: set[str] | None, widths: set[int] | None, dtypes:
             and (not widths or case.workload not in ROW_WORKLOADS or case.shape[1] in widths))
 
 
+def in_width_order(found: list[Case], widths: list[int] | None) -> list[Case]:
+    """``found`` with its row cases in the order of ``widths`` (all workloads' cases of the first
+    width, then of the next: under ``--budget-s`` the widths given first are the ones measured);
+    the other workloads first, as they came."""
+    if not widths:
+        return found
+    return sorted(found, key=lambda c: widths.index(c.shape[1]) + 1 if c.workload in ROW_WORKLOADS else 0)
+
+
 def _matrix(dtype: st.DType, shape: tuple[int, ...], tile: tuple[int, ...] | None = None) -> st.TensorSpec:
     strides = tuple(math.prod(shape[i + 1:]) for i in range(len(shape)))
     return st.TensorSpec(dtype, shape, strides, tile, True)
@@ -524,7 +533,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", help="comma-separated workloads (attention, softmax, log_softmax, rms_norm, "
                                        "layer_norm, add)")
     parser.add_argument("--quick", action="store_true", help="fewer sizes")
-    parser.add_argument("--widths", help="comma-separated row widths (the row workloads; default: all of WIDTHS)")
+    parser.add_argument("--widths", help="comma-separated row widths, run in this order (the row workloads; "
+                                         "default: all of WIDTHS, workload by workload)")
     parser.add_argument("--dtypes", help="comma-separated element types (f16, bf16, f32; default: all)")
     parser.add_argument("--rounds", type=int, help="burst rounds of every comparison (default: the workload's method)")
     parser.add_argument("--steady-s", type=float, help="seconds of steady state each (attention; default 1.0)")
@@ -534,7 +544,8 @@ def main(argv: list[str] | None = None) -> int:
                                                                  "built for other sources fails every case)")
     args = parser.parse_args(argv)
     only = set(args.only.split(",")) if args.only else None
-    widths = {int(w) for w in args.widths.split(",")} if args.widths else None
+    width_order = [int(w) for w in args.widths.split(",")] if args.widths else None
+    widths = set(width_order) if width_order else None
     dtypes = set(args.dtypes.split(",")) if args.dtypes else None
     if args.build:
         return build(args.build, only, widths, dtypes)
@@ -561,9 +572,7 @@ def main(argv: list[str] | None = None) -> int:
     skipped: list[str] = []
     run_started = time.perf_counter()
     with ClockSampler() as sampler:
-        for case in cases(args.quick):
-            if not selected(case, only, widths, dtypes):
-                continue
+        for case in in_width_order([c for c in cases(args.quick) if selected(c, only, widths, dtypes)], width_order):
             started = time.perf_counter()
             if args.budget_s is not None and started - run_started > args.budget_s:
                 skipped.append(case.name)
