@@ -319,8 +319,8 @@ def latency(torch: Any, dist: Any, symmetric: bool) -> dict[str, Any]:
 
 
 def rank_main(out: Path, task: str) -> None:
-    """One rank of a pair: ``task`` is ``latency-NAME`` (1. of the module's docstring) or
-    ``table-ALLREDUCE`` (2.)."""
+    """One rank of a pair: ``task`` is ``latency-NAME`` (1. of the module's docstring),
+    ``peer-check`` (2.) or ``table-ALLREDUCE`` (3.)."""
     import torch
     import torch.distributed as dist
 
@@ -338,7 +338,7 @@ def rank_main(out: Path, task: str) -> None:
     dist.all_reduce(bandwidth, op=dist.ReduceOp.MIN)
     results["copy_bandwidth_min"] = float(bandwidth)
     kind, _, option = task.partition("-")
-    path = out / (f"{task}.json" if kind == "latency" else "tp.json")
+    path = out / (f"{task}.json" if kind in ("latency", "peer") else "tp.json")
 
     def save() -> None:
         if rank == 0:
@@ -432,6 +432,14 @@ def rank_main(out: Path, task: str) -> None:
             save()
         dist.barrier()
         runs = results["runs"]
+
+        def speedups() -> None:
+            tp1 = runs.get("14B TP=1", {}).get("graph")
+            if tp1:
+                results["tp2_speedup"] = {name: rate / tp1 for name, rate in rates.items()}
+            save()
+
+        speedups()
         checked = _peer_checked(out)
         results["peer_checked"] = checked
         for all_reduce in TABLE_ALL_REDUCES:
@@ -443,10 +451,7 @@ def rank_main(out: Path, task: str) -> None:
             results.setdefault("sums_equal", {})[all_reduce] = same
             if not same:  # a wrong sum is no candidate
                 rates[all_reduce] = 0.0
-            tp1 = runs.get("14B TP=1", {}).get("graph")
-            if tp1:
-                results["tp2_speedup"] = {name: rate / tp1 for name, rate in rates.items()}
-            save()
+            speedups()
         choice = [max(rates, key=lambda name: rates[name])]
         dist.broadcast_object_list(choice, src=0)  # both ranks run rank 0's choice
         results["chosen_all_reduce"] = choice[0]
@@ -514,6 +519,13 @@ def run(out: Path, nccl_sweep: bool = False, deadline: float | None = None) -> N
             if entry.get("graph", 0.0) > best[0]:
                 best = (entry["graph"], name, entry["all_reduce"])
     pair(out, "peer-check", {}, 29525, min(end, time.monotonic() + PEER_CHECK_S))
+    try:
+        errors = json.loads((out / "peer-check.json").read_text())["errors"]
+    except (OSError, KeyError, ValueError):
+        errors = []
+    if any("MissingCubin" in error for error in errors):  # every pair after it would miss one too
+        raise SystemExit("peer-check: a cubin is missing from the cache (a source changed since the build): "
+                         "rebuild with bench/tp.py --build ARCH; the TP table is not run")
     print(f"peer-check: {_peer_checked(out)}; the TP table with NCCL {best[1]}, all_reduce={best[2]}", flush=True)
     pair(out, f"table-{best[2]}", NCCL_VARIANTS[best[1]], 29530, end)
     table = out / "tp.json"
