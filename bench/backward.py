@@ -100,7 +100,8 @@ CROSS_ENTROPY_TRIED: dict[str, snn.RowBackward] = {
 (one row of 4096 a block, no hint)."""
 ATTENTION = [(4, 16, 8, 2048, 64, causal) for causal in (False, True)] + [(4, 16, 16, 2048, 128, causal)
                                                                          for causal in (True, False)]
-"""(batch, heads, kv_heads, seq, head dim, causal), bf16."""
+ATTENTION += [(4, 16, 8, 1024, 64, True)]
+"""(batch, heads, kv_heads, seq, head dim, causal), bf16; the last, the training step's (``STEP``)."""
 ATTENTION_FORWARD = [(4, 16, 8, 1024, 64, True), (4, 16, 8, 2048, 64, True), (4, 16, 8, 2048, 64, False)]
 """The forward's cases: the training step's (``STEP``: 4 x 1024 tokens, 16 / 8 heads of 64, causal) and
 the backward's d64 ones."""
@@ -123,12 +124,17 @@ ATTENTION_TRIED: dict[str, dict[tuple[int, bool], tuple[B, B]]] = {
     "safetile d128: dq 64 x 128 keys": _tried(d128=(B(64, 128, 8), B(128, 64, 8, 4))),
     "safetile d128: dkdv 64 keys x 64": _tried(d128=(B(128, 64, 8, 4), B(64, 64, 8, 4))),
     "safetile d128: dkdv 128 keys x 64": _tried(d128=(B(128, 64, 8, 4), B(64, 128, 8))),
+    "safetile d64 causal: dq 128 x 64 keys": _tried(d64_causal=(B(128, 64, 8, 2), B(64, 128, 8, 2))),
+    "safetile d64 causal: dkdv 64 keys x 128": _tried(d64_causal=(B(128, 128, 8, 2), B(128, 64, 8, 2))),
+    "safetile d64 causal: dkdv 64 keys x 64": _tried(d64_causal=(B(128, 128, 8, 2), B(64, 64, 8, 2))),
 }
 """Backward tiles timed beside the shipped ``snn.ATTENTION_BACKWARD_TILES`` ("safetile"), each the
-shipped table with the d128 unmasked entry replaced (all with 8 worker warps, none spilling on
-sm_90): dq at the loads' depth 2 and at tileiras's own, dq 64 queries by 128 keys, dk/dv 64 keys
-by 64 queries and FlashAttention-3's 128 keys by 64 (run -s6b's alternative).  Run -s6a and -s6b
-(session 16) timed the rest of the shapes and depths: docs/benchmarks.md section 8."""
+shipped table with one entry replaced (all with 8 worker warps, none spilling on sm_90): at d128
+unmasked, dq at the loads' depth 2 and at tileiras's own, dq 64 queries by 128 keys, dk/dv 64
+keys by 64 queries and FlashAttention-3's 128 keys by 64 (run -s6b's alternative); at d64
+causal (the step's 1024 tokens: 256 dk/dv blocks of 128 keys on 132 multiprocessors), dq 128 by
+64 keys and dk/dv at 64 keys.  Run -s6a and -s6b (session 16) timed the rest of the shapes and
+depths: docs/benchmarks.md section 8."""
 ATTENTION_FORWARD_TRIED: dict[str, dict[tuple[int, bool], B]] = {
     "safetile 64 x 64 (session 16)": {},
     "safetile 64 x 64 occupancy 2": {(64, c): B(64, 64, occupancy=2) for c in (False, True)},
@@ -346,7 +352,8 @@ def attention_rows(st_stream: Any, sampler: ClockSampler, method: Method,
         do = torch.randn_like(ours)
         impls = {"safetile": _grad(ours, (q, k, v), do), "torch sdpa": _grad(theirs, (q, k, v), do)}
         for name, tiles in ATTENTION_TRIED.items():
-            impls[name] = _with_tiles(tiles, _grad(ours, (q, k, v), do))
+            if tiles[(d, causal)] != snn.ATTENTION_BACKWARD_TILES[(d, causal)]:  # else the shipped again
+                impls[name] = _with_tiles(tiles, _grad(ours, (q, k, v), do))
         if kv == heads:
             impls["triton tutorial 06"] = _tutorial_attention_backward(q, k, v, theirs, do, causal)
         errors = _errors(impls, "torch sdpa")
@@ -371,7 +378,8 @@ def attention_forward_rows(st_stream: Any, sampler: ClockSampler, method: Method
         impls = {"safetile": lambda: (snn.attention(q, k, v, causal=causal),),
                  "torch sdpa": lambda: (F.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=True),)}
         for name, table in ATTENTION_FORWARD_TRIED.items():
-            impls[name] = _configured(impls["safetile"], ATTENTION_FORWARD_TILES=table)
+            if table.get((d, causal)) != snn.ATTENTION_FORWARD_TILES.get((d, causal)):  # else the shipped again
+                impls[name] = _configured(impls["safetile"], ATTENTION_FORWARD_TILES=table)
         errors = _errors(impls, "torch sdpa")
         timings = _compare(impls, "torch sdpa", st_stream, sampler, method)
         flop = 4 * batch * heads * seq * seq * d * (0.5 if causal else 1)  # the forward's 2 GEMMs
