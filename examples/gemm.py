@@ -7,7 +7,8 @@ facts of contiguous, 16-aligned operands the inner strides are static 1.
 (``gemm_plan``: the tiles of ``gemm_tiles``, whether to split K, whether to
 run persistent) and launches ``grouped_gemm``, the persistent grouped GEMM
 of ``examples/persistent_gemm.py`` (128x256 tiles: one block per SM walks
-them), or ``split_k`` where the plain grid would leave most of the GPU idle.
+them), ``split_k`` where the plain grid would leave most of the GPU idle, or
+``split_columns`` where K is long and the last wave of tiles short.
 Shipped defaults (the best of ``bench/gemm.py`` on an H100 by its method,
 docs/benchmarks.md §4): for big outputs 128x256x64 tiles in the grouped
 order (``G = 8``) with, on sm_90, 8 worker warps (384 threads, 168
@@ -23,6 +24,12 @@ tiles for 132 SMs): ``split_k_gemm``'s block ``(s, bm, bn)`` sums every
 no atomics: each partial and each output tile has one writer, and the
 grid-strided K walk is proved in range (safe and ``unchecked_accesses``
 compile to one cubin).
+
+Split columns (``split_columns``: a long K and a short last wave of tiles): ``split_k_gemm``
+sums the K of the tiles in the first tile columns in ``S`` splits, then ``split_columns_gemm``
+writes every output tile, those columns as the sum of their partials and the rest by the whole
+K loop, so the unsplit tiles fill whole waves and the split ones the SMs of the last.  Two
+launches, no atomics, one writer a tile.
 
 Stream-K (``stream_k``: a partial last wave of big tiles): ``stream_k_gemm``'s
 blocks each take an equal contiguous run of all tiles' K steps and write a
