@@ -287,12 +287,12 @@ class _Warm:
 
     A later call of the signature runs no recipe: it allocates the outputs, takes the kernel's
     tensor inputs from the call's arguments (made contiguous where the first call's were not; a
-    view the recipe made of one, at its offset and layout), makes one storage a tensor over its
-    memory and hands them to the plan's launcher: no
-    safetile handles, no plan lookup, no partitions, nothing the signature decides checked
-    again.  What the addresses decide is checked every call: an output overlapping another
-    argument is refused as ``launch`` refuses it (``check_disjoint``); on the GPU the caching
-    allocator is told of every input's use every call (``keep_for_stream``).  The outputs and
+    view the recipe made of one, at its offset and layout) and launches: on the host through one
+    storage a tensor handed to the plan's launcher, on the GPU from the tensors' addresses alone
+    (``_launch_on_gpu``): no safetile handles, no plan lookup, no partitions, nothing the
+    signature decides checked again.  What the addresses decide is checked every call: an output
+    overlapping another argument is refused as ``launch`` refuses it (``check_disjoint``); on the
+    GPU the caching allocator is told of every input's use every call (``record_stream``).  The outputs and
     contiguous copies are new allocations of torch's (64-byte aligned on the host, 512 on the
     GPU), so their alignment is the first call's.  The handles the first launch made were
     private to the call (no one else could hold them), so their moves check nothing a later
