@@ -210,11 +210,14 @@ SOFTMAX = RowTable(
         # 1.10-1.11x the 4096 at occupancy 6 with TMA stores shipped before, 1.11-1.14x at 256 columns); wider,
         # 8192 at 6 up to 4096 (2 rows of 4096: 1.12x the 8192 at 4 with TMA stores), 4096 with 8 warps
         # the log-softmax's pick (1-2% either way).  The TMA-store candidates ran 10-48% slower and left.
+        # Since run -s7, 4096 elements a block with no hint up to 1024 columns (4 rows of 1024: 56 registers,
+        # 23 instructions an element against one row's 38, sm_90 SASS).
         # Rows of 2048 columns were not timed (the same candidates); rows of 8192 were not either: they
         # keep the 8192 at 4 with TMA stores first (safetile.nn's softmax spills 32 bytes with direct
         # stores at occupancy 6 there), direct stores with no hint and with 8 warps (80 and 56
         # registers) its runners-up
-        16: [(1024, [(1024, {}, DIRECT_STORES), (4096, {"occupancy": 8}, DIRECT_STORES), (2048, {}, DIRECT_STORES)]),
+        16: [(1024, [(1024, {}, DIRECT_STORES), (4096, {"occupancy": 8}, DIRECT_STORES), (2048, {}, DIRECT_STORES),
+                     (4096, {}, DIRECT_STORES)]),
              (4096, [(8192, {"occupancy": 6}, DIRECT_STORES), (4096, {"num_worker_warps_per_cta": 8}, DIRECT_STORES),
                      (4096, {}, DIRECT_STORES)]),
              (None, [(8192, {"occupancy": 4}), (8192, {}, DIRECT_STORES),
