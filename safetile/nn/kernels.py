@@ -21,8 +21,9 @@ Conventions shared by the kernels:
   rows in one ``(BM, BN)`` tile, ``BN >= N`` a power of two; columns past the
   end load as the padding and are dropped by the stores.  The forward rows
   take their tiles and sm_90 hints from ``safetile/rows.py``'s tables (the
-  examples' tuned defaults: ``RowTable.hints`` and ``RowTable.store_hints``
-  give the hints of the default's tile, none for another).
+  examples' tuned defaults: ``RowTable.hints``, ``RowTable.store_hints`` and
+  ``RowTable.load_hints`` give the hints of the default's tile, none for
+  another).
 * ``cross_entropy_forward`` and ``cross_entropy_backward`` take rows of any
   width (a vocabulary): the forward walks the row's column tiles with an
   online max and sum; the backward's tiles are independent given the saved
@@ -36,7 +37,8 @@ import safetile as st
 from safetile import rows
 
 
-@st.kernel(optimization_hints=rows.SOFTMAX.hints, store_hints=rows.SOFTMAX.store_hints)
+@st.kernel(optimization_hints=rows.SOFTMAX.hints, store_hints=rows.SOFTMAX.store_hints,
+           load_hints=rows.SOFTMAX.load_hints)
 def softmax_forward(y: st.Mut["E", ("BM", "BN")], x: st.Ref["E", (-1, "N")], *, E: st.DType, A: st.DType,
                     BM: int, BN: int, N: int, LOG: int = 0):
     """``y = softmax(x)`` along rows (``LOG``: ``log_softmax``)."""
@@ -122,7 +124,8 @@ def cross_entropy_backward(dx: st.Mut["E", ("BM", "BN")], x: st.Ref["E", (-1, -1
     dx.store(((st.exp(tile - row_lse) - hit) * scale).astype(E))
 
 
-@st.kernel(optimization_hints=rows.RMS_NORM.hints, store_hints=rows.RMS_NORM.store_hints)
+@st.kernel(optimization_hints=rows.RMS_NORM.hints, store_hints=rows.RMS_NORM.store_hints,
+           load_hints=rows.RMS_NORM.load_hints)
 def rms_norm_forward(y: st.Mut["E", ("BM", "BN")], rstd: st.Mut["A", ("BM",)], x: st.Ref["E", (-1, "N")],
                      w: st.Ref["E", ("N",)], *, E: st.DType, A: st.DType, BM: int, BN: int, N: int, EPS: float):
     """``y = x * rstd * w`` with ``rstd = 1 / sqrt(mean(x**2) + EPS)`` per row (saved)."""
@@ -174,7 +177,8 @@ def column_sums(total: st.Mut["E", ("BN",)], partial: st.Ref["A", (-1, -1)], *, 
     total.store(acc.astype(E))
 
 
-@st.kernel(optimization_hints=rows.LAYER_NORM.hints, store_hints=rows.LAYER_NORM.store_hints)
+@st.kernel(optimization_hints=rows.LAYER_NORM.hints, store_hints=rows.LAYER_NORM.store_hints,
+           load_hints=rows.LAYER_NORM.load_hints)
 def layer_norm_forward(y: st.Mut["E", ("BM", "BN")], mean: st.Mut["A", ("BM",)], rstd: st.Mut["A", ("BM",)],
                        x: st.Ref["E", (-1, "N")], w: st.Ref["E", ("N",)], b: st.Ref["E", ("N",)], *, E: st.DType,
                        A: st.DType, BM: int, BN: int, N: int, EPS: float):

@@ -105,9 +105,10 @@ def test_the_nn_forward_launches_the_tiles_and_hints_the_examples_launcher_defau
                 v.generics.get("LOG", 0) == int(workload == "log_softmax")]
     assert [(v.generics["BM"], v.generics["BN"]) for v in launched] == [(expected["BM"], expected["BN"])]
     assert launched[0].entry.properties.get("optimization_hints") == hints_attr(expected["optimization_hints"])
-    stores = [op for op in launched[0].entry.walk() if op.name == "cuda_tile.store_view_tko"]
-    assert stores and all(op.properties.get("optimization_hints") == (
-        hints_attr(expected["store_hints"]) if "store_hints" in expected else None) for op in stores)
+    for op_name, option in (("cuda_tile.store_view_tko", "store_hints"), ("cuda_tile.load_view_tko", "load_hints")):
+        ops = [op for op in launched[0].entry.walk() if op.name == op_name]
+        assert ops and all(op.properties.get("optimization_hints") == (
+            hints_attr(expected[option]) if option in expected else None) for op in ops), option
 
 
 SPILL_WIDTHS = (256, 1024, 2048, 4096, 8192, 16384, 65536, 262144)
