@@ -71,6 +71,7 @@ PERSISTENT_MATMUL = _example("gemm", "persistent_kernel")()
 SPLIT_K = _example("gemm", "split_k_gemm")
 SPLIT_K_SUM = _example("gemm", "split_k_sum")
 SPLIT_COLUMNS = _example("gemm", "split_columns_gemm")
+SPLIT_COLUMNS_SUM = _example("gemm", "split_columns_sum")
 SUM_TILE = _example("gemm", "SUM_TILE")
 GROUP = _example("gemm", "GROUP")
 STREAM_K = _example("gemm", "stream_k_gemm")
@@ -148,7 +149,7 @@ class Config:
 
     def second(self) -> st.Kernel:
         """Split-columns' second launch (``split_columns_gemm``) with the config's hints; the first
-        is ``kernel()``'s split-K."""
+        is ``kernel()``'s split-K, the third ``split_columns_sum``."""
         return SPLIT_COLUMNS.with_options(**self.hints)
 
 
@@ -228,11 +229,13 @@ METHOD = Method(rounds=6, warm=10, reps=3, cool_s=0.2, steady_s=1.0)
 QUICK = Method(rounds=3, warm=5, reps=3, cool_s=0.1, steady_s=0.3)
 
 
-def problems(quick: bool, only: str | None = None,
-             tokens: tuple[int, ...] = TOKENS) -> list[tuple[str, int, int, int, str, list[Config]]]:
+def problems(quick: bool, only: str | None = None, tokens: tuple[int, ...] = TOKENS,
+             labels: frozenset[str] | None = None) -> list[tuple[str, int, int, int, str, list[Config]]]:
     """(dtype, M, N, K, label, configs) of each problem timed: the squares and FP8 (unless ``only``),
     then the projections at ``tokens``; ``only="candidates"`` or ``"shipped"``: ``CANDIDATES`` or
-    ``SHIPPED`` alone (``quick`` or not)."""
+    ``SHIPPED`` alone (``quick`` or not); ``labels``: only the problems of those labels."""
+    if labels is not None:
+        return [found for found in problems(quick, only, tokens) if found[4] in labels]
     if only in ("candidates", "shipped"):
         return CANDIDATES if only == "candidates" else SHIPPED
     found = []
@@ -288,6 +291,12 @@ def piece(config: Config) -> tuple[int, int]:
     return min(SUM_PIECE[0], config.bm), min(SUM_PIECE[1], config.bn)
 
 
+def columns_sum_spec(config: Config, dtype: st.DType, m: int, n: int) -> dict[str, Any]:
+    """Split-columns' third launch (``split_columns_sum``): the split columns' partials into ``z``."""
+    return dict(z=st.TensorSpec(dtype, (m, n), (n, 1), piece(config), True),
+                p=partials_spec(config.splits, m, columns(config, n), None))
+
+
 def sum_spec(config: Config, dtype: st.DType, m: int, n: int, k: int) -> dict[str, Any]:
     """The second launch of split-K (``split_k_sum``), split-columns (``split_columns_gemm``) or
     stream-K (``stream_k_sum``): the partials into ``z``."""
@@ -335,7 +344,8 @@ def sass_counts(cubin: Path) -> str:
     return ", ".join(f"{op} x{count}" for op, count in sorted(found.items())) or "none"
 
 
-def build(arch: str | None, only: str | None = None, tokens: tuple[int, ...] = TOKENS, quick: bool = False) -> None:
+def build(arch: str | None, only: str | None = None, tokens: tuple[int, ...] = TOKENS, quick: bool = False,
+          labels: frozenset[str] | None = None) -> None:
     """Every config's cubin (and ``matmul()``'s; split-K and stream-K: both launches, and the
     unchecked twins of ``BUILD_ONLY``) into the cache, and its resources (read from the cubin) and
     its SASS's MMA and spill instructions (``sass_counts``).  ``arch=None`` (``run``, on the GPU
@@ -359,7 +369,7 @@ def build(arch: str | None, only: str | None = None, tokens: tuple[int, ...] = T
         print(f"| {what} | {label} | {usage.registers} | {usage.stack_bytes} | {usage.shared_bytes} | "
               f"{sass_counts(done.cubin)} | {same if same != name else ''} |", flush=True)
 
-    for dtype_name, m, n, k, label, configs in problems(quick, only, tokens):
+    for dtype_name, m, n, k, label, configs in problems(quick, only, tokens, labels):
         dtype = getattr(st, "bf16" if dtype_name == "fp8" else dtype_name)
         fp8 = dtype_name == "fp8"
         twins = [c for c in BUILD_ONLY if replace(c, unchecked=False) in configs]
@@ -374,8 +384,9 @@ def build(arch: str | None, only: str | None = None, tokens: tuple[int, ...] = T
                 what = f"example {'scaled_mm' if fp8 else 'matmul'}() = {what}"
             one(kernel, what, f"{dtype_name} {label}", spec(config, dtype, m, n, k))
             if config.columns:
-                one(second, f"{what}: the GEMM and the split columns' sum", f"{dtype_name} {label}",
-                    sum_spec(config, dtype, m, n, k))
+                one(second, f"{what}: the GEMM", f"{dtype_name} {label}", sum_spec(config, dtype, m, n, k))
+                one(SPLIT_COLUMNS_SUM, f"{what}: the split columns' sum {'x'.join(map(str, piece(config)))}",
+                    f"{dtype_name} {label}", columns_sum_spec(config, dtype, m, n))
             elif config.splits:
                 one(SPLIT_K_SUM, f"{what}: split-K sum {SUM_TILE[0]}x{SUM_TILE[1]}", f"{dtype_name} {label}",
                     sum_spec(config, dtype, m, n, k))
@@ -388,7 +399,8 @@ def build(arch: str | None, only: str | None = None, tokens: tuple[int, ...] = T
 
 
 def run(quick: bool, json_path: str | None = None, only: str | None = None,
-        tokens: tuple[int, ...] = TOKENS, rounds: int | None = None) -> list[dict[str, Any]]:
+        tokens: tuple[int, ...] = TOKENS, rounds: int | None = None,
+        labels: frozenset[str] | None = None) -> list[dict[str, Any]]:
     """Every problem by the method (``rounds``: that many burst rounds instead of its own); the
     rows so far written to ``json_path`` after each problem."""
     import torch
@@ -397,10 +409,10 @@ def run(quick: bool, json_path: str | None = None, only: str | None = None,
     stream = st.current_backend().default_stream
     torch_stream = torch.cuda.ExternalStream(int(stream.handle))
     method = replace(QUICK if quick else METHOD, **({"rounds": rounds} if rounds else {}))
-    build(None, only, tokens, quick)
+    build(None, only, tokens, quick, labels)
     print("every variant loaded from the cache", flush=True)
     with ClockSampler() as sampler:
-        for dtype_name, m, n, k, label, configs in problems(quick, only, tokens):
+        for dtype_name, m, n, k, label, configs in problems(quick, only, tokens, labels):
             fp8 = dtype_name == "fp8"
             dtype = getattr(torch, {"f16": "float16", "bf16": "bfloat16", "fp8": "bfloat16"}[dtype_name])
             gen = torch.Generator(device="cuda").manual_seed(0)
@@ -430,53 +442,54 @@ def run(quick: bool, json_path: str | None = None, only: str | None = None,
                     results.append(dict(dtype=dtype_name, problem=label, wrong=name, error=error))
                 return error < 2e-2
 
-            def split_k(kernel: st.Kernel, config: Config, z: st.Tensor, second: st.Kernel | None = None
+            def split_k(kernel: st.Kernel, config: Config, out: Any, second: st.Kernel | None = None
                         ) -> list[Prepared]:
-                """Split-K's (split-columns': ``second`` its second launch) two launches, each prepared,
-                on partials of their own."""
+                """Split-K's two launches (split-columns': ``second`` its second, then its sum), each
+                prepared, on partials of their own, into ``out``."""
                 part = torch.full((config.splits, m, columns(config, n)), float("nan"), device="cuda",
                                   dtype=torch.float32)
                 first = kernel(st.as_tensor(part).partition((1, config.bm, config.bn)), st.as_tensor(a),
                                st.as_tensor(b), BK=config.bk).prepare()
                 if second is not None:
-                    return [first, second(z.partition((config.bm, config.bn)), st.as_tensor(part), st.as_tensor(a),
-                                          st.as_tensor(b), BK=config.bk, G=GROUP).prepare()]
-                return [first, SPLIT_K_SUM(z.partition(SUM_TILE), st.as_tensor(part)).prepare()]
+                    return [first, second(st.as_tensor(out).partition((config.bm, config.bn)), st.as_tensor(part),
+                                          st.as_tensor(a), st.as_tensor(b), BK=config.bk, G=GROUP).prepare(),
+                            SPLIT_COLUMNS_SUM(st.as_tensor(out).partition(piece(config)), st.as_tensor(part)).prepare()]
+                return [first, SPLIT_K_SUM(st.as_tensor(out).partition(SUM_TILE), st.as_tensor(part)).prepare()]
 
-            def stream_k(kernel: st.Kernel, config: Config, z: st.Tensor) -> list[Prepared]:
+            def stream_k(kernel: st.Kernel, config: Config, out: Any) -> list[Prepared]:
                 """Stream-K's two launches, each prepared, on partials of their own."""
                 blocks, units, pieces = STREAM_K_SHAPE(m, n, k, config.bm, config.bn, config.bk, PERSISTENT_BLOCKS)
                 part = torch.full((pieces * blocks * config.bm, config.bn), float("nan"), device="cuda",
                                   dtype=torch.float32)
                 return [kernel(st.as_tensor(part).partition((config.bm, config.bn)), st.as_tensor(a),
                                st.as_tensor(b), BK=config.bk, grid=(blocks,)).prepare(),
-                        STREAM_K_SUM(z.partition(piece(config)), st.as_tensor(part), units, k // config.bk, blocks,
-                                     BM=config.bm, BN=config.bn).prepare()]
+                        STREAM_K_SUM(st.as_tensor(out).partition(piece(config)), st.as_tensor(part), units,
+                                     k // config.bk, blocks, BM=config.bm, BN=config.bn).prepare()]
 
             launches = [(config.name,
-                         lambda z, config=config: split_k(KERNELS[config], config, z, SECONDS.get(config))
-                         if config.splits else stream_k(KERNELS[config], config, z) if config.stream_k
+                         lambda out, config=config: split_k(KERNELS[config], config, out, SECONDS.get(config))
+                         if config.splits else stream_k(KERNELS[config], config, out) if config.stream_k
                          else [KERNELS[config](
-                             z.partition((config.bm, config.bn)), st.as_tensor(a), st.as_tensor(b),
+                             st.as_tensor(out).partition((config.bm, config.bn)), st.as_tensor(a), st.as_tensor(b),
                              *((0.5 * 0.25,) if fp8 else ()), **config.generics,
                              **({"grid": (PERSISTENT_BLOCKS,)} if config.persistent else {})).prepare()])
                         for config in configs]
             mine = shipped(m, n, k, fp8)
             if fp8:
-                launches.append((f"example scaled_mm() = {mine.name}",
-                                 lambda z: [SCALED_MM(z, st.as_tensor(a), st.as_tensor(b), 0.5, 0.25).prepare()]))
+                launches.append((f"example scaled_mm() = {mine.name}", lambda out: [
+                    SCALED_MM(st.as_tensor(out), st.as_tensor(a), st.as_tensor(b), 0.5, 0.25).prepare()]))
             elif mine.splits:  # matmul() as a user calls it, checked; then its two launches, prepared
                 out = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
                 MATMUL(st.as_tensor(out), st.as_tensor(a), st.as_tensor(b)).sync()
                 check("example matmul()", out)  # then its launches, prepared, are checked as any other
                 launches.append((f"example matmul() = {mine.name}",
-                                 lambda z: split_k(SPLIT_K, mine, z, SPLIT_COLUMNS if mine.columns else None)))
+                                 lambda out: split_k(SPLIT_K, mine, out, SPLIT_COLUMNS if mine.columns else None)))
             else:
                 launches.append((f"example matmul() = {mine.name}",
-                                 lambda z: [MATMUL(z, st.as_tensor(a), st.as_tensor(b)).prepare()]))
+                                 lambda out: [MATMUL(st.as_tensor(out), st.as_tensor(a), st.as_tensor(b)).prepare()]))
             for name, launch in launches:
                 out = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
-                prepared = launch(st.as_tensor(out))
+                prepared = launch(out)
                 for one in prepared:
                     one.enqueue(stream)
                 stream.synchronize()
@@ -581,6 +594,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tokens", default=",".join(map(str, TOKENS)),
                         help=f"the projections' M, a comma-separated subset of {','.join(map(str, TOKENS))}")
     parser.add_argument("--rounds", type=int, help="burst rounds (default: the method's, 6; --quick 3)")
+    parser.add_argument("--problems", help="only the problems of these labels, comma-separated (e.g. 'down M=1024')")
     parser.add_argument("--plot", metavar="JSON", type=Path,
                         help="here, no GPU: plot a run's --json beside it (the same name, .png)")
     args = parser.parse_args(argv)
@@ -588,6 +602,10 @@ def main(argv: list[str] | None = None) -> int:
     if not set(tokens) <= set(TOKENS):
         parser.error(f"--tokens {args.tokens}: each must be one of {', '.join(map(str, TOKENS))}")
     only = args.only
+    labels = frozenset(args.problems.split(",")) if args.problems else None
+    if labels is not None and not labels <= {found[4] for found in problems(args.quick, only, tokens)}:
+        parser.error(f"--problems {args.problems}: each must be a label of the problems --only "
+                     f"{only or '(none)'} times: {', '.join(found[4] for found in problems(args.quick, only, tokens))}")
     if args.plot:
         run_json = json.loads(args.plot.read_text())
         state = run_json.get("device", {})
@@ -595,14 +613,14 @@ def main(argv: list[str] | None = None) -> int:
              f"{args.plot.stem}: {state.get('name', '?')}, driver {state.get('driver_version', '?')}")
         return 0
     if args.build:
-        build(args.build, only, tokens)
+        build(args.build, only, tokens, labels=labels)
         return 0
     import time
 
     import torch
 
     state = device_state()
-    results = run(args.quick, args.json, only, tokens, args.rounds)
+    results = run(args.quick, args.json, only, tokens, args.rounds, labels)
     print(f"# GEMM: {torch.cuda.get_device_name()}, torch {torch.__version__}, "
           f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; device {state}\n")
     print(table(results))

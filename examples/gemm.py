@@ -240,39 +240,58 @@ def split_columns_gemm(
     BK: int,
     G: int,
 ):
-    """Split columns, second launch: the grouped GEMM, except that a tile of the first ``C`` tile
-    columns (``p``: ``[S, M, C * BN]``, ``split_k_gemm``'s ``S`` partials of those columns) is the
-    sum of its partials instead of a K loop.  In the grouped order the launch starts with those
-    tiles' blocks (the first ``C`` columns of each group of ``G`` rows), so the short sums run first
-    and the K loops of the other tiles fill the SMs.  Each branch is a loop of at most one trip, not
-    an ``if``: the column it binds is bounded by ``p``'s tiles (the sum) or ``z``'s (the K loop), so
-    every index is proved or a launch check; each tile has one writer."""
+    """Split columns, second launch: ``grouped_gemm``, except that the K loop of a tile in the first
+    ``C`` tile columns (``p``: ``[S, M, C * BN]``, ``split_k_gemm``'s partials of those columns) has
+    no trip, so the block writes zeros there and ends (``split_columns_sum`` then writes those
+    tiles).  In the grouped order those blocks come first in each group of ``G`` tile rows.  The K
+    loop's bound is ``min(KT, max(0, (bn + 1 - C) * KT))``, below ``KT``: every index is proved or a
+    launch check, and the kernel compiles as ``grouped_gemm`` does (tileiras 13.4, sm_90: the same
+    registers, shared memory and MMA instructions).  Adding the partials in this launch instead (a
+    loop of one trip for a split column) made tileiras compile the K loop with half the warpgroup MMA
+    instructions and less shared memory (128x128: 744 bytes of spill), and it ran 0.52-0.73 of
+    cuBLAS where the plain grids ran 0.73-0.86 (docs/benchmarks.md §4)."""
     idx = z.tile_index(order=st.grouped(G))
     bm, bn = idx
-    pp = p.partition((1, BM, BN))
     px, py = x.partition((BM, BK)), y.partition((BK, BN))
-    split = st.num_tiles(pp, 2)
+    split, k_tiles = st.num_tiles(p.partition((1, BM, BN)), 2), st.num_tiles(px, 1)
     acc = st.zeros((BM, BN), st.f32)
-    for c in range(bn, min(split, bn + 1)):  # one trip for a split column: the sum of its partials
-        for s in range(st.num_tiles(pp, 0)):
-            acc = acc + pp.load((s, bm, c)).reshape((BM, BN))
-    for c in range(max(bn, split), bn + 1):  # one trip for any other column: the whole K loop
-        for k in range(st.num_tiles(px, 1)):
-            acc = st.mma(px.load((bm, k)), py.load((k, c)), acc)
+    for k in range(min(k_tiles, max(0, (bn + 1 - split) * k_tiles))):
+        acc = st.mma(px.load((bm, k)), py.load((k, bn)), acc)
     z.store(acc.astype(E), idx)
+
+
+@st.kernel(specialize=[dict(E=f16, FM=32, FN=128)])
+def split_columns_sum(
+    z: st.Mut["E", ("FM", "FN")],
+    p: st.Ref[st.f32, (-1, -1, -1)],
+    *,
+    E: st.DType,
+    FM: int,
+    FN: int,
+):
+    """Split columns, third launch: each ``FM x FN`` piece of ``z`` in the split columns (``p``'s
+    ``C * BN``) is the sum of its ``S`` partials, cast to ``E``; a block past them does nothing (a
+    loop of no trip, whose column is then below ``p``'s pieces: no check is left in the kernel)."""
+    fm, fn, _ = st.tile_block_id()
+    pp = p.partition((1, FM, FN))
+    for c in range(fn, min(st.num_tiles(pp, 2), fn + 1)):
+        total = st.zeros((FM, FN), st.f32)
+        for s in range(st.num_tiles(pp, 0)):
+            total = total + pp.load((s, fm, c)).reshape((FM, FN))
+        z.store(total.astype(E))
 
 
 def split_columns(z: st.Tensor, x: st.Tensor, y: st.Tensor, partials: st.Tensor, *, BM: int, BN: int,
                   BK: int) -> st.DeviceOp:
-    """``z = x @ y`` in two launches where only the tiles of the first ``C`` tile columns split K:
+    """``z = x @ y`` in three launches where only the tiles of the first ``C`` tile columns split K:
     ``split_k_gemm`` sums their K tiles in ``S`` splits into ``partials`` (``[S, M, C * BN]`` f32),
-    then ``split_columns_gemm`` writes every tile of ``z``, those columns as the sum of their
-    partials, the others by the whole K loop.  So a grid of ``R x (N / BN)`` tiles runs the
-    ``R x (N / BN - C)`` tiles that fill whole waves unsplit and spreads the rest over the SMs in
-    ``S`` shares of their K (Qwen3-4B's down projection at 1024 tokens on 128x128 tiles: 128 tiles
-    unsplit, 32 in 4 splits on 128 blocks: ``gemm_plan``).  Its value is ``(z partitioned, x, y,
-    partials)``.  Refused: a ``K`` that is not whole ``BK`` tiles, ``partials`` whose columns are
-    not whole ``BN`` tiles within ``z``'s, more splits than K tiles."""
+    ``split_columns_gemm`` writes every other tile by the whole K loop, and ``split_columns_sum``
+    the split ones as the sums of their partials (pieces of ``SUM_PIECE``, or the tile where
+    smaller).  So a grid of ``R x (N / BN)`` tiles runs the ``R x (N / BN - C)`` tiles that fill
+    whole waves unsplit and spreads the rest over the SMs in ``S`` shares of their K (``gemm_plan``'s
+    ``columns_plan``).  Its value is ``(z partitioned, x, y, partials)``.  Refused: a ``K`` that is
+    not whole ``BK`` tiles, ``partials`` whose columns are not whole ``BN`` tiles within ``z``'s,
+    more splits than K tiles."""
     (m, k), n = x.shape, y.shape[1]
     if k % BK:
         raise ValueError(f"split_columns: K = {k} is not a multiple of BK = {BK}; pass a BK that divides K "
@@ -284,9 +303,12 @@ def split_columns(z: st.Tensor, x: st.Tensor, y: st.Tensor, partials: st.Tensor,
     if not 1 <= splits <= k // BK:
         raise ValueError(f"split_columns: S = {splits} splits of {k // BK} K tiles of {BK}: every split needs "
                          f"a K tile; take 1 <= S <= {k // BK}")
+    piece = min(SUM_PIECE[0], BM), min(SUM_PIECE[1], BN)
     first = split_k_gemm(partials.partition((1, BM, BN)), x, y, BK=BK)
     return first.then(lambda v: split_columns_gemm(z.partition((BM, BN)), v[0].unpartition(), v[1], v[2], BK=BK,
-                                                   G=GROUP).then(lambda w: (w[0], w[2], w[3], w[1])))
+                                                   G=GROUP)).then(
+        lambda w: split_columns_sum(w[0].unpartition().partition(piece), w[1]).then(
+            lambda u: (u[0], w[2], w[3], u[1])))
 
 
 @st.kernel(
@@ -382,7 +404,8 @@ def stream_k_sum(
 
 
 SUM_PIECE = (32, 128)
-"""``stream_k_sum``'s output piece for 128x256 tiles (32 of a tile: many blocks for a memory-bound sum)."""
+"""``stream_k_sum``'s and ``split_columns_sum``'s output piece (32 of a 128x256 tile: many blocks for a
+memory-bound sum)."""
 
 
 class StreamK(NamedTuple):

@@ -255,11 +255,12 @@ def test_split_columns_equals_numpy(m: int, n: int, k: int, splits: int, columns
     assert out[3].shape == (splits, m, columns * 32)
 
 
-def test_the_split_columns_kernel_keeps_no_check_and_its_launch_refuses_a_short_y() -> None:
-    """The split column is bounded by the partials' tiles, the whole-K column by z's: y's and the
-    partials' rows are launch checks."""
+def test_the_split_columns_kernels_keep_no_check_and_the_gemm_refuses_a_short_y() -> None:
+    """The K loop's bound is below x's K tiles, the sum's column below the partials' pieces: y's
+    columns and the partials' rows are launch checks."""
     assert not re.findall(r"\bassert ", print_tile_ir(GEMM.split_columns_gemm.compile(E=f32, BM=16, BN=16, BK=16,
                                                                                       G=2)))
+    assert not re.findall(r"\bassert ", print_tile_ir(GEMM.split_columns_sum.compile(E=f32, FM=8, FN=16)))
     z, p, x, y = (st.zeros((16, 32)).sync(), st.zeros((2, 16, 16)).sync(), st.ones((16, 64)).sync(),
                   st.ones((64, 16)).sync())
     with pytest.raises(st.LaunchRefused, match="split_columns_gemm"):
