@@ -407,27 +407,32 @@ ATTENTION_FORWARD_TILES: dict[tuple[int, bool], AttentionTiles] = {
 }
 """Per ``(head dimension, causal)``, the tiles of ``attention_forward`` (smaller for shorter
 sequences): at d64, 64 queries by 128 keys at two blocks a multiprocessor (128 registers, 92,256 B
-of shared memory, no spill on sm_90), examples/flash_attention.py's pick at 1024 tokens; the
-``ATTENTION_TILE`` square without hints, session 16's, takes 183 registers and 190,056 B, one
-block of one consumer warpgroup a multiprocessor."""
+of shared memory, no spill on sm_90; examples/flash_attention.py's pick at 1024 tokens).  Causal,
+on an H100 (docs/benchmarks.md section 8, run -s7a): 0.87 of SDPA at the training step's shape
+(4 x 1024 tokens, 16 / 8 heads), 0.84 at 2048 tokens, where the ``ATTENTION_TILE`` square without
+hints (session 16's: 183 registers, 190,056 B, one block of one consumer warpgroup a
+multiprocessor) ran 0.49 and 0.46, and the square at two blocks, 128 x 64 and 128 x 128 at 8
+worker warps 0.72-0.82; unmasked d64 was not timed (the same tiles as causal)."""
 
 ATTENTION_BACKWARD_TILES: dict[tuple[int, bool], tuple[AttentionTiles, AttentionTiles]] = {
     (64, False): (AttentionTiles(128, 64, 8, 2), AttentionTiles(64, 128, 8, 2)),
-    (64, True): (AttentionTiles(128, 128, 8, 2), AttentionTiles(64, 128, 8, 2)),
+    (64, True): (AttentionTiles(128, 64, 8, 2), AttentionTiles(64, 128, 8, 2)),
     (128, False): (AttentionTiles(128, 64, 8, 4), AttentionTiles(128, 64, 8, 4)),
     (128, True): (AttentionTiles(128, 64, 8), AttentionTiles(64, 128, 8)),
 }
 """Per ``(head dimension, causal)``, the tiles of ``(attention_backward_dq, attention_backward_dkdv)``
 (smaller for shorter sequences): the fastest of the configurations bench/backward.py timed on an
 H100 (docs/benchmarks.md, section 8), none spilling a register on sm_90 at its shapes
-(test_torch_autograd.py).  dq's block owns 128 queries and walks 64 keys a step (128 at d64
-causal); dk/dv's owns 128 keys and walks 64 queries a step, except at d128 unmasked (64 keys,
-128 queries).  All take 8 worker warps (dk/dv at d64 without them: 255 registers and a 352 B
-spill, its scores and both accumulators being 128 keys tall); the loads' pipeline depth is 2 at
-d64 and 4 at d128 unmasked, where dk/dv's 64-key block then streams its 128-query tiles through
-232,056 B of shared memory (199,296 B at tileiras's own depth: 0.79 of SDPA against 0.68).  At d128
+(test_torch_autograd.py).  dq's block owns 128 queries and walks 64 keys a step; dk/dv's owns
+128 keys and walks 64 queries a step, except at d128 unmasked (64 keys, 128 queries).  All take 8
+worker warps (dk/dv at d64 without them: 255 registers and a 352 B spill, its scores and both
+accumulators being 128 keys tall); the loads' pipeline depth is 2 at d64 and 4 at d128 unmasked,
+where dk/dv's 64-key block then streams its 128-query tiles through 232,056 B of shared memory
+(199,296 B at tileiras's own depth: 0.79 of SDPA against 0.68).  At d128
 causal the 128-key dk/dv ran faster than that (0.83 against 0.77), unmasked slower (0.74).  Runs
--s6a and -s6b, two GPU calls, gave the same ratio for each pick."""
+-s6a and -s6b, two GPU calls, gave the same ratio for each pick.  At d64 causal, run -s7a (session
+17, one run, the candidates in the same shuffled rounds): dq walking 64 keys a step ran 1.15 of
+SDPA at 2048 tokens and 1.42 at the training step's 1024, against 1.08 and 1.38 for 128 keys."""
 
 
 def _attention_facts(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool) -> tuple[int, int, int]:

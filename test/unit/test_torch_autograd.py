@@ -341,6 +341,23 @@ def test_attention_forward_tiles_per_head_dimension(causal: bool, monkeypatch: p
     torch.testing.assert_close(nn.attention(q, k, v, causal), sdpa(q, k, v, causal))
 
 
+def test_the_training_steps_attention_tiles() -> None:
+    """The tiles the training step's attention launches (bench/backward.py's ``STEP``: 1024 tokens,
+    16 / 8 heads of 64, causal), the fastest timed on an H100 (docs/benchmarks.md section 8, run
+    -s7a): the forward 64 queries by 128 keys at two blocks a multiprocessor (session 16's 64 x 64
+    square: 0.49 of SDPA, this 0.87), dq 128 queries by 64 keys, dk/dv 128 keys by 64 queries, both
+    at 8 worker warps and a load depth of 2."""
+    q = torch.empty(64, 1024, 64, dtype=torch.bfloat16, device="meta")
+    k = torch.empty(32, 1024, 64, dtype=torch.bfloat16, device="meta")
+
+    def tiles(generics: dict[str, object]) -> tuple[object, ...]:
+        return tuple(generics[name] for name in ("BQ", "BK", "WARPS", "OCCUPANCY", "LATENCY"))
+
+    assert tiles(nn._forward_generics(q, k, k, True, 0.125)) == (64, 128, 0, 2, 0)
+    assert tiles(nn._backward_generics(q, k, k, True, 0.125, 0)) == (128, 64, 8, 0, 2)
+    assert tiles(nn._backward_generics(q, k, k, True, 0.125, 1)) == (64, 128, 8, 0, 2)
+
+
 ATTENTION_KERNELS = [K.attention_forward, K.attention_backward_dq, K.attention_backward_dkdv]
 
 
