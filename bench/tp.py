@@ -71,7 +71,7 @@ from measure import build_or_run, copy_bandwidth, kernel_times  # noqa: E402
 from qwen3.model import Qwen3Decoder, Tiles  # noqa: E402
 from qwen3.peer import PeerTimeout  # noqa: E402
 from qwen3.reference import QWEN3_14B, QWEN3_32B, Config, random_weights  # noqa: E402
-from qwen3.tp import SHARD_TILES, local_config  # noqa: E402
+from qwen3.tp import PEERS, SHARD_TILES, local_config  # noqa: E402
 
 MAX_POSITIONS = 2048
 PROMPT = [9707, 11, 847, 829, 374, 1207, 16948, 13, 358, 1079, 264, 3460, 4128, 1614, 13, 220]
@@ -98,7 +98,7 @@ PEER_CHECK_S = 100.0
 sites), the peer all-reduce's tokens and last residual against the one-shot's, under a deadline
 of its own: a hang ends it, not the table.  Its ranks' waits give up after ``peer.PATIENCE``
 turns (the watchdog), raising the error that ``tp.ShardedDecoder.read`` turns into a message."""
-TABLE_ALL_REDUCES = ("one-shot", "peer", "two-shot")
+TABLE_ALL_REDUCES = ("one-shot", *PEERS)
 """The all-reduces timed on 14B TP=2 (3.1. and 3.3.), in this order: torch's symmetric-memory
 one-shot (the pair's own, the default of the table since session 13), safetile's own
 ``peer_sum`` (examples/qwen3/peer.py: one flag's trip, a launch that starts early; its first
@@ -127,9 +127,10 @@ def build(arch: str) -> None:
 
 
 def build_peer(hidden: int) -> None:
-    """``all_reduce="peer"``'s two launches as a rank makes them (peer.py), on the CPU: one rank's
-    memory for both, its flags already at the first step's epoch, so the wait ends at once
-    (scalars are not specialized: one site stands for all)."""
+    """The launches of ``all_reduce="peer"`` and ``"peer-packed"`` as a rank makes them (peer.py),
+    on the CPU: one rank's memory for both, its flags (its inbox's words) already at the first
+    step's epoch, so the wait ends at once (scalars are not specialized: one site stands for
+    all)."""
     import torch
 
     from qwen3 import peer
@@ -144,6 +145,11 @@ def build_peer(hidden: int) -> None:
     steps = st.zeros((1,), st.i32).sync()
     out = peer.peer_sum(st.from_dlpack(torch.zeros(hidden)).partition((tile,)), steps, *memory, 0, N=hidden).sync()
     peer.count(out[1].partition((1,))).sync()
+    arrived = torch.full((2, hidden), 1 << 32, dtype=torch.int64)  # every word of step 1: no wait
+    packed = [pointer(arrived), pointer(torch.zeros(2, hidden, dtype=torch.int64)),
+              pointer(torch.zeros(peer.ALARM, dtype=torch.int32))]
+    fresh = st.zeros((1,), st.i32).sync()
+    peer.peer_sum_packed(st.from_dlpack(torch.zeros(hidden)).partition((tile,)), fresh, *packed, 0, N=hidden).sync()
 
 
 # -- on the GPU -------------------------------------------------------------------------
@@ -400,10 +406,10 @@ def rank_main(out: Path, task: str) -> None:
             save()
     elif kind == "peer":  # peer-check: the peer all-reduce against the one-shot, on a short 14B
         check = replace(QWEN3_14B, layers=PEER_CHECK_LAYERS)
-        for all_reduce in ("one-shot", "peer"):
+        for all_reduce in ("one-shot", *PEERS):
             sharded(PEER_CHECK_NAME, check, all_reduce, ())
             dist.barrier()
-        results["peer_right"] = _same_sums(results["runs"], PEER_CHECK_NAME, "peer", "one-shot")
+        results["peer_right"] = {way: _same_sums(results["runs"], PEER_CHECK_NAME, way, "one-shot") for way in PEERS}
         save()
     else:
         # The pair's all-reduce first (the baseline), then TP=1, then the other all-reduces on
@@ -443,7 +449,8 @@ def rank_main(out: Path, task: str) -> None:
         checked = _peer_checked(out)
         results["peer_checked"] = checked
         for all_reduce in TABLE_ALL_REDUCES:
-            if all_reduce == option or (all_reduce == "peer" and checked is not True):
+            if all_reduce == option or (all_reduce in PEERS and (not isinstance(checked, dict)
+                                                                  or checked.get(all_reduce) is not True)):
                 continue
             rates[all_reduce] = sharded("14B", QWEN3_14B, all_reduce, CONTEXTS, profile=True)
             dist.barrier()
@@ -468,10 +475,11 @@ def _same_sums(runs: Mapping[str, Any], name: str, way: str, baseline: str) -> b
     return bool(a.get("tokens")) and all(a.get(k) == b.get(k) for k in ("tokens", "x_digest"))
 
 
-def _peer_checked(out: Path) -> bool | str:
-    """peer-check's verdict (``OUT_DIR/peer-check.json``'s ``peer_right``), or why there is none."""
+def _peer_checked(out: Path) -> dict[str, bool] | str:
+    """peer-check's verdicts (``OUT_DIR/peer-check.json``'s ``peer_right``: each of ``PEERS``
+    right or not), or why there are none."""
     try:
-        return bool(json.loads((out / "peer-check.json").read_text())["peer_right"])
+        return dict(json.loads((out / "peer-check.json").read_text())["peer_right"])
     except (OSError, KeyError, ValueError) as err:
         return f"no verdict: peer-check did not finish ({err.__class__.__name__})"
 

@@ -56,7 +56,7 @@ from __future__ import annotations
 import math
 
 import safetile as st
-from safetile import f32, i32
+from safetile import f32, i32, i64
 
 SEND, RECEIVE, BOTH = 1, 2, 3
 """``peer_sum``'s ``PHASE``: its first half, its second half, or the whole."""
@@ -150,6 +150,53 @@ def peer_sum(
                 st.atomic_rmw(st.offset(alarm, st.zeros((1,), i32)), epoch.reshape((1,)), "xchg")
                 st.atomic_rmw(st.offset(alarm, st.zeros((1,), i32) + 1), st.zeros((1,), i32) + site, "xchg")
             theirs = st.load_ptr(st.offset(inbox, at))
+    z.store(mine + theirs)
+
+
+@st.kernel
+def peer_sum_packed(
+    z: st.Mut[f32, ("BN",)],
+    steps: st.Ref[i32, (1,)],
+    inbox: st.Ptr[i64],
+    peer_inbox: st.Ptr[i64],
+    alarm: st.Ptr[i32],
+    site: i32,
+    *,
+    BN: int,
+    N: int,
+    PHASE: int = BOTH,
+    PATIENCE: int = PATIENCE,
+):
+    """``peer_sum`` with each partial sum and its step packed in one 64-bit word (high half the
+    step, low half the f32's bits), stored into the other rank's ``inbox`` (i64 ``[sites, N]``)
+    by one relaxed system-scope store: the word arrives whole, so the step in it is the flag --
+    no release fence, no flag's trip after the data (NCCL's LL protocol).  A block waits until
+    every word of its tile holds this step (the least of the high halves), then sums."""
+    assert N % BN == 0, "a block sums BN elements of the N: BN divides N"
+    b, _, _ = st.tile_block_id()
+    epoch = steps.load_tile((1,), (0,)).reshape(()) + 1
+    mine = st.load_tile_mut(z)
+    at = st.iota((BN,)) + (site * N + b * BN)
+    theirs = st.zeros((BN,), f32)
+    with st.unsafe():
+        if PHASE != RECEIVE:
+            bits = st.bitcast(mine, i32).astype(i64)
+            low = bits - ((bits >> 32) << 32)  # the f32's bits, zero-extended
+            st.store_ptr(st.offset(peer_inbox, at), (epoch.astype(i64) << 32) + low, ordering="relaxed",
+                         scope="system")
+        if PHASE != SEND:
+            alarmed = st.min(st.load_ptr(st.offset(alarm, st.zeros((BN,), i32))), 0)
+            words = st.load_ptr(st.offset(inbox, at), ordering="relaxed", scope="system")
+            seen = st.min((words >> 32).astype(i32), 0)
+            turns = (alarmed != 0).astype(i32) * PATIENCE
+            while (seen != epoch) & (turns < PATIENCE):
+                turns += 1
+                words = st.load_ptr(st.offset(inbox, at), ordering="relaxed", scope="system")
+                seen = st.min((words >> 32).astype(i32), 0)
+            if (seen != epoch) & (alarmed == 0):
+                st.atomic_rmw(st.offset(alarm, st.zeros((1,), i32)), epoch.reshape((1,)), "xchg")
+                st.atomic_rmw(st.offset(alarm, st.zeros((1,), i32) + 1), st.zeros((1,), i32) + site, "xchg")
+            theirs = st.bitcast(words.astype(i32), f32)
     z.store(mine + theirs)
 
 

@@ -66,8 +66,11 @@ from . import peer
 from .model import Qwen3Decoder, Tiles
 from .reference import QWEN3_4B, QWEN3_14B, TINY, TINY_GROUP3, Config, random_weights
 
-ALL_REDUCES = ("group", "one-shot", "two-shot", "peer")
+ALL_REDUCES = ("group", "one-shot", "two-shot", "peer", "peer-packed")
 """How a row-parallel projection's partial sums are added up (``ShardedDecoder``'s ``all_reduce``)."""
+
+PEERS = ("peer", "peer-packed")
+"""The all-reduces of safetile's own kernels (peer.py): two ranks only."""
 
 CONFIGS = {"tiny": TINY, "tiny-group3": TINY_GROUP3, "4B": QWEN3_4B, "14B": QWEN3_14B}
 
@@ -148,10 +151,9 @@ class ShardedDecoder(Qwen3Decoder):
         if all_reduce in ("one-shot", "two-shot") and device == "cpu":
             raise ValueError(f"the {all_reduce} all-reduce maps the other GPUs' memory (torch symmetric memory): "
                              "on the CPU pass all_reduce='group' (gloo) or 'peer'")
-        if all_reduce == "peer" and device != "cpu" and not experimental:
-            raise ValueError("the peer all-reduce hung in its first two-GPU run and its fix is not yet run on "
-                             "GPUs (docs/model.md, session 6): pass all_reduce='one-shot', or experimental=True "
-                             "to run it anyway")
+        if all_reduce == "peer-packed" and device != "cpu" and not experimental:
+            raise ValueError("the peer-packed all-reduce is not yet run on GPUs: pass all_reduce='peer', or "
+                             "experimental=True to run it anyway")
         self.all_reduce = all_reduce
         self.peer_buffer: Any = None
         """With ``all_reduce="one-shot"``: the symmetric-memory buffer every rank reads (hidden f32)."""
@@ -160,7 +162,7 @@ class ShardedDecoder(Qwen3Decoder):
         vectors, with ``"peer"`` this rank's ``inbox`` and ``flags`` (peer.py) and, as
         ``peer_inbox`` and ``peer_flags``, the other rank's."""
         self.rank, self.world = dist.get_rank(), dist.get_world_size()
-        if all_reduce == "peer" and self.world != 2:
+        if all_reduce in PEERS and self.world != 2:
             raise ValueError(f"the peer all-reduce sums two ranks' vectors, not {self.world}: "
                              "pass all_reduce='one-shot' (or 'group')")
         self.site = 0
@@ -205,7 +207,7 @@ class ShardedDecoder(Qwen3Decoder):
             raise RuntimeError(f"the {self.all_reduce} all-reduce needs each rank on its own GPU ordinal: let every "
                                "rank see every GPU and pick its own (tp.use_gpu(LOCAL_RANK)), not "
                                "CUDA_VISIBLE_DEVICES of one GPU") from err
-        if self.all_reduce == "peer":
+        if self.all_reduce in PEERS:
             return tensor, handle.get_buffer(1 - self.rank, shape, dtype)
         return tensor
 
@@ -236,10 +238,13 @@ class ShardedDecoder(Qwen3Decoder):
         return name if self.rank == 0 else "zero"
 
     def _reduce(self, run: Any, name: str) -> None:
+        hidden = self.config.hidden
         if self.all_reduce == "peer":
-            hidden = self.config.hidden
             self._launch(run, peer.peer_sum, (name, (peer.tile(hidden),)), "steps", "inbox", "flags", "peer_inbox",
                          "peer_flags", "alarm", self.site, N=hidden)
+        elif self.all_reduce == "peer-packed":
+            self._launch(run, peer.peer_sum_packed, (name, (peer.tile(hidden),)), "steps", "inbox", "peer_inbox",
+                         "alarm", self.site, N=hidden)
         else:
             with self._collective():
                 self._sum(self.views[name])
@@ -248,7 +253,7 @@ class ShardedDecoder(Qwen3Decoder):
     def step(self, scope: Any, prompt_len: int) -> None:
         self.site = 0
         super().step(scope, prompt_len)
-        if self.all_reduce == "peer":
+        if self.all_reduce in PEERS:
             self._launch(scope.record, peer.count, ("steps", (1,)))
 
     def _sum(self, vector: Any) -> None:
@@ -289,7 +294,7 @@ class ShardedDecoder(Qwen3Decoder):
             self.peer_buffer = self._map((c.hidden,), torch.float32)  # once, before any capture
         if self.all_reduce in ("one-shot", "two-shot"):
             self._sum(self.views["x"])  # its first launch eager too, on torch's stream (zeros sum to zeros)
-        if self.all_reduce == "peer":
+        if self.all_reduce in PEERS:
             self._peer_memory()
 
     def _peer_memory(self) -> None:
@@ -303,6 +308,8 @@ class ShardedDecoder(Qwen3Decoder):
         sites = 2 * c.layers
         shapes = {"inbox": ((sites, c.hidden), torch.float32),
                   "flags": ((sites, c.hidden // peer.tile(c.hidden)), torch.int32)}
+        if self.all_reduce == "peer-packed":
+            shapes = {"inbox": ((sites, c.hidden), torch.int64)}
         for name, (shape, dtype) in shapes.items():
             if name not in self.mapped:
                 mapping = self._map_host if self.device == "cpu" else self._map
@@ -312,7 +319,7 @@ class ShardedDecoder(Qwen3Decoder):
         if self.device != "cpu":
             torch.cuda.synchronize(self.device)
         self.dist.barrier()
-        for name in ("inbox", "flags", "peer_inbox", "peer_flags"):
+        for name in (*shapes, *(f"peer_{name}" for name in shapes)):
             self.buffers[name] = st.unsafe_pointer(st.from_dlpack(self.mapped[name]))
         self.buffers["alarm"] = st.unsafe_pointer(st.from_dlpack(self.views["alarm"]))
         self.buffers["steps"] = st.zeros((1,), st.i32).sync()

@@ -31,7 +31,8 @@ def free_port() -> int:
 
 @pytest.mark.parametrize("name, config, all_reduce", [
     ("tiny", TINY, "group"), pytest.param("tiny-group3", TINY_GROUP3, "group", marks=pytest.mark.full),
-    pytest.param("tiny", TINY, "peer", marks=pytest.mark.full)])
+    pytest.param("tiny", TINY, "peer", marks=pytest.mark.full),
+    pytest.param("tiny", TINY, "peer-packed", marks=pytest.mark.full)])
 # make test decodes the tiny config over gloo; make test-full also the group of 3 and the peer
 # all-reduce (30-65 s more each)
 def test_two_ranks_over_gloo_give_the_unsharded_tokens(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -115,7 +116,10 @@ def test_an_all_reduce_the_cpu_cannot_run_or_that_does_not_exist_is_refused() ->
         for way in ("one-shot", "two-shot"):
             with pytest.raises(ValueError, match=rf"the {way} all-reduce maps .* on the CPU pass all_reduce='group'"):
                 ShardedDecoder(TINY, random_weights(TINY), max_positions=16, tiles=TP_TINY_TILES, all_reduce=way)
-        with pytest.raises(ValueError, match=r"hung in its first two-GPU run .* or experimental=True"):
+        with pytest.raises(ValueError, match=r"peer-packed all-reduce is not yet run on GPUs: .* experimental=True"):
+            ShardedDecoder(TINY, random_weights(TINY), max_positions=16, tiles=TP_TINY_TILES, device="cuda:0",
+                           all_reduce="peer-packed")
+        with pytest.raises(ValueError, match=r"sums two ranks' vectors, not 1"):  # on GPUs now as on the CPU
             ShardedDecoder(TINY, random_weights(TINY), max_positions=16, tiles=TP_TINY_TILES, device="cuda:0",
                            all_reduce="peer")
         with pytest.raises(ValueError, match=r"sums two ranks' vectors, not 1: pass all_reduce='one-shot'"):
