@@ -203,10 +203,10 @@ CANDIDATES = [
 own choice and cuBLAS, session 17 (issue 30's gaps): QKV at 128 tokens on 128-row tiles in clusters of 2
 (tileiras splits the tile over the pair's two blocks, which share the weights' tile: 64x128 a block, as
 ``matmul()``'s grid, with half its weight traffic from L2: our reading of the SASS); the down projection
-at 1024, 2048 and 4096 tokens, where ``matmul()`` now runs ``split_columns``, beside the plan it replaced
-(and at 2048 split columns on 128x128 tiles); FP8 in clusters of 2 (which keep 128x256 and 256x128 from
-spilling) and deeper load pipelines (``latency``).  Sessions 5 and 16's lists and figures:
-docs/benchmarks.md §4."""
+at 1024, 2048 and 4096 tokens with ``split_columns`` (``matmul()`` as the run planned it) beside the
+plan of before (at 4096 the persistent 128x256 grid, not that plan's 128x128 one), at 2048 also split
+columns on 128x128 tiles; FP8 in clusters of 2 (which keep 128x256 and 256x128 from spilling) and
+deeper load pipelines (``latency``).  Sessions 5 and 16's lists and figures: docs/benchmarks.md §4."""
 SHIPPED = [
     ("bf16", 1024, 2560, 9728, "down M=1024", [Config(128, 256, 64, **STREAM_K_BIG)]),
     ("bf16", 16, 6144, 2560, "QKV M=16", [Config(16, 64, 128, group=8)]),

@@ -511,34 +511,33 @@ class Plan(NamedTuple):
 
 
 def columns_plan(m: int, n: int, k_tiles: int) -> Plan | None:
-    """``split_columns``' plan where whole tiles leave the last wave under 0.9 full: the first
-    tile shape of 128x256 and 128x128 with a wave of tiles or more; its ``R`` tile rows run
-    unsplit in the columns that fill whole waves (``w * SMS // R`` of them for ``w`` whole waves
-    of tiles), the other ``C`` columns' ``R * C`` tiles split K in ``S = SMS // (R * C)`` (at
-    least 2; at most ``MAX_SPLITS`` and the K tiles).  Qwen3-4B's down projection (K = 9728) at
-    1024 tokens: 128x128, 128 tiles unsplit and 32 in 4 splits (128 blocks); at 2048: 128x256,
-    128 and 32 in 4; the plain grids left 0.61 of the last wave's SMs busy.  ``None``: a full
-    last wave, or no split of 2 or more."""
-    for bm, bn in ((128, 256), (128, 128)):
-        rows, cols = -(-m // bm), -(-n // bn)
-        tiles = rows * cols
-        if tiles < SMS:
-            continue
-        if waves(m, n, bm, bn) >= 0.9:
-            return None
-        columns = cols - tiles // SMS * SMS // rows
-        splits = min(SMS // (rows * columns), MAX_SPLITS, k_tiles)
-        return Plan(bm, bn, 64, splits, False, columns) if splits >= 2 else None
-    return None
+    """``split_columns``' plan where 128x256 tiles come to more than one wave of ``SMS`` blocks and
+    less than two, the last under 0.9 full: the ``R`` tile rows run unsplit in the ``SMS // R``
+    columns that fill a wave, the other ``C`` columns' ``R * C`` tiles split K in ``S = SMS // (R *
+    C)`` (at least 2; at most ``MAX_SPLITS`` and the K tiles).  Measured on an H100 (quick method,
+    docs/benchmarks.md §4): Qwen3-4B's down projection at 2048 tokens (160 tiles: 128 whole, 32 in 4
+    splits) 0.85 of cuBLAS in burst, 0.88 steady, against 0.80 / 0.79 on the 128x128 grid (2.4
+    waves) it replaces.  Not taken where it did not win: at 1024 tokens (80 128x256 tiles, under a
+    wave; split columns of 128x128 tiles, 128 whole and 32 in 4 splits) 0.73 / 0.79 against the
+    persistent 128x256 grid's 0.74 / 0.85; at 4096 tokens (320 tiles: two whole waves, 64 tiles in
+    2 splits) 0.91 / 0.80 against the persistent 128x256 grid's 0.86 / 0.84 (the plan's 128x128 grid
+    there was not in that run).  ``None``: no such grid, or no split of 2 or more."""
+    rows, cols = -(-m // 128), -(-n // 256)
+    tiles = rows * cols
+    if not SMS <= tiles < 2 * SMS or waves(m, n, 128, 256) >= 0.9:
+        return None
+    columns = cols - SMS // rows
+    splits = min(SMS // (rows * columns), MAX_SPLITS, k_tiles)
+    return Plan(128, 256, 64, splits, False, columns) if splits >= 2 else None
 
 
 def gemm_plan(m: int, n: int, k: int) -> Plan:
     """The plan for ``[m, k] @ [k, n]``: ``gemm_tiles``'s tiles, the K tile narrowed to divide
     ``k``.  K splits where it is long (``MIN_SPLIT_K`` or more) and the output few tiles of at most
     64 rows (64x128, or ``gemm_tiles``'s up to 64x64 below 128 rows or columns): ``S =
-    SPLIT_BLOCKS // blocks`` when that is 2 or more (at most ``MAX_SPLITS``); where it is long, the
-    tiles many and their last wave short, K splits in the tile columns past the whole waves
-    (``columns_plan``, K tiles of 64).  Unsplit 128x256 tiles run persistent: at 4096³ and
+    SPLIT_BLOCKS // blocks`` when that is 2 or more (at most ``MAX_SPLITS``); where it is long and
+    128x256 tiles come to one whole wave and a short second, K splits in the tile columns past the
+    wave (``columns_plan``, K tiles of 64).  Unsplit 128x256 tiles run persistent: at 4096³ and
     Qwen3-4B's QKV at 2048 and 8192 tokens 0.99-1.02 of cuBLAS in burst against 0.97 one block a
     tile (the same tiles, hints and order; a block's prologue overlaps the last tile's epilogue).
     No plan runs ``stream_k``: where 128x256 tiles leave a partial wave (Qwen3-4B's down projection

@@ -90,9 +90,11 @@ def test_the_split_k_kernel_keeps_no_check_and_its_launch_refuses_a_short_y() ->
     (16, 2560, 9728, (16, 64, 128, 2, False)),   # down, 16 tokens: 40 16x64 tiles -> 80 blocks (1.02; 64x64 0.83-0.84)
     (32, 2560, 9728, (32, 64, 128, 2, False)),   # down, 32 tokens: 32-row tiles, likewise split
     (128, 2560, 9728, (64, 128, 64, 2, False)),  # down, 128 tokens: 40 blocks of 64x128 -> 80 (1.02)
-    (1024, 2560, 9728, (128, 128, 64, 4, False, 4)),  # down, 1024 tokens: 128 128x128 tiles whole, 32 in 4 splits
-    (2048, 2560, 9728, (128, 256, 64, 4, False, 2)),  # down, 2048 tokens: 128 128x256 tiles whole, 32 in 4 splits
-    (4096, 2560, 9728, (128, 256, 64, 2, False, 2)),  # down, 4096 tokens: 256 tiles (2 waves) whole, 64 in 2 splits
+    (1024, 2560, 9728, (128, 256, 64, 1, True)),  # down, 1024 tokens: 80 tiles, 80 persistent blocks (0.74; split
+                                                  # columns of 128x128 0.73, stream-K 0.70)
+    (2048, 2560, 9728, (128, 256, 64, 4, False, 2)),  # down, 2048 tokens: split columns, 128 128x256 tiles whole and
+                                                      # 32 in 4 splits (0.85; 320 blocks of 128x128 0.80)
+    (4096, 2560, 9728, (128, 128, 64, 1, False)),  # down, 4096 tokens: 640 blocks of 128x128 (unmeasured)
     (8192, 2560, 9728, (128, 256, 64, 1, True)),  # down, 8192 tokens: 640 tiles, 0.97 of 5 waves: persistent
     (4096, 4096, 4096, (128, 256, 64, 1, True)),  # persistent (1.00 burst; one block a tile 0.97)
     (8192, 8192, 8192, (128, 256, 64, 1, True)),
@@ -102,7 +104,8 @@ def test_the_split_k_kernel_keeps_no_check_and_its_launch_refuses_a_short_y() ->
 def test_gemm_plan_is_the_measured_best_for_each_shape(m: int, n: int, k: int,
                                                        plan: tuple[int, int, int, int, bool]) -> None:
     """The H100 runs' best (docs/benchmarks.md §4, burst vs cuBLAS) for the squares and Qwen3-4B's QKV
-    (N=6144, K=2560) and down (N=2560, K=9728) projections (down at 4096 tokens: the rule, unmeasured)."""
+    (N=6144, K=2560) and down (N=2560, K=9728) projections (down at 4096 tokens: ``gemm_tiles``' rule,
+    unmeasured)."""
     assert GEMM.gemm_plan(m, n, k) == GEMM.Plan(*plan)
 
 
@@ -294,14 +297,15 @@ def test_matmul_launches_split_columns_where_its_plan_says(monkeypatch: pytest.M
 
 
 @pytest.mark.parametrize(("m", "n", "plan"), [
-    (1024, 2560, (128, 128, 64, 4, False, 4)),  # 128x256: 80 tiles, under a wave; 128x128: 160
-    (2048, 2560, (128, 256, 64, 4, False, 2)),  # 160 tiles of 128x256: 8 of 10 columns fill a wave
+    (2048, 2560, (128, 256, 64, 4, False, 2)),  # 160 tiles of 128x256: 8 of 10 columns fill a wave (0.85; 0.80)
+    (2000, 2500, (128, 256, 64, 4, False, 2)),  # partial last tiles: as 2048 x 2560
+    (1024, 2560, None),                         # 80 tiles, under a wave (split columns of 128x128: 0.73; 0.74)
+    (4096, 2560, None),                         # 320 tiles, two whole waves (split columns 0.80 steady; 0.84)
     (8192, 2560, None),                         # 640 of 660 slots: a full last wave
-    (512, 2560, None),                          # under a wave of either tile
-    (1000, 2500, (128, 128, 64, 4, False, 4)),  # partial last tiles: as 1024 x 2560
-    (3000, 1000, None),                         # 24 x 8 128x128 tiles: 3 columns past the wave, 72 tiles: S = 1
+    (9000, 512, None),                          # 71 x 2 tiles: one column past the wave is 71 tiles, S = 1
 ])
-def test_columns_plan_splits_the_tile_columns_past_the_whole_waves(m: int, n: int, plan: tuple | None) -> None:
-    """``R`` tile rows; ``w * 132 // R`` columns whole, the other ``C`` in ``132 // (R * C)`` splits."""
+def test_columns_plan_splits_the_columns_past_one_wave_of_128x256_tiles(m: int, n: int, plan: tuple | None) -> None:
+    """``R`` tile rows of 128x256 tiles, one whole wave and a short second: ``132 // R`` columns
+    whole, the other ``C`` in ``132 // (R * C)`` splits (docs/benchmarks.md §4, burst vs cuBLAS)."""
     got = GEMM.columns_plan(m, n, 152)
     assert got == (None if plan is None else GEMM.Plan(*plan))
