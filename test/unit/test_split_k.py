@@ -273,7 +273,8 @@ def test_the_split_columns_kernels_keep_no_check_and_the_gemm_refuses_a_short_y(
 @pytest.mark.parametrize(("k", "partials", "match"), [
     (40, (2, 16, 16), r"split_columns: K = 40 is not a multiple of BK = 16; pass a BK that divides K"),
     (64, (5, 16, 16), r"split_columns: S = 5 splits of 4 K tiles of 16: every split needs a K tile"),
-    (64, (2, 16, 24), r"split_columns: partials are \[2, 16, 24\]; they must be \[S, M, C \* BN\] = \[S, 16, C \* 16\]"),
+    (64, (2, 16, 24),
+     r"split_columns: partials are \[2, 16, 24\]; they must be \[S, M, C \* BN\] = \[S, 16, C \* 16\]"),
     (64, (2, 16, 48), r"for the first C tile columns, 1 <= C <= 2"),
     (64, (2, 8, 16), r"partials are \[2, 8, 16\]"),
 ])
