@@ -175,7 +175,9 @@ the TMA into shared memory.  With ``DIRECT_STORES`` too, the norms' one-tile blo
 softmax's (one warpgroup storing from registers): ``rms_norm_row`` f16 at 1024 columns, one row a
 block, 28 registers and 128 threads (``layer_norm_row`` 34), where with TMA loads and no hint it is
 255 registers over 256 threads (sm_90, tileiras 13.4).  Softmax loads this way already (its ``-inf``
-padding is none the TMA fills)."""
+padding is none the TMA fills).  Measured (run -s7, docs/benchmarks.md §5): 16-bit rms_norm's default
+up to 2048 columns (1.6% less time than TMA loads and stores), a tie for the f32 norms at 256-1024
+columns, slower for 16-bit layer_norm (1.03-1.06x) and at 4096 and 16384 columns (1.06-1.64x)."""
 WARPS_8_OCCUPANCY_2: Hints = {"num_worker_warps_per_cta": 8, "occupancy": 2}
 """Eight worker warps a block, two blocks a multiprocessor (80 registers): the looped softmax's and
 16-bit rms_norm's pick (runs -B and -C, docs/benchmarks.md §5)."""
@@ -186,21 +188,15 @@ _NORM_F32_ONE_TILE: Sequence[Rule] = [
     (8192, [(4096, {"occupancy": 4}), (2048, {"occupancy": 6})])]
 """rms_norm's and layer_norm's f32 one-tile rules up to 8192 columns (the same runs chose the same for
 both): 2048 elements a block at occupancy 6 up to 1024 columns (40 registers), 4096 at 4 wider; direct
-stores tie (run -s6: 0.2-0.9% slower); direct loads and stores, 1024 elements a block, since run -s7
-(32-45 registers, 128 threads).  A row of 16384 takes one tile at occupancy 2 (128 registers, no
-spill; run -B), each table's own rule."""
-_ROW_16384_DIRECT: Choice = (16384, {"num_worker_warps_per_cta": 8}, DIRECT_STORES, DIRECT_LOADS)
-"""A norm's row of 16384 in one tile loaded and stored directly, 8 worker warps (95-135 registers, no
-spill; since run -s7)."""
+stores tie (run -s6: 0.2-0.9% slower), and so do direct loads and stores, 1024 elements a block (32-45
+registers, 128 threads; run -s7: the summed time 0.999-1.001x the default's).  A row of 16384 takes one
+tile at occupancy 2 (128 registers, no spill; run -B), each table's own rule: loaded and stored
+directly with 8 worker warps (95-135 registers) it ran 1.19x (rms_norm) and 1.64x (layer_norm) the
+default's summed time in run -s7, dropped."""
 _NORM_ROW_16384: Sequence[Choice] = [(16384, {"occupancy": 2}), (16384, {"occupancy": 2}, DIRECT_STORES),
-                                     (16384, {"num_worker_warps_per_cta": 8}), (16384, {}), _ROW_16384_DIRECT]
+                                     (16384, {"num_worker_warps_per_cta": 8}), (16384, {})]
 """A norm's row of 16384 in one tile, TMA stores first: rms_norm's (direct stores 0.5-1.1% faster in
 run -s6, within the noise); layer_norm puts direct stores first."""
-_NORM_16_DIRECT: Sequence[Choice] = [(1024, {}, DIRECT_STORES, DIRECT_LOADS),
-                                     (4096, {"occupancy": 8}, DIRECT_STORES, DIRECT_LOADS)]
-"""16-bit norm candidates up to 2048 columns loaded and stored directly (run -s7), softmax's shape of
-block: 1024 elements a block with no hint (one row of 1024: 28 registers for rms_norm, 34 for
-layer_norm, 128 threads) and 4096 at occupancy 8 (50-61 registers)."""
 
 SOFTMAX = RowTable(
     "softmax",
@@ -210,14 +206,13 @@ SOFTMAX = RowTable(
         # 1.10-1.11x the 4096 at occupancy 6 with TMA stores shipped before, 1.11-1.14x at 256 columns); wider,
         # 8192 at 6 up to 4096 (2 rows of 4096: 1.12x the 8192 at 4 with TMA stores), 4096 with 8 warps
         # the log-softmax's pick (1-2% either way).  The TMA-store candidates ran 10-48% slower and left.
-        # Since run -s7, 4096 elements a block with no hint up to 1024 columns (4 rows of 1024: 56 registers,
-        # 23 instructions an element against one row's 38, sm_90 SASS).
+        # 4096 elements a block with no hint up to 1024 columns (4 rows of 1024: 56 registers, 23 instructions
+        # an element against one row's 38, sm_90 SASS) ran 1.08x the default's summed time in run -s7: dropped.
         # Rows of 2048 columns were not timed (the same candidates); rows of 8192 were not either: they
         # keep the 8192 at 4 with TMA stores first (safetile.nn's softmax spills 32 bytes with direct
         # stores at occupancy 6 there), direct stores with no hint and with 8 warps (80 and 56
         # registers) its runners-up
-        16: [(1024, [(1024, {}, DIRECT_STORES), (4096, {"occupancy": 8}, DIRECT_STORES), (2048, {}, DIRECT_STORES),
-                     (4096, {}, DIRECT_STORES)]),
+        16: [(1024, [(1024, {}, DIRECT_STORES), (4096, {"occupancy": 8}, DIRECT_STORES), (2048, {}, DIRECT_STORES)]),
              (4096, [(8192, {"occupancy": 6}, DIRECT_STORES), (4096, {"num_worker_warps_per_cta": 8}, DIRECT_STORES),
                      (4096, {}, DIRECT_STORES)]),
              (None, [(8192, {"occupancy": 4}), (8192, {}, DIRECT_STORES),
@@ -260,16 +255,21 @@ SOFTMAX = RowTable(
 RMS_NORM = RowTable(
     "rms_norm",
     one_tile={
-        # 16-bit: 8192 elements a block at occupancy 4 (1.04-1.07x the 4096 shipped before), but one row of
-        # 4096 at 6 (chosen in runs -B and -C, 1.01-1.02x); f32 2048 at 6 up to 1024 columns (40 registers),
+        # 16-bit: up to 2048 columns (row tiles of 256-2048), 1024 elements a block loaded and stored directly
+        # with no hint (run -s7: 28 registers, 128 threads; 0.984x the summed time of the 8192 at occupancy 4
+        # with TMA loads and stores shipped before, chosen at 256 and f16 1024; 4096 at occupancy 8, direct,
+        # chosen at bf16 1024, 1.013x; the 4096 at 4 and 2048 at 6 with TMA loads, 1.05x, left); 8192
+        # elements a block at occupancy 4 at rows of 128 columns or fewer and of 8192 (1.04-1.07x the 4096
+        # shipped before), but one row of
+        # 4096 at 6 (chosen in runs -B and -C, 1.01-1.02x; loaded and stored directly with 8 warps 1.056x,
+        # run -s7, dropped); f32 2048 at 6 up to 1024 columns (40 registers),
         # 4096 at 4 wider; a row of 16384 in one tile at occupancy 2 (128 registers, no spill: 0.99-1.00 of
         # Triton, 0.81-0.85 looped; run -B).  Direct stores at 8192 a block: within 1% up to 1024 columns
         # (run -s6; at rows of 128 columns or fewer, 64 rows a block and more, f16 spills 216 bytes)
         16: [(128, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
-             (2048, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6}),
-                     (8192, {"occupancy": 4}, DIRECT_STORES), *_NORM_16_DIRECT]),
-             (4096, [(4096, {"occupancy": 6}), (8192, {"occupancy": 4}), (4096, {"occupancy": 4}),
-                     (4096, {"num_worker_warps_per_cta": 8}, DIRECT_STORES, DIRECT_LOADS)]),
+             (2048, [(1024, {}, DIRECT_STORES, DIRECT_LOADS), (4096, {"occupancy": 8}, DIRECT_STORES, DIRECT_LOADS),
+                     (8192, {"occupancy": 4}), (8192, {"occupancy": 4}, DIRECT_STORES)]),
+             (4096, [(4096, {"occupancy": 6}), (8192, {"occupancy": 4}), (4096, {"occupancy": 4})]),
              (8192, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
              (None, _NORM_ROW_16384)],
         32: [*_NORM_F32_ONE_TILE, (None, _NORM_ROW_16384)],
@@ -290,9 +290,9 @@ RMS_NORM = RowTable(
 """RMS normalization (``examples/rms_norm.py``, ``safetile.nn.rms_norm``)."""
 
 _LAYER_NORM_ROW_16384: Sequence[Choice] = [(16384, {"occupancy": 2}, DIRECT_STORES), (16384, {"occupancy": 2}),
-                                           (16384, {"num_worker_warps_per_cta": 8}), _ROW_16384_DIRECT]
+                                           (16384, {"num_worker_warps_per_cta": 8})]
 """layer_norm's row of 16384 in one tile: occupancy 2 with DIRECT_STORES (128 registers, no spill:
-1.03-1.07x TMA stores in both calls of run -s6; those 1.46x no hint, dropped in run -s7, 1.5x the
+1.03-1.07x TMA stores in both calls of run -s6; those 1.46x no hint (dropped since run -s7), 1.5x the
 looped kernel, run -B)."""
 
 LAYER_NORM = RowTable(
@@ -302,12 +302,13 @@ LAYER_NORM = RowTable(
         # 6 (as rms_norm); a row of 16384 in
         # one tile at 2 (128 registers, no spill: 1.46x no hint, 1.5x the looped kernel); f32 as rms_norm,
         # a row of 16384 in one tile at 2 too (0.96 of Triton, 0.67 looped; run -B).  Direct stores at 8192
-        # a block: 1.01x at 1024 columns (run -s6; at rows of 128 columns or fewer f16 spills 240 bytes)
+        # a block: 1.01x at 1024 columns (run -s6; at rows of 128 columns or fewer f16 spills 240 bytes).
+        # Loaded and stored directly (run -s7), as rms_norm's default: 1024 a block 1.06x the default's summed
+        # time at 256-1024 columns, 4096 at occupancy 8 1.028x, a row of 4096 with 8 warps 1.13x: dropped
         16: [(128, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
              (2048, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6}),
-                     (8192, {"occupancy": 4}, DIRECT_STORES), *_NORM_16_DIRECT]),
-             (4096, [(4096, {"occupancy": 6}), (8192, {"occupancy": 4}), (4096, {"occupancy": 4}),
-                     (4096, {"num_worker_warps_per_cta": 8}, DIRECT_STORES, DIRECT_LOADS)]),
+                     (8192, {"occupancy": 4}, DIRECT_STORES)]),
+             (4096, [(4096, {"occupancy": 6}), (8192, {"occupancy": 4}), (4096, {"occupancy": 4})]),
              (8192, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
              (None, _LAYER_NORM_ROW_16384)],
         32: [*_NORM_F32_ONE_TILE, (None, _LAYER_NORM_ROW_16384)],

@@ -186,7 +186,7 @@ def test_gemm_tiles_follows_the_measured_choices(m: int, n: int, tiles: tuple[in
 
 def test_the_row_launchers_defaults_are_the_device_tunings_winners() -> None:
     """The first candidates: the fastest the launchers' st.autotune timed on an H100 (docs/benchmarks.md §5:
-    runs -e, -B, -C and -s6)."""
+    runs -e, -B, -C, -s6 and -s7)."""
     def first(module: Any, width: int, dtype: st.DType, looped: bool = False) -> str:
         assert module.LAUNCHER.table.is_looped(width, dtype) == looped
         return st.Config(**module.LAUNCHER.table.default(width, dtype)).text
@@ -200,7 +200,11 @@ def test_the_row_launchers_defaults_are_the_device_tunings_winners() -> None:
     assert first(SOFTMAX, 65536, st.f16, True) == f"BM=1 BN=16384 {eight_warps} {direct}"  # run -s6
     assert first(SOFTMAX, 65536, st.f32, True) == f"BM=1 BN=8192 {eight_warps} {direct}"  # run -s6
     assert first(SOFTMAX, 16384, st.f32) == "BM=1 BN=16384 optimization_hints={'sm_90': {'occupancy': 2}}"  # run -B
-    assert first(RMS_NORM, 256, st.f16) == "BM=32 BN=256 optimization_hints={'sm_90': {'occupancy': 4}}"
+    loads = "load_hints={'sm_90': {'allow_tma': False}}"
+    assert first(RMS_NORM, 256, st.f16) == f"BM=4 BN=256 {loads} optimization_hints={{'sm_90': {{}}}} {direct}"  # -s7
+    assert first(RMS_NORM, 1024, st.bf16) == f"BM=1 BN=1024 {loads} optimization_hints={{'sm_90': {{}}}} {direct}"
+    assert first(RMS_NORM, 100, st.f16) == "BM=64 BN=128 optimization_hints={'sm_90': {'occupancy': 4}}"
+    assert first(LAYER_NORM, 1024, st.f16) == "BM=8 BN=1024 optimization_hints={'sm_90': {'occupancy': 4}}"  # -s7
     assert first(RMS_NORM, 16384, st.f16) == "BM=1 BN=16384 optimization_hints={'sm_90': {'occupancy': 2}}"  # run -B
     assert first(RMS_NORM, 65536, st.bf16, True) == f"BM=1 BN=16384 {eight_warps}"  # run -B
     assert first(RMS_NORM, 4096, st.f16) == "BM=1 BN=4096 optimization_hints={'sm_90': {'occupancy': 6}}"  # -B, -C
