@@ -28,6 +28,16 @@ the tiles that straddle a boundary once each with the mask.  ``k`` and
 ``v`` pad with zeros, so a padded value row, weighted by a zero probability,
 adds nothing.
 
+With ``LAZY=1`` the unmasked key tiles rescale lazily (``attend_lazy``): the
+running max, sum and accumulator are rescaled only when some row's max grows
+by more than ``LAZY_GROWTH`` (log2 units), a branch on one reduced value for
+the whole block; the masked tiles rescale as always.
+
+``attention(o, q, k, v, scale, causal=, group=)`` is what a user calls: it
+launches the plan ``attention_plan`` reads from ``PLANS`` for the head
+dimension, causality and sequence length (tiles, launch order, lazy
+rescaling, the output stored from registers, the loads' latency hint).
+
 Tiles, hints and order (``bench/kernels.py``, docs/benchmarks.md section 5,
 H100 run -s6): the query tiles of a few heads together (``ORDER`` 1 or 4,
 the default 1) beat the head-fastest order at S = 4096 and 8192 in every
@@ -42,12 +52,17 @@ best or within 5% of it at S = 4096 and 8192; 64x128 tiles at
 worker warps from 128 rows, occupancy 2 below.
 """
 
+import functools
 import math
+from typing import Any, NamedTuple
 
 import safetile as st
 from safetile import f32
+from safetile.rows import DIRECT_STORES
 
 WARPS8 = {"sm_90": {"num_worker_warps_per_cta": 8}}
+LAZY_GROWTH = 8.0
+"""How far (log2 units) a row's max may pass the running max before ``attend_lazy`` rescales."""
 OCCUPANCY2 = {"sm_90": {"occupancy": 2}}
 
 
@@ -71,6 +86,26 @@ def attend(qt, kt, vt, m, l, acc, key0, row0, n_keys, masked, causal):
 
 
 @st.function
+def attend_lazy(qt, kt, vt, m, l, acc):
+    """An unmasked key tile, rescaling lazily (FlashAttention-4's trick): the running max ``m``, the
+    sum and the accumulator are rescaled only when some row's max grows by more than ``LAZY_GROWTH``
+    (log2 units); otherwise ``m`` stays behind the true max, so a probability is at most
+    ``2**LAZY_GROWTH`` (exact in f16, and the sum and accumulator in f32 hold it), and the ``acc *
+    alpha`` product of every tile is skipped.  ``m`` starts at ``-inf``: the first tile rescales."""
+    bm_rows, bn = qt.shape[0], kt.shape[0]
+    s = st.mma(qt, kt.T, st.zeros((bm_rows, bn), f32))
+    top = st.max(s, 1, keepdims=True)
+    if st.max((top - m).reshape((bm_rows,)), 0) > LAZY_GROWTH:
+        m_new = st.maximum(m, top)
+        alpha = st.exp2(m - m_new)
+        l, acc, m = l * alpha, acc * alpha, m_new
+    p = st.exp2(s - m)
+    l = l + st.sum(p, 1, keepdims=True)
+    acc = st.mma(p.astype(vt.dtype), vt, acc)
+    return m, l, acc
+
+
+@st.function
 def below(n, count):
     """``n`` (never negative) clamped to ``[0, count]``: a tile count in the form bounds-check
     elision follows (``min``, ``max``, tile counts; not a causal bound's products), so the loads
@@ -84,6 +119,7 @@ def below(n, count):
         dict(E=st.f16, BMD=128 * 128, BN=128, D=128, CAUSAL=1, GROUP=1, ORDER=1),
         dict(E=st.bf16, BMD=128 * 128, BN=128, D=128, CAUSAL=0, GROUP=4, ORDER=0),
         dict(E=st.f16, BMD=64 * 64, BN=64, D=64, CAUSAL=1, GROUP=2, ORDER=2),
+        dict(E=st.f16, BMD=128 * 64, BN=128, D=64, CAUSAL=1, GROUP=1, ORDER=4, LAZY=1),
     ],
     optimization_hints=lambda BMD, D, **_: WARPS8 if BMD // D >= 128 else OCCUPANCY2,
 )
@@ -101,6 +137,7 @@ def flash_attention(
     CAUSAL: int,
     GROUP: int,
     ORDER: int = 1,
+    LAZY: int = 0,
 ):
     if BMD < D:
         raise ValueError(f"o's tile (1, {BMD}) is not whole query rows of D = {D}: partition the [heads, S * D] "
@@ -127,8 +164,84 @@ def flash_attention(
         last = below(((bm + 1) * BM + BN - 1) // BN, last)
     for j in range(full):
         kt, vt = pk.load((kvh, j, 0)).reshape((BN, D)), pv.load((kvh, j, 0)).reshape((BN, D))
-        m, l, acc = attend(qt, kt, vt, m, l, acc, j * BN, bm * BM, n_keys, False, False)
+        if LAZY:
+            m, l, acc = attend_lazy(qt, kt, vt, m, l, acc)
+        else:
+            m, l, acc = attend(qt, kt, vt, m, l, acc, j * BN, bm * BM, n_keys, False, False)
     for j in range(full, last):
         kt, vt = pk.load((kvh, j, 0)).reshape((BN, D)), pv.load((kvh, j, 0)).reshape((BN, D))
         m, l, acc = attend(qt, kt, vt, m, l, acc, j * BN, bm * BM, n_keys, True, CAUSAL)
     o.store((acc / l).astype(E).reshape((1, BMD)), idx)
+
+
+REGISTER_STORE = {"sm_90": DIRECT_STORES}
+"""Store hints: the output tile from registers (``STG``).  Through the TMA a ``(1, BM * D)`` tile is
+64-128 stores a block (a TMA box spans at most 256 elements a dimension), 4-8 ``STG`` a thread so."""
+
+
+class Plan(NamedTuple):
+    """How ``attention`` launches one shape: ``bm x bn`` tiles (query rows, keys), the launch
+    ``order`` (``ORDER``), lazy rescaling (``LAZY``), the output stored from registers
+    (``REGISTER_STORE``) and the key and value loads' ``latency`` hint (0: none).  The entry's
+    hints follow ``bm`` (the kernel's own: 8 worker warps from 128 rows, occupancy 2 below)."""
+
+    bm: int
+    bn: int
+    order: int
+    lazy: int = 0
+    register_store: bool = False
+    latency: int = 0
+
+    def options(self) -> dict[str, Any]:
+        """The kernel options of the plan's store and load hints (``flash_attention.with_options``)."""
+        options: dict[str, Any] = {}
+        if self.register_store:
+            options["store_hints"] = REGISTER_STORE
+        if self.latency:
+            options["load_hints"] = {"sm_90": {"latency": self.latency}}
+        return options
+
+    def config(self, d: int) -> dict[str, Any]:
+        """The plan at head dimension ``d`` as an ``st.autotune`` config of ``flash_attention``."""
+        return dict(BMD=self.bm * d, BN=self.bn, ORDER=self.order, LAZY=self.lazy, **self.options())
+
+
+PLANS: dict[tuple[int, int], tuple[tuple[int | None, Plan], ...]] = {
+    (64, 0): ((2048, Plan(64, 128, 0)), (6144, Plan(128, 128, 1, latency=2)), (None, Plan(128, 128, 1))),
+    (64, 1): ((2048, Plan(64, 128, 0)), (6144, Plan(64, 128, 1)), (None, Plan(128, 128, 4))),
+    (128, 0): ((2048, Plan(64, 128, 1)), (6144, Plan(128, 128, 1)), (None, Plan(128, 128, 1, latency=2))),
+    (128, 1): ((2048, Plan(64, 128, 0)), (6144, Plan(64, 128, 1)), (None, Plan(128, 128, 4))),
+}
+"""Per ``(head dimension, causal)``, rules ``(longest sequence, plan)``: the first whose bound holds
+the sequence applies (``None``: any).  Each plan is the fastest candidate of ``bench/kernels.py``'s
+``attention_configs`` on an H100 at S = 1024, 4096 and 8192 (32 heads, f16; docs/benchmarks.md
+section 5); the bounds sit between the measured lengths."""
+DEFAULT_PLAN = Plan(128, 128, 1)
+"""Head dimensions not measured: 128x128 tiles in the grouped order."""
+
+
+def attention_plan(d: int, causal: bool, seq: int) -> Plan:
+    """The plan for head dimension ``d`` and ``seq`` queries and keys (``PLANS``)."""
+    for longest, plan in PLANS.get((d, int(causal)), ((None, DEFAULT_PLAN),)):
+        if longest is None or seq <= longest:
+            return plan
+    raise AssertionError("every rule list ends with a bound of None")
+
+
+@functools.cache
+def planned_kernel(plan: Plan) -> st.Kernel:
+    """``flash_attention`` with ``plan``'s hints (one kernel a plan: a launch cache each)."""
+    options = plan.options()
+    return flash_attention.with_options(**options) if options else flash_attention
+
+
+def attention(o: st.Tensor, q: st.Tensor, k: st.Tensor, v: st.Tensor, scale: float, *, causal: bool = False,
+              group: int = 1) -> st.DeviceOp:
+    """``o = softmax(q k^T * scale) v`` per head, launched with ``attention_plan``'s plan for the
+    shape: ``q`` ``[heads, S, D]``, ``k`` and ``v`` ``[heads / group, S_k, D]``, ``o`` the
+    ``[heads, S, D]`` result seen as ``[heads, S * D]`` (as ``flash_attention`` takes it).  Its
+    value is ``flash_attention``'s: ``(o partitioned, q, k, v)``."""
+    d = q.shape[2]
+    plan = attention_plan(d, causal, q.shape[1])
+    return planned_kernel(plan)(o.partition((1, plan.bm * d)), q, k, v, scale, BN=plan.bn, CAUSAL=int(causal),
+                                GROUP=group, ORDER=plan.order, LAZY=plan.lazy)
