@@ -26,10 +26,10 @@ grid-strided K walk is proved in range (safe and ``unchecked_accesses``
 compile to one cubin).
 
 Split columns (``split_columns``: a long K and a short last wave of tiles): ``split_k_gemm``
-sums the K of the tiles in the first tile columns in ``S`` splits, then ``split_columns_gemm``
-writes every output tile, those columns as the sum of their partials and the rest by the whole
-K loop, so the unsplit tiles fill whole waves and the split ones the SMs of the last.  Two
-launches, no atomics, one writer a tile.
+sums the K of the tiles in the first tile columns in ``S`` splits, ``split_columns_gemm`` writes
+the other tiles by the whole K loop and ``split_columns_sum`` the split ones as the sums of
+their partials, so the unsplit tiles fill a whole wave and the split ones the SMs of the next.
+Three launches, no atomics, one writer a tile, no check left in a kernel.
 
 Stream-K (``stream_k``: a partial last wave of big tiles): ``stream_k_gemm``'s
 blocks each take an equal contiguous run of all tiles' K steps and write a
@@ -223,7 +223,7 @@ def split_k(z: st.Tensor, x: st.Tensor, y: st.Tensor, partials: st.Tensor, *, BM
 
 
 @st.kernel(
-    specialize=[dict(E=f16, BM=128, BN=128, BK=64, G=8, x=st.TensorSpec(f16, (1024, 9728)),
+    specialize=[dict(E=f16, BM=128, BN=256, BK=64, G=8, x=st.TensorSpec(f16, (2048, 9728)),
                      y=st.TensorSpec(f16, (9728, 2560)))],
     optimization_hints=big_tile_hints,
     load_hints=gemm_load_hints,
@@ -248,8 +248,8 @@ def split_columns_gemm(
     launch check, and the kernel compiles as ``grouped_gemm`` does (tileiras 13.4, sm_90: the same
     registers, shared memory and MMA instructions).  Adding the partials in this launch instead (a
     loop of one trip for a split column) made tileiras compile the K loop with half the warpgroup MMA
-    instructions and less shared memory (128x128: 744 bytes of spill), and it ran 0.52-0.73 of
-    cuBLAS where the plain grids ran 0.73-0.86 (docs/benchmarks.md §4)."""
+    instructions (128x256: ``HGMMA.64x256x16`` x4 against x8), and it ran 0.52-0.73 of cuBLAS in
+    burst where the plain grids ran 0.73-0.86 (docs/benchmarks.md §4)."""
     idx = z.tile_index(order=st.grouped(G))
     bm, bn = idx
     px, py = x.partition((BM, BK)), y.partition((BK, BN))
