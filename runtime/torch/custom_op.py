@@ -395,7 +395,8 @@ class _OnGpu:
     written: tuple[int, ...]
     """The tensors the launch may write (``CudaLauncher.written``)."""
     early: tuple[int, ...] | None
-    """The tensors the kernel reads before its wait (``CudaLauncher.early``; ``None``: none chosen by)."""
+    """The tensors the kernel reads before its wait (``CudaLauncher.early``; ``None`` where it
+    launches one way always)."""
     scalars: tuple[Any, ...]
     """The launch's arguments with ``None`` for each tensor: what the launcher reads its scalars from."""
 
@@ -464,11 +465,10 @@ def _remember(launch: KernelLaunch, args: Sequence[Any], inputs: Sequence[Any], 
 def _on_gpu(plan: Any, storages: Sequence[Any], outputs: int, args: tuple[Any, ...]) -> _OnGpu:
     """The ``_OnGpu`` of a first call whose storages (device arrays, in ``_Warm``'s tensor order)
     the plan launched: the launch's argument positions (outputs, then ``args``) mapped to tensors."""
-    tensor_of: list[int | None] = list(range(outputs))
-    count = outputs
-    for a in args:
-        tensor_of.append(count if a is _TENSOR else None)
-        count += a is _TENSOR
+    tensor_of = {i: i for i in range(outputs)}  # launch argument position -> tensor index
+    for position, a in enumerate(args, start=outputs):
+        if a is _TENSOR:
+            tensor_of[position] = len(tensor_of)
     launcher = plan.launcher
     early = launcher.early
     return _OnGpu(
