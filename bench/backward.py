@@ -119,22 +119,20 @@ def _tried(**changed: tuple[B, B]) -> dict[tuple[int, bool], tuple[B, B]]:
 
 
 ATTENTION_TRIED: dict[str, dict[tuple[int, bool], tuple[B, B]]] = {
-    "safetile d128: dq depth 2": _tried(d128=(B(128, 64, 8, 2), B(128, 64, 8, 4))),
-    "safetile d128: dq no depth hint": _tried(d128=(B(128, 64, 8), B(128, 64, 8, 4))),
-    "safetile d128: dq 64 x 128 keys": _tried(d128=(B(64, 128, 8), B(128, 64, 8, 4))),
-    "safetile d128: dkdv 64 keys x 64": _tried(d128=(B(128, 64, 8, 4), B(64, 64, 8, 4))),
+    "safetile d128: dkdv head-major": _tried(d128=(B(128, 64, 8, 4), B(128, 64, 8, 4, head_major=1))),
     "safetile d128: dkdv 128 keys x 64": _tried(d128=(B(128, 64, 8, 4), B(64, 128, 8))),
-    "safetile d64 causal: dq 128 x 64 keys": _tried(d64_causal=(B(128, 64, 8, 2), B(64, 128, 8, 2))),
-    "safetile d64 causal: dkdv 64 keys x 128": _tried(d64_causal=(B(128, 128, 8, 2), B(128, 64, 8, 2))),
-    "safetile d64 causal: dkdv 64 keys x 64": _tried(d64_causal=(B(128, 128, 8, 2), B(64, 64, 8, 2))),
+    "safetile d128: dkdv 128 keys x 64 head-major": _tried(d128=(B(128, 64, 8, 4), B(64, 128, 8, head_major=1))),
+    "safetile d128 causal: dkdv head-major": _tried(d128_causal=(B(128, 64, 8), B(64, 128, 8, head_major=1))),
 }
 """Backward tiles timed beside the shipped ``snn.ATTENTION_BACKWARD_TILES`` ("safetile"), each the
-shipped table with one entry replaced (all with 8 worker warps, none spilling on sm_90): at d128
-unmasked, dq at the loads' depth 2 and at tileiras's own, dq 64 queries by 128 keys, dk/dv 64
-keys by 64 queries and FlashAttention-3's 128 keys by 64 (run -s6b's alternative); at d64
-causal (the step's 1024 tokens: 256 dk/dv blocks of 128 keys on 132 multiprocessors), dq 128 by
-64 keys and dk/dv at 64 keys.  Run -s6a and -s6b (session 16) timed the rest of the shapes and
-depths: docs/benchmarks.md section 8."""
+shipped table with one entry replaced (all with 8 worker warps, none spilling on sm_90): at d128,
+dk/dv's blocks in head-major order (``AttentionTiles.head_major``: a head's key tiles together,
+not every head's first tile first, so the blocks on the GPU at once share its queries in L2), at
+the shipped tiles and at FlashAttention-3's 128 keys by 64 queries (beside it as it ships).  Run
+-s7a (session 17) timed at d128 dq at the loads' depth 2 and at tileiras's own, dq 64 queries by
+128 keys and dk/dv 64 x 64, and at d64 causal dq 128 by 64 keys (now shipped) and dk/dv at 64
+keys; runs -s6a and -s6b (session 16) the rest of the shapes and depths: docs/benchmarks.md
+section 8."""
 ATTENTION_FORWARD_TRIED: dict[str, dict[tuple[int, bool], B]] = {
     "safetile 64 x 64 (session 16)": {},
     "safetile 64 x 64 occupancy 2": {(64, c): B(64, 64, occupancy=2) for c in (False, True)},

@@ -392,13 +392,16 @@ mask."""
 class AttentionTiles(NamedTuple):
     """One attention kernel's query tile, key tile and sm_90 hints: tileiras's worker warps, the
     loads' pipeline depth (``latency``) and blocks a multiprocessor (``occupancy``); 0: tileiras's
-    own choice of each."""
+    own choice of each.  ``head_major`` (dk/dv's kernel only): its blocks walk one key head's
+    tiles together, not every head's first tile first (``attention_backward_dkdv``'s
+    ``HEAD_MAJOR``)."""
 
     bq: int
     bk: int
     warps: int = 0
     latency: int = 0
     occupancy: int = 0
+    head_major: int = 0
 
 
 ATTENTION_FORWARD_TILES: dict[tuple[int, bool], AttentionTiles] = {
@@ -455,20 +458,24 @@ def _table_entry(table: dict[tuple[int, bool], Any], head: int, causal: bool) ->
 
 
 def _attention_generics(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool, scale: float,
-                        tiles: AttentionTiles | None) -> dict[str, Any]:
-    """The generics of an attention kernel launched with ``tiles`` (``None``: ``ATTENTION_TILE``'s,
-    no hints)."""
+                        tiles: AttentionTiles | None, kernel: str) -> dict[str, Any]:
+    """The generics of attention kernel ``kernel`` launched with ``tiles`` (``None``:
+    ``ATTENTION_TILE``'s, no hints)."""
     g, bq, bk = _attention_facts(q, k, v, causal)
     generics = {**_generics(q), "G": g, "BQ": bq, "BK": bk, "D": q.shape[2], "CAUSAL": int(causal), "SCALE": scale}
     if tiles is None:
         return generics
+    if tiles.head_major and kernel != "dkdv":
+        raise ValueError(f"safetile.nn: attention's {kernel} kernel has no head-major order ({tiles}): only dk/dv's "
+                         "tiles take head_major")
     return {**generics, "BQ": min(_pow2(q.shape[1]), tiles.bq), "BK": min(_pow2(k.shape[1]), tiles.bk),
             "WARPS": tiles.warps, "OCCUPANCY": tiles.occupancy, "LATENCY": tiles.latency}
 
 
 def _forward_generics(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool, scale: float) -> dict[str, Any]:
     """The generics of the forward kernel: its tiles for the head dimension and the mask."""
-    return _attention_generics(q, k, v, causal, scale, _table_entry(ATTENTION_FORWARD_TILES, q.shape[2], causal))
+    return _attention_generics(q, k, v, causal, scale, _table_entry(ATTENTION_FORWARD_TILES, q.shape[2], causal),
+                               "forward")
 
 
 @kernel_op("safetile::attention", outputs=2)
@@ -485,7 +492,13 @@ def _backward_generics(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal
     """The generics of backward kernel ``kernel`` (0: dq, 1: dk/dv): its tiles for the head dimension
     and the mask."""
     tiles = _table_entry(ATTENTION_BACKWARD_TILES, q.shape[2], causal)
-    return _attention_generics(q, k, v, causal, scale, None if tiles is None else tiles[kernel])
+    return _attention_generics(q, k, v, causal, scale, None if tiles is None else tiles[kernel], ("dq", "dkdv")[kernel])
+
+
+def _dkdv_head_major(head: int, causal: bool) -> bool:
+    """Whether dk/dv's kernel walks one key head's tiles together for ``(head, causal)``."""
+    tiles = _table_entry(ATTENTION_BACKWARD_TILES, head, causal)
+    return tiles is not None and bool(tiles[1].head_major)
 
 
 @kernel_op("safetile::attention_backward_dq", outputs=2)
@@ -501,9 +514,16 @@ def _attention_backward_dq(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, o:
 
 @kernel_op("safetile::attention_backward_dkdv", outputs=2)
 def _attention_backward_dkdv(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, do: torch.Tensor,
-                             lse: torch.Tensor, delta: torch.Tensor, causal: bool, scale: float) -> KernelLaunch:
-    generics = _backward_generics(q, k, v, causal, scale, 1)
-    tile = OutputSpec(tuple(k.shape), k.dtype, (1, generics["BK"], k.shape[2]))
+                             lse: torch.Tensor, delta: torch.Tensor, causal: bool, scale: float,
+                             head_major: bool) -> KernelLaunch:
+    """``(dk, dv)``, laid out ``(S, BKV, D)`` where ``head_major`` (the caller transposes them):
+    then the grid's x is the key tile, so the blocks on the GPU at once walk one head's tiles."""
+    generics = {**_backward_generics(q, k, v, causal, scale, 1), "HEAD_MAJOR": int(head_major)}
+    bk, d = generics["BK"], k.shape[2]
+    if head_major:
+        tile = OutputSpec((k.shape[1], k.shape[0], d), k.dtype, (bk, 1, d))
+    else:
+        tile = OutputSpec(tuple(k.shape), k.dtype, (1, bk, d))
     grouped = (k.shape[0], generics["G"], q.shape[1])  # the query heads of each key head (views)
     return KernelLaunch(K.attention_backward_dkdv, [tile, tile],
                         [q.view(*grouped, q.shape[2]), k, v, do.view(*grouped, q.shape[2]), lse.view(grouped),
@@ -520,7 +540,10 @@ def _attention_grad(ctx: Any, do: torch.Tensor, _dlse: torch.Tensor) -> tuple[An
     q, k, v, o, lse = ctx.saved_tensors
     do = do.contiguous()
     dq, delta = _attention_backward_dq(q, k, v, o, do, lse, ctx.causal, ctx.scale)
-    dk, dv = _attention_backward_dkdv(q, k, v, do, lse, delta, ctx.causal, ctx.scale)
+    head_major = _dkdv_head_major(q.shape[2], ctx.causal)
+    dk, dv = _attention_backward_dkdv(q, k, v, do, lse, delta, ctx.causal, ctx.scale, head_major)
+    if head_major:  # laid out (S, BKV, D)
+        dk, dv = dk.transpose(0, 1), dv.transpose(0, 1)
     return dq, dk, dv, None, None
 
 

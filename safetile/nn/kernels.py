@@ -422,20 +422,29 @@ def _dkdv_step(q, do, lse2, delta, k, v, acc_k, acc_v, qi, kj, A, BQ, BK, MASKED
 
 
 @st.kernel(optimization_hints=_block_hints, load_hints=_latency)
-def attention_backward_dkdv(dk: st.Mut["E", (1, "BK", "D")], dv: st.Mut["E", (1, "BK", "D")],
+def attention_backward_dkdv(dk: st.Mut["E", ("K0", "K1", "D")], dv: st.Mut["E", ("K0", "K1", "D")],
                             q: st.Ref["E", (-1, "G", -1, "D")], k: st.Ref["E", (-1, -1, "D")],
                             v: st.Ref["E", (-1, -1, "D")], do: st.Ref["E", (-1, "G", -1, "D")],
                             lse: st.Ref["A", (-1, "G", -1)], delta: st.Ref["A", (-1, "G", -1)], *, E: st.DType,
                             A: st.DType, BQ: int, BK: int, D: int, G: int, CAUSAL: int, SCALE: float,
-                            WARPS: int = 0, OCCUPANCY: int = 0, LATENCY: int = 0):
+                            K0: int, K1: int, HEAD_MAJOR: int = 0, WARPS: int = 0, OCCUPANCY: int = 0,
+                            LATENCY: int = 0):
     """``dk`` and ``dv`` of one key tile, owned by its block, which walks the query tiles of the
     ``G`` query heads sharing this key head (with ``CAUSAL``, from the first that sees the tile:
     the diagonal ones masked, those that see it whole not): ``dv = sum of p^T do``,
     ``dk = sum of ds^T q * SCALE``.  No atomics: no other block adds into these tiles.  The
     query side comes grouped, ``q`` and ``do`` as ``(BKV, G, T, D)``, ``lse`` and ``delta`` as
     ``(BKV, G, T)`` (views of the heads as they lie): head ``g`` of the group is an index of its
-    own, which the bounds checks place on the host, not ``bkv * G + g`` in every step."""
-    bkv, kj, _ = st.tile_block_id()
+    own, which the bounds checks place on the host, not ``bkv * G + g`` in every step.
+
+    ``dk`` and ``dv`` are ``(BKV, S, D)`` in ``(1, BK, D)`` tiles (``K0, K1 = 1, BK``): the grid's
+    x is the head, so the blocks on the GPU at once span the heads; with ``HEAD_MAJOR`` they are
+    laid out ``(S, BKV, D)`` in ``(BK, 1, D)`` tiles, the grid's x the key tile, so they walk one
+    head's key tiles together (and share its queries in L2)."""
+    if HEAD_MAJOR:
+        kj, bkv, _ = st.tile_block_id()
+    else:
+        bkv, kj, _ = st.tile_block_id()
     pq, pdo = q.partition((1, 1, BQ, D), padding="zero"), do.partition((1, 1, BQ, D), padding="zero")
     plse, pdelta = lse.partition((1, 1, BQ), padding="zero"), delta.partition((1, 1, BQ), padding="zero")
     tile_k = k.partition((1, BK, D), padding="zero").load((bkv, kj, 0)).reshape((BK, D))
@@ -458,5 +467,5 @@ def attention_backward_dkdv(dk: st.Mut["E", (1, "BK", "D")], dv: st.Mut["E", (1,
             row_lse, row_delta = plse.load((bkv, g, qi)).reshape((1, BQ)), pdelta.load((bkv, g, qi)).reshape((1, BQ))
             acc_k, acc_v = _dkdv_step(tile_q, tile_do, row_lse, row_delta, tile_k, tile_v, acc_k, acc_v, qi, kj,
                                       A, BQ, BK, False, SCALE)
-    dk.store((acc_k * SCALE).astype(E).reshape((1, BK, D)))
-    dv.store(acc_v.astype(E).reshape((1, BK, D)))
+    dk.store((acc_k * SCALE).astype(E).reshape((K0, K1, D)))
+    dv.store(acc_v.astype(E).reshape((K0, K1, D)))
