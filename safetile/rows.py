@@ -50,7 +50,8 @@ from typing import Any
 import safetile as st
 
 Hints = Mapping[str, int]
-"""sm_90 tileiras hints (an entry's ``occupancy``, ``num_worker_warps_per_cta``; stores' ``allow_tma``)."""
+"""sm_90 tileiras hints (an entry's ``occupancy``, ``num_worker_warps_per_cta``; loads' and stores'
+``allow_tma``)."""
 Choice = tuple[int, Hints] | tuple[int, Hints, Hints] | tuple[int, Hints, Hints, Hints]
 """(elements a block of the one-tile kernel, or the looped kernel's column tile; sm_90 hints[; sm_90
 store hints: ``DIRECT_STORES``[; sm_90 load hints: ``DIRECT_LOADS``]])."""
