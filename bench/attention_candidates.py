@@ -45,9 +45,8 @@ PEER = "cuDNN"
 
 
 def name(plan: Plan) -> str:
-    """A plan as the tables write it: ``128x128 O1 lazy store-regs latency 3``."""
-    parts = [f"{plan.bm}x{plan.bn}", f"O{plan.order}"]
-    parts += ["lazy"] * plan.lazy + ["store-regs"] * plan.register_store
+    """A plan as the tables write it: ``128x128 O1 store-regs latency 2``."""
+    parts = [f"{plan.bm}x{plan.bn}", f"O{plan.order}"] + ["store-regs"] * plan.register_store
     return " ".join(parts + ([f"latency {plan.latency}"] if plan.latency else []))
 
 
@@ -68,7 +67,7 @@ def build(arch: str) -> None:
             config = plan.config(d)
             spec = dict(o=_matrix(st.f16, (bh, seq * d), (1, config.pop("BMD"))), q=q, k=q, v=q,
                         CAUSAL=case.options["causal"], GROUP=1, **{k: v for k, v in config.items()
-                                                                    if k in ("BN", "ORDER", "LAZY")})
+                                                                    if k in ("BN", "ORDER")})
             (done,) = planned_kernel(plan).warm_up([spec], arch=arch)
             if done.cubin is None or str(done.cubin) in seen:
                 continue
@@ -84,7 +83,7 @@ def _launch(plan: Plan, out: Any, a: dict[str, Any], case: Case) -> Any:
     t = st.as_tensor
     return planned_kernel(plan)(t(out.view(bh, seq * d)).partition((1, plan.bm * d)), t(a["q"]), t(a["k"]),
                                 t(a["v"]), 1 / math.sqrt(d), BN=plan.bn, CAUSAL=case.options["causal"], GROUP=1,
-                                ORDER=plan.order, LAZY=plan.lazy).prepare()
+                                ORDER=plan.order).prepare()
 
 
 def run_case(case: Case, torch: Any, stream: Any, sampler: ClockSampler, rounds: int,

@@ -71,16 +71,17 @@ ATTENTION_CANDIDATES = (
     Plan(64, 128, 1), Plan(64, 128, 0),
     Plan(128, 128, 1, register_store=True), Plan(128, 128, 0, register_store=True),
     Plan(64, 128, 1, register_store=True), Plan(64, 128, 0, register_store=True),
-    Plan(128, 128, 1, lazy=1), Plan(128, 128, 4, lazy=1), Plan(128, 128, 1, lazy=1, latency=3),
-    Plan(128, 128, 1, lazy=1, register_store=True), Plan(64, 128, 1, lazy=1), Plan(64, 128, 0, lazy=1),
 )
 """The example's plans tried per case (``st.autotune``; every one compiles causal and not, no spill
 on sm_90: 168 registers with 8 worker warps, 128 at occupancy 2).  ``order`` 0 runs the head
-fastest (run -s5's order), G the query tiles of G heads at a time; the first seven are run -s6's;
-then the output stored from registers and lazy rescaling (session 17).  Run -s5 also tried 256x64
-with 8 warps (spills 376 B at d128; at d64 1-14% slower than 128x128 with 8 warps), latency 3
-(within noise of none and latency 2), latency 4 and 6 (latency 3's shared memory or none's), and
-256x128 (spills 192-664 B at both head dimensions)."""
+fastest (run -s5's order), G the query tiles of G heads at a time; the first seven are run -s6's,
+then the output stored from registers (session 17: the pick in 8 of 12 cases).  Session 17 also
+tried six plans rescaling lazily (a ``LAZY`` generic, commit dbfc768: 0.61-0.70 of cuDNN in burst
+at 128x128 against 0.72-0.95 without, 0.76-0.87 at 64x128 in the grouped order against 0.82-0.93;
+dropped).  Run -s5 also tried 256x64 with 8 warps (spills 376 B at
+d128; at d64 1-14% slower than 128x128 with 8 warps), latency 3 (within noise of none and latency
+2), latency 4 and 6 (latency 3's shared memory or none's), and 256x128 (spills 192-664 B at both
+head dimensions)."""
 
 
 def attention_configs(d: int) -> list[dict[str, Any]]:

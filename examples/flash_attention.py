@@ -28,28 +28,24 @@ the tiles that straddle a boundary once each with the mask.  ``k`` and
 ``v`` pad with zeros, so a padded value row, weighted by a zero probability,
 adds nothing.
 
-With ``LAZY=1`` the unmasked key tiles rescale lazily (``attend_lazy``): the
-running max, sum and accumulator are rescaled only when some row's max grows
-by more than ``LAZY_GROWTH`` (log2 units), a branch on one reduced value for
-the whole block; the masked tiles rescale as always.
-
 ``attention(o, q, k, v, scale, causal=, group=)`` is what a user calls: it
 launches the plan ``attention_plan`` reads from ``PLANS`` for the head
-dimension, causality and sequence length (tiles, launch order, lazy
-rescaling, the output stored from registers, the loads' latency hint).
+dimension, causality and sequence length (tiles, launch order, the output
+stored from registers, the loads' latency hint).
 
-Tiles, hints and order (``bench/kernels.py``, docs/benchmarks.md section 5,
-H100 run -s6): the query tiles of a few heads together (``ORDER`` 1 or 4,
-the default 1) beat the head-fastest order at S = 4096 and 8192 in every
-case, 8-15% less time non-causal and 2-26% causal (d128 causal S = 8192:
-1.49 -> 1.10 ms); at S = 1024, where every head's keys and values fit in
-L2, the head-fastest order (``ORDER=0``) is 3-8% faster in three of the
-four cases (6% slower at d128 non-causal).  ``BM = BN = 128`` with
-``num_worker_warps_per_cta = 8`` on sm_90 (168 registers, no spill) is the
-best or within 5% of it at S = 4096 and 8192; 64x128 tiles at
-``occupancy = 2`` (two blocks an SM, 128 registers, no spill) win at S =
-1024 and causal at S = 4096.  The hints follow the query tile's height: 8
-worker warps from 128 rows, occupancy 2 below.
+Tiles, hints and order (``PLANS``; docs/benchmarks.md section 5, H100,
+session 17): 64x128 tiles at ``occupancy = 2`` (two blocks an SM, 128
+registers, no spill) are the pick at S = 1024 and causal at S = 4096 (and
+d64 causal 8192), ``BM = BN = 128`` with ``num_worker_warps_per_cta = 8``
+(168 registers, no spill) the rest; the output stored from registers
+(``REGISTER_STORE``) in 8 of the 12 cases measured (up to 6% less time, at
+d64 causal S = 1024); the query tiles of a few heads together (``ORDER`` 1
+or 4, the default 1) at S >= 4096 but d64 causal 4096, the head-fastest
+order (``ORDER = 0``) causal at S = 1024.  The hints follow the query
+tile's height: 8 worker warps from 128 rows, occupancy 2 below.  Tried and
+slower: rescaling lazily (the accumulator rescaled only when a row's max
+grows past ``2**8``: a branch on the max over the block's rows) ran at
+0.61-0.70 of cuDNN with 128x128 tiles against 0.72-0.95 without.
 """
 
 import functools
@@ -61,8 +57,6 @@ from safetile import f32
 from safetile.rows import DIRECT_STORES
 
 WARPS8 = {"sm_90": {"num_worker_warps_per_cta": 8}}
-LAZY_GROWTH = 8.0
-"""How far (log2 units) a row's max may pass the running max before ``attend_lazy`` rescales."""
 OCCUPANCY2 = {"sm_90": {"occupancy": 2}}
 
 
@@ -86,26 +80,6 @@ def attend(qt, kt, vt, m, l, acc, key0, row0, n_keys, masked, causal):
 
 
 @st.function
-def attend_lazy(qt, kt, vt, m, l, acc):
-    """An unmasked key tile, rescaling lazily (FlashAttention-4's trick): the running max ``m``, the
-    sum and the accumulator are rescaled only when some row's max grows by more than ``LAZY_GROWTH``
-    (log2 units); otherwise ``m`` stays behind the true max, so a probability is at most
-    ``2**LAZY_GROWTH`` (exact in f16, and the sum and accumulator in f32 hold it), and the ``acc *
-    alpha`` product of every tile is skipped.  ``m`` starts at ``-inf``: the first tile rescales."""
-    bm_rows, bn = qt.shape[0], kt.shape[0]
-    s = st.mma(qt, kt.T, st.zeros((bm_rows, bn), f32))
-    top = st.max(s, 1, keepdims=True)
-    if st.max((top - m).reshape((bm_rows,)), 0) > LAZY_GROWTH:
-        m_new = st.maximum(m, top)
-        alpha = st.exp2(m - m_new)
-        l, acc, m = l * alpha, acc * alpha, m_new
-    p = st.exp2(s - m)
-    l = l + st.sum(p, 1, keepdims=True)
-    acc = st.mma(p.astype(vt.dtype), vt, acc)
-    return m, l, acc
-
-
-@st.function
 def below(n, count):
     """``n`` (never negative) clamped to ``[0, count]``: a tile count in the form bounds-check
     elision follows (``min``, ``max``, tile counts; not a causal bound's products), so the loads
@@ -119,7 +93,6 @@ def below(n, count):
         dict(E=st.f16, BMD=128 * 128, BN=128, D=128, CAUSAL=1, GROUP=1, ORDER=1),
         dict(E=st.bf16, BMD=128 * 128, BN=128, D=128, CAUSAL=0, GROUP=4, ORDER=0),
         dict(E=st.f16, BMD=64 * 64, BN=64, D=64, CAUSAL=1, GROUP=2, ORDER=2),
-        dict(E=st.f16, BMD=128 * 64, BN=128, D=64, CAUSAL=1, GROUP=1, ORDER=4, LAZY=1),
     ],
     optimization_hints=lambda BMD, D, **_: WARPS8 if BMD // D >= 128 else OCCUPANCY2,
 )
@@ -137,7 +110,6 @@ def flash_attention(
     CAUSAL: int,
     GROUP: int,
     ORDER: int = 1,
-    LAZY: int = 0,
 ):
     if BMD < D:
         raise ValueError(f"o's tile (1, {BMD}) is not whole query rows of D = {D}: partition the [heads, S * D] "
@@ -164,10 +136,7 @@ def flash_attention(
         last = below(((bm + 1) * BM + BN - 1) // BN, last)
     for j in range(full):
         kt, vt = pk.load((kvh, j, 0)).reshape((BN, D)), pv.load((kvh, j, 0)).reshape((BN, D))
-        if LAZY:
-            m, l, acc = attend_lazy(qt, kt, vt, m, l, acc)
-        else:
-            m, l, acc = attend(qt, kt, vt, m, l, acc, j * BN, bm * BM, n_keys, False, False)
+        m, l, acc = attend(qt, kt, vt, m, l, acc, j * BN, bm * BM, n_keys, False, False)
     for j in range(full, last):
         kt, vt = pk.load((kvh, j, 0)).reshape((BN, D)), pv.load((kvh, j, 0)).reshape((BN, D))
         m, l, acc = attend(qt, kt, vt, m, l, acc, j * BN, bm * BM, n_keys, True, CAUSAL)
@@ -181,14 +150,13 @@ REGISTER_STORE = {"sm_90": DIRECT_STORES}
 
 class Plan(NamedTuple):
     """How ``attention`` launches one shape: ``bm x bn`` tiles (query rows, keys), the launch
-    ``order`` (``ORDER``), lazy rescaling (``LAZY``), the output stored from registers
-    (``REGISTER_STORE``) and the key and value loads' ``latency`` hint (0: none).  The entry's
-    hints follow ``bm`` (the kernel's own: 8 worker warps from 128 rows, occupancy 2 below)."""
+    ``order`` (``ORDER``), the output stored from registers (``REGISTER_STORE``) and the key and
+    value loads' ``latency`` hint (0: none).  The entry's hints follow ``bm`` (the kernel's own: 8
+    worker warps from 128 rows, occupancy 2 below)."""
 
     bm: int
     bn: int
     order: int
-    lazy: int = 0
     register_store: bool = False
     latency: int = 0
 
@@ -203,19 +171,23 @@ class Plan(NamedTuple):
 
     def config(self, d: int) -> dict[str, Any]:
         """The plan at head dimension ``d`` as an ``st.autotune`` config of ``flash_attention``."""
-        return dict(BMD=self.bm * d, BN=self.bn, ORDER=self.order, LAZY=self.lazy, **self.options())
+        return dict(BMD=self.bm * d, BN=self.bn, ORDER=self.order, **self.options())
 
 
 PLANS: dict[tuple[int, int], tuple[tuple[int | None, Plan], ...]] = {
-    (64, 0): ((2048, Plan(64, 128, 0)), (6144, Plan(128, 128, 1, latency=2)), (None, Plan(128, 128, 1))),
-    (64, 1): ((2048, Plan(64, 128, 0)), (6144, Plan(64, 128, 1)), (None, Plan(128, 128, 4))),
-    (128, 0): ((2048, Plan(64, 128, 1)), (6144, Plan(128, 128, 1)), (None, Plan(128, 128, 1, latency=2))),
-    (128, 1): ((2048, Plan(64, 128, 0)), (6144, Plan(64, 128, 1)), (None, Plan(128, 128, 4))),
+    (64, 0): ((2048, Plan(64, 128, 1, register_store=True)), (None, Plan(128, 128, 1, latency=2))),
+    (64, 1): ((2048, Plan(64, 128, 0, register_store=True)), (6144, Plan(64, 128, 0, register_store=True)),
+              (None, Plan(64, 128, 1))),
+    (128, 0): ((2048, Plan(64, 128, 1, register_store=True)), (None, Plan(128, 128, 1, register_store=True))),
+    (128, 1): ((2048, Plan(64, 128, 0, register_store=True)), (6144, Plan(64, 128, 1, register_store=True)),
+               (None, Plan(128, 128, 4))),
 }
 """Per ``(head dimension, causal)``, rules ``(longest sequence, plan)``: the first whose bound holds
-the sequence applies (``None``: any).  Each plan is the fastest candidate of ``bench/kernels.py``'s
-``attention_configs`` on an H100 at S = 1024, 4096 and 8192 (32 heads, f16; docs/benchmarks.md
-section 5); the bounds sit between the measured lengths."""
+the sequence applies (``None``: any).  Each plan is the one ``bench/attention_candidates.py``
+picked on an H100 (session 17, docs/benchmarks.md section 5) among ``bench/kernels.py``'s
+``ATTENTION_CANDIDATES`` at S = 1024, 4096 and 8192 (32 heads, f16): the faster of the probe's
+two fastest by cuDNN's burst ratio at S = 1024, by the steady one from 4096.  The bounds sit
+between the measured lengths (2048, 6144); one rule stands for two lengths that picked the same."""
 DEFAULT_PLAN = Plan(128, 128, 1)
 """Head dimensions not measured: 128x128 tiles in the grouped order."""
 
@@ -244,4 +216,4 @@ def attention(o: st.Tensor, q: st.Tensor, k: st.Tensor, v: st.Tensor, scale: flo
     d = q.shape[2]
     plan = attention_plan(d, causal, q.shape[1])
     return planned_kernel(plan)(o.partition((1, plan.bm * d)), q, k, v, scale, BN=plan.bn, CAUSAL=int(causal),
-                                GROUP=group, ORDER=plan.order, LAZY=plan.lazy)
+                                GROUP=group, ORDER=plan.order)

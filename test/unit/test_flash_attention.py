@@ -1,11 +1,15 @@
 """examples/flash_attention.py beyond its numpy cases (test_runtime_examples.py): the output's tile
-must be whole query rows, and every launch order keeps one writer a tile."""
+must be whole query rows, every launch order keeps one writer a tile, and ``attention`` launches the
+plan the H100 run picked for the shape."""
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from xdsl.dialects.builtin import ModuleOp
 
@@ -41,3 +45,53 @@ def test_every_launch_order_is_proved_one_writer_a_tile(order: int, proof: str, 
     PartitionDisjointness(report=True).apply(context(), ModuleOp([TileModuleOp("m", [variant.entry.clone()])]))
     (line,) = capsys.readouterr().err.splitlines()
     assert line.startswith(f"{proof}: ") and line.endswith("store to 'o'")
+
+
+FA = load_example("flash_attention")
+RESULTS = Path(__file__).resolve().parents[2] / "docs" / "results" / "attention-h100-2026-11-28-s7" / "candidates.json"
+
+
+def _attention_ref(q: np.ndarray, k: np.ndarray, v: np.ndarray, causal: bool) -> np.ndarray:
+    logits = np.einsum("bsd,btd->bst", q.astype(np.float64), k.astype(np.float64)) / math.sqrt(q.shape[2])
+    if causal:
+        logits = np.where(np.tril(np.ones(logits.shape[1:], bool)), logits, -np.inf)
+    p = np.exp(logits - logits.max(axis=2, keepdims=True))
+    return np.einsum("bst,btd->bsd", p / p.sum(axis=2, keepdims=True), v.astype(np.float64))
+
+
+def _attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, causal: bool) -> np.ndarray:
+    bh, seq, d = q.shape
+    o = st.full((bh, seq * d), math.nan, st.f16).sync()
+    tensors = [st.from_numpy(a, st.f16).sync() for a in (q, k, v)]
+    out = FA.attention(o, *tensors, 1 / math.sqrt(d), causal=causal).sync()[0]
+    assert out.shape == (1, FA.attention_plan(d, causal, seq).bm * d)  # the plan's query tile
+    return out.unpartition().numpy().reshape(bh, seq, d)
+
+
+@pytest.mark.parametrize(("d", "causal", "seq", "rule"), [(64, False, 1024, 0), (64, False, 2048, 0),
+                                                          (64, False, 2049, 1), (128, True, 6144, 1),
+                                                          (128, True, 6145, 2), (128, False, 32768, 1)])
+def test_the_plan_follows_the_sequence_length(d: int, causal: bool, seq: int, rule: int) -> None:
+    assert FA.attention_plan(d, causal, seq) == FA.PLANS[(d, int(causal))][rule][1]
+
+
+def test_a_head_dimension_not_measured_gets_the_default_plan() -> None:
+    assert FA.attention_plan(32, True, 1024) == FA.DEFAULT_PLAN
+
+
+def test_the_plans_are_the_h100_runs_picks() -> None:
+    """Each measured case's plan is the one ``bench/attention_candidates.py`` picked on the H100
+    (docs/benchmarks.md section 5, session 17): change the table with a new run's results."""
+    rows = json.loads(RESULTS.read_text())["rows"]
+    assert len(rows) == 12
+    for row in rows:
+        picked = row["pick"]["plan"]
+        assert not picked.pop("lazy"), row["case"]  # the run also tried lazy rescaling, since dropped
+        assert FA.attention_plan(row["d"], bool(row["causal"]), row["seq"]) == FA.Plan(**picked), row["case"]
+
+
+@pytest.mark.parametrize("causal", [False, pytest.param(True, marks=pytest.mark.full)])
+def test_attention_launches_its_plan_and_matches_numpy(causal: bool) -> None:
+    rng = np.random.default_rng(5)
+    q, k, v = (rng.standard_normal((1, 70, 64)).astype(np.float16) for _ in range(3))
+    assert np.abs(_attention(q, k, v, causal) - _attention_ref(q, k, v, causal)).max() < 2e-2
