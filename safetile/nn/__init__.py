@@ -392,9 +392,8 @@ mask."""
 class AttentionTiles(NamedTuple):
     """One attention kernel's query tile, key tile and sm_90 hints: tileiras's worker warps, the
     loads' pipeline depth (``latency``) and blocks a multiprocessor (``occupancy``); 0: tileiras's
-    own choice of each.  ``head_major`` (dk/dv's kernel only): its blocks walk one key head's
-    tiles together, not every head's first tile first (``attention_backward_dkdv``'s
-    ``HEAD_MAJOR``)."""
+    own choice of each.  ``head_major`` (the backward kernels only): the blocks walk one head's
+    tiles together, not every head's first tile first (the kernels' ``HEAD_MAJOR``)."""
 
     bq: int
     bk: int
@@ -465,9 +464,9 @@ def _attention_generics(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causa
     generics = {**_generics(q), "G": g, "BQ": bq, "BK": bk, "D": q.shape[2], "CAUSAL": int(causal), "SCALE": scale}
     if tiles is None:
         return generics
-    if tiles.head_major and kernel != "dkdv":
-        raise ValueError(f"safetile.nn: attention's {kernel} kernel has no head-major order ({tiles}): only dk/dv's "
-                         "tiles take head_major")
+    if tiles.head_major and kernel == "forward":
+        raise ValueError(f"safetile.nn: attention's forward kernel has no head-major order ({tiles}): only the "
+                         "backward kernels' tiles take head_major")
     return {**generics, "BQ": min(_pow2(q.shape[1]), tiles.bq), "BK": min(_pow2(k.shape[1]), tiles.bk),
             "WARPS": tiles.warps, "OCCUPANCY": tiles.occupancy, "LATENCY": tiles.latency}
 
@@ -495,21 +494,25 @@ def _backward_generics(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal
     return _attention_generics(q, k, v, causal, scale, None if tiles is None else tiles[kernel], ("dq", "dkdv")[kernel])
 
 
-def _dkdv_head_major(head: int, causal: bool) -> bool:
-    """Whether dk/dv's kernel walks one key head's tiles together for ``(head, causal)``."""
+def _head_major(head: int, causal: bool) -> tuple[bool, bool]:
+    """Whether dq's and dk/dv's kernels walk one head's tiles together for ``(head, causal)``."""
     tiles = _table_entry(ATTENTION_BACKWARD_TILES, head, causal)
-    return tiles is not None and bool(tiles[1].head_major)
+    return (False, False) if tiles is None else (bool(tiles[0].head_major), bool(tiles[1].head_major))
 
 
 @kernel_op("safetile::attention_backward_dq", outputs=2)
 def _attention_backward_dq(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, o: torch.Tensor, do: torch.Tensor,
-                           lse: torch.Tensor, causal: bool, scale: float) -> KernelLaunch:
-    """``(dq, delta)``: ``delta = rowsum(do * o)`` comes out of dq's kernel for dk/dv's."""
-    generics = _backward_generics(q, k, v, causal, scale, 0)
-    rows = OutputSpec((q.shape[0], q.shape[1]), _torch_accumulator(q.dtype), (1, generics["BQ"]))
-    return KernelLaunch(K.attention_backward_dq,
-                        [OutputSpec(tuple(q.shape), q.dtype, (1, generics["BQ"], q.shape[2])), rows],
-                        [q, k, v, o, do, lse], generics)
+                           lse: torch.Tensor, causal: bool, scale: float, head_major: bool) -> KernelLaunch:
+    """``(dq, delta)``: ``delta = rowsum(do * o)`` comes out of dq's kernel for dk/dv's; both laid out
+    ``(T, BH, ...)`` where ``head_major`` (the caller transposes them): then the grid's x is the
+    query tile, so the blocks on the GPU at once walk one head's tiles."""
+    generics = {**_backward_generics(q, k, v, causal, scale, 0), "HEAD_MAJOR": int(head_major)}
+    (bh, t, d), bq, accumulator = q.shape, generics["BQ"], _torch_accumulator(q.dtype)
+    if head_major:
+        outputs = [OutputSpec((t, bh, d), q.dtype, (bq, 1, d)), OutputSpec((t, bh), accumulator, (bq, 1))]
+    else:
+        outputs = [OutputSpec((bh, t, d), q.dtype, (1, bq, d)), OutputSpec((bh, t), accumulator, (1, bq))]
+    return KernelLaunch(K.attention_backward_dq, outputs, [q, k, v, o, do, lse], generics)
 
 
 @kernel_op("safetile::attention_backward_dkdv", outputs=2)
@@ -539,10 +542,12 @@ def _attention_grad(ctx: Any, do: torch.Tensor, _dlse: torch.Tensor) -> tuple[An
     # lse is internal (attention returns o alone)
     q, k, v, o, lse = ctx.saved_tensors
     do = do.contiguous()
-    dq, delta = _attention_backward_dq(q, k, v, o, do, lse, ctx.causal, ctx.scale)
-    head_major = _dkdv_head_major(q.shape[2], ctx.causal)
-    dk, dv = _attention_backward_dkdv(q, k, v, do, lse, delta, ctx.causal, ctx.scale, head_major)
-    if head_major:  # laid out (S, BKV, D)
+    dq_head_major, dkdv_head_major = _head_major(q.shape[2], ctx.causal)
+    dq, delta = _attention_backward_dq(q, k, v, o, do, lse, ctx.causal, ctx.scale, dq_head_major)
+    if dq_head_major:  # laid out (T, BH, ...); dk/dv's kernel reads delta's rows whole
+        dq, delta = dq.transpose(0, 1), delta.transpose(0, 1).contiguous()
+    dk, dv = _attention_backward_dkdv(q, k, v, do, lse, delta, ctx.causal, ctx.scale, dkdv_head_major)
+    if dkdv_head_major:  # laid out (S, BKV, D)
         dk, dv = dk.transpose(0, 1), dv.transpose(0, 1)
     return dq, dk, dv, None, None
 

@@ -361,18 +361,26 @@ def _dq_step(q, do, lse2, delta, k, v, acc, qi, kj, s_len, A, BQ, BK, MASKED, CA
 
 
 @st.kernel(optimization_hints=_block_hints, load_hints=_latency)
-def attention_backward_dq(dq: st.Mut["E", (1, "BQ", "D")], delta: st.Mut["A", (1, "BQ")],
+def attention_backward_dq(dq: st.Mut["E", ("Q0", "Q1", "D")], delta: st.Mut["A", ("Q0", "Q1")],
                           q: st.Ref["E", (-1, -1, "D")], k: st.Ref["E", (-1, -1, "D")],
                           v: st.Ref["E", (-1, -1, "D")], o: st.Ref["E", (-1, -1, "D")],
                           do: st.Ref["E", (-1, -1, "D")], lse: st.Ref["A", (-1, -1)], *, E: st.DType, A: st.DType,
-                          BQ: int, BK: int, D: int, G: int, CAUSAL: int, SCALE: float, WARPS: int = 0,
-                          OCCUPANCY: int = 0, LATENCY: int = 0):
+                          BQ: int, BK: int, D: int, G: int, CAUSAL: int, SCALE: float, Q0: int, Q1: int,
+                          HEAD_MAJOR: int = 0, WARPS: int = 0, OCCUPANCY: int = 0, LATENCY: int = 0):
     """``dq`` of one query tile, owned by its block: ``sum over key tiles of ds @ k * SCALE`` with
     ``ds = p * (do v^T - delta)`` and ``p = exp2(s - lse)``.  The key tiles every query sees
     whole run unmasked; with CAUSAL, the diagonal tiles after them, masked.  The block also owns
     the tile's ``delta = rowsum(do * o)``, which it computes first and stores for dk/dv (launched
-    after it): no kernel of its own, no second pass over ``o`` and ``do``."""
-    bh, qi, _ = st.tile_block_id()
+    after it): no kernel of its own, no second pass over ``o`` and ``do``.
+
+    ``dq`` and ``delta`` are ``(BH, T, D)`` and ``(BH, T)`` in ``(1, BQ, ...)`` tiles (``Q0, Q1 =
+    1, BQ``): the grid's x is the head; with ``HEAD_MAJOR`` they are laid out ``(T, BH, D)`` and
+    ``(T, BH)`` in ``(BQ, 1, ...)`` tiles, the grid's x the query tile, so the blocks on the GPU at
+    once walk one head's query tiles (and share its keys and values in L2)."""
+    if HEAD_MAJOR:
+        qi, bh, _ = st.tile_block_id()
+    else:
+        bh, qi, _ = st.tile_block_id()
     kv = bh // G
     s_len = k.shape[1]
     pk, pv = k.partition((1, BK, D), padding="zero"), v.partition((1, BK, D), padding="zero")
@@ -380,7 +388,7 @@ def attention_backward_dq(dq: st.Mut["E", (1, "BQ", "D")], delta: st.Mut["A", (1
     tile_do = do.partition((1, BQ, D), padding="zero").load((bh, qi, 0)).reshape((BQ, D))
     tile_o = o.partition((1, BQ, D), padding="zero").load((bh, qi, 0)).reshape((BQ, D))
     row_delta = st.sum(tile_o.astype(A) * tile_do.astype(A), 1, keepdims=True)
-    delta.store(row_delta.reshape((1, BQ)))
+    delta.store(row_delta.reshape((Q0, Q1)))
     row_lse = lse.partition((1, BQ), padding="zero").load((bh, qi)).reshape((BQ, 1))
     acc = st.zeros((BQ, D), A)
     whole = _whole_key_tiles(qi, st.num_tiles(pk, 1), s_len, BQ, BK, CAUSAL)
@@ -392,7 +400,7 @@ def attention_backward_dq(dq: st.Mut["E", (1, "BQ", "D")], delta: st.Mut["A", (1
         tile_k, tile_v = pk.load((kv, kj, 0)).reshape((BK, D)), pv.load((kv, kj, 0)).reshape((BK, D))
         acc = _dq_step(tile_q, tile_do, row_lse, row_delta, tile_k, tile_v, acc, qi, kj, s_len, A, BQ, BK, True,
                        CAUSAL, SCALE)
-    dq.store((acc * SCALE).astype(E).reshape((1, BQ, D)))
+    dq.store((acc * SCALE).astype(E).reshape((Q0, Q1, D)))
 
 
 @st.function

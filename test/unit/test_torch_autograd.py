@@ -341,22 +341,23 @@ def test_attention_forward_tiles_per_head_dimension(causal: bool, monkeypatch: p
     torch.testing.assert_close(nn.attention(q, k, v, causal), sdpa(q, k, v, causal))
 
 
-def test_attention_dkdv_walks_one_heads_key_tiles_together(monkeypatch: pytest.MonkeyPatch) -> None:
-    """dk/dv's kernel at ``head_major``: its outputs laid out (S, BKV, D) in (BK, 1, D) tiles (the
-    grid's x the key tile), the gradients torch's (causal, 2 query heads a key head, 2 batches, 10
-    keys in tiles of 4: the last partial).  The other kernels have no such order: refused, naming it."""
+def test_attention_backward_walks_one_heads_tiles_together(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The backward kernels at ``head_major``: dq and delta laid out (T, BH, ...) in (BQ, 1, ...)
+    tiles, dk and dv (S, BKV, D) in (BK, 1, D) tiles (the grid's x the tile within a head), the
+    gradients torch's (causal, 2 query heads a key head, 2 batches, 10 queries and keys in tiles
+    of 4: the last partial).  The forward has no such order: refused, naming it."""
     monkeypatch.setattr(nn, "ATTENTION_TILE", 4)
     tiles = nn.AttentionTiles
-    monkeypatch.setitem(nn.ATTENTION_BACKWARD_TILES, (8, True), (tiles(4, 4), tiles(4, 4, head_major=1)))
+    monkeypatch.setitem(nn.ATTENTION_BACKWARD_TILES, (8, True), (tiles(4, 4, head_major=1), tiles(4, 4, head_major=1)))
     q, k, v = f64(2, 4, 10, 8), f64(2, 2, 10, 8, seed=1), f64(2, 2, 10, 8, seed=2)
     do = torch.randn(2, 4, 10, 8, dtype=torch.float64)
     got = torch.autograd.grad(nn.attention(q, k, v, True), (q, k, v), do)
     want = torch.autograd.grad(sdpa(q, k, v, True), (q, k, v), do)
     for g, h in zip(got, want, strict=True):
         torch.testing.assert_close(g, h)
-    monkeypatch.setitem(nn.ATTENTION_BACKWARD_TILES, (8, True), (tiles(4, 4, head_major=1), tiles(4, 4)))
-    with pytest.raises(ValueError, match="attention's dq kernel has no head-major order"):
-        nn._backward_generics(q[0], k[0], v[0], True, 0.5, 0)
+    monkeypatch.setitem(nn.ATTENTION_FORWARD_TILES, (8, True), tiles(4, 4, head_major=1))
+    with pytest.raises(ValueError, match="attention's forward kernel has no head-major order"):
+        nn._forward_generics(q[0], k[0], v[0], True, 0.5)
 
 
 def test_the_training_steps_attention_tiles() -> None:
@@ -386,14 +387,15 @@ def test_attention_kernels_leave_no_bounds_check_in_the_kernel(kernel: st.Kernel
     """Every load's index is proved in range when compiling or by the launch's checks on the host:
     a check left in the kernel costs each step a compare, and its failure path (the message's
     print) a stack frame: 136-264 B a thread at the backward's tiles on sm_90, their only spills."""
-    extra = {} if kernel is K.attention_forward else {"WARPS": 8}
-    if kernel is K.attention_backward_dkdv:  # its outputs' tiles laid out (BKV, S, D), then head-major (S, BKV, D)
-        extra |= {"K0": 1, "K1": 128}
+    layouts: list[dict[str, int]] = [{}]
+    if kernel is K.attention_backward_dq:  # its outputs' tiles laid out (BH, T, D), and head-major (T, BH, D)
+        layouts = [{"Q0": 1, "Q1": 64}, {"Q0": 64, "Q1": 1, "HEAD_MAJOR": 1}]
+    if kernel is K.attention_backward_dkdv:  # (BKV, S, D), and head-major (S, BKV, D)
+        layouts = [{"K0": 1, "K1": 128}, {"K0": 128, "K1": 1, "HEAD_MAJOR": 1}]
+    warps = {} if kernel is K.attention_forward else {"WARPS": 8}
+    for layout in layouts:
         kernel.with_options(deny_in_kernel_checks=True).compile_variant(
-            None, E=st.bf16, A=st.f32, BQ=64, BK=128, D=64, G=2, CAUSAL=causal, SCALE=0.125, WARPS=8, K0=128, K1=1,
-            HEAD_MAJOR=1)
-    kernel.with_options(deny_in_kernel_checks=True).compile_variant(
-        None, E=st.bf16, A=st.f32, BQ=64, BK=128, D=64, G=2, CAUSAL=causal, SCALE=0.125, **extra)
+            None, E=st.bf16, A=st.f32, BQ=64, BK=128, D=64, G=2, CAUSAL=causal, SCALE=0.125, **warps, **layout)
 
 
 @pytest.mark.full
@@ -472,7 +474,8 @@ SAFETY_VARIANTS = {
     K.layer_norm_backward: dict(E=st.f32, A=st.f32, BM=4, BN=16, N=10),
     K.matmul: dict(E=st.f32, A=st.f32, BM=64, BN=64, BK=32, TA=1),
     K.attention_forward: dict(E=st.f16, A=st.f32, BQ=64, BK=64, D=64, G=4, CAUSAL=1, SCALE=0.125),
-    K.attention_backward_dq: dict(E=st.f16, A=st.f32, BQ=128, BK=128, D=64, G=4, CAUSAL=1, SCALE=0.125, WARPS=8),
+    K.attention_backward_dq: dict(E=st.f16, A=st.f32, BQ=128, BK=128, D=64, G=4, CAUSAL=1, SCALE=0.125, WARPS=8,
+                                  Q0=128, Q1=1, HEAD_MAJOR=1),
     K.attention_backward_dkdv: dict(E=st.f16, A=st.f32, BQ=64, BK=128, D=128, G=4, CAUSAL=1, SCALE=0.125, WARPS=8,
                                     K0=128, K1=1, HEAD_MAJOR=1),
 }
