@@ -39,7 +39,9 @@ and uses its own, ``qwen3.tp.use_gpu``), NCCL between them (NVLink multicast off
    3. 14B TP=2 as 1. with each other of ``TABLE_ALL_REDUCES`` (the peer one only where
       peer-check found it right), each on its own decoder of the same weights, whose tokens
       and last residual must be 1.'s (``sums_equal``; one that differs is no candidate);
-   4. Qwen3-32B at TP=2 with the fastest of them (``chosen_all_reduce``), as 1.
+   4. 14B TP=2 with the fastest of them (``chosen_all_reduce``) and each of ``TILE_TRIALS``
+      (its tokens must be 1.'s);
+   5. Qwen3-32B at TP=2 with the fastest all-reduce and the fastest tiles, as 1.
 
    Each model's rate is also timed at the context lengths of ``CONTEXTS`` (the position set
    before ``CONTEXT_STEPS`` replays; the cache's rows before it are zeros, which costs the
@@ -109,6 +111,18 @@ single-GPU tiles (2.7% slower), QKV and down in 8-row blocks, 64-key attention t
 32 rows and QKV with it in 32 (each slower still)."""
 
 
+TILE_TRIALS = {"QKV 4 tiles early, gate/up 4 by TMA": replace(SHARD_TILES, early=4, up_early=4, up_early_tma=True),
+               "QKV 4, gate/up 4, both by TMA": replace(SHARD_TILES, early=4, early_tma=True, up_early=4,
+                                                        up_early_tma=True)}
+"""A rank's tiles tried on 14B TP=2 with the chosen all-reduce (3.4.), 32B run with the fastest:
+more weight tiles read before the grid-dependency wait by the kernels after an all-reduce
+(QKV's ``early``, also the LM head's; gate/up's ``up_early``).  Behind the peer all-reduce
+(a launch like the others) those reads overlap its wait, about 5 us: gate/up's first wave
+(396 blocks of 8 rows at 3 an SM) reads 8 KB a column tile a block, 3.2 MB a tile, ~0.8 us of
+HBM; 4 tiles would fill most of the wait (session 17's first run: QKV 458 -> 383 us a step
+behind the peer all-reduce with 2 tiles early, gate/up 1,856 -> 1,792 with 1)."""
+
+
 def build(arch: str) -> None:
     """Record one step of every decoder the GPU run makes, on the CPU with ``$SAFETILE_AOT_ARCHS``:
     a rank of ``WORLD`` is a ``Qwen3Decoder`` of the shard's shapes (``local_config``), whose
@@ -116,7 +130,8 @@ def build(arch: str) -> None:
     the same variants (those sizes are dynamic)."""
     os.environ["SAFETILE_AOT_ARCHS"] = arch
     runs = [(QWEN3_14B, WORLD, "SHARD_TILES", SHARD_TILES), (QWEN3_14B, 1, "single-GPU tiles", Tiles()),
-            (QWEN3_32B, WORLD, "SHARD_TILES", SHARD_TILES)]
+            (QWEN3_32B, WORLD, "SHARD_TILES", SHARD_TILES),
+            *((config, WORLD, name, tiles) for name, tiles in TILE_TRIALS.items() for config in (QWEN3_14B, QWEN3_32B))]
     for config, world, name, tiles in runs:
         small = replace(local_config(config, world) if world > 1 else config, layers=1, vocab=384)
         decoder = Qwen3Decoder(small, random_weights(small), dtype=st.bf16, max_positions=MAX_POSITIONS, tiles=tiles)
@@ -350,9 +365,10 @@ def rank_main(out: Path, task: str) -> None:
         if rank == 0:
             path.write_text(json.dumps(results, indent=1))
 
-    def sharded(name: str, config: Config, all_reduce: str, contexts: tuple[int, ...], profile: bool = False
-                ) -> float:
-        """One TP=2 run into ``results["runs"]``; its best rate."""
+    def sharded(name: str, config: Config, all_reduce: str, contexts: tuple[int, ...], profile: bool = False,
+                tiles: str = "") -> float:
+        """One TP=2 run into ``results["runs"]``, a rank's tiles ``SHARD_TILES`` or ``TILE_TRIALS[tiles]``;
+        its best rate."""
         torch.manual_seed(rank)
         start = time.perf_counter()
         weights = RandomShard(config, WORLD, torch)
@@ -360,7 +376,7 @@ def rank_main(out: Path, task: str) -> None:
         try:
             decoder = positioned(ShardedDecoder, torch)(
                 config, weights, sharded=True, dtype=st.bf16, max_positions=MAX_POSITIONS, device=f"cuda:{local}",
-                all_reduce=all_reduce, tiles=SHARD_TILES, experimental=True,
+                all_reduce=all_reduce, tiles=TILE_TRIALS[tiles] if tiles else SHARD_TILES, experimental=True,
                 upload=lambda t: st.from_dlpack(t.contiguous()))
             for graph in (True, False):
                 try:
@@ -386,7 +402,8 @@ def rank_main(out: Path, task: str) -> None:
             by_rank: list[Any] = [None] * WORLD
             dist.all_gather_object(by_rank, entry.pop("kernels_us", None))
             entry["kernels_us_by_rank"] = by_rank
-        key = f"{name} TP={WORLD} {all_reduce}"
+        key = f"{name} TP={WORLD} {all_reduce}" + (f", {tiles}" if tiles else "")
+        entry["tiles"] = tiles or "SHARD_TILES"
         results["runs"][key] = entry
         print(f"rank {rank}: {key}: {entry}", flush=True)
         torch.cuda.empty_cache()
@@ -463,7 +480,21 @@ def rank_main(out: Path, task: str) -> None:
         dist.broadcast_object_list(choice, src=0)  # both ranks run rank 0's choice
         results["chosen_all_reduce"] = choice[0]
         save()
-        sharded("32B", QWEN3_32B, choice[0], CONTEXTS)
+        trials = {"": rates[choice[0]]}
+        for trial in TILE_TRIALS:
+            try:
+                trials[trial] = sharded("14B", QWEN3_14B, choice[0], (), tiles=trial)
+            except MissingCubin:  # a trial's own variant: the table's 32B still runs
+                trials[trial] = 0.0
+            dist.barrier()
+            tokens = [runs.get(f"14B TP={WORLD} {way}", {}).get("tokens") for way in (f"{choice[0]}, {trial}", option)]
+            if tokens[0] != tokens[1]:  # other early reads may sum in another order: the tokens, not the bits
+                trials[trial] = 0.0
+        tiles = [max(trials, key=lambda name: trials[name])]
+        dist.broadcast_object_list(tiles, src=0)
+        results["chosen_tiles"] = tiles[0] or "SHARD_TILES"
+        save()
+        sharded("32B", QWEN3_32B, choice[0], CONTEXTS, tiles=tiles[0])
     dist.barrier()
     dist.destroy_process_group()
 

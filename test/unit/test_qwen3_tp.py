@@ -130,26 +130,32 @@ def test_an_all_reduce_the_cpu_cannot_run_or_that_does_not_exist_is_refused() ->
         dist.destroy_process_group()
 
 
-def test_the_peer_all_reduce_sums_two_ranks_over_their_inboxes_and_flags() -> None:
-    """peer.py's protocol on the interpreter, two ranks in one process sharing their memory as two
+@pytest.mark.parametrize("packed", [False, True], ids=["flags", "packed"])
+def test_the_peer_all_reduce_sums_two_ranks_over_their_inboxes(packed: bool) -> None:
+    """peer.py's protocols on the interpreter, two ranks in one process sharing their memory as two
     GPUs map each other's: each step, at each of 2 sites, both ranks' ``SEND`` halves then both
     ``RECEIVE`` halves (a whole launch waits for the other rank's flag, which the interpreter's
-    one launch at a time would never raise); every sum exact on both ranks, each flag the step
-    that set it, ``count`` counting the steps."""
+    one launch at a time would never raise); every sum exact on both ranks (negative ones too:
+    the packed words' low halves), each flag (``peer_sum``) or each word's high half
+    (``peer_sum_packed``) the step that set it, ``count`` counting the steps."""
     torch = pytest.importorskip("torch")
     import safetile as st
-    from qwen3.peer import RECEIVE, SEND, count, peer_sum
+    from qwen3.peer import RECEIVE, SEND, count, peer_sum, peer_sum_packed
 
     n, bn, sites = 32, 16, 2
-    inbox = [torch.zeros(sites, n) for _ in range(2)]
+    inbox = [torch.zeros(sites, n, dtype=torch.int64 if packed else torch.float32) for _ in range(2)]
     flags = [torch.zeros(sites, n // bn, dtype=torch.int32) for _ in range(2)]
 
     def pointer(t):  # noqa: ANN001, ANN202
         return st.unsafe_pointer(st.from_dlpack(t))
 
     alarms = [torch.zeros(2, dtype=torch.int32) for _ in range(2)]
-    memory = [[pointer(inbox[r]), pointer(flags[r]), pointer(inbox[1 - r]), pointer(flags[1 - r]), pointer(alarms[r])]
-              for r in range(2)]
+    if packed:
+        kernel, memory = peer_sum_packed, [[pointer(inbox[r]), pointer(inbox[1 - r]), pointer(alarms[r])]
+                                           for r in range(2)]
+    else:
+        kernel, memory = peer_sum, [[pointer(inbox[r]), pointer(flags[r]), pointer(inbox[1 - r]),
+                                     pointer(flags[1 - r]), pointer(alarms[r])] for r in range(2)]
     steps = [st.zeros((1,), st.i32).sync() for _ in range(2)]
     rng = np.random.default_rng(3)
     for step in range(1, 3):
@@ -158,14 +164,15 @@ def test_the_peer_all_reduce_sums_two_ranks_over_their_inboxes_and_flags() -> No
             z = [st.from_numpy(p).sync() for p in parts]
             for phase in (SEND, RECEIVE):
                 for r in range(2):
-                    out = peer_sum(z[r].partition((bn,)), steps[r], *memory[r], site, N=n, PHASE=phase).sync()
-                    z[r], steps[r], memory[r] = out[0].unpartition(), out[1], list(out[2:7])
+                    out = kernel(z[r].partition((bn,)), steps[r], *memory[r], site, N=n, PHASE=phase).sync()
+                    z[r], steps[r], memory[r] = out[0].unpartition(), out[1], list(out[2:2 + len(memory[r])])
             for r in range(2):
                 np.testing.assert_array_equal(z[r].numpy(), parts[0] + parts[1])
         for r in range(2):
             steps[r] = count(steps[r].partition((1,))).sync()[0].unpartition()
             assert steps[r].numpy().tolist() == [step]
-            assert flags[r].tolist() == [[step] * (n // bn)] * sites
+            stamps = (inbox[r] >> 32).tolist() if packed else flags[r].tolist()
+            assert stamps == [[step] * len(stamps[0])] * sites
     assert [a.tolist() for a in alarms] == [[0, 0], [0, 0]]  # no wait ran out
 
 
