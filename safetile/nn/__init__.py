@@ -419,8 +419,8 @@ worker warps 0.72-0.82; unmasked d64 was not timed (the same tiles as causal).""
 ATTENTION_BACKWARD_TILES: dict[tuple[int, bool], tuple[AttentionTiles, AttentionTiles]] = {
     (64, False): (AttentionTiles(128, 64, 8, 2), AttentionTiles(64, 128, 8, 2)),
     (64, True): (AttentionTiles(128, 64, 8, 2), AttentionTiles(64, 128, 8, 2)),
-    (128, False): (AttentionTiles(128, 64, 8, 4), AttentionTiles(128, 64, 8, 4)),
-    (128, True): (AttentionTiles(128, 64, 8), AttentionTiles(64, 128, 8)),
+    (128, False): (AttentionTiles(128, 64, 8, 4, head_major=1), AttentionTiles(128, 64, 8, 4, head_major=1)),
+    (128, True): (AttentionTiles(128, 64, 8, head_major=1), AttentionTiles(64, 128, 8, head_major=1)),
 }
 """Per ``(head dimension, causal)``, the tiles of ``(attention_backward_dq, attention_backward_dkdv)``
 (smaller for shorter sequences): the fastest of the configurations bench/backward.py timed on an
@@ -434,7 +434,13 @@ where dk/dv's 64-key block then streams its 128-query tiles through 232,056 B of
 causal the 128-key dk/dv ran faster than that (0.83 against 0.77), unmasked slower (0.74).  Runs
 -s6a and -s6b, two GPU calls, gave the same ratio for each pick.  At d64 causal, run -s7a (session
 17, one run, the candidates in the same shuffled rounds): dq walking 64 keys a step ran 1.15 of
-SDPA at 2048 tokens and 1.42 at the training step's 1024, against 1.08 and 1.38 for 128 keys."""
+SDPA at 2048 tokens and 1.42 at the training step's 1024, against 1.08 and 1.38 for 128 keys.
+At d128 both kernels walk one head's tiles together (``head_major``; run -s7a2, one run): 0.805
+of SDPA unmasked and 0.87 causal, against 0.787 and 0.832 with every head's first tile first
+(the blocks on the GPU at once then read all 64 heads' keys and values, or queries and output
+gradients: 64 MB against the 50 MB L2); at d64, where they fit in L2, head-major ran 0.94
+unmasked (against 0.95) and slower causal (0.98 against 1.15; 1.09 against 1.44 at 1024
+tokens)."""
 
 
 def _attention_facts(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool) -> tuple[int, int, int]:
