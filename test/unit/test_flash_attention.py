@@ -14,6 +14,7 @@ import pytest
 from xdsl.dialects.builtin import ModuleOp
 
 import safetile as st
+from safetile.backend.bytecode import write_bytecode
 from safetile.dialects.cuda_tile.ops.structure import ModuleOp as TileModuleOp
 from safetile.frontend.kernel import context
 from safetile.passes.partition_disjointness import PartitionDisjointness
@@ -95,3 +96,15 @@ def test_attention_launches_its_plan_and_matches_numpy(causal: bool) -> None:
     rng = np.random.default_rng(5)
     q, k, v = (rng.standard_normal((1, 70, 64)).astype(np.float16) for _ in range(3))
     assert np.abs(_attention(q, k, v, causal) - _attention_ref(q, k, v, causal)).max() < 2e-2
+
+
+def test_a_plan_with_every_hint_stays_safe_at_no_cost() -> None:
+    """The hints a plan adds (stores from registers, the loads' latency) change no check: nothing is
+    left unsafe, and the safe build is the unchecked one."""
+    kernel = FA.planned_kernel(FA.Plan(32, 32, 1, register_store=True, latency=2))
+    values = _values(32 * 32, 1)
+    safe = kernel.compile_variant(**values)
+    assert "allow_tma = false" in safe.ir() and "latency = 2" in safe.ir()  # the plan's hints are there
+    assert kernel.unsafe_report(**values) == [] and "assert" not in safe.ir()
+    unchecked = kernel.with_options(unchecked_accesses=True).compile_variant(**values)
+    assert write_bytecode(safe.module, "13.4") == write_bytecode(unchecked.module, "13.4")
