@@ -120,25 +120,24 @@ def _tried(**changed: tuple[B, B]) -> dict[tuple[int, bool], tuple[B, B]]:
 
 H = dict(head_major=1)
 ATTENTION_TRIED: dict[str, dict[tuple[int, bool], tuple[B, B]]] = {
-    "safetile d128: both head-major": _tried(d128=(B(128, 64, 8, 4, **H), B(128, 64, 8, 4, **H))),
+    "safetile d128: heads fastest": _tried(d128=(B(128, 64, 8, 4), B(128, 64, 8, 4))),
     "safetile d128: dq head-major": _tried(d128=(B(128, 64, 8, 4, **H), B(128, 64, 8, 4))),
     "safetile d128: dkdv head-major": _tried(d128=(B(128, 64, 8, 4), B(128, 64, 8, 4, **H))),
     "safetile d128: dkdv 128 keys x 64": _tried(d128=(B(128, 64, 8, 4), B(64, 128, 8))),
     "safetile d128: dkdv 128 keys x 64, both head-major": _tried(d128=(B(128, 64, 8, 4, **H), B(64, 128, 8, **H))),
-    "safetile d128 causal: both head-major": _tried(d128_causal=(B(128, 64, 8, **H), B(64, 128, 8, **H))),
+    "safetile d128 causal: heads fastest": _tried(d128_causal=(B(128, 64, 8), B(64, 128, 8))),
     "safetile d64: both head-major": _tried(d64=(B(128, 64, 8, 2, **H), B(64, 128, 8, 2, **H))),
     "safetile d64 causal: both head-major": _tried(d64_causal=(B(128, 64, 8, 2, **H), B(64, 128, 8, 2, **H))),
 }
 """Backward tiles timed beside the shipped ``snn.ATTENTION_BACKWARD_TILES`` ("safetile"), each the
 shipped table with one entry replaced (all with 8 worker warps, none spilling on sm_90): the
-blocks in head-major order (``AttentionTiles.head_major``: a head's tiles together, not every
-head's first tile first, so the blocks on the GPU at once share its keys and values, or queries
-and output gradients, in L2: at d128 the 64 heads' are 64 MB, over the H100's 50 MB L2), of dq,
-dk/dv or both, at the shipped tiles and, at d128, FlashAttention-3's 128 keys by 64 queries for
-dk/dv (beside it as it ships).  Run -s7a (session 17) timed at d128 dq at the loads' depth 2 and
-at tileiras's own, dq 64 queries by 128 keys and dk/dv 64 x 64, and at d64 causal dq 128 by 64
-keys (now shipped) and dk/dv at 64 keys; runs -s6a and -s6b (session 16) the rest of the shapes
-and depths: docs/benchmarks.md section 8."""
+order of the blocks (``AttentionTiles.head_major``: a head's tiles together, as shipped at d128,
+or every head's first tile first, as at d64), of dq, dk/dv or both, at the shipped tiles and,
+at d128, FlashAttention-3's 128 keys by 64 queries for dk/dv.  Run -s7a2 (session 17) timed these
+(the heads-fastest orders then shipped); run -s7a1 at d128 dq at the loads' depth 2 and at
+tileiras's own, dq 64 queries by 128 keys and dk/dv 64 x 64, and at d64 causal dq 128 by 64 keys
+(now shipped) and dk/dv at 64 keys; runs -s6a and -s6b (session 16) the rest of the shapes and
+depths: docs/benchmarks.md section 8."""
 ATTENTION_FORWARD_TRIED: dict[str, dict[tuple[int, bool], B]] = {
     "safetile 64 x 64 (session 16)": {},
     "safetile 64 x 64 occupancy 2": {(64, c): B(64, 64, occupancy=2) for c in (False, True)},
