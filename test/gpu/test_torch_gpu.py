@@ -90,12 +90,25 @@ def forward_backward(layer: Callable[..., Any], inputs: list[Any], dy: Any | Non
     return out.detach(), [x.grad for x in leaves if x.requires_grad]
 
 
+WIDE_HEAD = 128
+"""The head dimension whose attention backward runs head-major (``safetile.nn.ATTENTION_BACKWARD_TILES``)."""
+
+
+def wide_attention_inputs(device: str) -> list[Any]:
+    """bf16 q, k, v of ``WIDE_HEAD`` (``HEADS`` heads each, as bench/backward.py's d128 cases)."""
+    g = torch.Generator(device="cpu").manual_seed(1)
+    return [torch.randn(BATCH, HEADS, SEQ, WIDE_HEAD, generator=g).to(device=device, dtype=torch.bfloat16)
+            for _ in range(3)]
+
+
 def trace_every_layer(device: str = "meta") -> None:
     """Forward and backward of every case on ``device`` tensors (the cache build: meta tensors run the
     kernel ops' fake implementations, which specialize each kernel as its real launch will)."""
     for dtype in (torch.float32, torch.bfloat16):
         for ours, _, inputs in layer_cases(device, dtype).values():
             forward_backward(ours, inputs)
+    for causal in (False, True):
+        forward_backward(lambda q, k, v: snn.attention(q, k, v, causal=causal), wide_attention_inputs(device))
 
 
 @pytest.fixture(autouse=True)
@@ -104,6 +117,23 @@ def cuda_backend() -> None:
     # CUDA torch tensors, so they run on the cuda backend only.
     if current_backend().name != "cuda" or not torch.cuda.is_available():
         pytest.skip("needs safetile's cuda backend and torch with CUDA")
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_head_major_attention_gradients_match_torch(causal: bool) -> None:
+    """At ``WIDE_HEAD`` both backward kernels walk one head's tiles together (their outputs laid out
+    sequence-first, returned transposed): the bf16 gradients against torch's in f32."""
+    inputs = wide_attention_inputs("cuda")
+    assert snn._head_major(WIDE_HEAD, causal) == (True, True)
+    out, grads = forward_backward(lambda q, k, v: snn.attention(q, k, v, causal=causal), inputs)
+    dy = torch.randn_like(out)
+    out, grads = forward_backward(lambda q, k, v: snn.attention(q, k, v, causal=causal), inputs, dy)
+    want, want_grads = forward_backward(lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=causal),
+                                        [x.float() for x in inputs], dy.float())
+    limit = 3 * LIMITS[torch.bfloat16]
+    assert relative_error(out, want) < limit
+    for k, (got, expected) in enumerate(zip(grads, want_grads, strict=True)):
+        assert relative_error(got, expected) < limit, f"gradient {k}"
 
 
 def relative_error(got: Any, want: Any) -> float:
