@@ -211,7 +211,7 @@ class PrefillTiles:
     group: int = P.GROUP
     packed_tiles: int = 16
     up_joined: bool = False
-    up_stacked: bool = False
+    up_stacked: bool = True
     big_latency: int | None = 6
     depth: int = 64
     attention: int = 128
@@ -228,7 +228,8 @@ class PrefillTiles:
 
     def __post_init__(self) -> None:
         if self.up_joined and self.up_stacked:
-            raise ValueError("PrefillTiles(up_joined=True, up_stacked=True): gate/up runs one way; pick one")
+            raise ValueError("PrefillTiles(up_joined=True, up_stacked=True): gate/up runs one way; pick one "
+                             "(up_stacked is the default: pass up_stacked=False with up_joined=True)")
         if self.attention % self.write_rows:
             raise ValueError(f"PrefillTiles(kv_rows={self.kv_rows}) must divide the attention tile "
                              f"({self.attention}): the cache write covers the attention's padded rows")
@@ -356,6 +357,9 @@ class Qwen3Decoder:
             p = f"model.layers.{i}."
             qkv = _stack_rows([w[p + f"self_attn.{n}_proj.weight"] for n in "qkv"])
             gate, up = (packed(w[p + f"mlp.{n}_proj.weight"], tiles.up_tile) for n in ("gate", "up"))
+            stacked = _stacked([gate, up]) if prefill_tiles.up_stacked else None
+            if stacked is not None:  # the decode's gate and up: the halves of the prefill's stacked copy
+                gate, up = stacked[0], stacked[1]  # (one memory where ``upload`` shares it, as DLPack does)
             self.layers.append({
                 name: shared(array) for name, array in {
                     "ln1": w[p + "input_layernorm.weight"], "qkv": packed(qkv, tiles.qkv_tile),
@@ -365,8 +369,8 @@ class Qwen3Decoder:
                     "gate": gate, "up": up, "down": packed(w[p + "mlp.down_proj.weight"], tiles.down_tile),
                 }.items()
             })
-            if prefill_tiles.up_stacked:  # the prefill's own copy (PrefillTiles: a candidate, not yet timed)
-                self.layers[-1]["gate_up"] = shared(_stacked([gate, up]))
+            if stacked is not None:
+                self.layers[-1]["gate_up"] = shared(stacked)
         self.buffers: dict[str, st.Tensor] = {}
         self.scratch: dict[str, st.Tensor] = {}
         """The prefill's buffers (``prefill``), kept for the next prompt of as many padded rows."""

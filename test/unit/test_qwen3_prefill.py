@@ -86,27 +86,41 @@ def test_the_recorded_prefill_replays_as_the_eager_one(weights: dict[str, np.nda
     assert int(d.read("pos")[0]) == len(PROMPT_17)
 
 
-@pytest.mark.parametrize("form", [pytest.param("up_joined", marks=pytest.mark.full), "up_stacked"])
-def test_gate_up_in_one_accumulator_prefills_as_the_reference(weights: dict[str, np.ndarray], form: str) -> None:
-    """Gate/up in one accumulator, its halves the gate and the up (tiny tiles: 16 rows, 2 x 32
-    columns): ``up_joined`` concatenates the two weights' tiles into one operand each step (off:
-    no faster on an H100; make test-full), ``up_stacked`` loads it from the decoder's stacked
-    ``(2, n, k)`` copy (packed in the GEMV's tiles here), which the decoder makes only when
-    constructed with it."""
-    tiles = replace(TINY_PREFILL, **{form: True})
+@pytest.mark.parametrize("form", ["pairs", pytest.param("up_joined", marks=pytest.mark.full)])
+def test_gate_up_apart_prefills_as_the_reference(weights: dict[str, np.ndarray], form: str) -> None:
+    """Gate/up from the two weights apart (``up_stacked=False``; tiny tiles: 16 rows, 2 x 16 or 32
+    columns): on two accumulators (``pairs``) or one, each step's two weight tiles concatenated
+    into one operand (``up_joined``: no faster on an H100; make test-full).  Every other prefill
+    test runs the default, gate/up loaded from the stacked ``(2, n, k)`` copy (packed in the GEMV's
+    tiles here), which the decoder makes only when constructed with it."""
+    tiles = replace(TINY_PREFILL, up_stacked=False, up_joined=form == "up_joined")
     d = Qwen3Decoder(TINY, weights, dtype=st.f32, max_positions=32, tiles=TINY_TILES, prefill_tiles=tiles)
-    assert ("gate_up" in d.layers[0]) == (form == "up_stacked")
+    assert "gate_up" not in d.layers[0]
     d.record(PROMPT_17, prefill=True).release()
     np.testing.assert_allclose(d.read("logits"), forward(TINY, weights, PROMPT_17)[-1], rtol=1e-4, atol=1e-4)
 
 
+def test_the_decode_reads_the_halves_of_the_stacked_gate_up(weights: dict[str, np.ndarray]) -> None:
+    """With ``up_stacked`` (the default) the decode's gate and up are the stacked copy's two halves:
+    uploaded through DLPack (as bench/prefill.py's torch tensors are) one memory, not a second copy."""
+    torch = pytest.importorskip("torch")
+    d = Qwen3Decoder(TINY, {k: torch.from_numpy(v) for k, v in weights.items()}, dtype=st.f32, max_positions=32,
+                     tiles=TINY_TILES, prefill_tiles=TINY_PREFILL, upload=lambda t: st.from_dlpack(t.contiguous()))
+    layer = d.layers[0]
+    address = {name: layer[name].tensor().storage().__array_interface__["data"][0] for name in ("gate", "up", "gate_up")}
+    assert address["gate"] == address["gate_up"]
+    assert address["up"] == address["gate_up"] + layer["gate"].tensor().storage().nbytes
+
+
 def test_stacked_gate_up_needs_its_copy_and_runs_one_way(weights: dict[str, np.ndarray]) -> None:
-    d = decoder(weights)
-    d.prefill_tiles = replace(TINY_PREFILL, up_stacked=True)
+    d = Qwen3Decoder(TINY, weights, dtype=st.f32, max_positions=32, tiles=TINY_TILES,
+                     prefill_tiles=replace(TINY_PREFILL, up_stacked=False))
+    d.prefill_tiles = TINY_PREFILL
     with pytest.raises(ValueError, match=r"construct the decoder with prefill_tiles=PrefillTiles\(up_stacked=True"):
         d.generate([1, 2], 1, prefill=True)
-    with pytest.raises(ValueError, match="gate/up runs one way; pick one"):
-        PrefillTiles(up_joined=True, up_stacked=True)
+    with pytest.raises(ValueError, match=r"gate/up runs one way; pick one \(up_stacked is the default: pass "
+                                         r"up_stacked=False with up_joined=True\)"):
+        PrefillTiles(up_joined=True)
 
 
 def group3(weights: dict[str, np.ndarray]) -> Qwen3Decoder:
@@ -220,10 +234,11 @@ def test_the_projections_take_the_gemm_tiles_of_their_shape() -> None:
     assert big.options.optimization_hints == small.options.optimization_hints == {
         "sm_90": {"num_worker_warps_per_cta": 8}}
     assert small.options.load_hints != big.options.load_hints
-    # gate/up (9,728 columns, two weights): 128 x 64 unless joined, then half of a 2 x 9,728-column tile
-    assert tiles.up_tile(2048, 9728, 16) == (128, 64)
-    assert [PrefillTiles(up_joined=True).up_tile(rows, 9728, 16) for rows in (512, 2048)] == [(128, 64), (128, 128)]
-    assert PrefillTiles(up_stacked=True).up_tile(8192, 9728, 16) == (128, 128)
+    # gate/up (9,728 columns, two weights): stacked (the default) or joined, half of a 2 x 9,728-column
+    # tile; on two accumulators 128 x 64
+    assert [tiles.up_tile(rows, 9728, 16) for rows in (512, 2048, 8192)] == [(128, 64), (128, 128), (128, 128)]
+    assert PrefillTiles(up_stacked=False, up_joined=True).up_tile(2048, 9728, 16) == (128, 128)
+    assert PrefillTiles(up_stacked=False).up_tile(2048, 9728, 16) == (128, 64)
 
 
 def test_the_cache_write_takes_its_own_rows_dividing_the_attention_tile() -> None:
