@@ -409,12 +409,13 @@ ATTENTION_FORWARD_TILES: dict[tuple[int, bool], AttentionTiles] = {
 }
 """Per ``(head dimension, causal)``, the tiles of ``attention_forward`` (smaller for shorter
 sequences): at d64, 64 queries by 128 keys at two blocks a multiprocessor (128 registers, 92,256 B
-of shared memory, no spill on sm_90; examples/flash_attention.py's pick at 1024 tokens).  Causal,
-on an H100 (docs/benchmarks.md section 8, run -s7a): 0.87 of SDPA at the training step's shape
-(4 x 1024 tokens, 16 / 8 heads), 0.84 at 2048 tokens, where the ``ATTENTION_TILE`` square without
-hints (session 16's: 183 registers, 190,056 B, one block of one consumer warpgroup a
-multiprocessor) ran 0.49 and 0.46, and the square at two blocks, 128 x 64 and 128 x 128 at 8
-worker warps 0.72-0.82; unmasked d64 was not timed (the same tiles as causal)."""
+of shared memory, no spill on sm_90; examples/flash_attention.py's pick at 1024 tokens).  On an
+H100 (docs/benchmarks.md section 8, runs -s7a1 and -s7a2): causal, 0.87 of SDPA at the training
+step's shape (4 x 1024 tokens, 16 / 8 heads) and 0.84 at 2048 tokens, where the ``ATTENTION_TILE``
+square without hints (session 16's: 183 registers, 190,056 B, one block of one consumer warpgroup
+a multiprocessor) ran 0.49 and 0.46, and the square at two blocks, 128 x 64 and 128 x 128 at 8
+worker warps 0.72-0.82; unmasked at 2048 tokens 0.78 (the square 0.37, 128 x 128 at 8 warps
+0.77, the others 0.68-0.71)."""
 
 ATTENTION_BACKWARD_TILES: dict[tuple[int, bool], tuple[AttentionTiles, AttentionTiles]] = {
     (64, False): (AttentionTiles(128, 64, 8, 2), AttentionTiles(64, 128, 8, 2)),
@@ -430,10 +431,10 @@ H100 (docs/benchmarks.md, section 8), none spilling a register on sm_90 at its s
 worker warps (dk/dv at d64 without them: 255 registers and a 352 B spill, its scores and both
 accumulators being 128 keys tall); the loads' pipeline depth is 2 at d64 and 4 at d128 unmasked,
 where dk/dv's 64-key block then streams its 128-query tiles through 232,056 B of shared memory
-(199,296 B at tileiras's own depth: 0.79 of SDPA against 0.68).  At d128
-causal the 128-key dk/dv ran faster than that (0.83 against 0.77), unmasked slower (0.74).  Runs
--s6a and -s6b, two GPU calls, gave the same ratio for each pick.  At d64 causal, run -s7a (session
-17, one run, the candidates in the same shuffled rounds): dq walking 64 keys a step ran 1.15 of
+(199,296 B at tileiras's own depth: 0.79 of SDPA against 0.68).  At d128 causal the 128-key
+dk/dv ran faster than that (0.83 against 0.77), unmasked slower (0.74).  Runs -s6a and -s6b, two
+GPU calls, gave the same ratio for each pick.  At d64 causal, run -s7a1 (session 17, one run, the
+candidates in the same shuffled rounds): dq walking 64 keys a step ran 1.15 of
 SDPA at 2048 tokens and 1.42 at the training step's 1024, against 1.08 and 1.38 for 128 keys.
 At d128 both kernels walk one head's tiles together (``head_major``; run -s7a2, one run): 0.805
 of SDPA unmasked and 0.87 causal, against 0.787 and 0.832 with every head's first tile first
