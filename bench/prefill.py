@@ -72,17 +72,19 @@ CHECK = (QWEN3_0_6B, st.f32, 1024, PrefillTiles(rows=64, cols=64, up_cols=64, fi
 the default's edge)."""
 SPEED = (QWEN3_4B, st.bf16, 16384, PrefillTiles())
 """The timed run (the decode's attention merge takes a power-of-two count of key tiles)."""
-SPEED_TILES = {"default": PrefillTiles(), "128-row queries": PrefillTiles(short_queries=None),
-               "gate/up stacked": PrefillTiles(up_stacked=True)}
-"""The prefill tiles timed, in the same run: the default (gate/up on two accumulators of 128 x
-64; the attention's query tiles 64 rows at occupancy 2 up to 4,096 padded rows, 128 at 8
-warps above), the attention on 128-row query tiles at every length (session 16's), gate/up in
-one accumulator loaded from the stacked ``(2, n, k)`` copy (``up_stacked``: its tile fitted as a
-GEMM of twice the columns, 128 x 64 a weight at 512 tokens, 128 x 128 at 2,048 and 8,192); QKV,
-o_proj and down on ``examples/gemm.py``'s ``gemm_tiles`` for their shape in all three.  Session
-16 on an H100: 11.69 / 37.81 / 158.52 ms at 512 / 2,048 / 8,192 tokens with gate/up's pairs and
-128-row query tiles; ``up_joined`` (the two weights' tiles concatenated each step) no faster,
-not timed since."""
+SPEED_TILES = {"default": PrefillTiles(), "gate/up pairs": PrefillTiles(up_stacked=False),
+               "128-row queries": PrefillTiles(short_queries=None)}
+"""The prefill tiles timed, in the same run: the default (gate/up in one accumulator loaded from
+the stacked ``(2, n, k)`` copy, its tile fitted as a GEMM of twice the columns: 128 x 64 a
+weight at 512 tokens, 128 x 128 at 2,048 and 8,192; the attention's query tiles 64 rows at
+occupancy 2 up to 4,096 padded rows, 128 at 8 warps above), gate/up from the two weights on
+two accumulators of 128 x 64 (``up_stacked=False``), the attention on 128-row query tiles at
+every length (``short_queries=None``); QKV, o_proj and down on ``examples/gemm.py``'s
+``gemm_tiles`` for their shape in all three.  Session 17 on an H100 (the default then pairs,
+``gate/up stacked`` the stacked one): 11.48 / 34.22 / 144.64 ms stacked at 512 / 2,048 / 8,192
+tokens against 11.72 / 37.97 / 158.81 ms pairs; 128-row query tiles within 1% of 64
+(docs/model.md).  ``up_joined`` (the two weights' tiles concatenated each step): no faster than
+the pairs in session 16, not timed since."""
 BREAKDOWN_PROMPTS = (512, 2048, 8192)
 """The prompt lengths whose prefill graph is profiled kernel by kernel."""
 DECODE = (QWEN3_14B, Tiles())
@@ -308,8 +310,8 @@ def speed(torch: Any, model: Any, results: dict[str, Any], save: Any, prompts: t
     ``BREAKDOWN_PROMPTS`` (``breakdown[length][tiles]``, ms a kernel).  A cubin missing from the
     cache ends the run (every variant would miss: the cache is stale)."""
     config, dtype, positions, tiles = SPEED
-    # With the stacked gate/up copy (made at construction) that SPEED_TILES' stacked variants read.
-    decoder = ours(torch, config, dtype, model, positions, replace(tiles, up_stacked=True))
+    # With the stacked gate/up copy (made at construction, its halves the pairs' weights).
+    decoder = ours(torch, config, dtype, model, positions, tiles)
     rate = cublas_rate(torch)
     results["cublas_flops"] = rate
     for n in prompts:
@@ -470,7 +472,7 @@ def run(out: Path, budget: float, prompts: list[int] | None = None, skip: list[s
 
 
 def plot(results: dict[str, Any], png: Path) -> None:
-    """The time to the first token against the prompt's length: ours (each of ``SPEED_TILES``,
+    """The time to the first token against the prompt's length: ours (each tiling the run timed,
     the recorded graph), ``transformers``, ``torch.compile`` and the GEMM-bound estimate."""
     import matplotlib
 
@@ -479,8 +481,9 @@ def plot(results: dict[str, Any], png: Path) -> None:
 
     ttft = results["ttft"]
     lengths = sorted(int(n) for n in ttft)
+    labels = dict.fromkeys(label for n in lengths for label in ttft[str(n)].get("graph_by_tiles_s", {}))
     series = {f"safetile, {label}": [ttft[str(n)].get("graph_by_tiles_s", {}).get(label) for n in lengths]
-              for label in SPEED_TILES}
+              for label in labels}
     series.update({label: [ttft[str(n)].get(key) for n in lengths] for key, label in (
         ("transformers_s", "transformers (SDPA, bf16)"), ("torch_compile_s", "torch.compile"),
         ("shape_bound_s", "GEMM bound (cuBLAS + SDPA, shape by shape)"),
