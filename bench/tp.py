@@ -39,9 +39,7 @@ and uses its own, ``qwen3.tp.use_gpu``), NCCL between them (NVLink multicast off
    3. 14B TP=2 as 1. with each other of ``TABLE_ALL_REDUCES`` (the peer one only where
       peer-check found it right), each on its own decoder of the same weights, whose tokens
       and last residual must be 1.'s (``sums_equal``; one that differs is no candidate);
-   4. 14B TP=2 with the fastest of them (``chosen_all_reduce``) and each of ``TILE_TRIALS``
-      (its tokens must be 1.'s);
-   5. Qwen3-32B at TP=2 with the fastest all-reduce and the fastest tiles, as 1.
+   4. Qwen3-32B at TP=2 with the fastest of them (``chosen_all_reduce``), as 1.
 
    Each model's rate is also timed at the context lengths of ``CONTEXTS`` (the position set
    before ``CONTEXT_STEPS`` replays; the cache's rows before it are zeros, which costs the
@@ -73,7 +71,7 @@ from measure import build_or_run, copy_bandwidth, kernel_times  # noqa: E402
 from qwen3.model import Qwen3Decoder, Tiles  # noqa: E402
 from qwen3.peer import PeerTimeout  # noqa: E402
 from qwen3.reference import QWEN3_14B, QWEN3_32B, Config, random_weights  # noqa: E402
-from qwen3.tp import PEERS, SHARD_TILES, local_config  # noqa: E402
+from qwen3.tp import SHARD_TILES, local_config  # noqa: E402
 
 MAX_POSITIONS = 2048
 PROMPT = [9707, 11, 847, 829, 374, 1207, 16948, 13, 358, 1079, 264, 3460, 4128, 1614, 13, 220]
@@ -100,27 +98,16 @@ PEER_CHECK_S = 100.0
 sites), the peer all-reduce's tokens and last residual against the one-shot's, under a deadline
 of its own: a hang ends it, not the table.  Its ranks' waits give up after ``peer.PATIENCE``
 turns (the watchdog), raising the error that ``tp.ShardedDecoder.read`` turns into a message."""
-TABLE_ALL_REDUCES = ("one-shot", *PEERS)
-"""The all-reduces timed on 14B TP=2 (3.1. and 3.3.), in this order: torch's symmetric-memory
-one-shot (the pair's own, the default of the table since session 13), safetile's own
-``peer_sum`` (examples/qwen3/peer.py: one flag's trip, a launch that starts early; its first
-run, session 16, never finished a step -- on a wait fixed since, right on one GPU) and torch's
-two-shot in place (the residual vectors mapped: no copy in; 6.5 against 7.0 us alone in session
-13).  A rank's tiles are ``SHARD_TILES``: session 15's two runs (docs/model.md) timed the
-single-GPU tiles (2.7% slower), QKV and down in 8-row blocks, 64-key attention tiles, gate/up in
-32 rows and QKV with it in 32 (each slower still)."""
-
-
-TILE_TRIALS = {"QKV 4 tiles early, gate/up 4 by TMA": replace(SHARD_TILES, early=4, up_early=4, up_early_tma=True),
-               "QKV 4, gate/up 4, both by TMA": replace(SHARD_TILES, early=4, early_tma=True, up_early=4,
-                                                        up_early_tma=True)}
-"""A rank's tiles tried on 14B TP=2 with the chosen all-reduce (3.4.), 32B run with the fastest:
-more weight tiles read before the grid-dependency wait by the kernels after an all-reduce
-(QKV's ``early``, also the LM head's; gate/up's ``up_early``).  Behind the peer all-reduce
-(a launch like the others) those reads overlap its wait, about 5 us: gate/up's first wave
-(396 blocks of 8 rows at 3 an SM) reads 8 KB a column tile a block, 3.2 MB a tile, ~0.8 us of
-HBM; 4 tiles would fill most of the wait (session 17's first run: QKV 458 -> 383 us a step
-behind the peer all-reduce with 2 tiles early, gate/up 1,856 -> 1,792 with 1)."""
+TABLE_ALL_REDUCES = ("one-shot", "peer")
+"""The all-reduces timed on 14B TP=2 (3.1. and 3.3.): torch's symmetric-memory one-shot (the
+pair's own, the table's baseline since session 13) and safetile's own ``peer_sum``
+(examples/qwen3/peer.py: one trip over NVLink, a launch that starts early).  Session 17's runs
+(docs/model.md) timed also torch's two-shot in place (193.6 tokens/s against the one-shot's
+194.9), peer.py's first form with a flag (208.1-208.2) and a rank's tiles with 4 weight tiles
+read early behind the peer all-reduce (QKV and gate/up: 199.9 and, both by TMA, 196.1, against
+216.2); a rank's tiles are ``SHARD_TILES``: session 15's two runs timed the single-GPU tiles
+(2.7% slower), QKV and down in 8-row blocks, 64-key attention tiles, gate/up in 32 rows and QKV
+with it in 32 (each slower still)."""
 
 
 def build(arch: str) -> None:
@@ -130,8 +117,7 @@ def build(arch: str) -> None:
     the same variants (those sizes are dynamic)."""
     os.environ["SAFETILE_AOT_ARCHS"] = arch
     runs = [(QWEN3_14B, WORLD, "SHARD_TILES", SHARD_TILES), (QWEN3_14B, 1, "single-GPU tiles", Tiles()),
-            (QWEN3_32B, WORLD, "SHARD_TILES", SHARD_TILES),
-            *((config, WORLD, name, tiles) for name, tiles in TILE_TRIALS.items() for config in (QWEN3_14B, QWEN3_32B))]
+            (QWEN3_32B, WORLD, "SHARD_TILES", SHARD_TILES)]
     for config, world, name, tiles in runs:
         small = replace(local_config(config, world) if world > 1 else config, layers=1, vocab=384)
         decoder = Qwen3Decoder(small, random_weights(small), dtype=st.bf16, max_positions=MAX_POSITIONS, tiles=tiles)
@@ -142,29 +128,23 @@ def build(arch: str) -> None:
 
 
 def build_peer(hidden: int) -> None:
-    """The launches of ``all_reduce="peer"`` and ``"peer-packed"`` as a rank makes them (peer.py),
-    on the CPU: one rank's memory for both, its flags (its inbox's words) already at the first
-    step's epoch, so the wait ends at once (scalars are not specialized: one site stands for
-    all)."""
+    """``all_reduce="peer"``'s two launches as a rank makes them (peer.py), on the CPU: one rank's
+    memory for both, its inbox's words already at the first step's epoch, so the wait ends at
+    once (scalars are not specialized: one site stands for all)."""
     import torch
 
     from qwen3 import peer
 
-    tile = peer.tile(hidden)
     def pointer(t: Any) -> Any:
         return st.unsafe_pointer(st.from_dlpack(t))
 
-    memory = [pointer(torch.zeros(2, hidden)), pointer(torch.ones(2, hidden // tile, dtype=torch.int32)),
-              pointer(torch.zeros(2, hidden)), pointer(torch.zeros(2, hidden // tile, dtype=torch.int32)),
+    arrived = torch.full((2, hidden), 1 << 32, dtype=torch.int64)  # every word of step 1: no wait
+    memory = [pointer(arrived), pointer(torch.zeros(2, hidden, dtype=torch.int64)),
               pointer(torch.zeros(peer.ALARM, dtype=torch.int32))]
     steps = st.zeros((1,), st.i32).sync()
-    out = peer.peer_sum(st.from_dlpack(torch.zeros(hidden)).partition((tile,)), steps, *memory, 0, N=hidden).sync()
+    out = peer.peer_sum(st.from_dlpack(torch.zeros(hidden)).partition((peer.tile(hidden),)), steps, *memory, 0,
+                        N=hidden).sync()
     peer.count(out[1].partition((1,))).sync()
-    arrived = torch.full((2, hidden), 1 << 32, dtype=torch.int64)  # every word of step 1: no wait
-    packed = [pointer(arrived), pointer(torch.zeros(2, hidden, dtype=torch.int64)),
-              pointer(torch.zeros(peer.ALARM, dtype=torch.int32))]
-    fresh = st.zeros((1,), st.i32).sync()
-    peer.peer_sum_packed(st.from_dlpack(torch.zeros(hidden)).partition((tile,)), fresh, *packed, 0, N=hidden).sync()
 
 
 # -- on the GPU -------------------------------------------------------------------------
@@ -365,10 +345,9 @@ def rank_main(out: Path, task: str) -> None:
         if rank == 0:
             path.write_text(json.dumps(results, indent=1))
 
-    def sharded(name: str, config: Config, all_reduce: str, contexts: tuple[int, ...], profile: bool = False,
-                tiles: str = "") -> float:
-        """One TP=2 run into ``results["runs"]``, a rank's tiles ``SHARD_TILES`` or ``TILE_TRIALS[tiles]``;
-        its best rate."""
+    def sharded(name: str, config: Config, all_reduce: str, contexts: tuple[int, ...], profile: bool = False
+                ) -> float:
+        """One TP=2 run into ``results["runs"]``; its best rate."""
         torch.manual_seed(rank)
         start = time.perf_counter()
         weights = RandomShard(config, WORLD, torch)
@@ -376,7 +355,7 @@ def rank_main(out: Path, task: str) -> None:
         try:
             decoder = positioned(ShardedDecoder, torch)(
                 config, weights, sharded=True, dtype=st.bf16, max_positions=MAX_POSITIONS, device=f"cuda:{local}",
-                all_reduce=all_reduce, tiles=TILE_TRIALS[tiles] if tiles else SHARD_TILES, experimental=True,
+                all_reduce=all_reduce, tiles=SHARD_TILES,
                 upload=lambda t: st.from_dlpack(t.contiguous()))
             for graph in (True, False):
                 try:
@@ -402,8 +381,7 @@ def rank_main(out: Path, task: str) -> None:
             by_rank: list[Any] = [None] * WORLD
             dist.all_gather_object(by_rank, entry.pop("kernels_us", None))
             entry["kernels_us_by_rank"] = by_rank
-        key = f"{name} TP={WORLD} {all_reduce}" + (f", {tiles}" if tiles else "")
-        entry["tiles"] = tiles or "SHARD_TILES"
+        key = f"{name} TP={WORLD} {all_reduce}"
         results["runs"][key] = entry
         print(f"rank {rank}: {key}: {entry}", flush=True)
         torch.cuda.empty_cache()
@@ -423,10 +401,10 @@ def rank_main(out: Path, task: str) -> None:
             save()
     elif kind == "peer":  # peer-check: the peer all-reduce against the one-shot, on a short 14B
         check = replace(QWEN3_14B, layers=PEER_CHECK_LAYERS)
-        for all_reduce in ("one-shot", *PEERS):
+        for all_reduce in ("one-shot", "peer"):
             sharded(PEER_CHECK_NAME, check, all_reduce, ())
             dist.barrier()
-        results["peer_right"] = {way: _same_sums(results["runs"], PEER_CHECK_NAME, way, "one-shot") for way in PEERS}
+        results["peer_right"] = _same_sums(results["runs"], PEER_CHECK_NAME, "peer", "one-shot")
         save()
     else:
         # The pair's all-reduce first (the baseline), then TP=1, then the other all-reduces on
@@ -466,8 +444,7 @@ def rank_main(out: Path, task: str) -> None:
         checked = _peer_checked(out)
         results["peer_checked"] = checked
         for all_reduce in TABLE_ALL_REDUCES:
-            if all_reduce == option or (all_reduce in PEERS and (not isinstance(checked, dict)
-                                                                  or checked.get(all_reduce) is not True)):
+            if all_reduce == option or (all_reduce == "peer" and checked is not True):
                 continue
             rates[all_reduce] = sharded("14B", QWEN3_14B, all_reduce, CONTEXTS, profile=True)
             dist.barrier()
@@ -480,21 +457,7 @@ def rank_main(out: Path, task: str) -> None:
         dist.broadcast_object_list(choice, src=0)  # both ranks run rank 0's choice
         results["chosen_all_reduce"] = choice[0]
         save()
-        trials = {"": rates[choice[0]]}
-        for trial in TILE_TRIALS:
-            try:
-                trials[trial] = sharded("14B", QWEN3_14B, choice[0], (), tiles=trial)
-            except MissingCubin:  # a trial's own variant: the table's 32B still runs
-                trials[trial] = 0.0
-            dist.barrier()
-            tokens = [runs.get(f"14B TP={WORLD} {way}", {}).get("tokens") for way in (f"{choice[0]}, {trial}", option)]
-            if tokens[0] != tokens[1]:  # other early reads may sum in another order: the tokens, not the bits
-                trials[trial] = 0.0
-        tiles = [max(trials, key=lambda name: trials[name])]
-        dist.broadcast_object_list(tiles, src=0)
-        results["chosen_tiles"] = tiles[0] or "SHARD_TILES"
-        save()
-        sharded("32B", QWEN3_32B, choice[0], CONTEXTS, tiles=tiles[0])
+        sharded("32B", QWEN3_32B, choice[0], CONTEXTS)
     dist.barrier()
     dist.destroy_process_group()
 
@@ -506,11 +469,10 @@ def _same_sums(runs: Mapping[str, Any], name: str, way: str, baseline: str) -> b
     return bool(a.get("tokens")) and all(a.get(k) == b.get(k) for k in ("tokens", "x_digest"))
 
 
-def _peer_checked(out: Path) -> dict[str, bool] | str:
-    """peer-check's verdicts (``OUT_DIR/peer-check.json``'s ``peer_right``: each of ``PEERS``
-    right or not), or why there are none."""
+def _peer_checked(out: Path) -> bool | str:
+    """peer-check's verdict (``OUT_DIR/peer-check.json``'s ``peer_right``), or why there is none."""
     try:
-        return dict(json.loads((out / "peer-check.json").read_text())["peer_right"])
+        return bool(json.loads((out / "peer-check.json").read_text())["peer_right"])
     except (OSError, KeyError, ValueError) as err:
         return f"no verdict: peer-check did not finish ({err.__class__.__name__})"
 

@@ -2,40 +2,46 @@
 
 Each rank's vector is summed with the other rank's in place, over memory both ranks map (torch's
 symmetric memory: NVLink peer memory, no multicast).  This is the one unsafe kernel of the model
-(raw pointers into another GPU's memory, a flag it spins on); what keeps it correct is the
+(raw pointers into another GPU's memory, words it spins on); what keeps it correct is the
 protocol below, not the compiler's proofs, so it is written out here.
 
-Memory, per rank, each allocated once in symmetric memory and zeroed before a generation:
+Memory, per rank, each allocated once and zeroed before a generation:
 
-* ``inbox``  ``[sites, N]`` f32: row ``s`` holds the *other* rank's partial sums at site ``s``
-  (a site is one all-reduce of the step: after o_proj and after down, ``2 * layers`` a step);
-* ``flags``  ``[sites, N / BN]`` i32: ``flags[s, b]`` is the step number (from 1) of the last
-  block ``b`` of site ``s`` the other rank has written into ``inbox``;
+* ``inbox``  ``[sites, N]`` i64, in symmetric memory: word ``[s, i]`` holds the *other* rank's
+  partial sum ``i`` at site ``s`` (a site is one all-reduce of the step: after o_proj and after
+  down, ``2 * layers`` a step) packed with the step that wrote it: the step number (from 1) in
+  the high half, the f32's bits in the low half;
 * ``steps``  ``(1,)`` i32, an ordinary buffer: steps done so far, counted by ``count`` at the
   end of every step (both ranks run the same steps, so they count alike);
 * ``alarm``  ``(ALARM,)`` i32, an ordinary buffer: the watchdog's (below).
 
 ``peer_sum`` at site ``s``, block ``b`` (elements ``b * BN ...``), ``e = steps + 1``:
 
-1. store this rank's partial sums into the other rank's ``inbox[s]``, then set the other
-   rank's ``flags[s, b] = e`` (an atomic exchange with release semantics at system scope: the
-   other rank that reads ``e`` there also sees the partial sums);
-2. wait until this rank's ``flags[s, b] == e`` (acquire loads at system scope, one a lane,
-   reduced to their least: the whole block decides on one value a turn), then read
-   this rank's ``inbox[s]`` and store the sum ``mine + theirs`` into the block's tile of the
-   vector (``a + b`` in f32 is ``b + a``: both ranks hold the same sum, bit for bit).
+1. store this rank's partial sums, each packed with ``e``, into the other rank's ``inbox[s]``:
+   one relaxed 64-bit store at system scope a word, which arrives whole, so the step in a word
+   is that word's flag (NCCL's LL protocol): no release fence, no flag sent after the data;
+2. wait until every word of the block's tile of this rank's ``inbox[s]`` holds ``e`` (relaxed
+   loads at system scope, the high halves reduced to their least: the whole block decides on
+   one value a turn), then store the sum ``mine + theirs`` (the low halves) into the block's
+   tile of the vector (``a + b`` in f32 is ``b + a``: both ranks hold the same sum, bit for bit).
 
 Who owns ``inbox[s]`` of a rank: only the other rank writes it, only this rank reads it.  The
 write of step ``e + 1`` cannot overtake the read of step ``e``: the writer reaches site ``s`` of
 step ``e + 1`` only after its site ``s + 1`` of step ``e`` (or site 0 of step ``e + 1``, for the
-last site), which waited for this rank's flag of that site, set by this rank's next
-``peer_sum`` launch; that launch sets its flag after its grid-dependency wait, so after the
-launch before it, and with it every launch before (the read of ``inbox[s]``), has finished.
-So two sites a step are enough, and every model has at least two.  ``flags[s, b]`` moves
-from ``e - 1`` to ``e`` only, so a wait cannot take a stale flag for a fresh one -- which is why
-the flags and the count start from zero together on both ranks (``tp.ShardedDecoder`` zeroes
-them and meets the other rank before the first step), and why the count is not the position
-(a benchmark sets the position back).
+last site), which waited for this rank's words of that site, stored by this rank's next
+``peer_sum`` launch; that launch stores after its grid-dependency wait, so after the launch
+before it, and with it every launch before (the read of ``inbox[s]``), has finished.  So two
+sites a step are enough, and every model has at least two.  A word's step moves from ``e - 1``
+to ``e`` only, so a wait cannot take a stale word for a fresh one -- which is why the inboxes
+and the count start from zero together on both ranks (``tp.ShardedDecoder`` zeroes them and
+meets the other rank before the first step), and why the count is not the position (a
+benchmark sets the position back).
+
+The first form of this kernel (sessions 16-17) sent the partial sums, then raised a flag
+``[sites, N / BN]`` with an atomic exchange (release, system scope) and waited on this rank's
+flag (acquire): right on two GPUs, but the release waits for the stores' round trip over
+NVLink and the flag makes a trip of its own after them: 6.2 us a call in Qwen3-14B's TP=2
+step, against 3.4 for the packed words (docs/model.md, session 17).
 
 **The watchdog.**  A wait that never ends would hang the process with no word of why (session
 16's first two-GPU run: the pair was killed at its deadline).  So a wait gives up after
@@ -43,7 +49,7 @@ them and meets the other rank before the first step), and why the count is not t
 in the inbox; every later launch of the rank sees the alarm raised and does not wait at all, so
 the rank's launches end within one ``PATIENCE`` and its process runs on to the host's reading
 of the results, where ``check_alarm`` refuses them naming the step and site (``tp.ShardedDecoder``
-checks before any buffer is read).  Past ``PATIENCE`` nothing is trusted: the flags' epochs no
+checks before any buffer is read).  Past ``PATIENCE`` nothing is trusted: the words' steps no
 longer pair up.
 
 ``PHASE`` runs half the protocol, for the CPU interpreter, which runs one launch at a time
@@ -62,13 +68,13 @@ SEND, RECEIVE, BOTH = 1, 2, 3
 """``peer_sum``'s ``PHASE``: its first half, its second half, or the whole."""
 
 PATIENCE = 1 << 24
-"""Turns of the flag's wait before ``peer_sum`` gives up (the watchdog: ``ALARM``).  A turn is an
-acquire load at system scope and a block-wide minimum, about a microsecond on a GPU (a guess, not a
-reading), so some seconds: longer than any lawful wait (the other rank behind by its host's work:
+"""Turns of the wait before ``peer_sum`` gives up (the watchdog: ``ALARM``).  A turn is a load of the
+block's words at system scope and a block-wide minimum, about a microsecond on a GPU (a guess, not
+a reading), so some seconds: longer than any lawful wait (the other rank behind by its host's work:
 a capture, a profiler's start) and short against a run's deadline."""
 
 ALARM = 2
-"""Length of a rank's ``alarm`` (i32, zeroed with the flags): ``alarm[0]``, the step (from 1) of a
+"""Length of a rank's ``alarm`` (i32, zeroed with the inbox): ``alarm[0]``, the step (from 1) of a
 wait that ran out, 0 while none has; ``alarm[1]``, its site (of the waits that ran out, the last to
 write).  ``check_alarm`` turns it into an error."""
 
@@ -83,78 +89,20 @@ def check_alarm(alarm: list[int], rank: int) -> None:
     step, site = alarm
     if step:
         raise PeerTimeout(
-            f"rank {rank}: the peer all-reduce gave up at step {step}, site {site}: the other rank's flag "
-            f"did not arrive in {PATIENCE:,} turns (some seconds), so every sum from there on is wrong.  The "
+            f"rank {rank}: the peer all-reduce gave up at step {step}, site {site}: the other rank's partial "
+            f"sums did not arrive in {PATIENCE:,} turns (some seconds), so every sum from there on is wrong.  The "
             "other rank stopped or fell far behind (its own log says why), or the protocol does not hold on "
             "this machine (examples/qwen3/peer.py): use all_reduce='one-shot'")
 
 
 def tile(n: int) -> int:
     """Elements a block of ``peer_sum`` sums of a vector of ``n``: the largest power of two up to
-    1,024 dividing ``n`` (1,024 at Qwen3-14B's and -32B's 5,120: 5 blocks, 5 flags a site)."""
+    1,024 dividing ``n`` (1,024 at Qwen3-14B's and -32B's 5,120: 5 blocks a site)."""
     return math.gcd(n, 1024)
 
 
 @st.kernel
 def peer_sum(
-    z: st.Mut[f32, ("BN",)],
-    steps: st.Ref[i32, (1,)],
-    inbox: st.Ptr[f32],
-    flags: st.Ptr[i32],
-    peer_inbox: st.Ptr[f32],
-    peer_flags: st.Ptr[i32],
-    alarm: st.Ptr[i32],
-    site: i32,
-    *,
-    BN: int,
-    N: int,
-    PHASE: int = BOTH,
-    PATIENCE: int = PATIENCE,
-):
-    """``z += the other rank's z`` at ``site`` (the module's protocol), ``z`` of ``N`` elements in
-    blocks of ``BN``: ``inbox``, ``flags`` this rank's, ``peer_inbox``, ``peer_flags`` the other's,
-    ``alarm`` this rank's watchdog (``ALARM``): a wait gives up after ``PATIENCE`` turns."""
-    assert N % BN == 0, "a block sums BN elements of the N: BN divides N"
-    b, _, _ = st.tile_block_id()
-    epoch = steps.load_tile((1,), (0,)).reshape(()) + 1
-    mine = st.load_tile_mut(z)
-    at = st.iota((BN,)) + (site * N + b * BN)
-    flag_at = st.zeros((1,), i32) + (site * (N // BN) + b)
-    theirs = st.zeros((BN,), f32)
-    with st.unsafe():
-        if PHASE != RECEIVE:
-            st.store_ptr(st.offset(peer_inbox, at), mine)
-            st.atomic_rmw(st.offset(peer_flags, flag_at), epoch.reshape((1,)), "xchg", ordering="release",
-                          scope="system")
-        if PHASE != SEND:
-            # The flag read into every lane of a (BN,) tile and reduced to its least: the
-            # reduction hands every thread of the block one value, so all leave the loop at
-            # the same turn.  A (1,) load is made by each thread alone, which may see the flag
-            # change a turn apart from another, and the loop's barrier then waits for threads
-            # that have left it (the hang of session 16).  Loads, not an atomic read (adding 0):
-            # the interpreter's atomics are a load and a store, and that store would put back
-            # an old flag over the other process's new one.
-            every = st.offset(flags, st.zeros((BN,), i32) + (site * (N // BN) + b))
-            # The watchdog: once a wait of this rank has run out (alarm[0] set), no launch waits
-            # again, so every launch after it ends and the process with them (its sums are
-            # wrong: the host refuses them, ``check_alarm``).  Read like the flag, every lane
-            # and the least, so the whole block agrees.  (No ``break``: one leaving this loop
-            # loses the order of the accesses to ``z`` around it, an error of the compiler's.)
-            alarmed = st.min(st.load_ptr(st.offset(alarm, st.zeros((BN,), i32))), 0)
-            seen = st.min(st.load_ptr(every, ordering="acquire", scope="system"), 0)
-            turns = (alarmed != 0).astype(i32) * PATIENCE
-            while (seen != epoch) & (turns < PATIENCE):
-                turns += 1
-                seen = st.min(st.load_ptr(every, ordering="acquire", scope="system"), 0)
-            if (seen != epoch) & (alarmed == 0):
-                st.atomic_rmw(st.offset(alarm, st.zeros((1,), i32)), epoch.reshape((1,)), "xchg")
-                st.atomic_rmw(st.offset(alarm, st.zeros((1,), i32) + 1), st.zeros((1,), i32) + site, "xchg")
-            theirs = st.load_ptr(st.offset(inbox, at))
-    z.store(mine + theirs)
-
-
-@st.kernel
-def peer_sum_packed(
     z: st.Mut[f32, ("BN",)],
     steps: st.Ref[i32, (1,)],
     inbox: st.Ptr[i64],
@@ -167,11 +115,9 @@ def peer_sum_packed(
     PHASE: int = BOTH,
     PATIENCE: int = PATIENCE,
 ):
-    """``peer_sum`` with each partial sum and its step packed in one 64-bit word (high half the
-    step, low half the f32's bits), stored into the other rank's ``inbox`` (i64 ``[sites, N]``)
-    by one relaxed system-scope store: the word arrives whole, so the step in it is the flag --
-    no release fence, no flag's trip after the data (NCCL's LL protocol).  A block waits until
-    every word of its tile holds this step (the least of the high halves), then sums."""
+    """``z += the other rank's z`` at ``site`` (the module's protocol), ``z`` of ``N`` elements in
+    blocks of ``BN``: ``inbox`` this rank's, ``peer_inbox`` the other's, ``alarm`` this rank's
+    watchdog (``ALARM``): a wait gives up after ``PATIENCE`` turns."""
     assert N % BN == 0, "a block sums BN elements of the N: BN divides N"
     b, _, _ = st.tile_block_id()
     epoch = steps.load_tile((1,), (0,)).reshape(()) + 1
@@ -185,6 +131,17 @@ def peer_sum_packed(
             st.store_ptr(st.offset(peer_inbox, at), (epoch.astype(i64) << 32) + low, ordering="relaxed",
                          scope="system")
         if PHASE != SEND:
+            # The words read into every lane of the tile and their steps reduced to the least:
+            # the reduction hands every thread of the block one value, so all leave the loop at
+            # the same turn (a value each thread read alone may change a turn apart from
+            # another's, and the loop's barrier then waits for threads that have left it: the
+            # hang of session 16).  Loads, not atomics: the interpreter's atomics are a load and
+            # a store, which would put an old word back over the other process's new one.
+            # The watchdog: once a wait of this rank has run out (alarm[0] set), no launch waits
+            # again, so every launch after it ends and the process with them (its sums are
+            # wrong: the host refuses them, ``check_alarm``); read like the words, so the block
+            # agrees.  (No ``break``: one leaving this loop loses the order of the accesses to
+            # ``z`` around it, an error of the compiler's.)
             alarmed = st.min(st.load_ptr(st.offset(alarm, st.zeros((BN,), i32))), 0)
             words = st.load_ptr(st.offset(inbox, at), ordering="relaxed", scope="system")
             seen = st.min((words >> 32).astype(i32), 0)

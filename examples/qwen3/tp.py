@@ -27,13 +27,13 @@ the local shapes (model.py) with three hooks of its step filled in:
   partial sum (each rank's stream runs its projection first), and returns past its second once
   every rank is done reading and writing every vector, so outside the all-reduce a rank's
   vector is its own, as a plain buffer is: its launches write and read it in stream order; or
-  ``"peer"`` (two ranks; on GPUs only with ``experimental``: its first two-GPU run hung on a wait
-  fixed since, not yet run again), no collective library: one launch of safetile's own kernel
-  (peer.py, the model's one unsafe kernel: its protocol and why it holds are there) stores the
-  rank's partial sums straight into the other rank's memory, raises a flag there, waits for the
-  other's flag and adds up -- one flag's trip over NVLink instead of two barriers, and a launch
-  like the others, so it starts while the projection before it drains and the one after it
-  starts its weight reads while it waits;
+  ``"peer"`` (two ranks; the default of two ranks on GPUs: the fastest, docs/model.md), no
+  collective library: one launch of safetile's own kernel (peer.py, the model's one unsafe
+  kernel: its protocol and why it holds are there) stores the rank's partial sums, each packed
+  with the step number in one 64-bit word, straight into the other rank's memory, waits until
+  the other's words of this step are in its own and adds up -- one trip over NVLink, no
+  barrier, no fence, and a launch like the others, so it starts while the projection before
+  it drains and the one after it starts its weight reads while it waits;
 * after the LM head, every rank's per-tile maxima and their rows are all-gathered and the rows
   offset to the whole vocabulary (``_gather_best``), so every rank samples the same token.
 
@@ -66,11 +66,18 @@ from . import peer
 from .model import Qwen3Decoder, Tiles
 from .reference import QWEN3_4B, QWEN3_14B, TINY, TINY_GROUP3, Config, random_weights
 
-ALL_REDUCES = ("group", "one-shot", "two-shot", "peer", "peer-packed")
+ALL_REDUCES = ("group", "one-shot", "two-shot", "peer")
 """How a row-parallel projection's partial sums are added up (``ShardedDecoder``'s ``all_reduce``)."""
 
-PEERS = ("peer", "peer-packed")
-"""The all-reduces of safetile's own kernels (peer.py): two ranks only."""
+
+def default_all_reduce(device: str, world: int) -> str:
+    """``ShardedDecoder``'s all-reduce where none is named: on GPUs ``"peer"`` for two ranks (the
+    fastest: Qwen3-14B TP=2 216 tokens/s against 208 with peer.py's flag form and 194 with the
+    one-shot, 2 x H200, docs/model.md, session 17) and torch's one-shot for more; on the CPU
+    the process group's (gloo)."""
+    if device == "cpu":
+        return "group"
+    return "peer" if world == 2 else "one-shot"
 
 CONFIGS = {"tiny": TINY, "tiny-group3": TINY_GROUP3, "4B": QWEN3_4B, "14B": QWEN3_14B}
 
@@ -136,33 +143,29 @@ class ShardedDecoder(Qwen3Decoder):
     """One rank's decoder of ``config`` (the whole model's), its step's collectives over the
     default process group of ``torch.distributed`` (initialized by the caller).  ``weights`` are
     the whole model's, sharded here, or with ``sharded`` this rank's (``shard``'s output: a large
-    model's rank need not hold the rest).  ``all_reduce="peer"`` on GPUs needs ``experimental``:
-    its first two-GPU run never finished a step (docs/model.md, session 6: a wait whose threads
-    could leave at different turns, fixed since), and until a GPU run shows the fix it is
-    refused there unless asked for by name (bench/tp.py does, under a deadline)."""
+    model's rank need not hold the rest).  ``all_reduce``: one of ``ALL_REDUCES``, by default
+    ``default_all_reduce``'s."""
 
     def __init__(self, config: Config, weights: Mapping[str, Any], *, device: str = "cpu", sharded: bool = False,
-                 all_reduce: str = "group", tiles: Tiles = SHARD_TILES, experimental: bool = False, **options: Any):
+                 all_reduce: str | None = None, tiles: Tiles = SHARD_TILES, **options: Any):
         import torch
         import torch.distributed as dist
 
+        all_reduce = default_all_reduce(device, dist.get_world_size()) if all_reduce is None else all_reduce
         if all_reduce not in ALL_REDUCES:
             raise ValueError(f"all_reduce={all_reduce!r} is not one of {', '.join(map(repr, ALL_REDUCES))}")
         if all_reduce in ("one-shot", "two-shot") and device == "cpu":
             raise ValueError(f"the {all_reduce} all-reduce maps the other GPUs' memory (torch symmetric memory): "
                              "on the CPU pass all_reduce='group' (gloo) or 'peer'")
-        if all_reduce == "peer-packed" and device != "cpu" and not experimental:
-            raise ValueError("the peer-packed all-reduce is not yet run on GPUs: pass all_reduce='peer', or "
-                             "experimental=True to run it anyway")
         self.all_reduce = all_reduce
         self.peer_buffer: Any = None
         """With ``all_reduce="one-shot"``: the symmetric-memory buffer every rank reads (hidden f32)."""
         self.mapped: dict[str, Any] = {}
         """Tensors in symmetric memory, mapped once: with ``all_reduce="two-shot"`` the residual
-        vectors, with ``"peer"`` this rank's ``inbox`` and ``flags`` (peer.py) and, as
-        ``peer_inbox`` and ``peer_flags``, the other rank's."""
+        vectors, with ``"peer"`` this rank's ``inbox`` (peer.py) and, as ``peer_inbox``, the
+        other rank's."""
         self.rank, self.world = dist.get_rank(), dist.get_world_size()
-        if all_reduce in PEERS and self.world != 2:
+        if all_reduce == "peer" and self.world != 2:
             raise ValueError(f"the peer all-reduce sums two ranks' vectors, not {self.world}: "
                              "pass all_reduce='one-shot' (or 'group')")
         self.site = 0
@@ -207,7 +210,7 @@ class ShardedDecoder(Qwen3Decoder):
             raise RuntimeError(f"the {self.all_reduce} all-reduce needs each rank on its own GPU ordinal: let every "
                                "rank see every GPU and pick its own (tp.use_gpu(LOCAL_RANK)), not "
                                "CUDA_VISIBLE_DEVICES of one GPU") from err
-        if self.all_reduce in PEERS:
+        if self.all_reduce == "peer":
             return tensor, handle.get_buffer(1 - self.rank, shape, dtype)
         return tensor
 
@@ -238,13 +241,10 @@ class ShardedDecoder(Qwen3Decoder):
         return name if self.rank == 0 else "zero"
 
     def _reduce(self, run: Any, name: str) -> None:
-        hidden = self.config.hidden
         if self.all_reduce == "peer":
-            self._launch(run, peer.peer_sum, (name, (peer.tile(hidden),)), "steps", "inbox", "flags", "peer_inbox",
-                         "peer_flags", "alarm", self.site, N=hidden)
-        elif self.all_reduce == "peer-packed":
-            self._launch(run, peer.peer_sum_packed, (name, (peer.tile(hidden),)), "steps", "inbox", "peer_inbox",
-                         "alarm", self.site, N=hidden)
+            hidden = self.config.hidden
+            self._launch(run, peer.peer_sum, (name, (peer.tile(hidden),)), "steps", "inbox", "peer_inbox", "alarm",
+                         self.site, N=hidden)
         else:
             with self._collective():
                 self._sum(self.views[name])
@@ -253,7 +253,7 @@ class ShardedDecoder(Qwen3Decoder):
     def step(self, scope: Any, prompt_len: int) -> None:
         self.site = 0
         super().step(scope, prompt_len)
-        if self.all_reduce in PEERS:
+        if self.all_reduce == "peer":
             self._launch(scope.record, peer.count, ("steps", (1,)))
 
     def _sum(self, vector: Any) -> None:
@@ -294,32 +294,26 @@ class ShardedDecoder(Qwen3Decoder):
             self.peer_buffer = self._map((c.hidden,), torch.float32)  # once, before any capture
         if self.all_reduce in ("one-shot", "two-shot"):
             self._sum(self.views["x"])  # its first launch eager too, on torch's stream (zeros sum to zeros)
-        if self.all_reduce in PEERS:
+        if self.all_reduce == "peer":
             self._peer_memory()
 
     def _peer_memory(self) -> None:
-        """``peer_sum``'s memory (peer.py): this rank's ``inbox`` and ``flags`` and the other
-        rank's, mapped once (GPUs: torch's symmetric memory; the CPU: shared files), zeroed on
-        both ranks before either's first step (a barrier after the zeroing: a flag left from an
-        earlier generation would pass for a fresh one), the step count and the watchdog's
+        """``peer_sum``'s memory (peer.py): this rank's ``inbox`` and the other rank's, mapped
+        once (GPUs: torch's symmetric memory; the CPU: shared files), zeroed on both ranks before
+        either's first step (a barrier after the zeroing: a word left from an earlier generation
+        would pass for a fresh one), the step count and the watchdog's
         ``alarm`` (this rank's alone, a torch tensor ``read`` looks at) from zero; each passed
         to the launches as a raw pointer."""
         torch, c = self.torch, self.config
-        sites = 2 * c.layers
-        shapes = {"inbox": ((sites, c.hidden), torch.float32),
-                  "flags": ((sites, c.hidden // peer.tile(c.hidden)), torch.int32)}
-        if self.all_reduce == "peer-packed":
-            shapes = {"inbox": ((sites, c.hidden), torch.int64)}
-        for name, (shape, dtype) in shapes.items():
-            if name not in self.mapped:
-                mapping = self._map_host if self.device == "cpu" else self._map
-                self.mapped[name], self.mapped[f"peer_{name}"] = mapping(shape, dtype)
-            self.mapped[name].zero_()
+        if "inbox" not in self.mapped:
+            mapping = self._map_host if self.device == "cpu" else self._map
+            self.mapped["inbox"], self.mapped["peer_inbox"] = mapping((2 * c.layers, c.hidden), torch.int64)
+        self.mapped["inbox"].zero_()
         self.views["alarm"] = torch.zeros(peer.ALARM, dtype=torch.int32, device=self.device)
         if self.device != "cpu":
             torch.cuda.synchronize(self.device)
         self.dist.barrier()
-        for name in (*shapes, *(f"peer_{name}" for name in shapes)):
+        for name in ("inbox", "peer_inbox"):
             self.buffers[name] = st.unsafe_pointer(st.from_dlpack(self.mapped[name]))
         self.buffers["alarm"] = st.unsafe_pointer(st.from_dlpack(self.views["alarm"]))
         self.buffers["steps"] = st.zeros((1,), st.i32).sync()
@@ -385,8 +379,9 @@ def use_gpu(ordinal: int) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """One rank (``RANK``, ``LOCAL_RANK``, ``WORLD_SIZE``, ``MASTER_ADDR``/``MASTER_PORT`` from
-    ``torchrun`` or the caller), on GPU ``LOCAL_RANK`` where there are GPUs: random weights (the same seed on every rank), its shard, greedy tokens; rank 0
-    prints them, every rank writes them to ``--out``.<rank>."""
+    ``torchrun`` or the caller), on GPU ``LOCAL_RANK`` where there are GPUs: random weights (the
+    same seed on every rank), its shard, greedy tokens; rank 0 prints them, every rank writes
+    them to ``--out``.<rank>."""
     import torch
     import torch.distributed as dist
 
@@ -396,8 +391,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--steps", type=int, default=8)
     parser.add_argument("--max-positions", type=int, default=32)
     parser.add_argument("--dtype", choices=("f32", "bf16"), default="f32")
-    parser.add_argument("--all-reduce", choices=ALL_REDUCES, default="group",
-                        help="one-shot, two-shot: torch symmetric memory (GPUs only); group: the process group's")
+    parser.add_argument("--all-reduce", choices=ALL_REDUCES,
+                        help="one-shot, two-shot: torch symmetric memory (GPUs only); group: the process group's; "
+                             "peer: safetile's own (two ranks); default: peer on two GPUs, one-shot on more, group "
+                             "on the CPU")
     parser.add_argument("--out", help="each rank writes its tokens to OUT.<rank>")
     args = parser.parse_args(argv)
     cuda = torch.cuda.is_available()

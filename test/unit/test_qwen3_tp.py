@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "examples"))
 
 from qwen3.reference import TINY, TINY_GROUP3, greedy, random_weights  # noqa: E402
-from qwen3.tp import TP_TINY_TILES, ShardedDecoder, main, shard  # noqa: E402
+from qwen3.tp import TP_TINY_TILES, ShardedDecoder, default_all_reduce, main, shard  # noqa: E402
 
 PROMPT = [5, 17, 99, 3, 64]
 STEPS = 6
@@ -31,8 +31,7 @@ def free_port() -> int:
 
 @pytest.mark.parametrize("name, config, all_reduce", [
     ("tiny", TINY, "group"), pytest.param("tiny-group3", TINY_GROUP3, "group", marks=pytest.mark.full),
-    pytest.param("tiny", TINY, "peer", marks=pytest.mark.full),
-    pytest.param("tiny", TINY, "peer-packed", marks=pytest.mark.full)])
+    pytest.param("tiny", TINY, "peer", marks=pytest.mark.full)])
 # make test decodes the tiny config over gloo; make test-full also the group of 3 and the peer
 # all-reduce (30-65 s more each)
 def test_two_ranks_over_gloo_give_the_unsharded_tokens(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -42,7 +41,7 @@ def test_two_ranks_over_gloo_give_the_unsharded_tokens(tmp_path: Path, monkeypat
     ~2.5 CPU-s importing them again, more than the rank's decode).  10 steps (the prompt's 5 and
     6 tokens, less one): the last ones' attention walks two tiles of 8 keys.  With the peer
     all-reduce the two processes' interpreters run peer.py's protocol at once over shared
-    memory, each waiting for the other's flags."""
+    memory, each waiting for the other's words."""
     pytest.importorskip("torch.distributed")
     from torch.distributed import distributed_c10d
 
@@ -108,54 +107,44 @@ def test_what_a_sharded_rank_does_not_do_is_refused_naming_the_way() -> None:
 def test_an_all_reduce_the_cpu_cannot_run_or_that_does_not_exist_is_refused() -> None:
     """The one-shot and two-shot all-reduces map the other GPUs' memory: on the CPU the refusal
     names the ways that run there; the peer one sums two ranks, and one alone is refused naming
-    another way, as is the peer one on a GPU without ``experimental`` (it hung there); a name
-    not among ALL_REDUCES is refused listing them."""
+    another way, on a GPU as on the CPU (no other gate: it ran right on two GPUs, session 17); a
+    name not among ALL_REDUCES is refused listing them."""
     dist = pytest.importorskip("torch.distributed")
     dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{free_port()}", rank=0, world_size=1)
     try:
         for way in ("one-shot", "two-shot"):
             with pytest.raises(ValueError, match=rf"the {way} all-reduce maps .* on the CPU pass all_reduce='group'"):
                 ShardedDecoder(TINY, random_weights(TINY), max_positions=16, tiles=TP_TINY_TILES, all_reduce=way)
-        with pytest.raises(ValueError, match=r"peer-packed all-reduce is not yet run on GPUs: .* experimental=True"):
-            ShardedDecoder(TINY, random_weights(TINY), max_positions=16, tiles=TP_TINY_TILES, device="cuda:0",
-                           all_reduce="peer-packed")
-        with pytest.raises(ValueError, match=r"sums two ranks' vectors, not 1"):  # on GPUs now as on the CPU
+        with pytest.raises(ValueError, match=r"sums two ranks' vectors, not 1: pass all_reduce='one-shot'"):
             ShardedDecoder(TINY, random_weights(TINY), max_positions=16, tiles=TP_TINY_TILES, device="cuda:0",
                            all_reduce="peer")
         with pytest.raises(ValueError, match=r"sums two ranks' vectors, not 1: pass all_reduce='one-shot'"):
             ShardedDecoder(TINY, random_weights(TINY), max_positions=16, tiles=TP_TINY_TILES, all_reduce="peer")
-        with pytest.raises(ValueError, match=r"'nvls' is not one of 'group', 'one-shot', 'two-shot', 'peer'"):
+        with pytest.raises(ValueError, match=r"'nvls' is not one of 'group', 'one-shot', 'two-shot', 'peer'$"):
             ShardedDecoder(TINY, random_weights(TINY), max_positions=16, tiles=TP_TINY_TILES, all_reduce="nvls")
     finally:
         dist.destroy_process_group()
 
 
-@pytest.mark.parametrize("packed", [False, True], ids=["flags", "packed"])
-def test_the_peer_all_reduce_sums_two_ranks_over_their_inboxes(packed: bool) -> None:
-    """peer.py's protocols on the interpreter, two ranks in one process sharing their memory as two
+def test_the_peer_all_reduce_sums_two_ranks_over_their_inboxes() -> None:
+    """peer.py's protocol on the interpreter, two ranks in one process sharing their memory as two
     GPUs map each other's: each step, at each of 2 sites, both ranks' ``SEND`` halves then both
-    ``RECEIVE`` halves (a whole launch waits for the other rank's flag, which the interpreter's
-    one launch at a time would never raise); every sum exact on both ranks (negative ones too:
-    the packed words' low halves), each flag (``peer_sum``) or each word's high half
-    (``peer_sum_packed``) the step that set it, ``count`` counting the steps."""
+    ``RECEIVE`` halves (a whole launch waits for the other rank's words, which the interpreter's
+    one launch at a time would never send); every sum exact on both ranks (negative ones too:
+    the words' low halves are the f32's bits), each word's high half the step that stored it,
+    ``count`` counting the steps."""
     torch = pytest.importorskip("torch")
     import safetile as st
-    from qwen3.peer import RECEIVE, SEND, count, peer_sum, peer_sum_packed
+    from qwen3.peer import RECEIVE, SEND, count, peer_sum
 
     n, bn, sites = 32, 16, 2
-    inbox = [torch.zeros(sites, n, dtype=torch.int64 if packed else torch.float32) for _ in range(2)]
-    flags = [torch.zeros(sites, n // bn, dtype=torch.int32) for _ in range(2)]
+    inbox = [torch.zeros(sites, n, dtype=torch.int64) for _ in range(2)]
+    alarms = [torch.zeros(2, dtype=torch.int32) for _ in range(2)]
 
     def pointer(t):  # noqa: ANN001, ANN202
         return st.unsafe_pointer(st.from_dlpack(t))
 
-    alarms = [torch.zeros(2, dtype=torch.int32) for _ in range(2)]
-    if packed:
-        kernel, memory = peer_sum_packed, [[pointer(inbox[r]), pointer(inbox[1 - r]), pointer(alarms[r])]
-                                           for r in range(2)]
-    else:
-        kernel, memory = peer_sum, [[pointer(inbox[r]), pointer(flags[r]), pointer(inbox[1 - r]),
-                                     pointer(flags[1 - r]), pointer(alarms[r])] for r in range(2)]
+    memory = [[pointer(inbox[r]), pointer(inbox[1 - r]), pointer(alarms[r])] for r in range(2)]
     steps = [st.zeros((1,), st.i32).sync() for _ in range(2)]
     rng = np.random.default_rng(3)
     for step in range(1, 3):
@@ -164,16 +153,23 @@ def test_the_peer_all_reduce_sums_two_ranks_over_their_inboxes(packed: bool) -> 
             z = [st.from_numpy(p).sync() for p in parts]
             for phase in (SEND, RECEIVE):
                 for r in range(2):
-                    out = kernel(z[r].partition((bn,)), steps[r], *memory[r], site, N=n, PHASE=phase).sync()
-                    z[r], steps[r], memory[r] = out[0].unpartition(), out[1], list(out[2:2 + len(memory[r])])
+                    out = peer_sum(z[r].partition((bn,)), steps[r], *memory[r], site, N=n, PHASE=phase).sync()
+                    z[r], steps[r], memory[r] = out[0].unpartition(), out[1], list(out[2:5])
             for r in range(2):
                 np.testing.assert_array_equal(z[r].numpy(), parts[0] + parts[1])
         for r in range(2):
             steps[r] = count(steps[r].partition((1,))).sync()[0].unpartition()
             assert steps[r].numpy().tolist() == [step]
-            stamps = (inbox[r] >> 32).tolist() if packed else flags[r].tolist()
-            assert stamps == [[step] * len(stamps[0])] * sites
+            assert (inbox[r] >> 32).tolist() == [[step] * n] * sites
     assert [a.tolist() for a in alarms] == [[0, 0], [0, 0]]  # no wait ran out
+
+
+def test_the_default_all_reduce_is_the_fastest_that_runs_there() -> None:
+    """Where none is named: the peer all-reduce on two GPUs (session 17's fastest), torch's
+    one-shot on more (the peer one sums two), gloo's on the CPU."""
+    assert default_all_reduce("cuda:0", 2) == "peer"
+    assert default_all_reduce("cuda:1", 4) == "one-shot"
+    assert default_all_reduce("cpu", 2) == "group"
 
 
 def test_a_peer_wait_that_runs_out_raises_the_alarm_and_later_ones_do_not_wait() -> None:
@@ -186,13 +182,13 @@ def test_a_peer_wait_that_runs_out_raises_the_alarm_and_later_ones_do_not_wait()
     from qwen3.peer import RECEIVE, PeerTimeout, check_alarm, peer_sum
 
     n = bn = 16
-    inbox, flags, alarm = torch.zeros(2, n), torch.zeros(2, 1, dtype=torch.int32), torch.zeros(2, dtype=torch.int32)
-    memory = [st.unsafe_pointer(st.from_dlpack(t)) for t in (inbox, flags, inbox, flags, alarm)]
+    inbox, alarm = torch.zeros(2, n, dtype=torch.int64), torch.zeros(2, dtype=torch.int32)
+    memory = [st.unsafe_pointer(st.from_dlpack(t)) for t in (inbox, inbox, alarm)]
     steps = st.zeros((1,), st.i32).sync()
     z = st.from_numpy(np.ones(n, np.float32)).sync()
     out = peer_sum(z.partition((bn,)), steps, *memory, 1, N=n, PHASE=RECEIVE, PATIENCE=3).sync()
     assert alarm.tolist() == [1, 1]
-    out = peer_sum(out[0], out[1], *out[2:7], 0, N=n, PHASE=RECEIVE, PATIENCE=1 << 30).sync()
+    out = peer_sum(out[0], out[1], *out[2:5], 0, N=n, PHASE=RECEIVE, PATIENCE=1 << 30).sync()
     assert alarm.tolist() == [1, 1]
     check_alarm([0, 0], rank=0)
     with pytest.raises(PeerTimeout, match=r"rank 1: the peer all-reduce gave up at step 1, site 1: .* "
@@ -201,13 +197,14 @@ def test_a_peer_wait_that_runs_out_raises_the_alarm_and_later_ones_do_not_wait()
 
 
 def test_the_peer_kernels_unsafe_report_names_its_pointers_and_accesses() -> None:
-    """``peer_sum``'s unsafe report: its five raw pointers and nothing but the pointer accesses
-    (stores, the flag's exchange, loads, offsets) of its protocol; ``count`` has none."""
+    """``peer_sum``'s unsafe report: its three raw pointers and nothing but the pointer accesses
+    (the words' stores and loads, the alarm's exchange, offsets) of its protocol; ``count`` has
+    none."""
     from qwen3.peer import count, peer_sum
 
     report = peer_sum.unsafe_report(BN=16, N=32)
     pointers = {line.split("'")[1] for line in report if "raw pointer parameter" in line}
-    assert pointers == {"inbox", "flags", "peer_inbox", "peer_flags", "alarm"}
+    assert pointers == {"inbox", "peer_inbox", "alarm"}
     ops = {line.rsplit(" ", 1)[1] for line in report if "raw pointer parameter" not in line}
     assert ops == {"cuda_tile.store_ptr_tko", "cuda_tile.atomic_rmw_tko", "cuda_tile.load_ptr_tko",
                    "cuda_tile.offset"}
