@@ -169,16 +169,18 @@ class PrefillTiles:
     its waves fill the GPU, 128 x 128, or 64 x 128 where 128 x 128 is under a wave), for the
     prompt's padded rows (``plan_rows`` instead, where given: ``bench/prefill.py --build``
     compiles a long prompt's tiles on a short one); without ``fit``, ``rows`` x ``cols`` tiles
-    whatever the shape.  Gate/up, two accumulators, keeps ``rows`` x ``up_cols`` either way: two
-    128 x 128 accumulators (128 x 256's registers) spill 512 bytes a thread at 8 warps (tileiras
-    on sm_90, this repo's toolchain), where 128 x 64 spills none.  ``up_joined``: gate/up
-    in one accumulator (the two weights' tiles concatenated each step: 128 x 128 a weight uses
-    168 registers and spills none), its tile fitted as a one-accumulator GEMM of twice its
-    columns, halved (off: on an H100 no faster, 0.55-0.67 of cuBLAS's rate as the pairs are,
-    docs/model.md session 16).  ``up_stacked``: the same accumulator and tile with gate and up
-    stacked in one ``(2, n, k)`` weight, each step's operand one load (no concatenation); the
-    stacked copy is the prefill's own, made when the decoder is constructed with it (not yet
-    timed on a GPU: off).  The tiles are taken in the grouped order of
+    whatever the shape.  ``up_stacked`` (the default): gate/up in one accumulator from gate and
+    up stacked in one ``(2, n, k)`` weight, each step's operand one load, its tile fitted as a
+    one-accumulator GEMM of twice its columns, halved (on an H100 0.86-0.88 of cuBLAS's rate at
+    2,048 and 8,192 tokens against 0.65-0.67 for the weights apart, docs/model.md session 17);
+    the decoder makes the stacked copy when constructed with it, and the decode's gate and up
+    are its halves.  Apart (``up_stacked=False``), two accumulators of ``rows`` x ``up_cols``
+    either way: two 128 x 128 accumulators (128 x 256's registers) spill 512 bytes a thread at 8
+    warps (tileiras on sm_90, this repo's toolchain), where 128 x 64 spills none; or
+    ``up_joined``, one accumulator, the two weights' tiles concatenated each step (128 x 128 a
+    weight: 168 registers, no spill), its tile fitted as the stacked one's (on an H100 no faster
+    than the pairs, 0.55-0.67 of cuBLAS's rate, docs/model.md session 16).  The tiles are taken
+    in the grouped order of
     ``group`` rows of tiles; ``packed_tiles``: a fitted tile's most packed weight tiles
     (``pack_weight``'s) in its columns: o_proj's 8-row tiles at 128 x 256 (32 of them) take 255
     registers and spill 1 KB a thread, at 128 x 128 (16) 168 and none; ``big_latency``: the load
@@ -193,7 +195,8 @@ class PrefillTiles:
     ``short_occupancy`` and tileiras's warps (``None``: ``attention`` rows at every length) --
     flash_attention.py's causal d = 128 best on an H100 up to S = 4,096 is 64 x 128 at occupancy
     2 (docs/benchmarks.md §5: twice the blocks, so a short prompt's few query tiles fill the GPU),
-    128 x 128 at 8 warps at 8,192; ``kv_rows``, ``kv_warps``, ``kv_occupancy``: rows a block of the cache
+    128 x 128 at 8 warps at 8,192 (in the prefill on an H100 the 64-row tiles are within 1-2% of
+    128-row ones at 512 and 2,048 tokens, docs/model.md session 17); ``kv_rows``, ``kv_warps``, ``kv_occupancy``: rows a block of the cache
     write (``prefill_kv``; ``None``: the attention's rows, it divides them), its worker warps
     (``None``: the attention's) and its occupancy hint (``None``: none) -- 16 rows, 4 warps,
     occupancy 4: 0.79 ms of the 2,048-token prefill on an H100 against 4.42 at the attention's
