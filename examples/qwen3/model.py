@@ -196,8 +196,8 @@ class PrefillTiles:
     flash_attention.py's causal d = 128 best on an H100 up to S = 4,096 is 64 x 128 at occupancy
     2 (docs/benchmarks.md §5: twice the blocks, so a short prompt's few query tiles fill the GPU),
     128 x 128 at 8 warps at 8,192 (in the prefill on an H100 the 64-row tiles are within 1-2% of
-    128-row ones at 512 and 2,048 tokens, docs/model.md session 17); ``kv_rows``, ``kv_warps``, ``kv_occupancy``: rows a block of the cache
-    write (``prefill_kv``; ``None``: the attention's rows, it divides them), its worker warps
+    128-row ones at 512 and 2,048 tokens, docs/model.md session 17); ``kv_rows``, ``kv_warps``,
+    ``kv_occupancy``: rows a block of the cache write (``prefill_kv``; ``None``: the attention's rows, it divides them), its worker warps
     (``None``: the attention's) and its occupancy hint (``None``: none) -- 16 rows, 4 warps,
     occupancy 4: 0.79 ms of the 2,048-token prefill on an H100 against 4.42 at the attention's
     128 rows and 8 warps, which spill 1.4 KB a thread (docs/model.md, session 13); ``embed``: columns an embedding block copies; ``norm``:
