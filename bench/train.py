@@ -35,6 +35,13 @@ time of one call of each kernel op against its torch counterpart on small
 tensors (the GPU's time negligible), and cProfile's account of 200 calls of
 ``rms_norm`` forward and backward (``DIR/profile-host-rms_norm.txt``).
 
+``--steady`` adds where the two compiled steps' time goes back to back, the
+steady state of the time a step (``train.json``'s ``steady``): the host's time
+of each step's call (a call that waits for the GPU stands out), the time a step
+with the garbage collector off and the collections a run makes, cProfile of
+the steps (``DIR/profile-{safetile,torch.compile}-steady.txt``) and
+torch.profiler's trace of a few (``DIR/trace-*.json.gz``).
+
 ``--mode reduce-overhead`` compiles both compiled runs with CUDA graphs (the
 kernel ops record into a capture as torch's do): the host's Python a step is
 replayed, not paid.  ``--size tiny`` runs the same on a small model (CPU tensors work: the
@@ -47,6 +54,8 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
+import gzip
 import io
 import json
 import pstats
@@ -77,6 +86,10 @@ LR = 1e-3
 WARM = 10
 """Steps left out of the time a step (compiles, the allocator's first sizes)."""
 PROFILED = 5
+STEADY = 100
+"""Steps of each back-to-back measurement of ``--steady``."""
+TRACED = 3
+"""Steps in ``--steady``'s torch.profiler trace."""
 KERNELS = 30
 """The CUDA kernels ``--profile`` lists a step's time of (the largest)."""
 RUNS = (("safetile + torch.compile", True, True), ("torch eager", False, False), ("torch.compile", False, True))
@@ -193,6 +206,69 @@ def profile(step: Callable[..., torch.Tensor], data: list[tuple[torch.Tensor, to
     return result
 
 
+def steady(step: Callable[..., torch.Tensor], data: list[tuple[torch.Tensor, torch.Tensor]], out: Path,
+           device: str, label: str, steps: int = STEADY) -> dict[str, Any]:
+    """Where a step's time goes back to back (the steady state ``train`` times), not from an idle GPU
+    as ``profile`` measures it: ``steps`` steps with the host's time of each call (``step()``
+    returning: a call that waits for the GPU shows as one far above the median), the same with the
+    garbage collector off, the collections a run made, cProfile of ``steps`` steps
+    (``out/profile-LABEL-steady.txt``, by own time: a host wait shows as a driver call's), and
+    torch.profiler's trace of ``TRACED`` steps in the middle of a run (``out/trace-LABEL.json.gz``:
+    the GPU's idle gaps against what the host was doing)."""
+    def run(count: int) -> tuple[float, list[float]]:
+        calls = []
+        _sync(device)
+        started = time.perf_counter()
+        for i in range(count):
+            begin = time.perf_counter()
+            step(*data[i % POOL])
+            calls.append((time.perf_counter() - begin) * 1e3)
+        _sync(device)
+        return (time.perf_counter() - started) / count * 1e3, calls
+
+    def summary(wall: float, calls: list[float]) -> dict[str, Any]:
+        ordered = sorted(calls)
+        return {"wall_ms_per_step": wall, "call_ms_median": ordered[len(ordered) // 2],
+                "call_ms_mean": sum(calls) / len(calls), "call_ms_p90": ordered[len(ordered) * 9 // 10],
+                "call_ms_max": ordered[-1], "call_ms_min": ordered[0]}
+
+    result: dict[str, Any] = {}
+    collections = [s["collections"] for s in gc.get_stats()]
+    result["gc_on"] = summary(*run(steps))
+    result["gc_collections_in_run"] = [s["collections"] - c for s, c in zip(gc.get_stats(), collections)]
+    gc.collect()
+    gc.disable()
+    try:
+        result["gc_off"] = summary(*run(steps))
+    finally:
+        gc.enable()
+    result["gc_on_again"] = summary(*run(steps))
+    profiler = cProfile.Profile()
+    _sync(device)
+    profiler.runcall(lambda: [step(*data[i % POOL]) for i in range(steps)])
+    _sync(device)
+    text = io.StringIO()
+    pstats.Stats(profiler, stream=text).sort_stats("tottime").print_stats(45)
+    pstats.Stats(profiler, stream=text).sort_stats("cumulative").print_stats(45)
+    (out / f"profile-{label}-steady.txt").write_text(text.getvalue())
+    from torch.profiler import ProfilerActivity
+    from torch.profiler import profile as torch_profile
+
+    activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if device == "cuda" else [])
+    for i in range(10):
+        step(*data[i % POOL])
+    with torch_profile(activities=activities) as prof:
+        for i in range(TRACED):
+            step(*data[i % POOL])
+        _sync(device)
+    trace = out / f"trace-{label}.json"
+    prof.export_chrome_trace(str(trace))
+    with open(trace, "rb") as raw, gzip.open(f"{trace}.gz", "wb") as packed:
+        packed.write(raw.read())
+    trace.unlink()
+    return result
+
+
 def host_waits(step: Callable[..., torch.Tensor], data: list[tuple[torch.Tensor, torch.Tensor]]) -> str:
     """Whether a step waits for the GPU on the host: one step under ``set_sync_debug_mode("error")``."""
     torch.cuda.set_sync_debug_mode("error")
@@ -286,6 +362,9 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=300)
     parser.add_argument("--size", choices=SIZES, default="real")
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--steady", action="store_true",
+                        help="where both compiled steps' time goes back to back (steady): each call's host time, "
+                             "the garbage collector off, cProfile, a torch.profiler trace")
     parser.add_argument("--mode", choices=("default", "reduce-overhead"), default="default",
                         help="torch.compile's mode for both compiled runs (reduce-overhead: CUDA graphs, the host's "
                              "time a step replayed, not paid)")
@@ -322,6 +401,12 @@ def main() -> None:
     result["max_relative_difference"] = max(d / abs(b) for d, b in zip(differences, reference))
     print(f"max |difference| {result['max_abs_difference']:.4f}, mean {result['mean_abs_difference']:.4f}", flush=True)
     (args.out / "train.json").write_text(json.dumps(result, indent=1))
+    if args.steady:
+        result["steady"] = {label: steady(steps[name], data, args.out, device, label)
+                            for name, label in (("safetile + torch.compile", "safetile"),
+                                                ("torch.compile", "torch.compile"))}
+        print(json.dumps(result["steady"], indent=1), flush=True)
+        (args.out / "train.json").write_text(json.dumps(result, indent=1))
     if args.profile:
         ours = steps["safetile + torch.compile"]
         result["profile"] = {label: profile(steps[name], data, args.out, device, label)
