@@ -210,7 +210,8 @@ def steady(step: Callable[..., torch.Tensor], data: list[tuple[torch.Tensor, tor
            device: str, label: str, steps: int = STEADY) -> dict[str, Any]:
     """Where a step's time goes back to back (the steady state ``train`` times), not from an idle GPU
     as ``profile`` measures it: ``steps`` steps with the host's time of each call (``step()``
-    returning: a call that waits for the GPU shows as one far above the median), the same with the
+    returning: a call that waits for the GPU shows as one far above the median; and calls made behind
+100 ms of GPU work, which take that long if they wait for it), the same with the
     garbage collector off, the collections a run made, cProfile of ``steps`` steps
     (``out/profile-LABEL-steady.txt``, by own time: a host wait shows as a driver call's), and
     torch.profiler's trace of ``TRACED`` steps in the middle of a run (``out/trace-LABEL.json.gz``:
@@ -243,6 +244,15 @@ def steady(step: Callable[..., torch.Tensor], data: list[tuple[torch.Tensor, tor
     finally:
         gc.enable()
     result["gc_on_again"] = summary(*run(steps))
+    if device == "cuda":  # a call that waits for the GPU takes the spin's 100 ms
+        behind = []
+        for i in range(5):
+            torch.cuda._sleep(200_000_000)
+            begin = time.perf_counter()
+            step(*data[i % POOL])
+            behind.append((time.perf_counter() - begin) * 1e3)
+            _sync(device)
+        result["call_ms_behind_a_busy_gpu"] = behind
     profiler = cProfile.Profile()
     _sync(device)
     profiler.runcall(lambda: [step(*data[i % POOL]) for i in range(steps)])
