@@ -62,7 +62,9 @@ class TokenOrder(ModulePass):
       extra iteration value and result, passed by every ``continue`` and
       ``break``), or one token for all chains if a global-chain operation is
       inside; ``if`` yields the tokens of the chains either branch uses (an
-      ``if`` without ``else`` gets one that yields them unchanged).
+      ``if`` without ``else`` gets one that yields them unchanged; a branch
+      that ends in ``break``/``continue`` passes the loop's tokens there and
+      yields none: only the other branch reaches the ``if``'s results).
 
     Disjoint iterations fork.  In ``for t in (bid.x to N, step nblocks.x)``,
     if every access on a chain inside the loop is a load or store of one

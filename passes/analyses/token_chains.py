@@ -21,6 +21,16 @@ accesses whose latest instance surely completes before ``t`` is available
 (an access that did not run on a path counts as done on it).  Loop-carried
 tokens get a marker, their block argument: a token whose set holds the
 marker is ordered after everything the previous iteration carried out.
+
+Loops are left from branches (a ``while`` or ``for`` that breaks is a
+``loop`` whose ``break``/``continue`` sit in ``if``s): a branch that ends in
+``break``, ``continue`` or ``return`` never reaches its ``if``'s results, so
+only the branches that ``yield`` bound them; a ``loop``'s results are what
+its ``break``s pass, not its carried values (a counting ``loop`` carries a
+counter it does not return).  What an iteration carries out counts the
+accesses it skipped (the other branch, or after the ``continue`` it took)
+only through a ``continue`` ordered after the carried token, which holds
+what the earlier iterations carried out.
 """
 
 from __future__ import annotations
@@ -34,6 +44,7 @@ from safetile.dialects.cuda_tile.ops.control import BreakOp, ContinueOp, ForOp, 
 from safetile.dialects.cuda_tile.ops.memory import TokenOrderedOp
 from safetile.dialects.cuda_tile.ops.memory.tokens import JoinTokensOp
 from safetile.dialects.cuda_tile.ops.memory.view_access import LoadViewTkoOp, StoreViewTkoOp
+from safetile.dialects.cuda_tile.ops.structure import ReturnOp
 from safetile.dialects.cuda_tile.types import TokenType
 from safetile.passes.analyses.partitions import mapped_iterator
 
@@ -196,28 +207,48 @@ class _Must:
         return frozenset()
 
     def _if_result(self, op: IfOp, index: int) -> frozenset[Marker]:
+        """What both branches that ``yield`` surely order before result ``index``.  A branch
+        that ends in ``break``, ``continue`` or ``return`` leaves the ``if`` by that exit and
+        never reaches the result (the path is checked at the exit's own operands), so it
+        adds no bound; with no branch yielding, nothing is ordered."""
         branches = [r for r in op.regions if r.blocks]
         if len(branches) != 2:
             return frozenset()
         sets = []
         for region, other in ((branches[0], branches[1]), (branches[1], branches[0])):
-            yields = [t for t in region.block.ops if isinstance(t, YieldOp)]
-            if not yields or index >= len(yields[0].operands):
+            end = region.block.last_op
+            if isinstance(end, BreakOp | ContinueOp | ReturnOp):
+                continue
+            if not isinstance(end, YieldOp) or index >= len(end.operands):
                 return frozenset()
             # What ran only in the other branch did not run on this path: done.
-            sets.append(self.of(yields[0].operands[index]) | _accesses_in(other))
-        return sets[0] & sets[1]
+            sets.append(self.of(end.operands[index]) | _accesses_in(other))
+        return frozenset.intersection(*sets) if sets else frozenset()
 
     def carried_out(self, loop: ForOp | LoopOp, arg: BlockArgument) -> frozenset[Marker]:
-        """What every iteration surely carries out through ``arg`` (its ``continue`` operands)."""
+        """The accesses in ``loop`` whose latest instance, in this iteration or an earlier one,
+        every iteration surely carries out through ``arg`` (its ``continue`` operands).
+
+        An access that did not run in an iteration (in a branch not taken, or after the
+        ``continue`` that ended it) is carried out only if that ``continue`` is ordered after
+        ``arg``, the token the earlier iterations carried in; a ``continue`` that is not carries
+        out nothing surely (what it follows may have been skipped in this iteration)."""
         self._solve(loop)
         position = _carried_args(loop).index(arg)
-        outs = [self.of(c.operands[position]) for c in _exits(loop, ContinueOp) if position < len(c.operands)]
+        outs = []
+        for term in _exits(loop, ContinueOp):
+            out = self.of(term.operands[position]) if position < len(term.operands) else frozenset()
+            outs.append((out | _not_run_before(term, loop)) if arg in out else frozenset())
         return frozenset.intersection(*outs) if outs else frozenset()
 
     def _loop_result(self, loop: ForOp | LoopOp, index: int) -> frozenset[Marker]:
+        """What every way out of ``loop`` surely orders before result ``index``: each operand
+        ``index`` of a ``for``'s ``continue`` or a ``loop``'s ``break``.  A ``loop``'s results
+        are what its ``break`` passes, not its carried values (a ``for`` lowered to a ``loop``
+        to break carries its counter but returns none), so which carried token an exit is
+        ordered after is read from the markers in its set, not from ``index``."""
         self._solve(loop)
-        arg = _carried_args(loop)[index]
+        carried = frozenset(a for a in _carried_args(loop) if isinstance(a.type, TokenType))
         exits = _exits(loop, ContinueOp if isinstance(loop, ForOp) else BreakOp)
         inside = _accesses_in(loop.region)
         sets = []
@@ -225,13 +256,14 @@ class _Must:
             if index >= len(term.operands):
                 return frozenset()
             out = self.of(term.operands[index])
-            if arg in out:
+            followed = out & carried
+            for arg in followed:
                 # Ordered after the iteration's start: after what came before the loop and what
                 # every earlier iteration carried out.
                 out = out | self.args[arg] | (self.carried_out(loop, arg) & inside)
-            else:
+            if not followed:
                 out = out - inside  # only the last iteration's accesses
-            sets.append(out - {arg})
+            sets.append(out - carried)
         if isinstance(loop, ForOp):
             # A loop that runs no iteration gives its initial value; nothing inside ran.
             sets.append(self.of(loop.init_values[index]) | inside)
@@ -270,6 +302,23 @@ class _Must:
                 self.solved.discard(op)
                 for result in op.results:
                     self.memo.pop(result, None)
+
+
+def _not_run_before(term: Operation, loop: ForOp | LoopOp) -> frozenset[Marker]:
+    """The accesses in ``loop`` that cannot run in an iteration before it leaves by ``term``:
+    those after ``term`` (or after the ops around it) in the body, and those in the other
+    branch of each ``if`` around it."""
+    before: set[Operation] = set()
+    current = term
+    while current is not loop:
+        block, parent = current.parent_block(), current.parent_op()
+        assert block is not None and parent is not None, "the exit is inside the loop"
+        for op in block.ops:
+            if op is current:
+                break
+            before.update(o for o in op.walk() if isinstance(o, TokenOrderedOp))
+        current = parent
+    return _accesses_in(loop.region) - before
 
 
 def _accesses_in(region: Region) -> frozenset[Marker]:

@@ -72,6 +72,33 @@ CASES = {
         + f"    %b = if %c -> (token) {{\n{store('s1', 's0').replace('    %', '      %')}      yield %s0 : token\n"
         f"    }} else {{\n      yield %s0 : token\n    }}\n" + load("l2", "b"),
         [("cuda_tile.store_view_tko", "cuda_tile.load_view_tko", False)]),
+    # A counting loop (a ``for`` that breaks) returns its token, not its counter; the branch
+    # that breaks passes its store's token out, the other yields the chain on.
+    "a branch that breaks with its store's token": (
+        store("s0", "token")
+        + "    %out = loop iter_values(%i = %zero, %t = %s0) : tile<i32>, token -> token {\n"
+        + "      %b = if %c -> (token) {\n" + store("s1", "t").replace("    %", "        %")
+        + "        break %s1 : token\n      } else {\n        yield %t : token\n      }\n"
+        + store("s2", "b").replace("    %", "      %")
+        + "      %j = addi %i, %one : tile<i32>\n      continue %j, %s2 : tile<i32>, token\n    }\n"
+        + load("l3", "out"), []),
+    "a branch that continues with its store's token": (
+        store("s0", "token")
+        + "    %out = for %i in (%zero to %n, step %one) : tile<i32> iter_values(%t = %s0) -> (token) {\n"
+        + load("l1", "t").replace("    %", "      %")
+        + "      %b = if %c -> (token) {\n" + store("s1", "l1#1").replace("    %", "        %")
+        + "        continue %s1 : token\n      } else {\n        yield %l1#1 : token\n      }\n"
+        + store("s2", "b").replace("    %", "      %") + "      continue %s2 : token\n    }\n"
+        + load("l3", "out"), []),
+    # The path that skips the store carries the token from before the loop: a store of an
+    # earlier iteration is not ordered before the next one's.
+    "a branch that skips its store and carries a stale token": (
+        store("s0", "token")
+        + "    %out = for %i in (%zero to %n, step %one) : tile<i32> iter_values(%t = %s0) -> (token) {\n"
+        + "      %b = if %c -> (token) {\n" + store("s1", "t").replace("    %", "        %")
+        + "        yield %s1 : token\n      } else {\n        yield %s0 : token\n      }\n"
+        + "      continue %b : token\n    }\n",
+        [("cuda_tile.store_view_tko", "cuda_tile.store_view_tko", True)]),
 }
 
 
