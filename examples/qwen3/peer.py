@@ -140,8 +140,7 @@ def peer_sum(
             # The watchdog: once a wait of this rank has run out (alarm[0] set), no launch waits
             # again, so every launch after it ends and the process with them (its sums are
             # wrong: the host refuses them, ``check_alarm``); read like the words, so the block
-            # agrees.  (No ``break``: one leaving this loop loses the order of the accesses to
-            # ``z`` around it, an error of the compiler's.)
+            # agrees.
             alarmed = st.min(st.load_ptr(st.offset(alarm, st.zeros((BN,), i32))), 0)
             words = st.load_ptr(st.offset(inbox, at), ordering="relaxed", scope="system")
             seen = st.min((words >> 32).astype(i32), 0)
