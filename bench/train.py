@@ -35,12 +35,16 @@ time of one call of each kernel op against its torch counterpart on small
 tensors (the GPU's time negligible), and cProfile's account of 200 calls of
 ``rms_norm`` forward and backward (``DIR/profile-host-rms_norm.txt``).
 
-``--steady`` adds where the two compiled steps' time goes back to back, the
-steady state of the time a step (``train.json``'s ``steady``): the host's time
-of each step's call (a call that waits for the GPU stands out), the time a step
-with the garbage collector off and the collections a run makes, cProfile of
-the steps (``DIR/profile-{safetile,torch.compile}-steady.txt``) and
-torch.profiler's trace of a few (``DIR/trace-*.json.gz``).
+``--steady`` times every run's step again once all have compiled and trained
+(``train.json``'s ``steady_rounds``: rounds of steps back to back, the runs'
+order rotated a round; ``train``'s figure is each run's steps right after its
+own compile, safetile's right after the process's first, and ran 5.99 ms a step
+in run -s7h2 where the same step back to back afterwards ran 4.6 to 4.9), and adds where the two compiled steps' time goes back to back
+(``steady``): the host's time of each step's call (a call that waits for the
+GPU stands out, and calls behind 100 ms of GPU work), the time a step with the
+garbage collector off and the collections a run makes, cProfile of the steps
+(``DIR/profile-{safetile,torch.compile}-steady.txt``) and torch.profiler's
+trace of a few (``DIR/trace-*.json.gz``).
 
 ``--mode reduce-overhead`` compiles both compiled runs with CUDA graphs (the
 kernel ops record into a capture as torch's do): the host's Python a step is
@@ -88,6 +92,8 @@ WARM = 10
 PROFILED = 5
 STEADY = 100
 """Steps of each back-to-back measurement of ``--steady``."""
+ROUNDS = 3
+"""``--steady``'s rounds of every run's step, the order rotated each round."""
 TRACED = 3
 """Steps in ``--steady``'s torch.profiler trace."""
 KERNELS = 30
@@ -206,45 +212,59 @@ def profile(step: Callable[..., torch.Tensor], data: list[tuple[torch.Tensor, to
     return result
 
 
+def _back_to_back(step: Callable[..., torch.Tensor], data: list[tuple[torch.Tensor, torch.Tensor]], count: int,
+                  device: str) -> dict[str, Any]:
+    """``count`` steps back to back: the wall time a step (one wait at the end) and the host's time of
+    each call (``step()`` returning: a call that waits for the GPU stands far above the median)."""
+    calls = []
+    _sync(device)
+    started = time.perf_counter()
+    for i in range(count):
+        begin = time.perf_counter()
+        step(*data[i % POOL])
+        calls.append((time.perf_counter() - begin) * 1e3)
+    _sync(device)
+    wall = (time.perf_counter() - started) / count * 1e3
+    ordered = sorted(calls)
+    return {"wall_ms_per_step": wall, "call_ms_median": ordered[len(ordered) // 2],
+            "call_ms_mean": sum(calls) / len(calls), "call_ms_p90": ordered[len(ordered) * 9 // 10],
+            "call_ms_max": ordered[-1], "call_ms_min": ordered[0]}
+
+
+def steady_rounds(steps: dict[str, Callable[..., torch.Tensor]], data: list[tuple[torch.Tensor, torch.Tensor]],
+                  device: str, rounds: int = ROUNDS, count: int = STEADY) -> dict[str, list[dict[str, Any]]]:
+    """Every run's step timed again after all of them compiled and trained, ``rounds`` rounds of
+    ``count`` steps back to back, the runs' order rotated each round: ``train``'s time a step is
+    each run's first steps after its own compile, safetile's right after the process's first compile
+    (run -s7h2: 5.99 ms a step there; the same step back to back afterwards 4.6 to 4.9, why not
+    known)."""
+    names = list(steps)
+    result: dict[str, list[dict[str, Any]]] = {name: [] for name in names}
+    for r in range(rounds):
+        for name in names[r % len(names):] + names[:r % len(names)]:
+            result[name].append(_back_to_back(steps[name], data, count, device))
+    return result
+
+
 def steady(step: Callable[..., torch.Tensor], data: list[tuple[torch.Tensor, torch.Tensor]], out: Path,
            device: str, label: str, steps: int = STEADY) -> dict[str, Any]:
-    """Where a step's time goes back to back (the steady state ``train`` times), not from an idle GPU
-    as ``profile`` measures it: ``steps`` steps with the host's time of each call (``step()``
-    returning: a call that waits for the GPU shows as one far above the median; and calls made behind
-100 ms of GPU work, which take that long if they wait for it), the same with the
-    garbage collector off, the collections a run made, cProfile of ``steps`` steps
-    (``out/profile-LABEL-steady.txt``, by own time: a host wait shows as a driver call's), and
-    torch.profiler's trace of ``TRACED`` steps in the middle of a run (``out/trace-LABEL.json.gz``:
-    the GPU's idle gaps against what the host was doing)."""
-    def run(count: int) -> tuple[float, list[float]]:
-        calls = []
-        _sync(device)
-        started = time.perf_counter()
-        for i in range(count):
-            begin = time.perf_counter()
-            step(*data[i % POOL])
-            calls.append((time.perf_counter() - begin) * 1e3)
-        _sync(device)
-        return (time.perf_counter() - started) / count * 1e3, calls
-
-    def summary(wall: float, calls: list[float]) -> dict[str, Any]:
-        ordered = sorted(calls)
-        return {"wall_ms_per_step": wall, "call_ms_median": ordered[len(ordered) // 2],
-                "call_ms_mean": sum(calls) / len(calls), "call_ms_p90": ordered[len(ordered) * 9 // 10],
-                "call_ms_max": ordered[-1], "call_ms_min": ordered[0]}
-
+    """Where a step's time goes back to back (the steady state), not from an idle GPU as ``profile``
+    measures it: ``steps`` steps with the garbage collector on and off and the collections a run
+    makes; on the GPU, calls made behind 100 ms of GPU work (a call that waits for the GPU, by
+    any driver call, takes that long); cProfile of ``steps`` steps (``out/profile-LABEL-steady.txt``,
+    by own time), and torch.profiler's trace of ``TRACED`` steps in the middle of a run
+    (``out/trace-LABEL.json.gz``: the GPU's idle gaps against what the host was doing)."""
     result: dict[str, Any] = {}
     collections = [s["collections"] for s in gc.get_stats()]
-    result["gc_on"] = summary(*run(steps))
+    result["gc_on"] = _back_to_back(step, data, steps, device)
     result["gc_collections_in_run"] = [s["collections"] - c for s, c in zip(gc.get_stats(), collections)]
     gc.collect()
     gc.disable()
     try:
-        result["gc_off"] = summary(*run(steps))
+        result["gc_off"] = _back_to_back(step, data, steps, device)
     finally:
         gc.enable()
-    result["gc_on_again"] = summary(*run(steps))
-    if device == "cuda":  # a call that waits for the GPU takes the spin's 100 ms
+    if device == "cuda":
         behind = []
         for i in range(5):
             torch.cuda._sleep(200_000_000)
@@ -412,6 +432,10 @@ def main() -> None:
     print(f"max |difference| {result['max_abs_difference']:.4f}, mean {result['mean_abs_difference']:.4f}", flush=True)
     (args.out / "train.json").write_text(json.dumps(result, indent=1))
     if args.steady:
+        result["steady_rounds"] = steady_rounds(steps, data, device)
+        for name, rounds in result["steady_rounds"].items():
+            print(f"{name}: back to back, ms a step by round: "
+                  + ", ".join(f"{r['wall_ms_per_step']:.3f}" for r in rounds), flush=True)
         result["steady"] = {label: steady(steps[name], data, args.out, device, label)
                             for name, label in (("safetile + torch.compile", "safetile"),
                                                 ("torch.compile", "torch.compile"))}
