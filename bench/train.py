@@ -39,8 +39,9 @@ tensors (the GPU's time negligible), and cProfile's account of 200 calls of
 (``train.json``'s ``steady_rounds``: rounds of steps back to back, the runs'
 order rotated a round; ``train``'s figure is each run's steps right after its
 own compile, safetile's right after the process's first, and ran 5.99 ms a step
-in run -s7h2 where the same step back to back afterwards ran 4.6 to 4.9), and adds where the two compiled steps' time goes back to back
-(``steady``): the host's time of each step's call (a call that waits for the
+in run -s7h2 where the same step back to back afterwards ran 4.6 to 4.9), and
+adds where the two compiled steps' time goes back to back (``steady``): the
+host's time of each step's call (a call that waits for the
 GPU stands out, and calls behind 100 ms of GPU work), the time a step with the
 garbage collector off and the collections a run makes, cProfile of the steps
 (``DIR/profile-{safetile,torch.compile}-steady.txt``) and torch.profiler's
@@ -393,8 +394,9 @@ def main() -> None:
     parser.add_argument("--size", choices=SIZES, default="real")
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--steady", action="store_true",
-                        help="where both compiled steps' time goes back to back (steady): each call's host time, "
-                             "the garbage collector off, cProfile, a torch.profiler trace")
+                        help="every run's step timed again in rotated rounds after all compiled, and where both "
+                             "compiled steps' time goes back to back: each call's host time, the garbage collector "
+                             "off, calls behind GPU work, cProfile, a torch.profiler trace")
     parser.add_argument("--mode", choices=("default", "reduce-overhead"), default="default",
                         help="torch.compile's mode for both compiled runs (reduce-overhead: CUDA graphs, the host's "
                              "time a step replayed, not paid)")
