@@ -36,10 +36,9 @@ sys.path.append(str(Path(__file__).resolve().parent))  # kernels, method (python
 
 import safetile as st  # noqa: E402
 from flash_attention import Plan, attention_plan, planned_kernel  # noqa: E402
-from kernels import ATTENTION_CANDIDATES, SPIN_CYCLES, Case, _matrix, cases  # noqa: E402
+from kernels import ATTENTION_CANDIDATES, SPIN_CYCLES, Case, _matrix, cases, new_resources  # noqa: E402
 from method import ClockSampler, Method, device_state  # noqa: E402
 
-from safetile.backend.resources import kernel_resources  # noqa: E402
 
 PEER = "cuDNN"
 
@@ -69,10 +68,9 @@ def build(arch: str) -> None:
                         CAUSAL=case.options["causal"], GROUP=1, **{k: v for k, v in config.items()
                                                                     if k in ("BN", "ORDER")})
             (done,) = planned_kernel(plan).warm_up([spec], arch=arch)
-            if done.cubin is None or str(done.cubin) in seen:
+            usage = new_resources(done, seen)
+            if usage is None:
                 continue
-            seen.add(str(done.cubin))
-            usage = kernel_resources(done.cubin.read_bytes(), done.symbol)
             print(f"| {d} | {case.options['causal']} | {name(plan)} | {usage.registers} | {usage.spill_bytes} | "
                   f"{usage.shared_bytes} |", flush=True)
 

@@ -228,6 +228,15 @@ def nn_forward(case: Case, rows: int = 16) -> tuple[Any, dict[str, Any]] | None:
 # -- ahead of time, here --------------------------------------------------------------
 
 
+def new_resources(done: Any, seen: set[str]) -> Any:
+    """tileiras's resources of a warmed-up variant's cubin (``kernel_resources``), or ``None`` where it
+    has none or one already in ``seen`` (a config compiling to a cubin listed before); ``seen`` takes it."""
+    if done.cubin is None or str(done.cubin) in seen:
+        return None
+    seen.add(str(done.cubin))
+    return kernel_resources(done.cubin.read_bytes(), done.symbol)
+
+
 def build(arch: str, only: set[str] | None = None, widths: set[int] | None = None,
           dtypes: set[str] | None = None) -> int:
     """Every variant the run launches, into the cache for ``arch``, and its resources: every
@@ -242,10 +251,9 @@ def build(arch: str, only: set[str] | None = None, widths: set[int] | None = Non
 
     def show(kernel: Any, spec: dict[str, Any], configs: list[str]) -> None:
         for done, config in zip(kernel.warm_up([spec], arch=arch), configs):
-            if done.cubin is None or str(done.cubin) in seen:
+            usage = new_resources(done, seen)
+            if usage is None:
                 continue
-            seen.add(str(done.cubin))
-            usage = kernel_resources(done.cubin.read_bytes(), done.symbol)
             print(f"| {done.symbol} | {config} | {usage.registers} | {usage.spill_bytes} | "
                   f"{usage.shared_bytes} |", flush=True)
             if usage.spill_bytes and kernel not in tuned_attention.values():

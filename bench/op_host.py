@@ -82,6 +82,14 @@ def best(loop: Callable[[int], None], calls: int, rounds: int = 7) -> float:
     return min(samples)
 
 
+def _print_profile(run: Callable[[int], Any], calls: int, title: str, lines: int) -> None:
+    """cProfile of ``run(calls)``, its ``lines`` costliest functions by their own time, under ``title``."""
+    profiler = cProfile.Profile()
+    profiler.runcall(run, calls)
+    print(f"== {title}")
+    pstats.Stats(profiler).sort_stats("tottime").print_stats(lines)
+
+
 def _repeat(call: Callable[[], Any]) -> Callable[[int], None]:
     def loop(n: int) -> None:
         for _ in range(n):
@@ -107,10 +115,7 @@ def cpu_rows(calls: int, profile: bool) -> dict[str, float]:
         "torch.empty_like": best(_repeat(lambda: torch.empty_like(x)), calls),
     }
     if profile:
-        profiler = cProfile.Profile()
-        profiler.runcall(_repeat(lambda: scale_op(x)), calls)
-        print("== op, CPU tensors, eager")
-        pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
+        _print_profile(_repeat(lambda: scale_op(x)), calls, "op, CPU tensors, eager", 25)
     return rows
 
 
@@ -191,10 +196,7 @@ def gpu_rows(calls: int, profile: bool) -> dict[str, float]:
         rows["its launch alone (_Warm._launch_on_gpu)"] = best(
             synced(lambda: warm._launch_on_gpu(warm.gpu, [y, x], [x])), calls)
     if profile:
-        profiler = cProfile.Profile()
-        profiler.runcall(synced(lambda: scale_op(x)), calls)
-        print("== op, CUDA tensors, eager")
-        pstats.Stats(profiler).sort_stats("tottime").print_stats(30)
+        _print_profile(synced(lambda: scale_op(x)), calls, "op, CUDA tensors, eager", 30)
     return rows
 
 
