@@ -309,18 +309,24 @@ class GroupedOrder:
         width = G * n1;  first = (t // width) * G;  rows = min(n0 - first, G)
         m = first + (t % width) % rows;  n = (t % width) // rows
 
-    so consecutive blocks share rows of ``x`` and columns of ``y`` in L2.  It is
-    a bijection of ``[0, n0 * n1)`` onto the tiles, which partition-disjointness
-    proves from the index math the frontend emits.
+    so consecutive blocks share rows of ``x`` and columns of ``y`` in L2.  With
+    ``reverse`` the columns are walked from the last: ``n = n1 - 1 - (t % width) //
+    rows`` (causal attention's heaviest query tiles first).  Either is a bijection
+    of ``[0, n0 * n1)`` onto the tiles, which partition-disjointness proves from
+    the index math the frontend emits.
     """
 
     group: int
+    reverse: bool = False
 
 
 @builtin
-def grouped(group: int) -> GroupedOrder:
+def grouped(group: int, *, reverse: bool = False) -> GroupedOrder:
     """The grouped tile order with groups of ``group`` rows (a compile-time int >= 1), for
-    ``z.tile_indices(order=...)`` and ``z.tile_index(order=...)``."""
+    ``z.tile_indices(order=...)`` and ``z.tile_index(order=...)``; ``reverse`` (a compile-time
+    bool) walks the columns from the last one down.  ``st.grouped(G)`` with ``G`` at least the
+    rows is the default order (the row fastest), so ``st.grouped(G, reverse=True)`` is also the
+    default order with the columns reversed."""
 
 
 # Grid ----------------------------------------------------------------------

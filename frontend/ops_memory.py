@@ -369,17 +369,22 @@ def _tile_index(lx: Lowerer, tensor: Any, order: Any) -> OwnedIndex:
     rows, columns = index_space(lx, t.own_view)
     # The block's number in launch order (x fastest): the grid is rows x columns.
     number = _int_op(lx, arith.AddIOp, ids[0], _int_op(lx, arith.MulIOp, ids[1], rows))
-    return OwnedIndex(t, grouped_tile(lx, number, rows, columns, grouped.group))
+    return OwnedIndex(t, grouped_tile(lx, number, rows, columns, grouped))
 
 
 @implements(dsl.grouped)
-def _grouped(lx: Lowerer, group: Any) -> dsl.GroupedOrder:
+def _grouped(lx: Lowerer, group: Any, reverse: Any = False) -> dsl.GroupedOrder:
     if isinstance(group, bool) or not isinstance(group, int) or group < 1:
         raise lx.error(
             f"st.grouped({describe(group)}): the group must be a compile-time int >= 1",
             "pass a constant or an int generic, e.g. st.grouped(8) or st.grouped(G)",
         )
-    return dsl.GroupedOrder(group)
+    if not isinstance(reverse, int) or reverse not in (0, 1):
+        raise lx.error(
+            f"st.grouped({group}, reverse={describe(reverse)}): reverse must be a compile-time bool",
+            "pass True or False, or an int generic that is 0 or 1",
+        )
+    return dsl.GroupedOrder(group, bool(reverse))
 
 
 def _order(lx: Lowerer, tensor: TensorValue, order: Any, what: str) -> dsl.GroupedOrder | None:
@@ -488,7 +493,7 @@ def owned_tile_range(
 
     def delinearize(t: TileValue) -> tuple[TileValue, ...]:
         if tiles.order is not None:
-            return grouped_tile(lx, t, counts[0], counts[1], tiles.order.group)
+            return grouped_tile(lx, t, counts[0], counts[1], tiles.order)
         index: list[TileValue] = []
         rest = t
         for d in range(1, len(counts)):
@@ -503,18 +508,24 @@ def owned_tile_range(
 
 
 def grouped_tile(
-    lx: Lowerer, t: TileValue, rows: TileValue, columns: TileValue, group: int
+    lx: Lowerer, t: TileValue, rows: TileValue, columns: TileValue, order: dsl.GroupedOrder
 ) -> tuple[TileValue, TileValue]:
     """Tile ``(m, n)`` of tile number ``t`` in the grouped order of a ``rows x columns`` grid
-    (``dsl.GroupedOrder``).  partition-disjointness proves it one to one by recognizing
-    exactly this index math (``passes/analyses/index_math.py``); nothing is marked."""
-    g = const(lx, group, dsl.i32)
+    (``dsl.GroupedOrder``; reversed: ``n`` is ``(columns - 1) - n``).  partition-disjointness
+    proves it one to one by recognizing exactly this index math
+    (``passes/analyses/index_math.py``); nothing is marked."""
+    g = const(lx, order.group, dsl.i32)
     width = _int_op(lx, arith.MulIOp, g, columns)
     first = _int_op(lx, arith.MulIOp, _divide(lx, t, width), g)
     count = _int_op(lx, arith.MinIOp, _int_op(lx, arith.SubIOp, rows, first), g,
                     signedness=SignednessAttr(Signedness.SIGNED))
     within = _remainder(lx, t, width)
-    return _int_op(lx, arith.AddIOp, first, _remainder(lx, within, count)), _divide(lx, within, count)
+    row = _int_op(lx, arith.AddIOp, first, _remainder(lx, within, count))
+    column = _divide(lx, within, count)
+    if order.reverse:
+        last = _int_op(lx, arith.SubIOp, columns, const(lx, 1, dsl.i32))
+        column = _int_op(lx, arith.SubIOp, last, column)
+    return row, column
 
 
 def _int_op(lx: Lowerer, cls: type, a: TileValue, b: TileValue, **props: Attribute) -> TileValue:

@@ -36,7 +36,8 @@ class PartitionDisjointness(ModulePass):
       index space, so distinct blocks have distinct tiles);
     * ``mut``, grouped: the index is the grouped tile (``analyses/index_math.py``)
       of ``t = bid.x + bid.y * n0`` over ``n0 x n1 = num_tiles(view, 0), num_tiles(view, 1)``
-      with a constant group ``G >= 1``, where ``view`` is the tensor's host
+      with a constant group ``G >= 1`` (its column forward or reversed, ``(n1 - 1) - n``: a second
+      order), where ``view`` is the tensor's host
       partition (``tile_safety.partition``): the grid is ``n0 x n1``, so ``t``
       numbers the blocks one to one onto ``[0, n0 * n1)``, which the grouped
       order maps one to one onto the tiles;
@@ -112,7 +113,7 @@ class PartitionDisjointness(ModulePass):
                 f"{first[0]}: under two tile orders two tile blocks may own one tile (a possible "
                 f"data race); give every access to '{name}' the same order",
             )
-        kind = mode.value if order.group is None else f"{mode.value} grouped({order.group})"
+        kind = mode.value if order.group is None else f"{mode.value} grouped({order.group}{', reverse' * order.reverse})"
         self._say(f"{kind}: {where(access)}: {what}")
 
     def _say(self, line: str) -> None:

@@ -13,7 +13,8 @@ The grouped tile order (Triton's ``GROUP_M`` "L2 swizzle") of tile number
     m = first + (t % width) % rows;  n = (t % width) / rows
 
 (``muli``, ``divi``/``remi``/``mini`` signed, ``divi`` rounding toward zero
-or -inf, ``subi``, ``addi``).  For ``G >= 1`` it maps ``[0, n0 * n1)`` one
+or -inf, ``subi``, ``addi``); reversed (``st.grouped(G, reverse=True)``), the
+column is ``(n1 - 1) - n`` (``subi`` of ``subi n1, 1``).  For ``G >= 1`` it maps ``[0, n0 * n1)`` one
 to one onto ``[0, n0) x [0, n1)``: tile ``t`` lies in group
 ``g = t / width``, whose tiles are ``t = g * width + r`` with
 ``0 <= r < rows * n1`` (``rows = min(n0 - g G, G) >= 1`` because
@@ -21,12 +22,13 @@ to one onto ``[0, n0) x [0, n1)``: tile ``t`` lies in group
 ``[0, rows * n1)`` onto ``[0, rows) x [0, n1)``, and the groups cover the
 disjoint row ranges ``[g G, g G + rows)``.  Past ``n0 * n1`` neither holds
 (``rows`` may be 0 or negative), so every user of a match must also know
-``0 <= t < n0 * n1``.
+``0 <= t < n0 * n1``.  Reversing the columns, ``n -> n1 - 1 - n``, is a
+bijection of ``[0, n1)``, so the reversed order is one to one on the same range.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
@@ -96,6 +98,8 @@ class GroupedTile:
     rows: SSAValue
     columns: SSAValue
     group: int
+    reverse: bool = False
+    """The columns walked from the last (``n1 - 1 - n``): known only from the column."""
 
 
 def grouped_row(value: SSAValue) -> GroupedTile | None:
@@ -113,6 +117,20 @@ def grouped_row(value: SSAValue) -> GroupedTile | None:
 
 
 def grouped_column(value: SSAValue) -> GroupedTile | None:
+    """The grouped tile whose column ``n = (t % width) / rows`` is ``value``, or whose
+    reversed column ``(n1 - 1) - n`` is (``reverse`` set)."""
+    difference = _op(value, SubIOp)
+    if difference is not None:
+        last = _op(difference.lhs, SubIOp)
+        tile = _forward_column(difference.rhs)
+        if (last is not None and constant_value(last.rhs) == 1 and tile is not None
+                and strip_assumes(last.lhs) is tile.columns):
+            return replace(tile, reverse=True)
+        return None
+    return _forward_column(value)
+
+
+def _forward_column(value: SSAValue) -> GroupedTile | None:
     """The grouped tile whose column ``n = (t % width) / rows`` is ``value``."""
     quotient = _op(value, DivIOp)
     if quotient is None or not _floor_division(quotient):

@@ -36,7 +36,8 @@ Facts used, each sound for the IR the frontend makes:
   ``[0, n1 - 1]`` (``n``), the order being one to one on that range; ``t``
   is known there when it is a ``for`` index from ``>= 0`` to ``muli n0, n1``,
   or ``bid.x + bid.y * n0`` with ``bid.x <= n0 - 1``, ``bid.y <= n1 - 1``
-  (the launch grid of a host-partitioned ``n0 x n1`` output);
+  (the launch grid of a host-partitioned ``n0 x n1`` output); the reversed
+  column ``(n1 - 1) - n`` too (a bijection of ``[0, n1)``, so as tight);
 * ``select cond, a, b`` is ``a`` or ``b`` where ``cond`` is a ``cmpi`` of a
   value against a constant that the value's interval decides (the Python
   ``%`` the frontend lowers to ``remi`` + ``select``), else the hull of
@@ -288,7 +289,7 @@ class IntervalAnalysis:
             return self._assume(op)
         if isinstance(op, AddIOp) and (tile := grouped_row(value)) is not None:
             return self._grouped(tile, tile.rows)
-        if isinstance(op, DivIOp) and (tile := grouped_column(value)) is not None:
+        if isinstance(op, DivIOp | SubIOp) and (tile := grouped_column(value)) is not None:
             return self._grouped(tile, tile.columns)
         if isinstance(op, AddIOp | SubIOp):
             lhs, rhs = op.operands

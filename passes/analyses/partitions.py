@@ -11,7 +11,7 @@ grouped order of ``index_math.py``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
@@ -65,9 +65,13 @@ class TileOrder:
     blocks may own one tile."""
 
     group: int | None = None
+    reverse: bool = False
+    """The grouped order with its columns walked from the last (``st.grouped(G, reverse=True)``)."""
 
     def __str__(self) -> str:
-        return "the default tile order" if self.group is None else f"the grouped order st.grouped({self.group})"
+        if self.group is None:
+            return "the default tile order"
+        return f"the grouped order st.grouped({self.group}{', reverse=True' if self.reverse else ''})"
 
 
 def tile_order(indices: list[SSAValue], view: SSAValue, mode: tile_safety.AccessMode) -> TileOrder | None:
@@ -77,10 +81,10 @@ def tile_order(indices: list[SSAValue], view: SSAValue, mode: tile_safety.Access
         if is_own_tile(indices):
             return TileOrder()
         tile = _grouped_over(indices, view)
-        return None if tile is None or not _numbers_blocks(tile, view) else TileOrder(tile.group)
+        return None if tile is None or not _numbers_blocks(tile, view) else TileOrder(tile.group, tile.reverse)
     if mode is tile_safety.AccessMode.MAPPED and mapped_iterator(indices, view) is not None:
         tile = _grouped_over(indices, view)
-        return TileOrder(None if tile is None else tile.group)
+        return TileOrder() if tile is None else TileOrder(tile.group, tile.reverse)
     return None
 
 
@@ -127,11 +131,12 @@ def mapped_iterator(indices: list[SSAValue], view: SSAValue) -> BlockArgument | 
 
 def _grouped_over(indices: list[SSAValue], view: SSAValue) -> GroupedTile | None:
     """The grouped tile ``(m, n)`` of ``indices`` over ``view``'s own ``n0 x n1``
-    tiles (``num_tiles(view, 0)``, ``num_tiles(view, 1)``); its tile number's range is unchecked."""
+    tiles (``num_tiles(view, 0)``, ``num_tiles(view, 1)``), its column forward or reversed; its
+    tile number's range is unchecked."""
     if len(indices) != 2:
         return None
-    tile = grouped_row(indices[0])
-    if tile is None or grouped_column(indices[1]) != tile:
+    row, tile = grouped_row(indices[0]), grouped_column(indices[1])
+    if row is None or tile is None or replace(tile, reverse=False) != row:
         return None
     counts = (_result_of(tile.rows, GetIndexSpaceShapeOp, 0), _result_of(tile.columns, GetIndexSpaceShapeOp, 1))
     if all(isinstance(s, GetIndexSpaceShapeOp) and strip_assumes(s.src) is view for s in counts):

@@ -30,19 +30,20 @@ GROUPED_PERSISTENT_GEMM = example("persistent_gemm", "grouped_persistent_gemm")
 
 
 @st.kernel
-def block_numbers(z: st.Mut[f32, (16, 16)], *, G: int):
-    """Each block writes its number in launch order into the tile the grouped order gives it."""
+def block_numbers(z: st.Mut[f32, (16, 16)], *, G: int, R: int = 0):
+    """Each block writes its number in launch order into the tile the grouped order gives it
+    (``R``: the columns reversed)."""
     bx, by, _ = st.tile_block_id()
     n0 = st.num_tile_blocks()[0]
-    z.store(st.full((16, 16), (bx + by * n0).astype(f32)), z.tile_index(order=st.grouped(G)))
+    z.store(st.full((16, 16), (bx + by * n0).astype(f32)), z.tile_index(order=st.grouped(G, reverse=R)))
 
 
 @st.kernel
-def mapped_tile_numbers(z: st.MutMapped[f32, (16, 16)], *, G: int):
+def mapped_tile_numbers(z: st.MutMapped[f32, (16, 16)], *, G: int, R: int = 0):
     """Each mapped tile gets its tile number ``t = bid + i * nblocks`` (``i``: this block's iteration)."""
     b, nb = st.tile_block_id()[0], st.num_tile_blocks()[0]
     i = 0
-    for idx in z.tile_indices(order=st.grouped(G)):
+    for idx in z.tile_indices(order=st.grouped(G, reverse=R)):
         z.store(st.full((16, 16), (b + i * nb).astype(f32)), idx)
         i += 1
 
@@ -62,12 +63,14 @@ def wrong_grouped(z: st.Mut[f32, (16, 16)], *, G: int):
         z.partition_mut((16, 16)).store((m, n), st.full((16, 16), 1.0, f32))
 
 
-def triton_grouped(t: int, n0: int, n1: int, group: int) -> tuple[int, int]:
-    """Triton's grouped order (``GROUP_M``) of tile ``t``, in plain Python."""
+def triton_grouped(t: int, n0: int, n1: int, group: int, reverse: bool = False) -> tuple[int, int]:
+    """Triton's grouped order (``GROUP_M``) of tile ``t``, in plain Python (``reverse``: the
+    column counted from the last)."""
     width = group * n1
     first = t // width * group
     rows = min(n0 - first, group)
-    return first + t % width % rows, t % width // rows
+    column = t % width // rows
+    return first + t % width % rows, n1 - 1 - column if reverse else column
 
 
 def tile_numbers(z: st.Partition, n0: int, n1: int) -> np.ndarray:
@@ -101,23 +104,31 @@ def test_grouped_persistent_gemm_matches_numpy(grid: tuple[int, ...] | None) -> 
     np.testing.assert_allclose(z.unpartition().numpy(), xs.astype(np.float64) @ ys, rtol=1e-5)
 
 
-@pytest.mark.parametrize(("n0", "n1", "group"), [(5, 3, 2), (4, 4, 4), (7, 2, 3), (3, 5, 8), (6, 1, 1)])
-def test_each_block_writes_the_tile_of_its_number_and_no_other(n0: int, n1: int, group: int) -> None:
-    z, = block_numbers(poisoned(n0 * 16, n1 * 16, (16, 16)), G=group).sync()
+@pytest.mark.parametrize(("n0", "n1", "group", "reverse"),
+                         [(5, 3, 2, 0), (4, 4, 4, 0), (7, 2, 3, 0), (3, 5, 8, 0), (6, 1, 1, 0), (5, 3, 2, 1),
+                          (3, 5, 8, 1)])
+def test_each_block_writes_the_tile_of_its_number_and_no_other(n0: int, n1: int, group: int, reverse: int) -> None:
+    z, = block_numbers(poisoned(n0 * 16, n1 * 16, (16, 16)), G=group, R=reverse).sync()
     numbers = tile_numbers(z, n0, n1)
     expected = np.empty((n0, n1))
     for t in range(n0 * n1):
-        expected[triton_grouped(t, n0, n1, group)] = t
+        expected[triton_grouped(t, n0, n1, group, bool(reverse))] = t
     np.testing.assert_array_equal(numbers, expected)
 
 
-@pytest.mark.parametrize("grid", [(1,), (4,), (40,)])
-def test_mapped_tiles_follow_the_grouped_numbers(grid: tuple[int, ...]) -> None:
+def test_reversed_columns_start_at_the_last() -> None:
+    # Block 0 takes the last column: causal attention's heaviest query tile first.
+    z, = block_numbers(poisoned(2 * 16, 4 * 16, (16, 16)), G=8, R=1).sync()
+    np.testing.assert_array_equal(tile_numbers(z, 2, 4), [[6, 4, 2, 0], [7, 5, 3, 1]])
+
+
+@pytest.mark.parametrize(("grid", "reverse"), [((1,), 0), ((4,), 0), ((40,), 0), ((4,), 1)])
+def test_mapped_tiles_follow_the_grouped_numbers(grid: tuple[int, ...], reverse: int) -> None:
     n0, n1, group = 7, 3, 2
-    z, = mapped_tile_numbers(poisoned(n0 * 16, n1 * 16, (16, 16)), G=group, grid=grid).sync()
+    z, = mapped_tile_numbers(poisoned(n0 * 16, n1 * 16, (16, 16)), G=group, R=reverse, grid=grid).sync()
     numbers = tile_numbers(z, n0, n1)
     for t in range(n0 * n1):
-        assert numbers[triton_grouped(t, n0, n1, group)] == t
+        assert numbers[triton_grouped(t, n0, n1, group, bool(reverse))] == t
 
 
 def test_a_formula_that_is_not_one_to_one_is_a_race() -> None:

@@ -51,3 +51,10 @@ def index_of_another_output(z: st.Mut[f32, (16, 16)], w: st.Mut[f32, (16, 16)]):
     # CHECK: {{.*}}errors-grouped.py:[[# @LINE + 2]]:5: error: z.store() addresses the block's own tile and takes no index but one from 'z.tile_index()', got an index of 'w'
     # CHECK: help: each tile block accesses only the tile the host partition gives it: call z.store() without an index, or pass idx = z.tile_index(order=...)
     z.store(0.0, w.tile_index(order=st.grouped(2)))
+
+
+@st.kernel(specialize=[dict()])
+def reverse_not_a_bool(z: st.Mut[f32, (16, 16)]):
+    # CHECK: {{.*}}errors-grouped.py:[[# @LINE + 2]]:37: error: st.grouped(2, reverse=2): reverse must be a compile-time bool
+    # CHECK: help: pass True or False, or an int generic that is 0 or 1
+    z.store(0.0, z.tile_index(order=st.grouped(2, reverse=2)))

@@ -1,6 +1,6 @@
-# Grouped tile orders: `z.tile_index(order=st.grouped(G))` for a host-partitioned
-# output and `z.tile_indices(order=st.grouped(G))` for a mapped one lower to
-# Triton's GROUP_M index math, which partition-disjointness recognizes.
+# Grouped tile orders: `z.tile_index(order=st.grouped(G))` for a host-partitioned output and
+# `z.tile_indices(order=st.grouped(G))` for a mapped one lower to Triton's GROUP_M index math,
+# which partition-disjointness recognizes (with `reverse=True`: the columns from the last).
 # RUN: %opt %s | filecheck %s
 # RUN: %opt %s -p 'partition-disjointness{report=true}' 2>&1 >/dev/null | filecheck %s --check-prefix=PROOF
 # RUN: %opt %s -p 'bounds-check-elision{report=true}' 2>&1 >/dev/null | filecheck %s --check-prefix=BOUNDS
@@ -70,3 +70,31 @@ def mapped(z: st.MutMapped[f32, (16, 16)], x: st.Ref[f32, (-1, -1)]):
 # BOUNDS-NEXT: launch: {{.*}}grouped.py:53:17: load
 # BOUNDS-NEXT: static: {{.*}}grouped.py:53:9: z.store
 # BOUNDS-NEXT: static: {{.*}}grouped.py:53:9: z.store
+
+
+@st.kernel(specialize=[dict(G=4)])
+def reversed_columns(z: st.Mut[f32, (16, 32)], x: st.Ref[f32, (-1, -1)], *, G: int):
+    idx = z.tile_index(order=st.grouped(G, reverse=True))
+    m, n = idx
+    z.store(x.partition((16, 32)).load((m, n)) + z.load(idx), idx)
+
+
+# Reversed: the column (t % width) / rows taken from the last, (n1 - 1) - n; the
+# row as forward.  Proved one to one and in range as the forward order.
+# CHECK-LABEL: entry @reversed_columns_4(
+# CHECK: %[[N:.+]]:2 = get_index_space_shape
+# CHECK: mini
+# CHECK: %[[M:.+]] = addi %{{.+}}, %{{.+}} : tile<i32>
+# CHECK-NEXT: %[[NN:.+]] = divi %{{.+}}, %{{.+}} signed : tile<i32>
+# CHECK-NEXT: %[[ONE:.+]] = constant <i32: 1> : tile<i32>
+# CHECK-NEXT: %[[LAST:.+]] = subi %[[N]]#1, %[[ONE]] : tile<i32>
+# CHECK-NEXT: %[[REV:.+]] = subi %[[LAST]], %[[NN]] : tile<i32>
+# CHECK: store_view_tko weak %{{.+}}, %{{.+}}[%[[M]], %[[REV]]]
+# PROOF: mut grouped(4, reverse): {{.*}}grouped.py:79:50: load of 'z'
+# PROOF: mut grouped(4, reverse): {{.*}}grouped.py:79:5: store to 'z'
+# BOUNDS: launch: {{.*}}grouped.py:79:13: load
+# BOUNDS-NEXT: launch: {{.*}}grouped.py:79:13: load
+# BOUNDS-NEXT: static: {{.*}}grouped.py:79:50: z.load
+# BOUNDS-NEXT: static: {{.*}}grouped.py:79:50: z.load
+# BOUNDS-NEXT: static: {{.*}}grouped.py:79:5: z.store
+# BOUNDS-NEXT: static: {{.*}}grouped.py:79:5: z.store

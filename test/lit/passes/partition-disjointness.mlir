@@ -440,3 +440,134 @@ cuda_tile.module @m {
     return
   }
 }
+
+// -----
+
+// The grouped order with its columns reversed (st.grouped(4, reverse=True)): the
+// column is (n1 - 1) - n, a bijection of [0, n1), so still one tile a block.
+// REPORT: mut grouped(4, reverse): k.py:82:5: load of 'z'
+// REPORT: mut grouped(4, reverse): k.py:83:5: store to 'z'
+// CHECK-LABEL: entry @grouped_reversed
+// CHECK: store_view_tko weak %l#0, %pz[%m, %nr]
+cuda_tile.module @m {
+  entry @grouped_reversed(%z: tile<ptr<f32>>, %r: tile<i32>, %c: tile<i32>) {
+    %b:3 = get_tile_block_id : tile<i32>
+    %tz = make_tensor_view %z, shape = [%r, %c], strides = [%c, 1] {tile_safety.access = #tile_safety.access<mut>, tile_safety.arg = "z", tile_safety.partition = array<i64: 16, 16>} : tile<i32> -> tensor_view<?x?xf32, strides=[?,1]>
+    %pz = make_partition_view %tz : partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>>
+    %s:2 = get_index_space_shape %pz : partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>> -> tile<i32>
+    %y = muli %b#1, %s#0 : tile<i32>
+    %t = addi %b#0, %y : tile<i32>
+    %g = constant <i32: 4> : tile<i32>
+    %width = muli %g, %s#1 : tile<i32>
+    %group = divi %t, %width signed : tile<i32>
+    %first = muli %group, %g : tile<i32>
+    %left = subi %s#0, %first : tile<i32>
+    %rows = mini %left, %g signed : tile<i32>
+    %within = remi %t, %width signed : tile<i32>
+    %row = remi %within, %rows signed : tile<i32>
+    %m = addi %first, %row : tile<i32>
+    %n = divi %within, %rows signed : tile<i32>
+    %one = constant <i32: 1> : tile<i32>
+    %last = subi %s#1, %one : tile<i32>
+    %nr = subi %last, %n : tile<i32>
+    %l:2 = load_view_tko weak %pz[%m, %nr] : partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> tile<16x16xf32>, token loc("k.py":82:5)
+    %tok = store_view_tko weak %l#0, %pz[%m, %nr] : tile<16x16xf32>, partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> token loc("k.py":83:5)
+    return
+  }
+}
+
+// -----
+
+// Reversed by one too many: n1 - n is n1 for n = 0 (past the last column) and
+// leaves column 0 to no block; refused.
+// CHECK: error: k.py:85:5: cannot prove that this store to 'z'
+// expected-error {{cannot prove that this store to 'z' writes a tile no other tile block writes}}
+cuda_tile.module @m {
+  entry @reversed_off_by_one(%z: tile<ptr<f32>>, %r: tile<i32>, %c: tile<i32>) {
+    %v = constant <f32: 0.0> : tile<16x16xf32>
+    %b:3 = get_tile_block_id : tile<i32>
+    %tz = make_tensor_view %z, shape = [%r, %c], strides = [%c, 1] {tile_safety.access = #tile_safety.access<mut>, tile_safety.arg = "z", tile_safety.partition = array<i64: 16, 16>} : tile<i32> -> tensor_view<?x?xf32, strides=[?,1]>
+    %pz = make_partition_view %tz : partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>>
+    %s:2 = get_index_space_shape %pz : partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>> -> tile<i32>
+    %y = muli %b#1, %s#0 : tile<i32>
+    %t = addi %b#0, %y : tile<i32>
+    %g = constant <i32: 4> : tile<i32>
+    %width = muli %g, %s#1 : tile<i32>
+    %group = divi %t, %width signed : tile<i32>
+    %first = muli %group, %g : tile<i32>
+    %left = subi %s#0, %first : tile<i32>
+    %rows = mini %left, %g signed : tile<i32>
+    %within = remi %t, %width signed : tile<i32>
+    %row = remi %within, %rows signed : tile<i32>
+    %m = addi %first, %row : tile<i32>
+    %n = divi %within, %rows signed : tile<i32>
+    %nr = subi %s#1, %n : tile<i32>
+    %tok = store_view_tko weak %v, %pz[%m, %nr] : tile<16x16xf32>, partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> token loc("k.py":85:5)
+    return
+  }
+}
+
+// -----
+
+// Reversed over another count (the rows' n0 - 1 - n): not a bijection of the columns; refused.
+// CHECK: error: k.py:87:5: cannot prove that this store to 'z'
+// expected-error {{cannot prove that this store to 'z' writes a tile no other tile block writes}}
+cuda_tile.module @m {
+  entry @reversed_over_rows(%z: tile<ptr<f32>>, %r: tile<i32>, %c: tile<i32>) {
+    %v = constant <f32: 0.0> : tile<16x16xf32>
+    %b:3 = get_tile_block_id : tile<i32>
+    %tz = make_tensor_view %z, shape = [%r, %c], strides = [%c, 1] {tile_safety.access = #tile_safety.access<mut>, tile_safety.arg = "z", tile_safety.partition = array<i64: 16, 16>} : tile<i32> -> tensor_view<?x?xf32, strides=[?,1]>
+    %pz = make_partition_view %tz : partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>>
+    %s:2 = get_index_space_shape %pz : partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>> -> tile<i32>
+    %y = muli %b#1, %s#0 : tile<i32>
+    %t = addi %b#0, %y : tile<i32>
+    %g = constant <i32: 4> : tile<i32>
+    %width = muli %g, %s#1 : tile<i32>
+    %group = divi %t, %width signed : tile<i32>
+    %first = muli %group, %g : tile<i32>
+    %left = subi %s#0, %first : tile<i32>
+    %rows = mini %left, %g signed : tile<i32>
+    %within = remi %t, %width signed : tile<i32>
+    %row = remi %within, %rows signed : tile<i32>
+    %m = addi %first, %row : tile<i32>
+    %n = divi %within, %rows signed : tile<i32>
+    %one = constant <i32: 1> : tile<i32>
+    %last = subi %s#0, %one : tile<i32>
+    %nr = subi %last, %n : tile<i32>
+    %tok = store_view_tko weak %v, %pz[%m, %nr] : tile<16x16xf32>, partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> token loc("k.py":87:5)
+    return
+  }
+}
+
+// -----
+
+// The forward and the reversed order on one tensor: block t owns tile (m, n) under
+// one and (m, n1 - 1 - n) under the other, so two blocks may own one tile; refused.
+// CHECK: error: k.py:91:5: this store to 'z' follows the grouped order st.grouped(4, reverse=True) but the access at k.py:90:5 follows the grouped order st.grouped(4)
+// expected-error {{give every access to 'z' the same order}}
+cuda_tile.module @m {
+  entry @forward_and_reversed(%z: tile<ptr<f32>>, %r: tile<i32>, %c: tile<i32>) {
+    %b:3 = get_tile_block_id : tile<i32>
+    %tz = make_tensor_view %z, shape = [%r, %c], strides = [%c, 1] {tile_safety.access = #tile_safety.access<mut>, tile_safety.arg = "z", tile_safety.partition = array<i64: 16, 16>} : tile<i32> -> tensor_view<?x?xf32, strides=[?,1]>
+    %pz = make_partition_view %tz : partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>>
+    %s:2 = get_index_space_shape %pz : partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>> -> tile<i32>
+    %y = muli %b#1, %s#0 : tile<i32>
+    %t = addi %b#0, %y : tile<i32>
+    %g = constant <i32: 4> : tile<i32>
+    %width = muli %g, %s#1 : tile<i32>
+    %group = divi %t, %width signed : tile<i32>
+    %first = muli %group, %g : tile<i32>
+    %left = subi %s#0, %first : tile<i32>
+    %rows = mini %left, %g signed : tile<i32>
+    %within = remi %t, %width signed : tile<i32>
+    %row = remi %within, %rows signed : tile<i32>
+    %m = addi %first, %row : tile<i32>
+    %n = divi %within, %rows signed : tile<i32>
+    %one = constant <i32: 1> : tile<i32>
+    %last = subi %s#1, %one : tile<i32>
+    %nr = subi %last, %n : tile<i32>
+    %l:2 = load_view_tko weak %pz[%m, %n] : partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> tile<16x16xf32>, token loc("k.py":90:5)
+    %tok = store_view_tko weak %l#0, %pz[%m, %nr] : tile<16x16xf32>, partition_view<tile=(16x16), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> token loc("k.py":91:5)
+    return
+  }
+}
