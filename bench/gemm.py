@@ -66,6 +66,7 @@ GROUPED = _example("gemm", "grouped_gemm")
 GROUPED_PERSISTENT = _example("persistent_gemm", "grouped_persistent_gemm")
 MATMUL = _example("gemm", "matmul")
 FP8 = _example("fp8_gemm")
+FP8_PERSISTENT = _example("fp8_gemm", "persistent_fp8_gemm")
 SCALED_MM = _example("fp8_gemm", "scaled_mm")
 GEMM_PLAN = _example("gemm", "gemm_plan")
 PERSISTENT_MATMUL = _example("gemm", "persistent_kernel")()
@@ -118,8 +119,9 @@ class Config:
                                  (f"cluster {self.cluster}", self.cluster)) if on]
         if self.group:
             hints.append(f"grouped {self.group}")
-        kind = "persistent" + (" unchecked" if self.unchecked else " safe") if self.persistent else \
-            "fp8" if self.fp8 else f"split-columns C={self.columns} S={self.splits}" if self.columns else \
+        kind = "fp8 persistent" if self.fp8 and self.persistent else "fp8" if self.fp8 else \
+            "persistent" + (" unchecked" if self.unchecked else " safe") if self.persistent else \
+            f"split-columns C={self.columns} S={self.splits}" if self.columns else \
             f"split-K S={self.splits}" + (" unchecked" if self.unchecked else "") if self.splits else \
             "stream-K" + (" unchecked" if self.unchecked else "") if self.stream_k else "tiled"
         return f"{kind} {self.bm}x{self.bn}x{self.bk}" + (f" ({', '.join(hints)})" if hints else "")
@@ -140,7 +142,7 @@ class Config:
 
     def kernel(self) -> st.Kernel:
         if self.fp8:
-            return FP8.with_options(**self.hints)
+            return (FP8_PERSISTENT if self.persistent else FP8).with_options(**self.hints)
         if self.splits:
             return SPLIT_K.with_options(**self.hints, unchecked_accesses=self.unchecked)
         if self.stream_k:
@@ -184,30 +186,26 @@ BUILD_ONLY = [Config(64, 64, 64, splits=4, unchecked=True), Config(128, 256, 64,
               Config(256, 128, 64, **BIG, stream_k=True, unchecked=True),
               Config(128, 256, 64, **BIG, stream_k=True, unchecked=True)]
 """Built (``--build``: one cubin with the safe split-K or stream-K kernel of the same tiles), not timed."""
-PERSISTENT_BIG = dict(BIG, persistent=True, group=8)
 STREAM_K_BIG = dict(BIG, stream_k=True)
-FP8_CLUSTER = dict(warps8=True, cluster=2, group=8, fp8=True)
 CANDIDATES = [
-    ("bf16", 128, 6144, 2560, "QKV M=128", [
-        Config(128, 128, 64, cluster=2, group=8), Config(128, 128, 64, cluster=2, latency=6, group=8),
-        Config(128, 128, 128, cluster=2, group=8), Config(128, 128, 64, warps8=True, cluster=2, group=8)]),
-    ("bf16", 1024, 2560, 9728, "down M=1024", [Config(128, 256, 64, **PERSISTENT_BIG)]),
-    ("bf16", 2048, 2560, 9728, "down M=2048", [
-        Config(128, 128, 64, group=8), Config(128, 128, 64, splits=2, columns=4)]),
-    ("bf16", 4096, 2560, 9728, "down M=4096", [Config(128, 256, 64, **PERSISTENT_BIG)]),
+    ("bf16", 128, 6144, 2560, "QKV M=128", [Config(64, 64, 64, occupancy=2, group=8)]),
+    ("bf16", 1024, 2560, 9728, "down M=1024", [
+        Config(64, 256, 64, splits=4, columns=2), Config(64, 256, 64, warps8=True, splits=4, columns=2),
+        Config(64, 256, 64, stream_k=True)]),
+    ("bf16", 2048, 2560, 9728, "down M=2048", []),
     ("fp8", 8192, 8192, 8192, "8192x8192x8192", [
-        Config(128, 256, 128, **FP8_CLUSTER), Config(128, 256, 128, latency=6, **FP8_CLUSTER),
-        Config(256, 128, 128, **FP8_CLUSTER), Config(256, 128, 128, latency=6, **FP8_CLUSTER),
-        Config(128, 128, 128, **FP8_CLUSTER), Config(128, 128, 128, warps8=True, latency=6, group=8, fp8=True)]),
+        Config(128, 128, 256, warps8=True, group=8, fp8=True), Config(256, 64, 128, warps8=True, group=8, fp8=True),
+        Config(128, 128, 128, warps8=True, group=8, fp8=True, persistent=True)]),
 ]
 """``--only candidates``: (dtype, M, N, K, label, configs) tried against ``matmul()``'s (``scaled_mm()``'s)
-own choice and cuBLAS, session 17 (issue 30's gaps): QKV at 128 tokens on 128-row tiles in clusters of 2
-(tileiras splits the tile over the pair's two blocks, which share the weights' tile: 64x128 a block, as
-``matmul()``'s grid, with half its weight traffic from L2: our reading of the SASS); the down projection
-at 1024, 2048 and 4096 tokens with ``split_columns`` (``matmul()`` as the run planned it) beside the
-plan of before (at 4096 the persistent 128x256 grid, not that plan's 128x128 one), at 2048 also split
-columns on 128x128 tiles; FP8 in clusters of 2 (which keep 128x256 and 256x128 from spilling) and
-deeper load pipelines (``latency``).  Sessions 5 and 16's lists and figures: docs/benchmarks.md §4."""
+own choice and cuBLAS, session 18, where the counters of ``bench/gemm_profile.py`` pointed (issue 30's
+gaps; cuBLAS runs 128 tiles, 0.97 of a wave, at each projection): QKV at 128 tokens on 192 blocks of
+64x64 two to an SM (``occupancy = 2``: one wave on every SM, against 96 blocks of 64x128 on 96); the
+down projection at 1024 tokens on 64-row tiles, as cuBLAS's 64x320 -- split columns of 64x256 (128
+tiles whole, 32 in 4 splits: 190 half-size K steps a block against the persistent 128x256 grid's 152
+full ones), with 4 or 8 warps, and stream-K on 132 blocks; at 2048 tokens ``matmul()`` alone (its
+counters); FP8 on K tiles of 256, on 256x64 tiles, and persistent (``persistent_fp8_gemm`` on 132
+blocks).  Sessions 5, 16 and 17's lists and figures: docs/benchmarks.md §4."""
 SHIPPED = [
     ("bf16", 1024, 2560, 9728, "down M=1024", [Config(128, 256, 64, **STREAM_K_BIG)]),
     ("bf16", 16, 6144, 2560, "QKV M=16", [Config(16, 64, 128, group=8)]),
@@ -399,6 +397,74 @@ def build(arch: str | None, only: str | None = None, tokens: tuple[int, ...] = T
 # -- on the GPU -------------------------------------------------------------------------
 
 
+def operands(dtype_name: str, m: int, n: int, k: int) -> tuple[Any, Any, Callable[[], Any]]:
+    """A problem's random inputs on the GPU (seeded) and its peer: ``torch.matmul(x, w)`` (``x
+    [M, K]``, ``w [K, N]``), for ``fp8`` e4m3 ``x [M, K]`` and ``w [N, K]`` (K-major, as the kernel
+    and ``torch._scaled_mm``'s ``w.t()`` take it) and ``torch._scaled_mm`` with scales 0.5 and 0.25
+    into bf16."""
+    import torch
+
+    fp8 = dtype_name == "fp8"
+    dtype = getattr(torch, {"f16": "float16", "bf16": "bfloat16", "fp8": "bfloat16"}[dtype_name])
+    gen = torch.Generator(device="cuda").manual_seed(0)
+    a = torch.randn(m, k, device="cuda", dtype=dtype, generator=gen)
+    b = torch.randn(n if fp8 else k, k if fp8 else n, device="cuda", dtype=dtype, generator=gen)
+    if not fp8:
+        return a, b, lambda: torch.matmul(a, b)
+    scales = (torch.tensor(0.5, device="cuda"), torch.tensor(0.25, device="cuda"))
+    a, b = a.to(torch.float8_e4m3fn), b.to(torch.float8_e4m3fn)
+    return a, b, lambda: torch._scaled_mm(a, b.t(), scale_a=scales[0], scale_b=scales[1], out_dtype=dtype)
+
+
+def launches(configs: list[Config], m: int, n: int, k: int, fp8: bool, a: Any, b: Any
+             ) -> list[tuple[str, Callable[[Any], list[Prepared]]]]:
+    """(name, launch) for each config and last for ``matmul()`` (``scaled_mm()``) as planned:
+    ``launch(out)`` prepares the launches (split-K, split columns, stream-K: all of them, on
+    NaN-filled partials of their own) that write ``a @ b`` into ``out`` (torch)."""
+    import torch
+
+    def split_k(kernel: st.Kernel, config: Config, out: Any, second: st.Kernel | None = None) -> list[Prepared]:
+        """Split-K's two launches (split-columns': ``second`` its second, then its sum), each
+        prepared, on partials of their own, into ``out``."""
+        part = torch.full((config.splits, m, columns(config, n)), float("nan"), device="cuda", dtype=torch.float32)
+        first = kernel(st.as_tensor(part).partition((1, config.bm, config.bn)), st.as_tensor(a),
+                       st.as_tensor(b), BK=config.bk).prepare()
+        if second is not None:
+            return [first, second(st.as_tensor(out).partition((config.bm, config.bn)), st.as_tensor(part),
+                                  st.as_tensor(a), st.as_tensor(b), BK=config.bk, G=GROUP).prepare(),
+                    SPLIT_COLUMNS_SUM(st.as_tensor(out).partition(piece(config)), st.as_tensor(part)).prepare()]
+        return [first, SPLIT_K_SUM(st.as_tensor(out).partition(SUM_TILE), st.as_tensor(part)).prepare()]
+
+    def stream_k(kernel: st.Kernel, config: Config, out: Any) -> list[Prepared]:
+        """Stream-K's two launches, each prepared, on partials of their own."""
+        blocks, units, pieces = STREAM_K_SHAPE(m, n, k, config.bm, config.bn, config.bk, PERSISTENT_BLOCKS)
+        part = torch.full((pieces * blocks * config.bm, config.bn), float("nan"), device="cuda", dtype=torch.float32)
+        return [kernel(st.as_tensor(part).partition((config.bm, config.bn)), st.as_tensor(a),
+                       st.as_tensor(b), BK=config.bk, grid=(blocks,)).prepare(),
+                STREAM_K_SUM(st.as_tensor(out).partition(piece(config)), st.as_tensor(part), units,
+                             k // config.bk, blocks, BM=config.bm, BN=config.bn).prepare()]
+
+    found = [(config.name,
+              lambda out, config=config: split_k(KERNELS[config], config, out, SECONDS.get(config))
+              if config.splits else stream_k(KERNELS[config], config, out) if config.stream_k
+              else [KERNELS[config](
+                  st.as_tensor(out).partition((config.bm, config.bn)), st.as_tensor(a), st.as_tensor(b),
+                  *((0.5 * 0.25,) if fp8 else ()), **config.generics,
+                  **({"grid": (PERSISTENT_BLOCKS,)} if config.persistent else {})).prepare()])
+             for config in configs]
+    mine = shipped(m, n, k, fp8)
+    if fp8:
+        found.append((f"example scaled_mm() = {mine.name}", lambda out: [
+            SCALED_MM(st.as_tensor(out), st.as_tensor(a), st.as_tensor(b), 0.5, 0.25).prepare()]))
+    elif mine.splits:  # its launches, prepared (run() checks matmul() itself first)
+        found.append((f"example matmul() = {mine.name}",
+                      lambda out: split_k(SPLIT_K, mine, out, SPLIT_COLUMNS if mine.columns else None)))
+    else:
+        found.append((f"example matmul() = {mine.name}",
+                      lambda out: [MATMUL(st.as_tensor(out), st.as_tensor(a), st.as_tensor(b)).prepare()]))
+    return found
+
+
 def run(quick: bool, json_path: str | None = None, only: str | None = None,
         tokens: tuple[int, ...] = TOKENS, rounds: int | None = None,
         labels: frozenset[str] | None = None) -> list[dict[str, Any]]:
@@ -416,19 +482,7 @@ def run(quick: bool, json_path: str | None = None, only: str | None = None,
         for dtype_name, m, n, k, label, configs in problems(quick, only, tokens, labels):
             fp8 = dtype_name == "fp8"
             dtype = getattr(torch, {"f16": "float16", "bf16": "bfloat16", "fp8": "bfloat16"}[dtype_name])
-            gen = torch.Generator(device="cuda").manual_seed(0)
-            a = torch.randn(m, k, device="cuda", dtype=dtype, generator=gen)
-            # fp8: w is [N, K] (K-major), as the kernel and torch._scaled_mm (its w.t()) take it
-            b = torch.randn(n if fp8 else k, k if fp8 else n, device="cuda", dtype=dtype, generator=gen)
-            scales = (torch.tensor(0.5, device="cuda"), torch.tensor(0.25, device="cuda"))
-            if fp8:
-                a, b = a.to(torch.float8_e4m3fn), b.to(torch.float8_e4m3fn)
-
-            def peer() -> Any:
-                if fp8:
-                    return torch._scaled_mm(a, b.t(), scale_a=scales[0], scale_b=scales[1], out_dtype=dtype)
-                return torch.matmul(a, b)
-
+            a, b, peer = operands(dtype_name, m, n, k)
             with torch.cuda.stream(torch_stream):
                 reference = peer()
             torch_stream.synchronize()
@@ -443,52 +497,11 @@ def run(quick: bool, json_path: str | None = None, only: str | None = None,
                     results.append(dict(dtype=dtype_name, problem=label, wrong=name, error=error))
                 return error < 2e-2
 
-            def split_k(kernel: st.Kernel, config: Config, out: Any, second: st.Kernel | None = None
-                        ) -> list[Prepared]:
-                """Split-K's two launches (split-columns': ``second`` its second, then its sum), each
-                prepared, on partials of their own, into ``out``."""
-                part = torch.full((config.splits, m, columns(config, n)), float("nan"), device="cuda",
-                                  dtype=torch.float32)
-                first = kernel(st.as_tensor(part).partition((1, config.bm, config.bn)), st.as_tensor(a),
-                               st.as_tensor(b), BK=config.bk).prepare()
-                if second is not None:
-                    return [first, second(st.as_tensor(out).partition((config.bm, config.bn)), st.as_tensor(part),
-                                          st.as_tensor(a), st.as_tensor(b), BK=config.bk, G=GROUP).prepare(),
-                            SPLIT_COLUMNS_SUM(st.as_tensor(out).partition(piece(config)), st.as_tensor(part)).prepare()]
-                return [first, SPLIT_K_SUM(st.as_tensor(out).partition(SUM_TILE), st.as_tensor(part)).prepare()]
-
-            def stream_k(kernel: st.Kernel, config: Config, out: Any) -> list[Prepared]:
-                """Stream-K's two launches, each prepared, on partials of their own."""
-                blocks, units, pieces = STREAM_K_SHAPE(m, n, k, config.bm, config.bn, config.bk, PERSISTENT_BLOCKS)
-                part = torch.full((pieces * blocks * config.bm, config.bn), float("nan"), device="cuda",
-                                  dtype=torch.float32)
-                return [kernel(st.as_tensor(part).partition((config.bm, config.bn)), st.as_tensor(a),
-                               st.as_tensor(b), BK=config.bk, grid=(blocks,)).prepare(),
-                        STREAM_K_SUM(st.as_tensor(out).partition(piece(config)), st.as_tensor(part), units,
-                                     k // config.bk, blocks, BM=config.bm, BN=config.bn).prepare()]
-
-            launches = [(config.name,
-                         lambda out, config=config: split_k(KERNELS[config], config, out, SECONDS.get(config))
-                         if config.splits else stream_k(KERNELS[config], config, out) if config.stream_k
-                         else [KERNELS[config](
-                             st.as_tensor(out).partition((config.bm, config.bn)), st.as_tensor(a), st.as_tensor(b),
-                             *((0.5 * 0.25,) if fp8 else ()), **config.generics,
-                             **({"grid": (PERSISTENT_BLOCKS,)} if config.persistent else {})).prepare()])
-                        for config in configs]
-            mine = shipped(m, n, k, fp8)
-            if fp8:
-                launches.append((f"example scaled_mm() = {mine.name}", lambda out: [
-                    SCALED_MM(st.as_tensor(out), st.as_tensor(a), st.as_tensor(b), 0.5, 0.25).prepare()]))
-            elif mine.splits:  # matmul() as a user calls it, checked; then its two launches, prepared
+            if not fp8 and shipped(m, n, k).splits:  # matmul() as a user calls it, checked first
                 out = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
                 MATMUL(st.as_tensor(out), st.as_tensor(a), st.as_tensor(b)).sync()
                 check("example matmul()", out)  # then its launches, prepared, are checked as any other
-                launches.append((f"example matmul() = {mine.name}",
-                                 lambda out: split_k(SPLIT_K, mine, out, SPLIT_COLUMNS if mine.columns else None)))
-            else:
-                launches.append((f"example matmul() = {mine.name}",
-                                 lambda out: [MATMUL(st.as_tensor(out), st.as_tensor(a), st.as_tensor(b)).prepare()]))
-            for name, launch in launches:
+            for name, launch in launches(configs, m, n, k, fp8, a, b):
                 out = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
                 prepared = launch(out)
                 for one in prepared:

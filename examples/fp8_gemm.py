@@ -58,3 +58,32 @@ def scaled_mm(z: st.Tensor, x: st.Tensor, w: st.Tensor, scale_x: float, scale_w:
     """``z = (x @ w.T) * scale_x * scale_w`` with the shipped tiles (``x``: ``[M, K]``, ``w``:
     ``[N, K]``, both e4m3; ``z``: ``[M, N]`` bf16 or f16)."""
     return fp8_gemm(z.partition((128, 128)), x, w, scale_x * scale_w, BK=128, G=8)
+
+
+@st.kernel(
+    specialize=[dict(E=st.f8e4m3fn, O=st.bf16, BM=128, BN=128, BK=128, G=8)],
+    optimization_hints=fp8_hints,
+)
+def persistent_fp8_gemm(
+    z: st.MutMapped["O", ("BM", "BN")],
+    x: st.Ref["E", (-1, -1)],
+    w: st.Ref["E", (-1, -1)],
+    scale: f32,
+    *,
+    E: st.DType,
+    O: st.DType,
+    BM: int,
+    BN: int,
+    BK: int,
+    G: int,
+):
+    """``fp8_gemm`` on a fixed grid (e.g. one block per SM): block ``b`` takes the tiles ``b, b +
+    nblocks, ...`` of the grouped order (``z.tile_indices``: each tile has one writer), so its next
+    tile's loads can start under the last one's epilogue (``examples/persistent_gemm.py``)."""
+    px, pw = x.partition((BM, BK), padding="zero"), w.partition((BN, BK), padding="zero")
+    for idx in z.tile_indices(order=st.grouped(G)):
+        bm, bn = idx
+        acc = st.zeros((BM, BN), f32)
+        for k in range(st.num_tiles(px, 1)):
+            acc = st.mma(px.load((bm, k)), pw.load((bn, k)).T, acc)
+        z.store((acc * scale).astype(O), idx)
