@@ -188,7 +188,8 @@ BUILD_ONLY = [Config(64, 64, 64, splits=4, unchecked=True), Config(128, 256, 64,
 """Built (``--build``: one cubin with the safe split-K or stream-K kernel of the same tiles), not timed."""
 STREAM_K_BIG = dict(BIG, stream_k=True)
 CANDIDATES = [
-    ("bf16", 128, 6144, 2560, "QKV M=128", [Config(64, 64, 64, occupancy=2, group=8)]),
+    ("bf16", 128, 6144, 2560, "QKV M=128", [
+        Config(64, 64, 64, occupancy=2, group=8), Config(64, 64, 128, occupancy=2, group=8)]),
     ("bf16", 1024, 2560, 9728, "down M=1024", [
         Config(64, 256, 64, splits=4, columns=2), Config(64, 256, 64, warps8=True, splits=4, columns=2),
         Config(64, 256, 64, stream_k=True)]),
@@ -200,12 +201,13 @@ CANDIDATES = [
 """``--only candidates``: (dtype, M, N, K, label, configs) tried against ``matmul()``'s (``scaled_mm()``'s)
 own choice and cuBLAS, session 18, where the counters of ``bench/gemm_profile.py`` pointed (issue 30's
 gaps; cuBLAS runs 128 tiles, 0.97 of a wave, at each projection): QKV at 128 tokens on 192 blocks of
-64x64 two to an SM (``occupancy = 2``: one wave on every SM, against 96 blocks of 64x128 on 96); the
-down projection at 1024 tokens on 64-row tiles, as cuBLAS's 64x320 -- split columns of 64x256 (128
-tiles whole, 32 in 4 splits: 190 half-size K steps a block against the persistent 128x256 grid's 152
-full ones), with 4 or 8 warps, and stream-K on 132 blocks; at 2048 tokens ``matmul()`` alone (its
-counters); FP8 on K tiles of 256, on 256x64 tiles, and persistent (``persistent_fp8_gemm`` on 132
-blocks).  Sessions 5, 16 and 17's lists and figures: docs/benchmarks.md §4."""
+64x64 two to an SM (``occupancy = 2``: one wave on every SM, against 96 blocks of 64x128 on 96), K
+tiles of 64 or 128; the down projection at 1024 tokens on 64-row tiles, as cuBLAS's 64x320 -- split
+columns of 64x256 (128 tiles whole, 32 in 4 splits: 190 half-size K steps a block against the
+persistent 128x256 grid's 152 full ones), with 4 or 8 warps, and stream-K on 132 blocks; at 2048
+tokens ``matmul()`` alone (its counters); FP8 on K tiles of 256, on 256x64 tiles, and persistent
+(``persistent_fp8_gemm`` on 132 blocks).  Sessions 5, 16 and 17's lists and figures:
+docs/benchmarks.md §4."""
 SHIPPED = [
     ("bf16", 1024, 2560, 9728, "down M=1024", [Config(128, 256, 64, **STREAM_K_BIG)]),
     ("bf16", 16, 6144, 2560, "QKV M=16", [Config(16, 64, 128, group=8)]),
