@@ -161,17 +161,19 @@ def _peer_kernel(name: str) -> bool:
     return name.startswith(("nvjet", "cutlass", "sm90_", "void ", "Kernel"))
 
 
-def table(found: list[tuple[str, str, dict[str, float | str]]]) -> str:
-    """One markdown table a problem: a row a kernel, ``METRICS``' columns and the top stalls."""
+def table(found: list[tuple[str, str, dict[str, float | str]]],
+          metrics: dict[str, tuple[tuple[str, ...], float]] = METRICS) -> str:
+    """One markdown table a problem: a row a kernel, ``metrics``' columns (``METRICS``: GEMM's;
+    bench/rows_profile.py passes the row kernels') and the top stalls."""
     lines: list[str] = []
     for problem in dict.fromkeys(p for p, _, _ in found):
         lines += [f"**{problem}**", "",
-                  f"| implementation | kernel | {' | '.join(METRICS)} | top stalls (cycles an issue) |",
-                  "|---" * (len(METRICS) + 3) + "|"]
+                  f"| implementation | kernel | {' | '.join(metrics)} | top stalls (cycles an issue) |",
+                  "|---" * (len(metrics) + 3) + "|"]
         for _, impl, kernel in (row for row in found if row[0] == problem):
             cells = []
-            for metrics, factor in METRICS.values():
-                values = [kernel.get(metric) for metric in metrics]
+            for names, factor in metrics.values():
+                values = [kernel.get(metric) for metric in names]
                 if not all(isinstance(value, float) for value in values):
                     cells.append("-")
                     continue

@@ -247,7 +247,7 @@ SOFTMAX = RowTable(
              (None, [(16384, WARPS_8_OCCUPANCY_2, DIRECT_STORES), (8192, WARPS_8_OCCUPANCY_2, DIRECT_STORES),
                      (16384, WARPS_8_OCCUPANCY_2)])],
         32: [(None, [(8192, WARPS_8_OCCUPANCY_2, DIRECT_STORES), (4096, WARPS_8_OCCUPANCY_2, DIRECT_STORES),
-                     (8192, WARPS_8_OCCUPANCY_2)])],
+                     (8192, WARPS_8_OCCUPANCY_2), (16384, WARPS_8_OCCUPANCY_2, DIRECT_STORES)])],
         **_F64},
     widest={16: 8192, 32: 16384, 64: 8192},
 )
@@ -308,7 +308,8 @@ LAYER_NORM = RowTable(
         # time at 256-1024 columns, 4096 at occupancy 8 1.028x, a row of 4096 with 8 warps 1.13x: dropped
         16: [(128, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
              (2048, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6}),
-                     (8192, {"occupancy": 4}, DIRECT_STORES)]),
+                     (8192, {"occupancy": 4}, DIRECT_STORES), (16384, {"occupancy": 2}, DIRECT_STORES),
+                     (2048, {}, DIRECT_STORES, DIRECT_LOADS), (8192, {"occupancy": 4}, DIRECT_STORES, DIRECT_LOADS)]),
              (4096, [(4096, {"occupancy": 6}), (8192, {"occupancy": 4}), (4096, {"occupancy": 4})]),
              (8192, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
              (None, _LAYER_NORM_ROW_16384)],
