@@ -110,7 +110,7 @@ def profile(order_path: Path) -> None:
             print(f"profiled {dtype_name} {label}: {name}", flush=True)
         for prepared in held:
             prepared.release()
-    order_path.write_text(json.dumps(order, indent=1))
+        order_path.write_text(json.dumps(order, indent=1))  # after each problem: a crash keeps the rest
 
 
 def read_raw(path: Path) -> list[dict[str, float | str]]:
