@@ -18,9 +18,10 @@ and uses its own, ``qwen3.tp.use_gpu``), NCCL between them (NVLink multicast off
    ``OUT_DIR/latency-NAME.json`` each.  Without it the table's pair uses NCCL's defaults and
    the one-shot all-reduce (the fastest 14B step of both runs).
 2. **peer-check**, one pair under a deadline of its own (``PEER_CHECK_S``): Qwen3-14B's shapes
-   in ``PEER_CHECK_LAYERS`` layers, TP=2 with the one-shot all-reduce, then with the peer one
-   (safetile's own, examples/qwen3/peer.py): ``peer_right`` in ``OUT_DIR/peer-check.json`` if
-   both gave the same tokens and the same last residual, bit for bit.  A wait of the peer
+   in ``PEER_CHECK_LAYERS`` layers, TP=2 with the one-shot all-reduce, then with each of peer.py's
+   (safetile's own, examples/qwen3/peer.py: ``tp.PEER_WAYS``, its own launch and in the
+   projections'): ``peer_right[way]`` in ``OUT_DIR/peer-check.json`` if it gave the one-shot's
+   tokens and last residual, bit for bit.  A wait of the peer
    kernel that never ends gives up after ``peer.PATIENCE`` turns and the rank's results are
    refused naming the step and site; anything else that never ends is killed at the deadline
    with a message, and the table runs without the peer all-reduce.
@@ -36,8 +37,8 @@ and uses its own, ``qwen3.tp.use_gpu``), NCCL between them (NVLink multicast off
    2. the same 14B at TP=1 on rank 0's GPU (the unsharded ``Qwen3Decoder``, its step one
       graph, the single-GPU tiles, profiled) while rank 1 waits: TP=2's speedup over it (target
       1.7x);
-   3. 14B TP=2 as 1. with each other of ``TABLE_ALL_REDUCES`` (the peer one only where
-      peer-check found it right), each on its own decoder of the same weights, whose tokens
+   3. 14B TP=2 as 1. with each other of ``TABLE_ALL_REDUCES`` (peer.py's only where
+      peer-check found them right), each on its own decoder of the same weights, whose tokens
       and last residual must be 1.'s (``sums_equal``; one that differs is no candidate);
    4. Qwen3-32B at TP=2 with the fastest of them (``chosen_all_reduce``), as 1.
 
@@ -71,7 +72,7 @@ from measure import build_or_run, copy_bandwidth, kernel_times  # noqa: E402
 from qwen3.model import Qwen3Decoder, Tiles  # noqa: E402
 from qwen3.peer import PeerTimeout  # noqa: E402
 from qwen3.reference import QWEN3_14B, QWEN3_32B, Config, random_weights  # noqa: E402
-from qwen3.tp import SHARD_TILES, local_config  # noqa: E402
+from qwen3.tp import PEER_WAYS, SHARD_TILES, local_config, peer_projection  # noqa: E402
 
 MAX_POSITIONS = 2048
 PROMPT = [9707, 11, 847, 829, 374, 1207, 16948, 13, 358, 1079, 264, 3460, 4128, 1614, 13, 220]
@@ -98,10 +99,11 @@ PEER_CHECK_S = 100.0
 sites), the peer all-reduce's tokens and last residual against the one-shot's, under a deadline
 of its own: a hang ends it, not the table.  Its ranks' waits give up after ``peer.PATIENCE``
 turns (the watchdog), raising the error that ``tp.ShardedDecoder.read`` turns into a message."""
-TABLE_ALL_REDUCES = ("one-shot", "peer")
+TABLE_ALL_REDUCES = ("one-shot", "peer", "peer-fused")
 """The all-reduces timed on 14B TP=2 (3.1. and 3.3.): torch's symmetric-memory one-shot (the
-pair's own, the table's baseline since session 13) and safetile's own ``peer_sum``
-(examples/qwen3/peer.py: one trip over NVLink, a launch that starts early).  Session 17's runs
+pair's own, the table's baseline since session 13), safetile's own ``peer_sum``
+(examples/qwen3/peer.py: one trip over NVLink, a launch that starts early) and the same protocol
+in o_proj's and down's own launches (``gemv_peer_sum``: two launches a layer fewer).  Session 17's runs
 (docs/model.md) timed also torch's two-shot in place (193.6 tokens/s against the one-shot's
 194.9), peer.py's first form with a flag (208.1-208.2) and a rank's tiles with 4 weight tiles
 read early behind the peer all-reduce (QKV and gate/up: 199.9 and, both by TMA, 196.1, against
@@ -120,11 +122,31 @@ def build(arch: str) -> None:
             (QWEN3_32B, WORLD, "SHARD_TILES", SHARD_TILES)]
     for config, world, name, tiles in runs:
         small = replace(local_config(config, world) if world > 1 else config, layers=1, vocab=384)
-        decoder = Qwen3Decoder(small, random_weights(small), dtype=st.bf16, max_positions=MAX_POSITIONS, tiles=tiles)
-        decoder.record(PROMPT).release()
-        print(f"{config.hidden}-wide, {config.layers} layers, TP={world}, {name}: built for {arch}", flush=True)
+        for kind in (Qwen3Decoder, FusedRank) if world > 1 else (Qwen3Decoder,):
+            decoder = kind(small, random_weights(small), dtype=st.bf16, max_positions=MAX_POSITIONS, tiles=tiles)
+            decoder.record(PROMPT).release()
+            print(f"{config.hidden}-wide, {config.layers} layers, TP={world}, {name}, {kind.__name__}: built for "
+                  f"{arch}", flush=True)
     build_peer(QWEN3_14B.hidden)
     print(f"peer_sum and count ({QWEN3_14B.hidden}-wide, as 32B's): built for {arch}", flush=True)
+
+
+class FusedRank(Qwen3Decoder):
+    """A rank's step with ``all_reduce="peer-fused"`` for the build (recorded, never run): o_proj
+    and down launched as ``ShardedDecoder`` launches them (``tp.peer_projection``), on stand-ins
+    for the peer memory (the variants depend on its types, not its contents)."""
+
+    def _allocate(self, prompt: list[int]) -> None:
+        import torch
+
+        super()._allocate(prompt)
+        for name, dtype in (("inbox", torch.int64), ("peer_inbox", torch.int64), ("alarm", torch.int32)):
+            self.buffers[name] = st.unsafe_pointer(st.from_dlpack(torch.zeros(8, dtype=dtype)))
+        self.buffers["steps"] = st.zeros((1,), st.i32).sync()
+
+    def _row_parallel(self, run: Any, hint: Any, out: tuple[str, tuple[int]], residual: str, x: str, w: Any,
+                      **generics: Any) -> None:
+        peer_projection(self._launch, run, hint, out, residual, x, w, 0, self.config.hidden, **generics)
 
 
 def build_peer(hidden: int) -> None:
@@ -399,16 +421,17 @@ def rank_main(out: Path, task: str) -> None:
         if symmetric and all(runs.get(f"14B TP=2 {a}", {}).get("tokens") for a in ("group", "one-shot")):
             results["one_shot_tokens_equal"] = runs["14B TP=2 group"]["tokens"] == runs["14B TP=2 one-shot"]["tokens"]
             save()
-    elif kind == "peer":  # peer-check: the peer all-reduce against the one-shot, on a short 14B
+    elif kind == "peer":  # peer-check: peer.py's all-reduces against the one-shot, on a short 14B
         check = replace(QWEN3_14B, layers=PEER_CHECK_LAYERS)
-        for all_reduce in ("one-shot", "peer"):
+        for all_reduce in ("one-shot", *PEER_WAYS):
             sharded(PEER_CHECK_NAME, check, all_reduce, ())
             dist.barrier()
-        results["peer_right"] = _same_sums(results["runs"], PEER_CHECK_NAME, "peer", "one-shot")
+        results["peer_right"] = {way: _same_sums(results["runs"], PEER_CHECK_NAME, way, "one-shot")
+                                 for way in PEER_WAYS}
         save()
     else:
         # The pair's all-reduce first (the baseline), then TP=1, then the other all-reduces on
-        # 14B (the peer one only where peer-check found it right: a pair it hangs ends at the
+        # 14B (peer.py's only where peer-check found them right: a pair they hang ends at the
         # deadline), 32B with the fastest whose sums are the baseline's.
         rates = {option: sharded("14B", QWEN3_14B, option, CONTEXTS, profile=True)}
         dist.barrier()
@@ -441,10 +464,10 @@ def rank_main(out: Path, task: str) -> None:
             save()
 
         speedups()
-        checked = _peer_checked(out)
+        checked = {way: _peer_checked(out, way) for way in PEER_WAYS}
         results["peer_checked"] = checked
         for all_reduce in TABLE_ALL_REDUCES:
-            if all_reduce == option or (all_reduce == "peer" and checked is not True):
+            if all_reduce == option or checked.get(all_reduce, True) is not True:
                 continue
             rates[all_reduce] = sharded("14B", QWEN3_14B, all_reduce, CONTEXTS, profile=True)
             dist.barrier()
@@ -469,10 +492,11 @@ def _same_sums(runs: Mapping[str, Any], name: str, way: str, baseline: str) -> b
     return bool(a.get("tokens")) and all(a.get(k) == b.get(k) for k in ("tokens", "x_digest"))
 
 
-def _peer_checked(out: Path) -> bool | str:
-    """peer-check's verdict (``OUT_DIR/peer-check.json``'s ``peer_right``), or why there is none."""
+def _peer_checked(out: Path, way: str) -> bool | str:
+    """peer-check's verdict on ``way`` (one of ``PEER_WAYS``: ``OUT_DIR/peer-check.json``'s
+    ``peer_right``), or why there is none."""
     try:
-        return bool(json.loads((out / "peer-check.json").read_text())["peer_right"])
+        return bool(json.loads((out / "peer-check.json").read_text())["peer_right"][way])
     except (OSError, KeyError, ValueError) as err:
         return f"no verdict: peer-check did not finish ({err.__class__.__name__})"
 
@@ -527,7 +551,8 @@ def run(out: Path, nccl_sweep: bool = False, deadline: float | None = None) -> N
     if any("MissingCubin" in error for error in errors):  # every pair after it would miss one too
         raise SystemExit("peer-check: a cubin is missing from the cache (a source changed since the build): "
                          "rebuild with bench/tp.py --build ARCH; the TP table is not run")
-    print(f"peer-check: {_peer_checked(out)}; the TP table with NCCL {best[1]}, all_reduce={best[2]}", flush=True)
+    verdicts = {way: _peer_checked(out, way) for way in PEER_WAYS}
+    print(f"peer-check: {verdicts}; the TP table with NCCL {best[1]}, all_reduce={best[2]}", flush=True)
     pair(out, f"table-{best[2]}", NCCL_VARIANTS[best[1]], 29530, end)
     table = out / "tp.json"
     if table.exists():

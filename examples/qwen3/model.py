@@ -446,15 +446,21 @@ class Qwen3Decoder:
                        d ** -0.5, BN=t.keys, G=g, PRODUCTS=t.products)
             launch(run, K.attention_merge, ("attn", (merged * d,)), "o_part", "lse", "pos", R=merged, G=g, D=d,
                    TILES=self.max_positions // t.keys, BN=t.keys)
-            launch(run, t.o_proj(K.gemv_residual), ("x2", (t.o_rows,)), self._residual("x"), "attn", layer["o"],
-                   BK=t.o_cols, **t.reads("o"))
-            self._reduce(run, "x2")
+            self._row_parallel(run, t.o_proj, ("x2", (t.o_rows,)), "x", "attn", layer["o"], BK=t.o_cols,
+                               **t.reads("o"))
             launch(run, t.gemv(K.norm_gate_up), ("mlp", (t.up_tile,)), "x2", layer["ln2"], layer["gate"], layer["up"], eps,
                    BK=t.cols, **t.reads("up"))
-            launch(run, t.gemv(K.gemv_residual), ("x", (t.down_tile,)), self._residual("x2"), "mlp", layer["down"],
-                   BK=t.cols, **t.reads("down"))
-            self._reduce(run, "x")
+            self._row_parallel(run, t.gemv, ("x", (t.down_tile,)), "x2", "mlp", layer["down"], BK=t.cols,
+                               **t.reads("down"))
         self._head(run, prompt_len)
+
+    def _row_parallel(self, run: Callable[[st.DeviceOp], Any], hint: Callable[[st.Kernel], st.Kernel],
+                      out: tuple[str, tuple[int]], residual: str, x: str, w: Any, **generics: Any) -> None:
+        """o_proj or down (row-parallel when sharded): ``out = residual + w @ x`` (``gemv_residual``
+        with ``hint``'s hints, ``out`` the output buffer and its row tile), then ``_reduce``'s sum
+        over the ranks (tp.py may do both in one launch)."""
+        self._launch(run, hint(K.gemv_residual), out, self._residual(residual), x, w, **generics)
+        self._reduce(run, out[0])
 
     def _residual(self, name: str) -> str:
         """The buffer a projection adds its product to (the row-parallel ones' partial sums, when

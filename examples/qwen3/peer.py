@@ -64,6 +64,8 @@ import math
 import safetile as st
 from safetile import f32, i32, i64
 
+from .kernels import matvec
+
 SEND, RECEIVE, BOTH = 1, 2, 3
 """``peer_sum``'s ``PHASE``: its first half, its second half, or the whole."""
 
@@ -101,27 +103,14 @@ def tile(n: int) -> int:
     return math.gcd(n, 1024)
 
 
-@st.kernel
-def peer_sum(
-    z: st.Mut[f32, ("BN",)],
-    steps: st.Ref[i32, (1,)],
-    inbox: st.Ptr[i64],
-    peer_inbox: st.Ptr[i64],
-    alarm: st.Ptr[i32],
-    site: i32,
-    *,
-    BN: int,
-    N: int,
-    PHASE: int = BOTH,
-    PATIENCE: int = PATIENCE,
-):
-    """``z += the other rank's z`` at ``site`` (the module's protocol), ``z`` of ``N`` elements in
-    blocks of ``BN``: ``inbox`` this rank's, ``peer_inbox`` the other's, ``alarm`` this rank's
-    watchdog (``ALARM``): a wait gives up after ``PATIENCE`` turns."""
+@st.function
+def exchange(mine, b, steps, inbox, peer_inbox, alarm, site, N, PHASE, PATIENCE):
+    """``mine`` (block ``b``'s tile of this rank's partial sums, ``(BN,)`` f32) plus the other
+    rank's same tile at ``site``: the module's protocol, steps 1 and 2 (``PHASE``: one half or
+    both; a wait gives up after ``PATIENCE`` turns)."""
+    BN = mine.shape[0]
     assert N % BN == 0, "a block sums BN elements of the N: BN divides N"
-    b, _, _ = st.tile_block_id()
     epoch = steps.load_tile((1,), (0,)).reshape(()) + 1
-    mine = st.load_tile_mut(z)
     at = st.iota((BN,)) + (site * N + b * BN)
     theirs = st.zeros((BN,), f32)
     with st.unsafe():
@@ -153,7 +142,63 @@ def peer_sum(
                 st.atomic_rmw(st.offset(alarm, st.zeros((1,), i32)), epoch.reshape((1,)), "xchg")
                 st.atomic_rmw(st.offset(alarm, st.zeros((1,), i32) + 1), st.zeros((1,), i32) + site, "xchg")
             theirs = st.bitcast(words.astype(i32), f32)
-    z.store(mine + theirs)
+    return mine + theirs
+
+
+@st.kernel
+def peer_sum(
+    z: st.Mut[f32, ("BN",)],
+    steps: st.Ref[i32, (1,)],
+    inbox: st.Ptr[i64],
+    peer_inbox: st.Ptr[i64],
+    alarm: st.Ptr[i32],
+    site: i32,
+    *,
+    BN: int,
+    N: int,
+    PHASE: int = BOTH,
+    PATIENCE: int = PATIENCE,
+):
+    """``z += the other rank's z`` at ``site`` (the module's protocol), ``z`` of ``N`` elements in
+    blocks of ``BN``: ``inbox`` this rank's, ``peer_inbox`` the other's, ``alarm`` this rank's
+    watchdog (``ALARM``): a wait gives up after ``PATIENCE`` turns."""
+    b, _, _ = st.tile_block_id()
+    z.store(exchange(st.load_tile_mut(z), b, steps, inbox, peer_inbox, alarm, site, N, PHASE, PATIENCE))
+
+
+@st.kernel(early_reads=("w",))
+def gemv_peer_sum(
+    z: st.Mut[f32, ("BN",)],
+    residual: st.Ref[f32, (-1,)],
+    x: st.Ref[f32, ("K",)],
+    w: st.Ref["E", "WS"],
+    steps: st.Ref[i32, (1,)],
+    inbox: st.Ptr[i64],
+    peer_inbox: st.Ptr[i64],
+    alarm: st.Ptr[i32],
+    site: i32,
+    *,
+    E: st.DType,
+    BN: int,
+    BK: int,
+    K: int,
+    WS: st.Shape,
+    N: int,
+    EARLY: int = 0,
+    EARLY_TMA: bool = False,
+    PHASE: int = BOTH,
+    PATIENCE: int = PATIENCE,
+):
+    """``kernels.gemv_residual`` and ``peer_sum`` in one launch (tp.py's ``all_reduce="peer-fused"``):
+    block ``b`` computes its rows of ``residual + w @ x`` (this rank's partial sums) and exchanges
+    them with the other rank's block ``b`` at ``site`` before storing ``mine + theirs`` -- the
+    same f32 operations, so the same bits, as the two launches.  A block waits only for the
+    other rank's same rows, so no block of a rank waits for another block of its own launch;
+    the other rank's block ``b`` is scheduled once its blocks before ``b`` are, as this rank's
+    were (blocks start in order), so every wait has its partner running or done."""
+    b, _, _ = st.tile_block_id()
+    mine = residual.partition((BN,)).load((b,)) + matvec(w, x, b, BN, BK, EARLY, EARLY_TMA)
+    z.store(exchange(mine, b, steps, inbox, peer_inbox, alarm, site, N, PHASE, PATIENCE))
 
 
 @st.kernel

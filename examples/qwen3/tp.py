@@ -33,7 +33,10 @@ the local shapes (model.py) with three hooks of its step filled in:
   with the step number in one 64-bit word, straight into the other rank's memory, waits until
   the other's words of this step are in its own and adds up -- one trip over NVLink, no
   barrier, no fence, and a launch like the others, so it starts while the projection before
-  it drains and the one after it starts its weight reads while it waits;
+  it drains and the one after it starts its weight reads while it waits; or ``"peer-fused"``
+  (two ranks): the same protocol in the row-parallel projection's own launch
+  (``peer.gemv_peer_sum``): each block of o_proj or down exchanges its rows of the partial sums
+  with the other rank's same block and stores the sums -- no launch of its own, the same bits;
 * after the LM head, every rank's per-tile maxima and their rows are all-gathered and the rows
   offset to the whole vocabulary (``_gather_best``), so every rank samples the same token.
 
@@ -66,8 +69,11 @@ from . import peer
 from .model import Qwen3Decoder, Tiles
 from .reference import QWEN3_4B, QWEN3_14B, TINY, TINY_GROUP3, Config, random_weights
 
-ALL_REDUCES = ("group", "one-shot", "two-shot", "peer")
+ALL_REDUCES = ("group", "one-shot", "two-shot", "peer", "peer-fused")
 """How a row-parallel projection's partial sums are added up (``ShardedDecoder``'s ``all_reduce``)."""
+PEER_WAYS = ("peer", "peer-fused")
+"""The all-reduces of peer.py's protocol (two ranks, on GPUs and on the CPU): its own launch
+(``peer_sum``) or inside the projection's (``gemv_peer_sum``)."""
 
 
 def default_all_reduce(device: str, world: int) -> str:
@@ -139,6 +145,16 @@ def shard(config: Config, weights: Mapping[str, Any], rank: int, world: int) -> 
     return local, out
 
 
+def peer_projection(launch: Any, run: Any, hint: Any, out: tuple[str, tuple[int]], residual: str, x: str, w: Any,
+                    site: int, hidden: int, **generics: Any) -> None:
+    """``all_reduce="peer-fused"``'s row-parallel projection (o_proj, down) through ``launch`` (a
+    decoder's ``_launch``): ``out = residual + w @ x`` summed over the two ranks at ``site`` in one
+    launch (``peer.gemv_peer_sum``, with the hints ``hint`` gives ``gemv_residual``), on the
+    decoder's ``steps``, ``inbox``, ``peer_inbox`` and ``alarm`` (``ShardedDecoder._peer_memory``)."""
+    launch(run, hint(peer.gemv_peer_sum), out, residual, x, w, "steps", "inbox", "peer_inbox", "alarm", site,
+           N=hidden, **generics)
+
+
 class ShardedDecoder(Qwen3Decoder):
     """One rank's decoder of ``config`` (the whole model's), its step's collectives over the
     default process group of ``torch.distributed`` (initialized by the caller).  ``weights`` are
@@ -165,8 +181,8 @@ class ShardedDecoder(Qwen3Decoder):
         vectors, with ``"peer"`` this rank's ``inbox`` (peer.py) and, as ``peer_inbox``, the
         other rank's."""
         self.rank, self.world = dist.get_rank(), dist.get_world_size()
-        if all_reduce == "peer" and self.world != 2:
-            raise ValueError(f"the peer all-reduce sums two ranks' vectors, not {self.world}: "
+        if all_reduce in PEER_WAYS and self.world != 2:
+            raise ValueError(f"the {all_reduce} all-reduce sums two ranks' vectors, not {self.world}: "
                              "pass all_reduce='one-shot' (or 'group')")
         self.site = 0
         """The all-reduces of the step recorded so far (``peer_sum``'s site)."""
@@ -197,7 +213,7 @@ class ShardedDecoder(Qwen3Decoder):
 
     def _map(self, shape: tuple[int, ...], dtype: Any) -> Any:
         """A tensor in torch's symmetric memory, exchanged with every rank (``rendezvous``, on the
-        host: before any capture); with ``all_reduce="peer"`` the other rank's as well, as
+        host: before any capture); with peer.py's all-reduce the other rank's as well, as
         ``(mine, theirs)``."""
         from torch.distributed import _symmetric_memory as symm_mem
 
@@ -210,7 +226,7 @@ class ShardedDecoder(Qwen3Decoder):
             raise RuntimeError(f"the {self.all_reduce} all-reduce needs each rank on its own GPU ordinal: let every "
                                "rank see every GPU and pick its own (tp.use_gpu(LOCAL_RANK)), not "
                                "CUDA_VISIBLE_DEVICES of one GPU") from err
-        if self.all_reduce == "peer":
+        if self.all_reduce in PEER_WAYS:
             return tensor, handle.get_buffer(1 - self.rank, shape, dtype)
         return tensor
 
@@ -253,8 +269,17 @@ class ShardedDecoder(Qwen3Decoder):
     def step(self, scope: Any, prompt_len: int) -> None:
         self.site = 0
         super().step(scope, prompt_len)
-        if self.all_reduce == "peer":
+        if self.all_reduce in PEER_WAYS:
             self._launch(scope.record, peer.count, ("steps", (1,)))
+
+    def _row_parallel(self, run: Any, hint: Any, out: tuple[str, tuple[int]], residual: str, x: str, w: Any,
+                      **generics: Any) -> None:
+        if self.all_reduce != "peer-fused":
+            super()._row_parallel(run, hint, out, residual, x, w, **generics)
+            return
+        peer_projection(self._launch, run, hint, out, self._residual(residual), x, w, self.site, self.config.hidden,
+                        **generics)
+        self.site += 1
 
     def _sum(self, vector: Any) -> None:
         """Sum ``vector`` over the ranks in place, on torch's current stream, ``all_reduce``'s way.
@@ -294,7 +319,7 @@ class ShardedDecoder(Qwen3Decoder):
             self.peer_buffer = self._map((c.hidden,), torch.float32)  # once, before any capture
         if self.all_reduce in ("one-shot", "two-shot"):
             self._sum(self.views["x"])  # its first launch eager too, on torch's stream (zeros sum to zeros)
-        if self.all_reduce == "peer":
+        if self.all_reduce in PEER_WAYS:
             self._peer_memory()
 
     def _peer_memory(self) -> None:
@@ -393,8 +418,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--dtype", choices=("f32", "bf16"), default="f32")
     parser.add_argument("--all-reduce", choices=ALL_REDUCES,
                         help="one-shot, two-shot: torch symmetric memory (GPUs only); group: the process group's; "
-                             "peer: safetile's own (two ranks); default: peer on two GPUs, one-shot on more, group "
-                             "on the CPU")
+                             "peer: safetile's own (two ranks); peer-fused: the same in the projections' launches; "
+                             "default: peer on two GPUs, one-shot on more, group on the CPU")
     parser.add_argument("--out", help="each rank writes its tokens to OUT.<rank>")
     args = parser.parse_args(argv)
     cuda = torch.cuda.is_available()

@@ -31,17 +31,18 @@ def free_port() -> int:
 
 @pytest.mark.parametrize("name, config, all_reduce", [
     ("tiny", TINY, "group"), pytest.param("tiny-group3", TINY_GROUP3, "group", marks=pytest.mark.full),
-    pytest.param("tiny", TINY, "peer", marks=pytest.mark.full)])
-# make test decodes the tiny config over gloo; make test-full also the group of 3 and the peer
-# all-reduce (30-65 s more each)
+    pytest.param("tiny", TINY, "peer", marks=pytest.mark.full),
+    pytest.param("tiny", TINY, "peer-fused", marks=pytest.mark.full)])
+# make test decodes the tiny config over gloo; make test-full also the group of 3 and peer.py's two
+# all-reduces (30-65 s more each)
 def test_two_ranks_over_gloo_give_the_unsharded_tokens(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                        name: str, config, all_reduce: str) -> None:  # noqa: ANN001
     """Rank 1 is ``python -m qwen3.tp`` in a process of its own; rank 0 is the same ``main`` run in
     this process, whose torch and safetile are imported already (a second interpreter spends
     ~2.5 CPU-s importing them again, more than the rank's decode).  10 steps (the prompt's 5 and
-    6 tokens, less one): the last ones' attention walks two tiles of 8 keys.  With the peer
-    all-reduce the two processes' interpreters run peer.py's protocol at once over shared
-    memory, each waiting for the other's words."""
+    6 tokens, less one): the last ones' attention walks two tiles of 8 keys.  With peer.py's
+    all-reduces (its own launch, or in o_proj's and down's) the two processes' interpreters run
+    its protocol at once over shared memory, each waiting for the other's words."""
     pytest.importorskip("torch.distributed")
     from torch.distributed import distributed_c10d
 
@@ -118,9 +119,12 @@ def test_an_all_reduce_the_cpu_cannot_run_or_that_does_not_exist_is_refused() ->
         with pytest.raises(ValueError, match=r"sums two ranks' vectors, not 1: pass all_reduce='one-shot'"):
             ShardedDecoder(TINY, random_weights(TINY), max_positions=16, tiles=TP_TINY_TILES, device="cuda:0",
                            all_reduce="peer")
-        with pytest.raises(ValueError, match=r"sums two ranks' vectors, not 1: pass all_reduce='one-shot'"):
-            ShardedDecoder(TINY, random_weights(TINY), max_positions=16, tiles=TP_TINY_TILES, all_reduce="peer")
-        with pytest.raises(ValueError, match=r"'nvls' is not one of 'group', 'one-shot', 'two-shot', 'peer'$"):
+        for way in ("peer", "peer-fused"):
+            with pytest.raises(ValueError, match=rf"the {way} all-reduce sums two ranks' vectors, not 1: pass "
+                                                 r"all_reduce='one-shot'"):
+                ShardedDecoder(TINY, random_weights(TINY), max_positions=16, tiles=TP_TINY_TILES, all_reduce=way)
+        with pytest.raises(ValueError, match=r"'nvls' is not one of 'group', 'one-shot', 'two-shot', 'peer', "
+                                             r"'peer-fused'$"):
             ShardedDecoder(TINY, random_weights(TINY), max_positions=16, tiles=TP_TINY_TILES, all_reduce="nvls")
     finally:
         dist.destroy_process_group()
@@ -164,6 +168,60 @@ def test_the_peer_all_reduce_sums_two_ranks_over_their_inboxes() -> None:
     assert [a.tolist() for a in alarms] == [[0, 0], [0, 0]]  # no wait ran out
 
 
+def test_the_fused_projection_sums_two_ranks_as_its_two_launches_do() -> None:
+    """``gemv_peer_sum`` (``all_reduce="peer-fused"``): o_proj's or down's product and the peer
+    all-reduce in one launch, on the interpreter with two ranks in one process (both ranks'
+    ``SEND`` halves, then both ``RECEIVE`` halves, as above), 2 sites: every rank's sums bit for
+    bit those of ``gemv_residual`` then ``peer_sum`` (rank 0 adding the residual, rank 1 zeros),
+    and within rounding of numpy's whole projection; the words' steps the step's."""
+    torch = pytest.importorskip("torch")
+    import safetile as st
+    from qwen3.kernels import gemv_residual, pack_weight
+    from qwen3.peer import RECEIVE, SEND, gemv_peer_sum, peer_sum
+
+    n, k, bn, bk, sites = 32, 64, 8, 16, 2
+    inbox = [torch.zeros(sites, n, dtype=torch.int64) for _ in range(2)]
+    alarms = [torch.zeros(2, dtype=torch.int32) for _ in range(2)]
+
+    def pointer(t):  # noqa: ANN001, ANN202
+        return st.unsafe_pointer(st.from_dlpack(t))
+
+    def put(a):  # noqa: ANN001, ANN202
+        return st.from_numpy(a).sync()
+
+    def memory(inboxes):  # noqa: ANN001, ANN202
+        return [[pointer(inboxes[r]), pointer(inboxes[1 - r]), pointer(alarms[r])] for r in range(2)]
+
+    fused_memory = memory(inbox)
+    steps = [st.zeros((1,), st.i32).sync() for _ in range(2)]
+    rng = np.random.default_rng(5)
+    for site in range(sites):
+        w = [rng.standard_normal((n, k)).astype(np.float32) for _ in range(2)]
+        x = [rng.standard_normal(k).astype(np.float32) for _ in range(2)]
+        residual = [rng.standard_normal(n).astype(np.float32), np.zeros(n, np.float32)]
+        fused = [st.zeros((n,), st.f32).sync() for _ in range(2)]
+        apart = [gemv_residual(put(np.zeros(n, np.float32)).partition((bn,)), put(residual[r]), put(x[r]),
+                               put(pack_weight(w[r], bn, bk)), BK=bk, EARLY=1).sync()[0].unpartition()
+                 for r in range(2)]
+        apart_memory = memory([torch.zeros(sites, n, dtype=torch.int64) for _ in range(2)])
+        apart_steps = [st.zeros((1,), st.i32).sync() for _ in range(2)]
+        for phase in (SEND, RECEIVE):
+            for r in range(2):
+                out = gemv_peer_sum(fused[r].partition((bn,)), put(residual[r]), put(x[r]),
+                                    put(pack_weight(w[r], bn, bk)), steps[r], *fused_memory[r], site, BK=bk, N=n,
+                                    EARLY=1, PHASE=phase).sync()
+                fused[r], steps[r], fused_memory[r] = out[0].unpartition(), out[4], list(out[5:8])
+                out = peer_sum(apart[r].partition((bn,)), apart_steps[r], *apart_memory[r], site, N=n,
+                               PHASE=phase).sync()
+                apart[r], apart_steps[r], apart_memory[r] = out[0].unpartition(), out[1], list(out[2:5])
+        whole = residual[0] + w[0] @ x[0] + w[1] @ x[1]
+        for r in range(2):
+            np.testing.assert_array_equal(fused[r].numpy(), apart[r].numpy())
+            np.testing.assert_allclose(fused[r].numpy(), whole, rtol=1e-5, atol=1e-5)
+    assert (inbox[0] >> 32).tolist() == (inbox[1] >> 32).tolist() == [[1] * n] * sites
+    assert [a.tolist() for a in alarms] == [[0, 0], [0, 0]]
+
+
 def test_the_default_all_reduce_is_the_fastest_that_runs_there() -> None:
     """Where none is named: the peer all-reduce on two GPUs (session 17's fastest), torch's
     one-shot on more (the peer one sums two), gloo's on the CPU."""
@@ -197,15 +255,17 @@ def test_a_peer_wait_that_runs_out_raises_the_alarm_and_later_ones_do_not_wait()
 
 
 def test_the_peer_kernels_unsafe_report_names_its_pointers_and_accesses() -> None:
-    """``peer_sum``'s unsafe report: its three raw pointers and nothing but the pointer accesses
-    (the words' stores and loads, the alarm's exchange, offsets) of its protocol; ``count`` has
-    none."""
-    from qwen3.peer import count, peer_sum
+    """``peer_sum``'s and ``gemv_peer_sum``'s unsafe reports: their three raw pointers and nothing
+    but the pointer accesses (the words' stores and loads, the alarm's exchange, offsets) of the
+    protocol (the projection's loads are safe ones); ``count`` has none."""
+    import safetile as st
+    from qwen3.peer import count, gemv_peer_sum, peer_sum
 
-    report = peer_sum.unsafe_report(BN=16, N=32)
-    pointers = {line.split("'")[1] for line in report if "raw pointer parameter" in line}
-    assert pointers == {"inbox", "peer_inbox", "alarm"}
-    ops = {line.rsplit(" ", 1)[1] for line in report if "raw pointer parameter" not in line}
-    assert ops == {"cuda_tile.store_ptr_tko", "cuda_tile.atomic_rmw_tko", "cuda_tile.load_ptr_tko",
-                   "cuda_tile.offset"}
+    for report in (peer_sum.unsafe_report(BN=16, N=32),
+                   gemv_peer_sum.unsafe_report(E=st.f32, BN=8, BK=16, K=64, WS=(4, 4, 8, 16), N=32)):
+        pointers = {line.split("'")[1] for line in report if "raw pointer parameter" in line}
+        assert pointers == {"inbox", "peer_inbox", "alarm"}
+        ops = {line.rsplit(" ", 1)[1] for line in report if "raw pointer parameter" not in line}
+        assert ops == {"cuda_tile.store_ptr_tko", "cuda_tile.atomic_rmw_tko", "cuda_tile.load_ptr_tko",
+                       "cuda_tile.offset"}
     assert count.unsafe_report() == []
