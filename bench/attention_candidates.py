@@ -1,4 +1,4 @@
-"""Attention forward: every plan of ``bench/kernels.py``'s ``ATTENTION_CANDIDATES`` against cuDNN, per case.
+"""Attention forward: every plan ``bench/kernels.py`` lists against cuDNN, per case.
 
     .venv/bin/python bench/attention_candidates.py --build sm_90    # here: every candidate's cubin, resources.md
     SAFETILE_CACHE_DIR=... python -P bench/attention_candidates.py OUT_DIR [--rounds 2] [--steady-s 0.25]
@@ -9,9 +9,13 @@ SDPA with cuDNN forced (checked against it first, outputs NaN-poisoned):
 
 * **the candidates**: every plan and cuDNN in ``--rounds`` shuffled burst rounds (each warmed on
   itself, a short cool-down): a plan's burst ratio to cuDNN ranks it;
-* **the fastest two** and cuDNN by the method in full: burst rounds after a cool-down, cuDNN alone
-  as the control and, from S = 4096, ``--steady-s`` seconds of steady state each (the headline of
-  compute-bound work; at S = 1024 cuDNN's steady figure is host-bound, so the burst one is).
+* **the fastest two**, the plan ``PLANS`` ships for the case (if not one of them) and cuDNN by the
+  method in full: burst rounds after a cool-down, cuDNN alone as the control and, from S = 4096,
+  ``--steady-s`` seconds of steady state each (the headline of compute-bound work; at S = 1024
+  cuDNN's steady figure is host-bound, so the burst one is).  The pick is the faster of the two.
+
+The plans are ``bench/kernels.py``'s ``ATTENTION_CANDIDATES`` and
+``ATTENTION_PERSISTENT_AND_REVERSED`` (the reversed ones at causal cases only).
 
 It is the shorter way to the same choice ``bench/kernels.py``'s ``st.autotune`` makes (no FLASH
 or Triton peers: their compiles and runs cost GPU time a short session does not have).  OUT_DIR
@@ -35,18 +39,36 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
 sys.path.append(str(Path(__file__).resolve().parent))  # kernels, method (python -P leaves it out)
 
 import safetile as st  # noqa: E402
-from flash_attention import Plan, attention_plan, planned_kernel  # noqa: E402
-from kernels import ATTENTION_CANDIDATES, SPIN_CYCLES, Case, _matrix, cases, new_resources  # noqa: E402
+from flash_attention import Plan, attention_plan, launch_plan, planned_kernel  # noqa: E402
+from kernels import (  # noqa: E402
+    ATTENTION_CANDIDATES,
+    ATTENTION_PERSISTENT_AND_REVERSED,
+    SPIN_CYCLES,
+    Case,
+    _matrix,
+    cases,
+    new_resources,
+)
 from method import ClockSampler, Method, device_state  # noqa: E402
 
 
 PEER = "cuDNN"
 
 
+PLANS_TRIED = ATTENTION_CANDIDATES + ATTENTION_PERSISTENT_AND_REVERSED
+
+
 def name(plan: Plan) -> str:
-    """A plan as the tables write it: ``128x128 O1 store-regs latency 2``."""
-    parts = [f"{plan.bm}x{plan.bn}", f"O{plan.order}"] + ["store-regs"] * plan.register_store
-    return " ".join(parts + ([f"latency {plan.latency}"] if plan.latency else []))
+    """A plan as the tables write it: ``128x128 O1 rev store-regs latency 2 persistent``."""
+    parts = [f"{plan.bm}x{plan.bn}", f"O{plan.order}"] + ["rev"] * plan.reverse + ["store-regs"] * plan.register_store
+    parts += [f"latency {plan.latency}"] * bool(plan.latency) + ["persistent"] * plan.persistent
+    return " ".join(parts)
+
+
+def candidates(causal: int) -> tuple[Plan, ...]:
+    """The plans tried at a case: every one of ``PLANS_TRIED``, but the reversed ones causal only
+    (unmasked, every query tile walks the same keys: the order's direction changes nothing)."""
+    return tuple(p for p in PLANS_TRIED if causal or not p.reverse)
 
 
 def attention_cases() -> list[Case]:
@@ -62,11 +84,9 @@ def build(arch: str) -> None:
     for case in attention_cases():
         bh, seq, d = case.shape
         q = _matrix(st.f16, case.shape)
-        for plan in ATTENTION_CANDIDATES:
-            config = plan.config(d)
-            spec = dict(o=_matrix(st.f16, (bh, seq * d), (1, config.pop("BMD"))), q=q, k=q, v=q,
-                        CAUSAL=case.options["causal"], GROUP=1, **{k: v for k, v in config.items()
-                                                                    if k in ("BN", "ORDER")})
+        for plan in candidates(case.options["causal"]):
+            spec = dict(o=_matrix(st.f16, (bh, seq * d), (1, plan.bm * d)), q=q, k=q, v=q,
+                        CAUSAL=case.options["causal"], GROUP=1, **plan.generics())
             (done,) = planned_kernel(plan).warm_up([spec], arch=arch)
             usage = new_resources(done, seen)
             if usage is None:
@@ -79,9 +99,8 @@ def _launch(plan: Plan, out: Any, a: dict[str, Any], case: Case) -> Any:
     """``plan``'s launch on ``a``'s tensors into ``out`` (torch), prepared (checked and packed once)."""
     bh, seq, d = case.shape
     t = st.as_tensor
-    return planned_kernel(plan)(t(out.view(bh, seq * d)).partition((1, plan.bm * d)), t(a["q"]), t(a["k"]),
-                                t(a["v"]), 1 / math.sqrt(d), BN=plan.bn, CAUSAL=case.options["causal"], GROUP=1,
-                                ORDER=plan.order).prepare()
+    return launch_plan(plan, t(out.view(bh, seq * d)), t(a["q"]), t(a["k"]), t(a["v"]), 1 / math.sqrt(d),
+                       causal=bool(case.options["causal"])).prepare()
 
 
 def run_case(case: Case, torch: Any, stream: Any, sampler: ClockSampler, rounds: int,
@@ -104,7 +123,7 @@ def run_case(case: Case, torch: Any, stream: Any, sampler: ClockSampler, rounds:
         calls: dict[str, Any] = {PEER: cudnn}
         errors: dict[str, float] = {}
         held = []
-        for plan in ATTENTION_CANDIDATES:
+        for plan in candidates(causal):
             out = torch.full_like(a["q"], math.nan)
             prepared = _launch(plan, out, a, case)
             prepared.enqueue()
@@ -121,7 +140,7 @@ def run_case(case: Case, torch: Any, stream: Any, sampler: ClockSampler, rounds:
         probe = Method(rounds=rounds, warm=5, reps=5, cool_s=0.03).compare(calls, PEER, st_stream, spin=spin)
         ranked = sorted((n for n in calls if n != PEER), key=lambda n: -(probe.ratio(n, PEER) or 0))
         shipped = name(attention_plan(d, bool(causal), seq))
-        finalists = list(dict.fromkeys(ranked[:2]))
+        finalists = list(dict.fromkeys(ranked[:2] + [shipped]))  # the shipped plan too: new against old
         method = Method(rounds=3, warm=10, reps=3, cool_s=0.1, steady_s=steady_s if seq >= 4096 else 0.0)
         final = method.compare({n: calls[n] for n in finalists + [PEER]}, PEER, st_stream, sampler=sampler,
                                spin=spin)
@@ -137,9 +156,9 @@ def run_case(case: Case, torch: Any, stream: Any, sampler: ClockSampler, rounds:
         if "steady_s" in row["final"][n]:
             row["final"][n]["steady_rate"] = work / row["final"][n]["steady_s"] / 1e12
     regime = "steady_ratio" if seq >= 4096 else "burst_ratio"
-    pick = max(finalists, key=lambda n: row["final"][n][regime] or 0)
+    pick = max(finalists[:2], key=lambda n: row["final"][n][regime] or 0)
     row["pick"] = dict(name=pick, headline=regime, ratio=row["final"][pick][regime],
-                       plan=next(p._asdict() for p in ATTENTION_CANDIDATES if name(p) == pick))
+                       plan=next(p._asdict() for p in PLANS_TRIED if name(p) == pick))
     row["final_orders"] = final.orders
     row["control_rate"] = work / statistics.median(final.control) / 1e12 if final.control else None
     return row
@@ -147,8 +166,8 @@ def run_case(case: Case, torch: Any, stream: Any, sampler: ClockSampler, rounds:
 
 def markdown(rows: list[dict[str, Any]]) -> str:
     lines = ["| d | causal | S | probe: fastest, runner-up (burst ratio) | pick | pick burst / steady TFLOP/s | "
-             "cuDNN burst / steady / alone TFLOP/s | pick vs cuDNN burst | steady |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             "cuDNN burst / steady / alone TFLOP/s | pick vs cuDNN burst | steady | shipped before: plan, headline |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         ranked = ", ".join(f"{n} ({r['probe'][n]['ratio']:.3f})" for n in r["ranked"][:2])
         pick, peer = r["final"][r["pick"]["name"]], r["final"][PEER]
@@ -159,13 +178,15 @@ def markdown(rows: list[dict[str, Any]]) -> str:
         lines.append(f"| {r['d']} | {r['causal']} | {r['seq']} | {ranked} | {r['pick']['name']} | "
                      f"{pick['rate']:.0f} / {steady(pick, 'steady_rate', '.0f')} | {peer['rate']:.0f} / "
                      f"{steady(peer, 'steady_rate', '.0f')} / {r['control_rate']:.0f} | {pick['burst_ratio']:.3f} | "
-                     f"{steady(pick, 'steady_ratio', '.3f')} |")
+                     f"{steady(pick, 'steady_ratio', '.3f')} | {r['shipped_before']}, "
+                     f"{r['final'][r['shipped_before']][r['pick']['headline']]:.3f} |")
     lines += ["", "Every candidate's probe ratio (burst, to cuDNN; above 1: faster):", ""]
-    names = [name(p) for p in ATTENTION_CANDIDATES]
+    names = [name(p) for p in PLANS_TRIED]
     lines += ["| plan | " + " | ".join(f"d{r['d']} c{r['causal']} {r['seq']}" for r in rows) + " |",
               "|---|" + "---|" * len(rows)]
     for n in names:
-        lines.append(f"| {n} | " + " | ".join(f"{r['probe'][n]['ratio']:.3f}" for r in rows) + " |")
+        lines.append(f"| {n} | " + " | ".join(f"{r['probe'][n]['ratio']:.3f}" if n in r["probe"] else "-"
+                                              for r in rows) + " |")
     return "\n".join(lines) + "\n"
 
 

@@ -82,6 +82,19 @@ dropped).  Run -s5 also tried 256x64 with 8 warps (spills 376 B at
 d128; at d64 1-14% slower than 128x128 with 8 warps), latency 3 (within noise of none and latency
 2), latency 4 and 6 (latency 3's shared memory or none's), and 256x128 (spills 192-664 B at both
 head dimensions)."""
+ATTENTION_PERSISTENT_AND_REVERSED = (
+    Plan(64, 128, 0, register_store=True, reverse=True), Plan(64, 128, 1, register_store=True, reverse=True),
+    Plan(128, 128, 4, reverse=True), Plan(128, 128, 1, register_store=True, reverse=True),
+    Plan(64, 128, 1, register_store=True, persistent=True), Plan(64, 128, 0, register_store=True, persistent=True),
+    Plan(128, 128, 1, register_store=True, persistent=True), Plan(128, 128, 1, latency=2, persistent=True),
+    Plan(64, 128, 0, register_store=True, reverse=True, persistent=True),
+    Plan(64, 128, 1, register_store=True, reverse=True, persistent=True),
+    Plan(128, 128, 4, reverse=True, persistent=True),
+)
+"""Session 18's plans (``bench/attention_candidates.py``): the query tiles walked from the last
+(``reverse``, causal's heaviest first: session 17's causal picks reversed) and the persistent kernel
+(one wave of blocks walking query tiles: session 17's picks and the shipped 128x128 non-causal
+ones), and both.  Same registers and shared memory as the plan without (tileiras 13.4, sm_90)."""
 
 
 def attention_configs(d: int) -> list[dict[str, Any]]:

@@ -87,39 +87,19 @@ def below(n, count):
     return st.minimum(count, st.maximum(n, 0))
 
 
-@st.kernel(
-    specialize=[
-        dict(E=st.f16, BMD=128 * 64, BN=128, D=64, CAUSAL=0, GROUP=1, ORDER=1),
-        dict(E=st.f16, BMD=128 * 128, BN=128, D=128, CAUSAL=1, GROUP=1, ORDER=1),
-        dict(E=st.bf16, BMD=128 * 128, BN=128, D=128, CAUSAL=0, GROUP=4, ORDER=0),
-        dict(E=st.f16, BMD=64 * 64, BN=64, D=64, CAUSAL=1, GROUP=2, ORDER=2),
-    ],
-    optimization_hints=lambda BMD, D, **_: WARPS8 if BMD // D >= 128 else OCCUPANCY2,
-)
-def flash_attention(
-    o: st.Mut["E", (1, "BMD")],
-    q: st.Ref["E", (-1, -1, "D")],
-    k: st.Ref["E", (-1, -1, "D")],
-    v: st.Ref["E", (-1, -1, "D")],
-    scale: f32,
-    *,
-    E: st.DType,
-    BMD: int,
-    BN: int,
-    D: int,
-    CAUSAL: int,
-    GROUP: int,
-    ORDER: int = 1,
-):
+ALL_HEADS = 4096
+"""A group as large as any head count: ``st.grouped(ALL_HEADS)`` over ``[heads, query tiles]`` is
+the head-fastest order (with fewer heads than the group, the grouped order is the row fastest)."""
+
+
+@st.function
+def query_tile(q, k, v, scale, bh, bm, E, BMD, BN, D, CAUSAL, GROUP):
+    """The output of query tile ``bm`` of head ``bh`` as a ``(1, BMD)`` tile: the whole key tiles
+    unmasked, then the ones that straddle the end of ``k`` or (``CAUSAL``) the diagonal, masked."""
     if BMD < D:
         raise ValueError(f"o's tile (1, {BMD}) is not whole query rows of D = {D}: partition the [heads, S * D] "
                          f"output into (1, BM * D) tiles, e.g. (1, {128 * D}) for 128-row query tiles")
     BM = BMD // D
-    if ORDER:
-        idx = o.tile_index(order=st.grouped(ORDER))
-    else:
-        idx = o.tile_index()
-    bh, bm = idx
     kvh = bh // GROUP
     pk, pv = k.partition((1, BN, D), padding="zero"), v.partition((1, BN, D), padding="zero")
     qt = q.partition((1, BM, D)).load((bh, bm, 0)).reshape((BM, D))
@@ -140,7 +120,78 @@ def flash_attention(
     for j in range(full, last):
         kt, vt = pk.load((kvh, j, 0)).reshape((BN, D)), pv.load((kvh, j, 0)).reshape((BN, D))
         m, l, acc = attend(qt, kt, vt, m, l, acc, j * BN, bm * BM, n_keys, True, CAUSAL)
-    o.store((acc / l).astype(E).reshape((1, BMD)), idx)
+    return (acc / l).astype(E).reshape((1, BMD))
+
+
+def _hints(BMD: int, D: int, **_: Any) -> dict[str, dict[str, int]]:
+    """8 worker warps from 128 query rows, occupancy 2 below."""
+    return WARPS8 if BMD // D >= 128 else OCCUPANCY2
+
+
+@st.kernel(
+    specialize=[
+        dict(E=st.f16, BMD=128 * 64, BN=128, D=64, CAUSAL=0, GROUP=1, ORDER=1),
+        dict(E=st.f16, BMD=128 * 128, BN=128, D=128, CAUSAL=1, GROUP=1, ORDER=1),
+        dict(E=st.bf16, BMD=128 * 128, BN=128, D=128, CAUSAL=0, GROUP=4, ORDER=0),
+        dict(E=st.f16, BMD=64 * 64, BN=64, D=64, CAUSAL=1, GROUP=2, ORDER=2),
+        dict(E=st.f16, BMD=64 * 64, BN=64, D=64, CAUSAL=1, GROUP=1, ORDER=0, REVERSE=1),
+    ],
+    optimization_hints=_hints,
+)
+def flash_attention(
+    o: st.Mut["E", (1, "BMD")],
+    q: st.Ref["E", (-1, -1, "D")],
+    k: st.Ref["E", (-1, -1, "D")],
+    v: st.Ref["E", (-1, -1, "D")],
+    scale: f32,
+    *,
+    E: st.DType,
+    BMD: int,
+    BN: int,
+    D: int,
+    CAUSAL: int,
+    GROUP: int,
+    ORDER: int = 1,
+    REVERSE: int = 0,
+):
+    if ORDER or REVERSE:
+        idx = o.tile_index(order=st.grouped(ORDER or ALL_HEADS, reverse=REVERSE))
+    else:
+        idx = o.tile_index()
+    bh, bm = idx
+    o.store(query_tile(q, k, v, scale, bh, bm, E, BMD, BN, D, CAUSAL, GROUP), idx)
+
+
+@st.kernel(
+    specialize=[
+        dict(E=st.f16, BMD=64 * 64, BN=128, D=64, CAUSAL=1, GROUP=1, ORDER=1, REVERSE=1),
+        dict(E=st.f16, BMD=128 * 128, BN=128, D=128, CAUSAL=0, GROUP=1, ORDER=0),
+    ],
+    optimization_hints=_hints,
+)
+def persistent_flash_attention(
+    o: st.MutMapped["E", (1, "BMD")],
+    q: st.Ref["E", (-1, -1, "D")],
+    k: st.Ref["E", (-1, -1, "D")],
+    v: st.Ref["E", (-1, -1, "D")],
+    scale: f32,
+    *,
+    E: st.DType,
+    BMD: int,
+    BN: int,
+    D: int,
+    CAUSAL: int,
+    GROUP: int,
+    ORDER: int = 1,
+    REVERSE: int = 0,
+):
+    """``flash_attention`` on a fixed grid (``attention`` launches ``min(tiles, SMS * blocks an
+    SM)`` blocks): each block walks query tiles ``b, b + blocks, ...`` in the same orders
+    (``ORDER = 0``: the head fastest), so it starts the next tile's loads where the last one
+    ended, and no block launch a tile."""
+    for idx in o.tile_indices(order=st.grouped(ORDER or ALL_HEADS, reverse=REVERSE)):
+        bh, bm = idx
+        o.store(query_tile(q, k, v, scale, bh, bm, E, BMD, BN, D, CAUSAL, GROUP), idx)
 
 
 REGISTER_STORE = {"sm_90": DIRECT_STORES}
@@ -148,17 +199,27 @@ REGISTER_STORE = {"sm_90": DIRECT_STORES}
 64-128 stores a block (a TMA box spans at most 256 elements a dimension), 4-8 ``STG`` a thread so."""
 
 
+SMS = 132
+"""Streaming multiprocessors of an H100 SXM: a persistent plan's blocks are this times the blocks an
+SM runs (one of 8 worker warps, two at occupancy 2)."""
+
+
 class Plan(NamedTuple):
     """How ``attention`` launches one shape: ``bm x bn`` tiles (query rows, keys), the launch
-    ``order`` (``ORDER``), the output stored from registers (``REGISTER_STORE``) and the key and
-    value loads' ``latency`` hint (0: none).  The entry's hints follow ``bm`` (the kernel's own: 8
-    worker warps from 128 rows, occupancy 2 below)."""
+    ``order`` (``ORDER``: 0 the head fastest, G the query tiles of G heads at a time), the query
+    tiles walked from the last (``reverse``: causal's heaviest first), the output stored from
+    registers (``REGISTER_STORE``), the key and value loads' ``latency`` hint (0: none), and
+    ``persistent``: ``persistent_flash_attention`` on one wave of blocks (``grid``) instead of a
+    block a query tile.  The entry's hints follow ``bm`` (the kernel's own: 8 worker warps from
+    128 rows, occupancy 2 below)."""
 
     bm: int
     bn: int
     order: int
     register_store: bool = False
     latency: int = 0
+    reverse: bool = False
+    persistent: bool = False
 
     def options(self) -> dict[str, Any]:
         """The kernel options of the plan's store and load hints (``flash_attention.with_options``)."""
@@ -169,9 +230,23 @@ class Plan(NamedTuple):
             options["load_hints"] = {"sm_90": {"latency": self.latency}}
         return options
 
+    def generics(self) -> dict[str, int]:
+        """The plan's key tile and order generics (``BN``, ``ORDER``, ``REVERSE`` when set)."""
+        return dict(BN=self.bn, ORDER=self.order, **({"REVERSE": 1} if self.reverse else {}))
+
     def config(self, d: int) -> dict[str, Any]:
-        """The plan at head dimension ``d`` as an ``st.autotune`` config of ``flash_attention``."""
-        return dict(BMD=self.bm * d, BN=self.bn, ORDER=self.order, **self.options())
+        """The plan at head dimension ``d`` as an ``st.autotune`` config of ``flash_attention``
+        (a persistent plan is another kernel's: not one)."""
+        if self.persistent:
+            raise ValueError(f"{self} launches persistent_flash_attention: it is no config of flash_attention")
+        return dict(BMD=self.bm * d, **self.generics(), **self.options())
+
+    def grid(self, heads: int, seq: int) -> dict[str, tuple[int]]:
+        """The ``grid=`` launch option: a persistent plan's one wave of blocks (no more than the
+        query tiles), none for a block a query tile (the partition's grid)."""
+        if not self.persistent:
+            return {}
+        return {"grid": (min(heads * -(-seq // self.bm), SMS * (1 if self.bm >= 128 else 2)),)}
 
 
 PLANS: dict[tuple[int, int], tuple[tuple[int | None, Plan], ...]] = {
@@ -202,9 +277,20 @@ def attention_plan(d: int, causal: bool, seq: int) -> Plan:
 
 @functools.cache
 def planned_kernel(plan: Plan) -> st.Kernel:
-    """``flash_attention`` with ``plan``'s hints (one kernel a plan: a launch cache each)."""
+    """``flash_attention`` (``persistent_flash_attention`` for a persistent plan) with ``plan``'s
+    hints (one kernel a plan: a launch cache each)."""
+    kernel = persistent_flash_attention if plan.persistent else flash_attention
     options = plan.options()
-    return flash_attention.with_options(**options) if options else flash_attention
+    return kernel.with_options(**options) if options else kernel
+
+
+def launch_plan(plan: Plan, o: st.Tensor, q: st.Tensor, k: st.Tensor, v: st.Tensor, scale: float, *,
+                causal: bool = False, group: int = 1) -> st.DeviceOp:
+    """``plan``'s launch: ``o`` (``[heads, S * D]``) partitioned into its query tiles, its kernel,
+    generics and grid."""
+    heads, seq, d = q.shape
+    return planned_kernel(plan)(o.partition((1, plan.bm * d)), q, k, v, scale, CAUSAL=int(causal), GROUP=group,
+                                **plan.generics(), **plan.grid(heads, seq))
 
 
 def attention(o: st.Tensor, q: st.Tensor, k: st.Tensor, v: st.Tensor, scale: float, *, causal: bool = False,
@@ -213,7 +299,5 @@ def attention(o: st.Tensor, q: st.Tensor, k: st.Tensor, v: st.Tensor, scale: flo
     shape: ``q`` ``[heads, S, D]``, ``k`` and ``v`` ``[heads / group, S_k, D]``, ``o`` the
     ``[heads, S, D]`` result seen as ``[heads, S * D]`` (as ``flash_attention`` takes it).  Its
     value is ``flash_attention``'s: ``(o partitioned, q, k, v)``."""
-    d = q.shape[2]
-    plan = attention_plan(d, causal, q.shape[1])
-    return planned_kernel(plan)(o.partition((1, plan.bm * d)), q, k, v, scale, BN=plan.bn, CAUSAL=int(causal),
-                                GROUP=group, ORDER=plan.order)
+    plan = attention_plan(q.shape[2], causal, q.shape[1])
+    return launch_plan(plan, o, q, k, v, scale, causal=causal, group=group)

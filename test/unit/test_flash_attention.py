@@ -1,6 +1,6 @@
 """examples/flash_attention.py beyond its numpy cases (test_runtime_examples.py): the output's tile
-must be whole query rows, every launch order keeps one writer a tile, and ``attention`` launches the
-plan the H100 run picked for the shape."""
+must be whole query rows, every launch order (reversed and persistent too) keeps one writer a tile,
+and ``attention`` launches the plan the H100 run picked for the shape."""
 
 from __future__ import annotations
 
@@ -98,13 +98,68 @@ def test_attention_launches_its_plan_and_matches_numpy(causal: bool) -> None:
     assert np.abs(_attention(q, k, v, causal) - _attention_ref(q, k, v, causal)).max() < 2e-2
 
 
-def test_a_plan_with_every_hint_stays_safe_at_no_cost() -> None:
-    """The hints a plan adds (stores from registers, the loads' latency) change no check: nothing is
-    left unsafe, and the safe build is the unchecked one."""
-    kernel = FA.planned_kernel(FA.Plan(32, 32, 1, register_store=True, latency=2))
-    values = _values(32 * 32, 1)
+@pytest.mark.parametrize("plan", [FA.Plan(32, 32, 1, register_store=True, latency=2),
+                                  FA.Plan(32, 32, 1, register_store=True, latency=2, reverse=True, persistent=True),
+                                  pytest.param(FA.Plan(32, 32, 0, register_store=True, latency=2, reverse=True),
+                                               marks=pytest.mark.full)])
+def test_a_plan_with_every_hint_stays_safe_at_no_cost(plan: Any) -> None:
+    """The hints a plan adds (stores from registers, the loads' latency) and its orders (reversed,
+    persistent) change no check: nothing is left unsafe, and the safe build is the unchecked one."""
+    kernel = FA.planned_kernel(plan)
+    values = _values(32 * 32, plan.order) | plan.generics()
     safe = kernel.compile_variant(**values)
     assert "allow_tma = false" in safe.ir() and "latency = 2" in safe.ir()  # the plan's hints are there
     assert kernel.unsafe_report(**values) == [] and "assert" not in safe.ir()
     unchecked = kernel.with_options(unchecked_accesses=True).compile_variant(**values)
     assert write_bytecode(safe.module, "13.4") == write_bytecode(unchecked.module, "13.4")
+
+
+def _launch(plan: Any, q: np.ndarray, k: np.ndarray, v: np.ndarray, causal: bool, **grid: Any) -> np.ndarray:
+    bh, seq, d = q.shape
+    o = st.full((bh, seq * d), math.nan, st.f16).sync()
+    tensors = [st.from_numpy(a, st.f16).sync() for a in (q, k, v)]
+    if grid:  # a persistent plan on fewer blocks than its launcher gives it
+        kernel, partition = FA.planned_kernel(plan), o.partition((1, plan.bm * d))
+        out = kernel(partition, *tensors, 1 / math.sqrt(d), CAUSAL=int(causal), GROUP=1, **plan.generics(),
+                     **grid).sync()[0]
+    else:
+        out = FA.launch_plan(plan, o, *tensors, 1 / math.sqrt(d), causal=causal).sync()[0]
+    return out.unpartition().numpy().reshape(bh, seq, d)
+
+
+@pytest.mark.parametrize(("plan", "causal", "grid"), [
+    pytest.param(FA.Plan(32, 32, 0, reverse=True), True, {}, marks=pytest.mark.full),
+    (FA.Plan(32, 32, 1, reverse=True, persistent=True), True, {"grid": (3,)}),
+    pytest.param(FA.Plan(32, 32, 0, persistent=True), False, {}, marks=pytest.mark.full),
+    pytest.param(FA.Plan(32, 16, 2, reverse=True, persistent=True), True, {"grid": (5,)}, marks=pytest.mark.full),
+])
+def test_reversed_and_persistent_plans_match_numpy(plan: Any, causal: bool, grid: dict[str, Any]) -> None:
+    """Every query tile written once (the output NaN-poisoned), by a block a tile or by a few blocks
+    walking several, from the last query tile or the first."""
+    rng = np.random.default_rng(7)
+    q, k, v = (rng.standard_normal((3, 70, 32)).astype(np.float16) for _ in range(3))
+    assert np.abs(_launch(plan, q, k, v, causal, **grid) - _attention_ref(q, k, v, causal)).max() < 2e-2
+
+
+@pytest.mark.parametrize(("plan", "proof"), [(FA.Plan(32, 32, 0, reverse=True), "mut grouped(4096, reverse)"),
+                                             pytest.param(FA.Plan(32, 32, 4, reverse=True), "mut grouped(4, reverse)",
+                                                          marks=pytest.mark.full),
+                                             pytest.param(FA.Plan(32, 32, 1, persistent=True), "mapped grouped(1)",
+                                                          marks=pytest.mark.full),
+                                             (FA.Plan(32, 32, 0, reverse=True, persistent=True),
+                                              "mapped grouped(4096, reverse)")])
+def test_reversed_and_persistent_orders_are_proved_one_writer_a_tile(plan: Any, proof: str, capsys: Any) -> None:
+    kernel = FA.persistent_flash_attention if plan.persistent else FLASH
+    variant = kernel.specialize(**(_values(32 * 32, plan.order) | plan.generics()))
+    PartitionDisjointness(report=True).apply(context(), ModuleOp([TileModuleOp("m", [variant.entry.clone()])]))
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"{proof}: ") and line.endswith("store to 'o'")
+
+
+def test_a_persistent_plan_launches_one_wave_at_most() -> None:
+    assert FA.Plan(64, 128, 1, persistent=True).grid(32, 1024) == {"grid": (2 * FA.SMS,)}  # occupancy 2
+    assert FA.Plan(128, 128, 1, persistent=True).grid(32, 8192) == {"grid": (FA.SMS,)}
+    assert FA.Plan(128, 128, 1, persistent=True).grid(2, 300) == {"grid": (6,)}  # fewer query tiles than SMs
+    assert FA.Plan(128, 128, 1).grid(32, 1024) == {}  # a block a query tile: the partition's grid
+    with pytest.raises(ValueError, match="persistent_flash_attention: it is no config of flash_attention"):
+        FA.Plan(64, 128, 1, persistent=True).config(64)
