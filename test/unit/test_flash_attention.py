@@ -99,7 +99,8 @@ def test_attention_launches_its_plan_and_matches_numpy(causal: bool) -> None:
 
 
 @pytest.mark.parametrize("plan", [FA.Plan(32, 32, 1, register_store=True, latency=2),
-                                  FA.Plan(32, 32, 1, register_store=True, latency=2, reverse=True, persistent=True),
+                                  pytest.param(FA.Plan(32, 32, 1, register_store=True, latency=2, reverse=True,
+                                                       persistent=True), marks=pytest.mark.full),
                                   pytest.param(FA.Plan(32, 32, 0, register_store=True, latency=2, reverse=True),
                                                marks=pytest.mark.full)])
 def test_a_plan_with_every_hint_stays_safe_at_no_cost(plan: Any) -> None:
