@@ -188,26 +188,28 @@ BUILD_ONLY = [Config(64, 64, 64, splits=4, unchecked=True), Config(128, 256, 64,
 """Built (``--build``: one cubin with the safe split-K or stream-K kernel of the same tiles), not timed."""
 STREAM_K_BIG = dict(BIG, stream_k=True)
 CANDIDATES = [
-    ("bf16", 128, 6144, 2560, "QKV M=128", [
-        Config(64, 64, 64, occupancy=2, group=8), Config(64, 64, 128, occupancy=2, group=8)]),
+    ("bf16", 128, 6144, 2560, "QKV M=128", [Config(64, 64, 64, occupancy=2, group=8)]),
     ("bf16", 1024, 2560, 9728, "down M=1024", [
         Config(64, 256, 64, splits=4, columns=2), Config(64, 256, 64, warps8=True, splits=4, columns=2),
         Config(64, 256, 64, stream_k=True)]),
     ("bf16", 2048, 2560, 9728, "down M=2048", []),
     ("fp8", 8192, 8192, 8192, "8192x8192x8192", [
-        Config(128, 128, 256, warps8=True, group=8, fp8=True), Config(256, 64, 128, warps8=True, group=8, fp8=True),
-        Config(128, 128, 128, warps8=True, group=8, fp8=True, persistent=True)]),
+        Config(128, 128, 128, warps8=True, group=8, fp8=True),
+        Config(128, 128, 128, warps8=True, latency=6, group=8, fp8=True, persistent=True),
+        Config(128, 128, 128, warps8=True, latency=4, group=8, fp8=True, persistent=True),
+        Config(128, 128, 128, warps8=True, group=16, fp8=True, persistent=True)]),
 ]
 """``--only candidates``: (dtype, M, N, K, label, configs) tried against ``matmul()``'s (``scaled_mm()``'s)
 own choice and cuBLAS, session 18, where the counters of ``bench/gemm_profile.py`` pointed (issue 30's
 gaps; cuBLAS runs 128 tiles, 0.97 of a wave, at each projection): QKV at 128 tokens on 192 blocks of
-64x64 two to an SM (``occupancy = 2``: one wave on every SM, against 96 blocks of 64x128 on 96), K
-tiles of 64 or 128; the down projection at 1024 tokens on 64-row tiles, as cuBLAS's 64x320 -- split
-columns of 64x256 (128 tiles whole, 32 in 4 splits: 190 half-size K steps a block against the
-persistent 128x256 grid's 152 full ones), with 4 or 8 warps, and stream-K on 132 blocks; at 2048
-tokens ``matmul()`` alone (its counters); FP8 on K tiles of 256, on 256x64 tiles, and persistent
-(``persistent_fp8_gemm`` on 132 blocks).  Sessions 5, 16 and 17's lists and figures:
-docs/benchmarks.md §4."""
+64x64 two to an SM (``occupancy = 2``: one wave on every SM, against 96 blocks of 64x128 on 96); the
+down projection at 1024 tokens on 64-row tiles, as cuBLAS's 64x320 -- split columns of 64x256 (128
+tiles whole, 32 in 4 splits: 190 half-size K steps a block against the persistent 128x256 grid's 152
+full ones), with 4 or 8 warps, and stream-K on 132 blocks; at 2048 tokens ``matmul()`` alone (its
+counters); FP8 one block a tile (``scaled_mm()`` before session 18) and ``persistent_fp8_gemm`` (now
+``scaled_mm()``'s) with a load pipeline 6 or 4 deep or groups of 16 tile rows.  The first run's list
+(64x64x128 two to an SM at QKV 128; FP8 on K tiles of 256 and on 256x64 tiles, both slower), and
+sessions 5, 16 and 17's: docs/benchmarks.md §4."""
 SHIPPED = [
     ("bf16", 1024, 2560, 9728, "down M=1024", [Config(128, 256, 64, **STREAM_K_BIG)]),
     ("bf16", 16, 6144, 2560, "QKV M=16", [Config(16, 64, 128, group=8)]),
@@ -317,7 +319,7 @@ def shipped(m: int, n: int, k: int, fp8: bool = False) -> Config:
     """``matmul()``'s (``fp8``: ``scaled_mm()``'s) choice for ``[m, k] @ [k, n]``, as a config (the
     examples' hints by tile size)."""
     if fp8:
-        return Config(128, 128, 128, warps8=True, group=8, fp8=True)
+        return Config(128, 128, 128, warps8=True, group=8, fp8=True, persistent=True)
     bm, bn, bk, splits, persistent, split_columns = GEMM_PLAN(m, n, k)
     return Config(bm, bn, bk, warps8=bool(BIG_TILE_HINTS(BM=bm, BN=bn)),
                   latency=GEMM_LOAD_HINTS(BM=bm, BN=bn).get("sm_90", {}).get("latency", 0),
@@ -379,7 +381,7 @@ def build(arch: str | None, only: str | None = None, tokens: tuple[int, ...] = T
             what = config.name
             second = SECONDS.get(config)
             if kernel is None:  # matmul() or scaled_mm(): the example's kernel with its own hints
-                kernel = FP8 if fp8 else SPLIT_K if config.splits else PERSISTENT_MATMUL if config.persistent \
+                kernel = FP8_PERSISTENT if fp8 else SPLIT_K if config.splits else PERSISTENT_MATMUL if config.persistent \
                     else GROUPED
                 second = SPLIT_COLUMNS
                 what = f"example {'scaled_mm' if fp8 else 'matmul'}() = {what}"
@@ -469,15 +471,16 @@ def launches(configs: list[Config], m: int, n: int, k: int, fp8: bool, a: Any, b
 
 def run(quick: bool, json_path: str | None = None, only: str | None = None,
         tokens: tuple[int, ...] = TOKENS, rounds: int | None = None,
-        labels: frozenset[str] | None = None) -> list[dict[str, Any]]:
-    """Every problem by the method (``rounds``: that many burst rounds instead of its own); the
-    rows so far written to ``json_path`` after each problem."""
+        labels: frozenset[str] | None = None, flush_l2: bool = False) -> list[dict[str, Any]]:
+    """Every problem by the method (``rounds``: that many burst rounds instead of its own;
+    ``flush_l2``: the L2 flushed before each timed launch, as for memory-bound work); the rows so
+    far written to ``json_path`` after each problem."""
     import torch
 
     results = []
     stream = st.current_backend().default_stream
     torch_stream = torch.cuda.ExternalStream(int(stream.handle))
-    method = replace(QUICK if quick else METHOD, **({"rounds": rounds} if rounds else {}))
+    method = replace(QUICK if quick else METHOD, flush_l2=flush_l2, **({"rounds": rounds} if rounds else {}))
     build(None, only, tokens, quick, labels)
     print("every variant loaded from the cache", flush=True)
     with ClockSampler() as sampler:
@@ -527,7 +530,7 @@ def run(quick: bool, json_path: str | None = None, only: str | None = None,
             flop = 2 * m * n * k
             for name in impls:
                 summary = measured.summary(name)
-                row = dict(dtype=dtype_name, problem=label, m=m, n=n, k=k, impl=name,
+                row = dict(dtype=dtype_name, problem=label, m=m, n=n, k=k, impl=name, flush_l2=flush_l2,
                            burst_tflops=flop / summary["burst_s"] / 1e12, burst_ratio=summary["burst_ratio"],
                            steady_tflops=flop / summary["steady_s"] / 1e12, steady_ratio=summary["steady_ratio"],
                            clocks=summary["clocks"], orders=measured.orders)
@@ -611,6 +614,9 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"the projections' M, a comma-separated subset of {','.join(map(str, TOKENS))}")
     parser.add_argument("--rounds", type=int, help="burst rounds (default: the method's, 6; --quick 3)")
     parser.add_argument("--problems", help="only the problems of these labels, comma-separated (e.g. 'down M=1024')")
+    parser.add_argument("--flush-l2", action="store_true",
+                        help="flush the L2 before each timed launch (few tokens: the weights then come from memory, "
+                             "as in a model whose other layers' weights evicted them)")
     parser.add_argument("--plot", metavar="JSON", type=Path,
                         help="here, no GPU: plot a run's --json beside it (the same name, .png)")
     args = parser.parse_args(argv)
@@ -636,7 +642,7 @@ def main(argv: list[str] | None = None) -> int:
     import torch
 
     state = device_state()
-    results = run(args.quick, args.json, only, tokens, args.rounds, labels)
+    results = run(args.quick, args.json, only, tokens, args.rounds, labels, args.flush_l2)
     print(f"# GEMM: {torch.cuda.get_device_name()}, torch {torch.__version__}, "
           f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; device {state}\n")
     print(table(results))

@@ -3,7 +3,8 @@
     # on the GPU (each launch replayed by ncu, the clocks left alone, L2 flushed before each pass):
     ncu --clock-control none --profile-from-start off --section SpeedOfLight --section LaunchStats \\
         --section Occupancy --section WarpStateStats --section ComputeWorkloadAnalysis \\
-        --section MemoryWorkloadAnalysis --section SchedulerStats --export gemm-ncu \\
+        --section MemoryWorkloadAnalysis --section SchedulerStats --metrics dram__bytes_read.sum,lts__t_bytes.sum \\
+        --export gemm-ncu \\
         python3 -P bench/gemm_profile.py --order order.json
     ncu --import gemm-ncu.ncu-rep --csv --page raw > raw.csv
     # here, no GPU: one table a problem (markdown), each kernel beside the implementation it belongs to
@@ -17,10 +18,11 @@ profiled range, then once inside it (``cudaProfilerStart`` / ``Stop``), in the o
 three; the peer: the kernels ncu saw in its slot), so ``--table`` can name each kernel's owner.
 
 The table: duration; SM and tensor-pipe throughput (% of peak); achieved occupancy; waves per SM;
-grid; registers; shared memory; DRAM and L2 throughput (% of peak); L2 hit rate; the SM clock
-during the kernel; the three largest warp stall reasons (cycles a warp spends stalled on each,
-per instruction issued).  ncu's figures are single launches at the clock the card runs (not
-the method's steady state): what differs between two kernels, not their ratio.
+grid; registers; shared memory; DRAM and L2 throughput (% of peak), bytes read from DRAM and
+moved through L2; L2 hit rate; the clock during the kernel; the three largest warp stall reasons
+(warps stalled on each, per instruction issued; "selected", always 1, left out).  ncu's figures
+are single launches at the clock the card runs, from a flushed L2 (not the method's steady state):
+what differs between two kernels, not their ratio.
 """
 
 from __future__ import annotations
@@ -41,29 +43,29 @@ PEER = "peer"
 METRICS: dict[str, tuple[tuple[str, ...], float]] = {
     "µs": (("gpu__time_duration.sum",), 1e-3),
     "SM %": (("sm__throughput.avg.pct_of_peak_sustained_elapsed",), 1),
-    "tensor pipe %": (("sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active",), 1),
+    "tensor %": (("sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_elapsed",), 1),
     "occupancy %": (("sm__warps_active.avg.pct_of_peak_sustained_active",), 1),
     "waves / SM": (("launch__waves_per_multiprocessor",), 1),
     "grid": (("launch__grid_size",), 1),
     "regs": (("launch__registers_per_thread",), 1),
     "smem KB": (("launch__shared_mem_per_block_static", "launch__shared_mem_per_block_dynamic"), 1e-3),
-    "DRAM %": (("dram__throughput.avg.pct_of_peak_sustained_elapsed",), 1),
+    "DRAM %": (("gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed",), 1),
     "DRAM read MB": (("dram__bytes_read.sum",), 1e-6),
     "L2 %": (("lts__throughput.avg.pct_of_peak_sustained_elapsed",), 1),
     "L2 MB": (("lts__t_bytes.sum",), 1e-6),
     "L2 hit %": (("lts__t_sector_hit_rate.pct",), 1),
-    "SM MHz": (("sm__cycles_elapsed.avg.per_second",), 1e-6),
+    "MHz": (("gpc__cycles_elapsed.avg.per_second",), 1e-6),
 }
-"""Column -> (ncu metrics, summed; factor to the column's unit from the base unit: ns, bytes, Hz)."""
-EXTRA_METRICS = ("sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active", "dram__bytes_read.sum",
-                 "lts__t_bytes.sum", "lts__throughput.avg.pct_of_peak_sustained_elapsed")
-"""Asked of ncu besides the sections (``--metrics``, comma-separated): the warpgroup MMA pipe, the
-bytes read from DRAM and moved through L2, L2's throughput."""
+"""Column -> (ncu metrics, summed; factor to the column's unit from the base unit: ns, bytes, Hz).
+The sections collect them all but ``dram__bytes_read.sum`` and ``lts__t_bytes.sum`` (``--metrics``);
+``tensor %`` is the tensor pipe's active cycles over all SMs' elapsed ones (warpgroup MMA
+included), ``MHz`` the GPC clock during the kernel."""
 STALL = re.compile(r"^smsp__average_warps_issue_stalled_(\w+?)_per_issue_active\.ratio$")
-UNIT_SCALE = {"nsecond": 1, "usecond": 1e3, "msecond": 1e6, "second": 1e9, "byte": 1, "kbyte": 1e3, "mbyte": 1e6,
-              "gbyte": 1e9, "hz": 1, "khz": 1e3, "mhz": 1e6, "ghz": 1e9, "cycle/nsecond": 1e9,
-              "cycle/usecond": 1e6, "cycle/msecond": 1e3, "cycle/second": 1}
-"""ncu's units (the raw page's second row, lower-cased) in the base unit ``METRICS``' factors take."""
+UNIT_SCALE = {"ns": 1, "nsecond": 1, "us": 1e3, "usecond": 1e3, "ms": 1e6, "msecond": 1e6, "byte": 1,
+              "kbyte": 1e3, "mbyte": 1e6, "gbyte": 1e9, "hz": 1, "khz": 1e3, "mhz": 1e6, "ghz": 1e9,
+              "cycle/nsecond": 1e9, "cycle/usecond": 1e6, "cycle/second": 1}
+"""ncu's units (the raw page's second row, lower-cased, less ``/block`` or ``/thread``) in the base
+unit ``METRICS``' factors take."""
 
 
 def profile(order_path: Path) -> None:
@@ -125,7 +127,7 @@ def read_raw(path: Path) -> list[dict[str, float | str]]:
         kernel: dict[str, float | str] = {}
         for name, unit, value in zip(header, units, row):
             number = _number(value)
-            kernel[name] = value if number is None else number * UNIT_SCALE.get(unit.lower(), 1)
+            kernel[name] = value if number is None else number * UNIT_SCALE.get(unit.lower().removesuffix("/block").removesuffix("/thread"), 1)
         kernels.append(kernel)
     return kernels
 
@@ -180,7 +182,8 @@ def table(found: list[tuple[str, str, dict[str, float | str]]],
                 value = sum(values) * factor  # type: ignore[arg-type]
                 cells.append(f"{value:.0f}" if value >= 100 else f"{value:.1f}")
             stalls = sorted(((value, hit.group(1)) for name, value in kernel.items()
-                             if (hit := STALL.match(name)) and isinstance(value, float)), reverse=True)[:3]
+                             if (hit := STALL.match(name)) and hit.group(1) != "selected" and isinstance(value, float)),
+                            reverse=True)[:3]
             name = str(kernel["Kernel Name"])
             lines.append(f"| {impl} | `{name[:60]}` | " + " | ".join(cells) + " | "
                          + ", ".join(f"{reason} {value:.1f}" for value, reason in stalls) + " |")

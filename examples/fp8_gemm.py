@@ -8,14 +8,18 @@ dequantization factors, multiplied once per tile after the K loop; the accumulat
 in f32.  Blocks take the output tiles in the grouped order (``st.grouped(G)``), as
 ``gemm.py``'s ``grouped_gemm``.
 
-Shipped config: 128x128 tiles, K tiles of 128 (128 bytes a row), and on sm_90 8 worker warps:
-168 registers, no spill (with 4 warps: 255 registers and 40 bytes of spill; 128x256 and
-256x128 tiles spill 184-200 bytes even with 8 warps: ``cuobjdump -res-usage``, tileiras
-13.4.92).  In clusters of 2 (``num_cta_in_cga = 2``) those tiles compile without spill, but
-tileiras gives each block of the pair half the tile (``QGMMA.64x128x32`` from two warpgroups);
-on an H100 they ran 0.75-0.78 of cuBLAS FP8 (``torch._scaled_mm``) against this config's 0.83
-in the same run, a deeper load pipeline (``latency = 6``) 0.80: ``bench/gemm.py``,
-docs/benchmarks.md §4.
+Shipped config (``scaled_mm``): ``persistent_fp8_gemm``, one block per SM walking 128x128 tiles in
+the grouped order, K tiles of 128 (128 bytes a row), and on sm_90 8 worker warps: 168 registers, no
+spill (with 4 warps: 255 registers and 40 bytes of spill; 128x256 and 256x128 tiles spill 184-200
+bytes even with 8 warps: ``cuobjdump -res-usage``, tileiras 13.4.92).  On an H100 at 8192^3
+(``bench/gemm.py``, docs/benchmarks.md §4, session 18) it ran 0.90 of cuBLAS FP8
+(``torch._scaled_mm``) in burst and 0.87 steady, against 0.84 / 0.82 for ``fp8_gemm`` on the same
+tiles (one block a tile, 4096 blocks) in the same run; under Nsight Compute its tensor pipe is
+active 77% of the SMs' cycles against 70% one block a tile and cuBLAS's 92%.  Tried and slower:
+K tiles of 256 (0.83), 256x64 tiles (0.63); in clusters of 2 (``num_cta_in_cga = 2``) the 128x256
+and 256x128 tiles compile without spill, but tileiras gives each block of the pair half the tile
+(``QGMMA.64x128x32`` from two warpgroups) and they ran 0.75-0.78 (session 17), a deeper load
+pipeline (``latency = 6``) 0.80.
 """
 
 import safetile as st
@@ -54,12 +58,6 @@ def fp8_gemm(
     z.store((acc * scale).astype(O), idx)
 
 
-def scaled_mm(z: st.Tensor, x: st.Tensor, w: st.Tensor, scale_x: float, scale_w: float) -> st.DeviceOp:
-    """``z = (x @ w.T) * scale_x * scale_w`` with the shipped tiles (``x``: ``[M, K]``, ``w``:
-    ``[N, K]``, both e4m3; ``z``: ``[M, N]`` bf16 or f16)."""
-    return fp8_gemm(z.partition((128, 128)), x, w, scale_x * scale_w, BK=128, G=8)
-
-
 @st.kernel(
     specialize=[dict(E=st.f8e4m3fn, O=st.bf16, BM=128, BN=128, BK=128, G=8)],
     optimization_hints=fp8_hints,
@@ -87,3 +85,17 @@ def persistent_fp8_gemm(
         for k in range(st.num_tiles(px, 1)):
             acc = st.mma(px.load((bm, k)), pw.load((bn, k)).T, acc)
         z.store((acc * scale).astype(O), idx)
+
+
+SMS = 132
+"""Streaming multiprocessors of an H100 SXM (as ``examples/gemm.py``'s): the persistent grid's blocks."""
+
+
+def scaled_mm(z: st.Tensor, x: st.Tensor, w: st.Tensor, scale_x: float, scale_w: float) -> st.DeviceOp:
+    """``z = (x @ w.T) * scale_x * scale_w`` with the shipped config: ``persistent_fp8_gemm`` on 128x128
+    tiles, K tiles of 128, ``min(tiles, SMS)`` blocks (``x``: ``[M, K]``, ``w``: ``[N, K]``, both
+    e4m3; ``z``: ``[M, N]`` bf16 or f16).  Its value is ``(z partitioned, x, w)``."""
+    m, n = z.shape
+    tiles = -(-m // 128) * -(-n // 128)
+    return persistent_fp8_gemm(z.partition((128, 128)), x, w, scale_x * scale_w, BK=128, G=8,
+                               grid=(min(tiles, SMS),))

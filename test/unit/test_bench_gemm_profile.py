@@ -2,8 +2,8 @@
 
 Each profiled kernel is named for the implementation that launched it (split columns' three
 launches all its own, the peer's kernels up to the next of ours), units become the table's
-(ns -> µs, Kbyte -> KB, cycle/nsecond -> MHz), the three largest stall reasons are listed, and an
-order file from another run is refused."""
+(ms -> µs, Kbyte/block -> KB, Ghz -> MHz, "1,280" -> 1280), the three largest stall reasons but
+"selected" are listed, and an order file from another run is refused."""
 
 from __future__ import annotations
 
@@ -20,18 +20,19 @@ PROFILE = importlib.util.module_from_spec(spec)
 sys.modules[spec.name] = PROFILE
 spec.loader.exec_module(PROFILE)
 
-HEADER = ('"ID","Kernel Name","gpu__time_duration.sum","launch__shared_mem_per_block_static",'
-          '"launch__shared_mem_per_block_dynamic","sm__cycles_elapsed.avg.per_second",'
+HEADER = ('"ID","Kernel Name","gpu__time_duration.sum","launch__grid_size","launch__shared_mem_per_block_static",'
+          '"launch__shared_mem_per_block_dynamic","gpc__cycles_elapsed.avg.per_second",'
           '"smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio",'
+          '"smsp__average_warps_issue_stalled_selected_per_issue_active.ratio",'
           '"smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio",'
           '"smsp__average_warps_issue_stalled_wait_per_issue_active.ratio",'
           '"smsp__average_warps_issue_stalled_math_pipe_throttle_per_issue_active.ratio"\n'
-          '"","","usecond","byte","Kbyte","cycle/nsecond","ratio","ratio","ratio","ratio"\n')
-ROWS = ['"0","split_k_gemm_bf16_64_256_64","20.5","0","230.61","1.75","3.5","0.5","1.5","2.5"',
-        '"1","split_columns_gemm_bf16_64_256_64_8","60","0","230.54","1.70","1","2","3","4"',
-        '"2","split_columns_sum_bf16_32_128","4","1024","16.38","1.70","1","1","1","1"',
-        '"3","nvjet_sm90_tst_320x64_64x4_1x2_h_bz_NNT","1,070","0","200","1.755","1","1","1","1"',
-        '"4","grouped_gemm_bf16_64_64_64_8","12","0","115.88","1.9","1","1","1","1"']
+          '"","","ms","","Kbyte/block","Kbyte/block","Ghz","inst","inst","inst","inst","inst"\n')
+ROWS = ['"0","split_k_gemm_bf16_64_256_64","0.0205","128","0","230.61","1.75","3.5","1.0","0.5","1.5","2.5"',
+        '"1","split_columns_gemm_bf16_64_256_64_8","0.060","160","0","230.54","1.70","1","1","2","3","4"',
+        '"2","split_columns_sum_bf16_32_128","0.004","1,280","1.024","16.38","1.70","1","1","1","1","1"',
+        '"3","nvjet_sm90_tst_320x64_64x4_1x2_h_bz_NNT","0.070","128","0","200","1.755","1","1","1","1","1"',
+        '"4","grouped_gemm_bf16_64_64_64_8","0.012","192","0","115.88","1.9","1","1","1","1","1"']
 ORDER = [dict(problem="bf16 down M=1024", impl="split columns", kernels=3),
          dict(problem="bf16 down M=1024", impl="peer", kernels=0),
          dict(problem="bf16 QKV M=128", impl="64x64", kernels=1)]
@@ -48,12 +49,11 @@ def test_each_kernel_is_named_for_its_launch_and_shown_in_the_tables_units(tmp_p
     columns = list(PROFILE.METRICS)
     assert first[2 + columns.index("µs")] == "20.5"
     assert first[2 + columns.index("smem KB")] == "231"  # 0 static + 230.61 KB dynamic
-    assert first[2 + columns.index("SM MHz")] == "1750"
-    assert first[2 + columns.index("grid")] == "-"  # not in this CSV
+    assert first[2 + columns.index("MHz")] == "1750"
+    assert first[2 + columns.index("DRAM %")] == "-"  # not in this CSV
     assert first[-1] == "long_scoreboard 3.5, math_pipe_throttle 2.5, wait 1.5 |"
-    peer = next(line for line in text.splitlines() if "nvjet" in line).split(" | ")
-    assert peer[2 + columns.index("µs")] == "1070"  # "1,070": a thousands separator read
-    assert peer[2 + columns.index("SM MHz")] == "1755"
+    total = next(line for line in text.splitlines() if "split_columns_sum" in line).split(" | ")
+    assert (total[2 + columns.index("grid")], total[2 + columns.index("smem KB")]) == ("1280", "17.4")
     assert text.index("**bf16 down M=1024**") < text.index("**bf16 QKV M=128**")
 
 
