@@ -180,7 +180,7 @@ def table(found: list[tuple[str, str, dict[str, float | str]]],
                     cells.append("-")
                     continue
                 value = sum(values) * factor  # type: ignore[arg-type]
-                cells.append(f"{value:.0f}" if value >= 100 else f"{value:.1f}")
+                cells.append(f"{value:.0f}" if value >= 100 or value == int(value) else f"{value:.1f}")
             stalls = sorted(((value, hit.group(1)) for name, value in kernel.items()
                              if (hit := STALL.match(name)) and hit.group(1) != "selected" and isinstance(value, float)),
                             reverse=True)[:3]
