@@ -8,7 +8,7 @@
         --export OUT/rows python bench/rows_profile.py OUT       # on the GPU
     # STALLS: smsp__average_warps_issue_stalled_<reason>_per_issue_active.ratio, comma-separated, for
     # long_scoreboard, short_scoreboard, wait, barrier, lg_throttle, mio_throttle, math_pipe_throttle, not_selected
-    ncu --import OUT/rows.ncu-rep --csv --page raw > OUT/raw.csv
+    ncu --import OUT/rows.ncu-rep --csv --page details > OUT/details.csv
     .venv/bin/python bench/rows_profile.py --summary OUT         # here: OUT/profile.md from the CSV
 
 Why: a ratio says that a row kernel misses its target (docs/benchmarks.md §5), not why; the
@@ -30,6 +30,7 @@ rows.
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import math
 import sys
@@ -76,27 +77,34 @@ CASES = (
     Profiled("softmax f16 262144", {}),
 )
 COUNTED = "rows_profile__counted_gbytes_per_second"
+DURATION = "GPU Speed Of Light Throughput: Duration"
 COPY_ELEMENTS = 1 << 25
 """f32 elements the copy kernel reads and writes (128 MiB each way: a 16-bit row case's input)."""
 METRICS: dict[str, tuple[tuple[str, ...], float]] = {
-    "µs": (("gpu__time_duration.sum",), 1e-3),
+    "µs": ((DURATION,), 1e-3),
     "GB/s counted": ((COUNTED,), 1),
-    "DRAM %": (("dram__throughput.avg.pct_of_peak_sustained_elapsed",), 1),
+    "DRAM %": (("GPU Speed Of Light Throughput: DRAM Throughput",), 1),
     "DRAM read MB": (("dram__bytes_read.sum",), 1e-6),
     "DRAM written MB": (("dram__bytes_write.sum",), 1e-6),
-    "L2 hit %": (("lts__t_sector_hit_rate.pct",), 1),
-    "regs": (("launch__registers_per_thread",), 1),
-    "threads": (("launch__block_size",), 1),
-    "grid": (("launch__grid_size",), 1),
-    "waves / SM": (("launch__waves_per_multiprocessor",), 1),
-    "occupancy % (theoretical)": (("sm__maximum_warps_per_active_cycle_pct",), 1),
-    "occupancy % (achieved)": (("sm__warps_active.avg.pct_of_peak_sustained_active",), 1),
-    "issue slots busy %": (("smsp__issue_active.avg.pct_of_peak_sustained_active",), 1),
-    "SM MHz": (("sm__cycles_elapsed.avg.per_second",), 1e-6),
+    "L2 hit %": (("Memory Workload Analysis: L2 Hit Rate",), 1),
+    "regs": (("Launch Statistics: Registers Per Thread",), 1),
+    "threads": (("Launch Statistics: Block Size",), 1),
+    "grid": (("Launch Statistics: Grid Size",), 1),
+    "waves / SM": (("Launch Statistics: Waves Per SM",), 1),
+    "occupancy % (theoretical)": (("Occupancy: Theoretical Occupancy",), 1),
+    "occupancy % (achieved)": (("Occupancy: Achieved Occupancy",), 1),
+    "eligible warps / scheduler": (("Scheduler Statistics: Eligible Warps Per Scheduler",), 1),
+    "issue slots busy %": (("Compute Workload Analysis: Issue Slots Busy",), 1),
+    "cycles / issue": (("Warp State Statistics: Warp Cycles Per Issued Instruction",), 1),
+    "SM MHz": (("GPU Speed Of Light Throughput: SM Frequency",), 1e-6),
 }
-"""``--summary``'s columns (``gemm_profile.table``'s form: column -> (ncu metrics, summed; factor from
-the base unit)); ``COUNTED`` is this script's: the bytes the case moves (``Case.work``, the figure
-docs/benchmarks.md's GB/s count) over ncu's duration."""
+"""``--summary``'s columns (``gemm_profile.table``'s form: column -> (metrics, summed; factor from the
+base unit: ns, bytes, Hz)), keyed as ``read_details`` keys them; ``COUNTED`` is this script's: the
+bytes the case moves (``Case.work``, what docs/benchmarks.md's GB/s count) over ncu's duration."""
+UNIT_ALIASES = {"ns": "nsecond", "us": "usecond", "ms": "msecond", "s": "second"}
+"""The details page's time units in ``gemm_profile.UNIT_SCALE``'s words (the raw page's)."""
+OWN_METRICS = "Command line profiler metrics"
+"""The details page's section of the metrics asked for by name (``--metrics``): keyed by that name."""
 
 
 def _case(name: str) -> bench_kernels.Case:
@@ -190,6 +198,26 @@ def run(out: Path) -> int:
     return 0
 
 
+def read_details(path: Path) -> list[dict[str, float | str]]:
+    """ncu's ``--page details --csv``: one dict a kernel (in the order of its ``ID``), the metrics of
+    the sections keyed ``"<section>: <metric>"``, those asked for by name (``OWN_METRICS``) by the
+    name, numbers in ``gemm_profile.UNIT_SCALE``'s base units; ``"Kernel Name"`` too."""
+    with path.open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    kernels: dict[str, dict[str, float | str]] = {}
+    for row in rows:
+        kernel = kernels.setdefault(row["ID"], {"Kernel Name": row["Kernel Name"]})
+        if not row["Metric Name"]:
+            continue  # a rule's line
+        section = row["Section Name"]
+        key = row["Metric Name"] if section == OWN_METRICS else f"{section}: {row['Metric Name']}"
+        number = gemm_profile._number(row["Metric Value"])
+        unit = row["Metric Unit"].lower()
+        kernel[key] = row["Metric Value"] if number is None else \
+            number * gemm_profile.UNIT_SCALE.get(UNIT_ALIASES.get(unit, unit), 1)
+    return [kernels[key] for key in sorted(kernels, key=int)]
+
+
 def summary(launches: list[dict[str, Any]], kernels: list[dict[str, float | str]]) -> str:
     """``gemm_profile.table`` of the profiled launches (``launches``, from ``profile.json``, paired
     in order with ncu's kernels: one each) under ``METRICS``, one table a case."""
@@ -198,7 +226,7 @@ def summary(launches: list[dict[str, Any]], kernels: list[dict[str, float | str]
                          "pass the CSV of the same run, every launch of its range profiled (no -k, no --launch-count)")
     found = []
     for launch, kernel in zip(launches, kernels):
-        duration = kernel.get("gpu__time_duration.sum")
+        duration = kernel.get(DURATION)
         counted = launch["bytes"] / duration if isinstance(duration, float) and duration else None  # bytes a ns
         found.append((launch["case"], f"{launch['impl']} {launch['config']}".strip(),
                       kernel | ({COUNTED: counted} if counted else {})))
@@ -207,9 +235,10 @@ def summary(launches: list[dict[str, Any]], kernels: list[dict[str, float | str]
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("out", type=Path, nargs="?", help="the folder for profile.json (and raw.csv: --summary)")
+    parser.add_argument("out", type=Path, nargs="?", help="the folder for profile.json (and details.csv: --summary)")
     parser.add_argument("--build", metavar="ARCH", help="compile the extra configs for ARCH here (no GPU needed)")
-    parser.add_argument("--summary", action="store_true", help="OUT/profile.md from OUT/profile.json and OUT/raw.csv")
+    parser.add_argument("--summary", action="store_true",
+                        help="OUT/profile.md from OUT/profile.json and OUT/details.csv")
     args = parser.parse_args(argv)
     if args.build:
         return build(args.build)
@@ -217,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("give the output folder (or --build ARCH)")
     if args.summary:
         launches = json.loads((args.out / "profile.json").read_text())["launches"]
-        (args.out / "profile.md").write_text(summary(launches, gemm_profile.read_raw(args.out / "raw.csv")))
+        (args.out / "profile.md").write_text(summary(launches, read_details(args.out / "details.csv")))
         return 0
     if st.current_backend().name != "cuda":
         print("bench/rows_profile.py profiles kernels on a GPU; this machine runs the CPU interpreter", file=sys.stderr)
