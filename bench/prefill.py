@@ -11,7 +11,7 @@ On the GPU, in one run:
    logits of the last prompt token against the model's, and the greedy tokens of the prefill plus
    ``CHECK_STEPS`` decode steps against ``generate``'s;
 2. time to first token, Qwen3-4B bf16, prompts of 512, 2,048 and 8,192 tokens: ours at each of
-   ``SPEED_TILES``, launched eagerly (the prefill enqueued, until the first token is on the
+   ``SPEED_TILES`` (and a length's ``LENGTH_TILES``), launched eagerly (the prefill enqueued, until the first token is on the
    host) and as one recorded graph (a replay, until the token is in device memory); best of
    ``RUNS`` after a warm-up; ``transformers`` (SDPA, bf16: one forward keeping the last
    position's logits, then the argmax on the host); two GEMM bounds, both in the same run
@@ -24,7 +24,10 @@ On the GPU, in one run:
 4. ``DECODE``: Qwen3-14B's greedy decode on the GPU (its 5-head groups), tokens/s against the
    HBM roofline;
 5. while the budget lasts, ``torch.compile`` of ``transformers``' forward (its default mode,
-   static shapes: a compile a length, each first call's seconds kept), each length (before 4).
+   static shapes: a compile a length, each first call's seconds kept), each length
+   (``--compile-prompts``' order) (before 4).
+
+``--ncu``: one launch of each kernel ``ncu`` profiles (``ncu_workload``), to run under ``ncu``.
 
 Writes ``OUT_DIR/prefill.json`` (after each length and part: a run cut short keeps what it
 measured) and ``OUT_DIR/prefill.png`` (``plot``: the time to the first token against the
@@ -72,19 +75,24 @@ CHECK = (QWEN3_0_6B, st.f32, 1024, PrefillTiles(rows=64, cols=64, up_cols=64, fi
 the default's edge)."""
 SPEED = (QWEN3_4B, st.bf16, 16384, PrefillTiles())
 """The timed run (the decode's attention merge takes a power-of-two count of key tiles)."""
-SPEED_TILES = {"default": PrefillTiles(), "gate/up pairs": PrefillTiles(up_stacked=False),
-               "128-row queries": PrefillTiles(short_queries=None)}
-"""The prefill tiles timed, in the same run: the default (gate/up in one accumulator loaded from
-the stacked ``(2, n, k)`` copy, its tile fitted as a GEMM of twice the columns: 128 x 64 a
-weight at 512 tokens, 128 x 128 at 2,048 and 8,192; the attention's query tiles 64 rows at
-occupancy 2 up to 4,096 padded rows, 128 at 8 warps above), gate/up from the two weights on
-two accumulators of 128 x 64 (``up_stacked=False``), the attention on 128-row query tiles at
-every length (``short_queries=None``); QKV, o_proj and down on ``examples/gemm.py``'s
-``gemm_tiles`` for their shape in all three.  Session 17 on an H100 (the default then pairs,
-``gate/up stacked`` the stacked one): 11.48 / 34.22 / 144.64 ms stacked at 512 / 2,048 / 8,192
-tokens against 11.72 / 37.97 / 158.81 ms pairs; 128-row query tiles within 1% of 64
-(docs/model.md).  ``up_joined`` (the two weights' tiles concatenated each step): no faster than
-the pairs in session 16, not timed since."""
+SPEED_TILES = {"default": PrefillTiles(), "session 17": PrefillTiles(split_columns=False, attention_plan=False)}
+"""The prefill tiles timed, in the same run: the default (down_proj on ``examples/gemm.py``'s split
+columns where its ``gemm_plan`` picks them: 2,048 tokens; the causal attention on
+``examples/flash_attention.py``'s ``attention_plan``: 64-row query tiles, the heads first, the
+output stored from registers up to 2,048 rows) and session 17's (down on one launch of 128 x 128
+tiles at 2,048 tokens; the attention's 64-row query tiles up to 4,096 rows, one head's tiles
+together); gate/up stacked and QKV, o_proj on ``gemm_tiles``' tiles in both.  Session 17 on an
+H100: 11.48 / 34.22 / 144.64 ms at 512 / 2,048 / 8,192 tokens (docs/model.md); gate/up apart
+(``up_stacked=False``) 11.72 / 37.97 / 158.81 ms there, not timed since."""
+LENGTH_TILES = {512: {"o_proj, down split (4, 4)": PrefillTiles(o_split=(4, 4), down_split=(4, 4))},
+                2048: {"o_proj split (2, 4)": PrefillTiles(o_split=(2, 4)),
+                       "split loops over column tiles": PrefillTiles(split_flat=False)}}
+"""Candidates timed at one length beside ``SPEED_TILES``: split columns where ``gemm_plan`` runs
+one launch whose last wave is short.  At 512 tokens o_proj's and down's 64 x 128 tiles (160: 1.2
+waves of 132 SMs): the 16 tile columns of one wave whole, the other 4 (32 tiles) in 4 splits;
+at 2,048 o_proj's 128 x 128 tiles (320: 2.4 waves): 16 columns (256 tiles) whole, 4 (64) in 2;
+and down's split columns with their K loops over column tiles (``split_flat=False``: it spills
+on sm_90, the flat loop does not but takes half the shared memory)."""
 BREAKDOWN_PROMPTS = (512, 2048, 8192)
 """The prompt lengths whose prefill graph is profiled kernel by kernel."""
 DECODE = (QWEN3_14B, Tiles())
@@ -92,9 +100,9 @@ DECODE = (QWEN3_14B, Tiles())
 CHECK_PROMPTS = (1, 17, 512)
 SPEED_PROMPTS = (512, 2048, 8192)
 CHECK_STEPS = 16
-FIRST_COMPILE_S = 55.0
+FIRST_COMPILE_S = 80.0
 """``torch.compile``'s compile of Qwen3-4B at one length on an H100 host, as planned before one
-has run (sessions 13 and 16: 52-61 s static)."""
+has run (sessions 13, 16 and 17: 52-79 s static)."""
 RUNS = 5
 
 
@@ -116,18 +124,35 @@ def host_zeros(shape: tuple[int, ...], dtype: st.DType) -> st.Tensor:
     return st.from_dlpack(np.zeros(shape, numpy_dtype(dtype)), dtype=dtype)
 
 
+def tilings(n: int) -> dict[str, PrefillTiles]:
+    """The tilings timed at ``n`` tokens: ``SPEED_TILES`` and ``LENGTH_TILES``'."""
+    return {**SPEED_TILES, **LENGTH_TILES.get(n, {})}
+
+
 def build(arch: str) -> None:
     """Record each timed config's prefill graph on the CPU with ``$SAFETILE_AOT_ARCHS`` (a
     recording compiles every launch's variant for ``arch`` and runs nothing), then run the
     check's prefill and two decode steps and record ``DECODE``'s step: every variant the GPU run
-    launches is compiled for ``arch``.  One layer, a 384-token vocabulary and a 16-token prompt
-    give the same variants (those sizes are dynamic); the GEMM tiles fitted to a timed length's
-    rows are planned for them (``PrefillTiles.plan_rows``).  Then every prefill kernel's cubin
-    in the cache: its registers, spill and shared memory (``resources``)."""
+    launches is compiled for ``arch`` (``build_speed`` alone: those of ``--skip check decode``).
+    One layer, a 384-token vocabulary and a 16-token prompt give the same variants (those sizes
+    are dynamic); the GEMM tiles fitted to a timed length's rows are planned for them
+    (``PrefillTiles.plan_rows``).  Then every prefill kernel's cubin in the cache: its
+    registers, spill and shared memory (``resources``)."""
+    build_speed(arch, check=True)
+    small = replace(DECODE[0], layers=1, vocab=384)
+    Qwen3Decoder(small, random_weights(small), dtype=st.bf16, max_positions=_qwen3_bench.MAX_POSITIONS,
+                 tiles=DECODE[1], zeros=host_zeros).record(_qwen3_bench.PROMPT).release()
+    print(f"{DECODE[0]}: decode built for {arch}", flush=True)
+    resources(arch)
+
+
+def build_speed(arch: str, check: bool = False) -> None:
+    """``build``'s prefills: every ``SPEED_TILES`` tiling at each ``SPEED_PROMPTS`` length (and
+    with ``check`` the correctness run's)."""
     os.environ["SAFETILE_AOT_ARCHS"] = arch
     # Each timed length's GEMM tiles (the fitted ones depend on the prompt's rows), on a short prompt.
     runs = [(SPEED[:3], replace(tiles, plan_rows=-(-n // tiles.row_step) * tiles.row_step))
-            for tiles in SPEED_TILES.values() for n in SPEED_PROMPTS] + [(CHECK[:3], CHECK[3])]
+            for n in SPEED_PROMPTS for tiles in tilings(n).values()] + ([(CHECK[:3], CHECK[3])] if check else [])
     for (config, dtype, positions), tiles in runs:
         small = replace(config, layers=1, vocab=384)
         decoder = Qwen3Decoder(small, random_weights(small), dtype=dtype, max_positions=positions,
@@ -140,11 +165,6 @@ def build(arch: str) -> None:
             decoder.record_prefill(prompt).release()
         print(f"{config.hidden}-wide {dtype}, {tiles}: built for {arch} ({time.perf_counter() - start:.0f} s)",
               flush=True)
-    small = replace(DECODE[0], layers=1, vocab=384)
-    Qwen3Decoder(small, random_weights(small), dtype=st.bf16, max_positions=_qwen3_bench.MAX_POSITIONS,
-                 tiles=DECODE[1], zeros=host_zeros).record(_qwen3_bench.PROMPT).release()
-    print(f"{DECODE[0]}: decode built for {arch}", flush=True)
-    resources(arch)
 
 
 def resources(arch: str) -> None:
@@ -305,7 +325,7 @@ def shape_bound(torch: Any, config: Config, n: int) -> dict[str, Any]:
 
 
 def speed(torch: Any, model: Any, results: dict[str, Any], save: Any, prompts: tuple[int, ...] = SPEED_PROMPTS) -> None:
-    """Time to first token of ours (each of ``SPEED_TILES``, launched eagerly and as one recorded
+    """Time to first token of ours (each of ``tilings(n)``, launched eagerly and as one recorded
     graph) and of ``transformers`` (``model``, SDPA); the per-kernel profile of the graph at
     ``BREAKDOWN_PROMPTS`` (``breakdown[length][tiles]``, ms a kernel).  A cubin missing from the
     cache ends the run (every variant would miss: the cache is stale)."""
@@ -329,7 +349,7 @@ def speed(torch: Any, model: Any, results: dict[str, Any], save: Any, prompts: t
                 return int(model(ids, logits_to_keep=1).logits[0, -1].argmax().item())
 
         decoder._allocate(prompt)
-        for label, variant in SPEED_TILES.items():
+        for label, variant in tilings(n).items():
             decoder.prefill_tiles = variant
             try:
                 entry["first_token_ours"] = run_ours()
@@ -423,9 +443,39 @@ def decode(torch: Any, results: dict[str, Any], deadline: float) -> None:
     print(f"decode {config}: {measured['tokens_per_s']:.1f} tokens/s, roofline {roofline:.1f}", flush=True)
 
 
-def run(out: Path, budget: float, prompts: list[int] | None = None, skip: list[str] | None = None) -> None:
+def ncu_workload(torch: Any) -> None:
+    """One launch each of the kernels ``ncu`` profiles (``--ncu-workload``; a short run of its own:
+    ncu replays each kernel it profiles): a one-layer Qwen3-4B bf16 prefill of 2,048 tokens on the
+    default tiles, then the peers on the same layer's shapes: cuDNN's SDPA on the causal attention
+    (the kv heads repeated beforehand) and cuBLAS (``F.linear``) on o_proj and down."""
+    import torch.nn.functional as F
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    c, n = replace(SPEED[0], layers=1), 2048
+    model = hf_model(c, torch.bfloat16, torch)
+    decoder = ours(torch, c, SPEED[1], model, SPEED[2], SPEED[3])
+    prompt = prompt_of(n, c.vocab)
+    decoder._allocate(prompt)
+    decoder.prefill(prompt)
+    decoder.read("tokens")
+    bf16 = torch.bfloat16
+    q = torch.randn(1, c.heads, n, c.head_dim, device="cuda", dtype=bf16)
+    kv = [torch.randn(1, c.heads, n, c.head_dim, device="cuda", dtype=bf16) for _ in range(2)]
+    with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
+        F.scaled_dot_product_attention(q, *kv, is_causal=True)
+    for k, out in ((c.heads * c.head_dim, c.hidden), (c.intermediate, c.hidden)):
+        F.linear(torch.randn(n, k, device="cuda", dtype=bf16), torch.randn(out, k, device="cuda", dtype=bf16))
+    torch.cuda.synchronize()
+    print("ncu workload done", flush=True)
+
+
+def run(out: Path, budget: float, prompts: list[int] | None = None, skip: list[str] | None = None,
+        compile_prompts: list[int] | None = None, ncu: bool = False) -> None:
     import torch
 
+    if ncu:
+        ncu_workload(torch)
+        return
     out.mkdir(parents=True, exist_ok=True)
     deadline = time.time() + budget
     lengths = tuple(prompts or SPEED_PROMPTS)
@@ -449,7 +499,8 @@ def run(out: Path, budget: float, prompts: list[int] | None = None, skip: list[s
 
     parts = (("check", lambda: check(torch, results)),
              ("speed", lambda: speed(torch, timed_model(), results, save, lengths)),
-             ("torch.compile", lambda: compiled_speed(torch, timed_model(), results, deadline, save, lengths)),
+             ("torch.compile", lambda: compiled_speed(torch, timed_model(), results, deadline, save,
+                                                      tuple(compile_prompts or lengths))),
              ("free the 4B model", lambda: (model.clear(), torch.cuda.empty_cache())),
              ("decode", lambda: decode(torch, results, deadline)))
     for name, part in parts:
@@ -512,6 +563,11 @@ def add_arguments(parser: Any) -> None:
                         f"(default {' '.join(map(str, SPEED_PROMPTS))}; a run cut short keeps the first)")
     parser.add_argument("--skip", nargs="+", choices=("check", "speed", "torch.compile", "decode"), default=[],
                         help="parts not run (a short run: the speed table alone)")
+    parser.add_argument("--compile-prompts", type=int, nargs="+", help="prompt lengths torch.compile runs, in "
+                        "this order, while the budget lasts (default: --prompts'; session 18: 8,192 first, "
+                        "the length no earlier run compiled)")
+    parser.add_argument("--ncu", action="store_true", help="only one launch of each kernel ncu profiles "
+                        "(ncu_workload: run it under ncu), nothing timed or written")
 
 
 if __name__ == "__main__":

@@ -204,7 +204,14 @@ class PrefillTiles:
     rows a block of the RMS norm (each row whole, in a power-of-two tile: 4 rows of 4,096 f32
     at Qwen3-4B's 2,560 columns; 1.21 ms of the 2,048-token prefill on an H100 against 1.53 at
     2 rows).  The prompt is padded to a multiple of ``rows`` and
-    ``attention``."""
+    ``attention``.  ``split_columns``: o_proj and down_proj on ``examples/gemm.py``'s split
+    columns where its ``gemm_plan`` picks them for the shape (``residual_plan``: down at 2,048
+    tokens on Qwen3-4B), ``o_split`` and ``down_split`` ``(S, C)``: split columns forced (the first
+    ``C`` tile columns' K in ``S`` splits; candidates and tests), ``split_flat``: their K loops
+    over single steps (else over column tiles, each tile's steps unrolled:
+    ``prefill_kernels.rows_times_weight_steps``); ``attention_plan``: the causal attention's query
+    tiles, launch order and hints from ``examples/flash_attention.py``'s ``attention_plan``
+    (``attention_kernel``), else the fields above."""
 
     rows: int = 128
     cols: int = 128
@@ -228,6 +235,11 @@ class PrefillTiles:
     kv_rows: int | None = 16
     kv_warps: int | None = 4
     kv_occupancy: int | None = 4
+    split_columns: bool = True
+    down_split: tuple[int, int] | None = None
+    o_split: tuple[int, int] | None = None
+    split_flat: bool = True
+    attention_plan: bool = True
 
     def __post_init__(self) -> None:
         if self.up_joined and self.up_stacked:
@@ -252,12 +264,54 @@ class PrefillTiles:
         """The prompt's rows are padded to a multiple of this."""
         return max(self.rows, self.attention, self.short_queries or 0)
 
-    def attention_kernel(self, rows: int) -> tuple[st.Kernel, int]:
-        """The causal attention's kernel (with its hints) and query rows a block for ``rows``
-        padded prompt rows (``plan_rows`` instead, where given); its key tile is ``attention``."""
-        if self.short_queries is not None and (self.plan_rows or rows) <= self.short_rows:
-            return hinted(P.prefill_attention, occupancy=self.short_occupancy), self.short_queries
-        return hinted(P.prefill_attention, warps=self.attention_warps), self.attention
+    def attention_kernel(self, rows: int, head_dim: int | None = None) -> tuple[st.Kernel, int, bool]:
+        """The causal attention's kernel (with its hints), query rows a block and whether its blocks
+        take the heads first (``HEADS_FIRST``) for ``rows`` padded prompt rows (``plan_rows``
+        instead, where given); its key tile is ``attention``.  With ``attention_plan`` and a
+        ``head_dim``: ``examples/flash_attention.py``'s ``attention_plan`` for a causal attention of
+        that head dimension and length, where its key tile is ``attention``, its query tile
+        divides ``row_step`` and it is neither reversed nor persistent (the prefill's kernel runs
+        neither) (its ``ORDER = 0``, head fastest, as ``HEADS_FIRST``; a grouped order as one
+        head's query tiles together; 8 worker warps from 128 query rows, ``short_occupancy``
+        below, and the plan's store and load hints); otherwise the fields'."""
+        length = self.plan_rows or rows
+        if self.attention_plan and head_dim is not None:
+            plan = P.attention_plan(head_dim, True, length)
+            if plan.bn == self.attention and self.row_step % plan.bm == 0 and not (plan.reverse or plan.persistent):
+                big = plan.bm >= 128
+                kernel = hinted(P.prefill_attention, plan.latency or None, self.attention_warps if big else None,
+                                None if big else self.short_occupancy)
+                return _stored_from_registers(kernel) if plan.register_store else kernel, plan.bm, plan.order == 0
+        if self.short_queries is not None and length <= self.short_rows:
+            return hinted(P.prefill_attention, occupancy=self.short_occupancy), self.short_queries, False
+        return hinted(P.prefill_attention, warps=self.attention_warps), self.attention, False
+
+    def residual_plan(self, projection: str, rows: int, n: int, k: int,
+                      packed_rows: int | None = None) -> tuple[tuple[int, int], int, int]:
+        """The output tile, K splits and split tile columns of ``projection`` (``"down"`` or ``"o"``,
+        a GEMM onto the residual stream; ``(tile, 0, 0)``: one launch of ``gemm_tile``'s): its
+        ``{projection}_split`` ``(S, C)`` where given, on ``gemm_tile``'s tile; else with
+        ``split_columns`` and ``fit``, ``examples/gemm.py``'s ``gemm_plan`` for ``rows x n`` over
+        ``k`` where it picks split columns (``matmul()``'s: on an H100 Qwen3-4B's down projection
+        at 2,048 tokens 0.85 / 0.88 of cuBLAS burst / steady against 0.80 / 0.79 on 128 x 128
+        tiles, docs/benchmarks.md §4) and its tile holds at most ``packed_tiles`` packed tiles
+        and ``rows`` rows and its K tile is ``depth`` (o_proj's 128 x 256, 32 of its 8-row packed
+        tiles, did not compile within tileiras's 300 s here)."""
+        tile = self.gemm_tile(rows, n, packed_rows)
+        forced = getattr(self, f"{projection}_split")
+        if forced is not None:
+            splits, columns = forced
+            if not (1 <= columns <= n // tile[1] and 1 <= splits <= k // self.depth):
+                raise ValueError(f"PrefillTiles({projection}_split={forced}): its {n} columns are {n // tile[1]} "
+                                 f"tiles of {tile[1]} and its K {k // self.depth} steps of {self.depth}; pick "
+                                 f"(S, C) with 1 <= C <= {n // tile[1]} and 1 <= S <= {k // self.depth}")
+            return tile, splits, columns
+        if not (self.split_columns and self.fit):
+            return tile, 0, 0
+        plan = P.gemm_plan(self.plan_rows or rows, n, k)
+        fits = (plan.bm <= self.rows and plan.bk == self.depth
+                and (packed_rows is None or plan.bn <= self.packed_tiles * packed_rows))
+        return ((plan.bm, plan.bn), plan.splits, plan.columns) if plan.columns and fits else (tile, 0, 0)
 
     def gemm_tile(self, rows: int, n: int, packed_rows: int | None = None) -> tuple[int, int]:
         """The output tile of a one-accumulator GEMM of ``rows`` padded rows and ``n`` columns;
@@ -283,8 +337,16 @@ class PrefillTiles:
         return hinted(kernel, latency=self.big_latency if big else None, warps=self.gemm_warps)
 
 
+@functools.cache
+def _stored_from_registers(kernel: st.Kernel) -> st.Kernel:
+    """``kernel`` with its output stored from registers (``flash_attention.REGISTER_STORE``; one
+    kernel a kernel, as ``hinted``)."""
+    return kernel.with_options(store_hints=P.REGISTER_STORE)
+
+
 TINY_PREFILL = PrefillTiles(rows=16, cols=16, up_cols=16, depth=16, attention=16, attention_warps=None,
-                            short_queries=8, short_occupancy=None, gemm_warps=None, embed=16, norm=16, kv_rows=8)
+                            short_queries=8, short_occupancy=None, gemm_warps=None, embed=16, norm=16, kv_rows=8,
+                            attention_plan=False)
 """The tiny configs' prefill tiles: the cache written in blocks of half the attention's rows, the
 attention's query tiles half its key tiles (a short prompt's: two query tiles a key tile)."""
 
@@ -491,14 +553,41 @@ class Qwen3Decoder:
         """The prefill's buffers for ``rows`` padded prompt rows, into ``buffers`` (those of the
         last prefill when it had as many rows)."""
         c, e = self.config, self.dtype
-        if self.scratch and self.scratch["X"].shape[0] != rows:
-            self.scratch.clear()
-        if not self.scratch:
-            shapes = {"X": (c.hidden, st.f32), "X2": (c.hidden, st.f32), "XN": (c.hidden, e),
-                      "QKV": (c.qkv, st.f32), "O": (c.heads * c.head_dim, e), "M": (c.intermediate, e)}
-            self.scratch = {name: self.zeros((rows, cols), dtype) for name, (cols, dtype) in shapes.items()}
+        shapes = {name: ((rows, cols), dtype) for name, (cols, dtype) in {
+            "X": (c.hidden, st.f32), "X2": (c.hidden, st.f32), "XN": (c.hidden, e), "QKV": (c.qkv, st.f32),
+            "O": (c.heads * c.head_dim, e), "M": (c.intermediate, e)}.items()}
+        for projection in ("o", "down"):  # split columns: [S, rows, C * BN] f32 partials
+            (_, bn), splits, columns = self._residual_plan(projection, rows)
+            if columns:
+                shapes[f"P_{projection}"] = ((splits, rows, columns * bn), st.f32)
+        if {name: t.shape for name, t in self.scratch.items()} != {name: shape for name, (shape, _) in shapes.items()}:
+            self.scratch = {name: self.zeros(shape, dtype) for name, (shape, dtype) in shapes.items()}
         self.buffers.update(self.scratch)
         self.scratch = {}
+
+    def _residual_plan(self, projection: str, rows: int) -> tuple[tuple[int, int], int, int]:
+        """``projection``'s (``"o"``, ``"down"``) tile, splits and split columns for ``rows``
+        padded prompt rows."""
+        c, t = self.config, self.tiles
+        k, packed_rows = (c.heads * c.head_dim, t.o_rows) if projection == "o" else (c.intermediate, t.down_tile)
+        return self.prefill_tiles.residual_plan(projection, rows, c.hidden, k, packed_rows if t.packed else None)
+
+    def _residual_gemm(self, run: Callable[[st.DeviceOp], Any], projection: str, z: str, residual: str, a: str,
+                       weight: st.Shared, rows: int) -> None:
+        """``z = residual + a @ weight^T``: ``projection``'s GEMM (``_residual_plan``) in one launch, or
+        on split columns in three (``examples/gemm.py``'s ``split_columns``: the split columns'
+        partials, every other tile, the split tiles' sums)."""
+        p, launch = self.prefill_tiles, self._launch
+        tile, _, split = self._residual_plan(projection, rows)
+        gemm = p.gemm_kernel(P.gemm_residual, tile)
+        if not split:
+            launch(run, gemm, (z, tile), residual, a, weight, BK=p.depth, G=p.group)
+            return
+        piece = min(P.SUM_PIECE[0], tile[0]), min(P.SUM_PIECE[1], tile[1])
+        launch(run, p.gemm_kernel(P.gemm_partials, tile), (f"P_{projection}", (1, *tile)), a, weight, BK=p.depth,
+               FLAT=p.split_flat)
+        launch(run, gemm, (z, tile), residual, a, weight, BK=p.depth, G=p.group, SPLIT=split, FLAT=p.split_flat)
+        launch(run, P.residual_partials_sum, (z, piece), residual, f"P_{projection}")
 
     def _prefill_inputs(self, prompt: list[int]) -> None:
         """Check ``prompt`` fits the prefill's tiles and the caches, and upload it with its scratch
@@ -519,22 +608,18 @@ class Qwen3Decoder:
 
     def _prefill_launches(self, run: Callable[[st.DeviceOp], Any], n: int) -> None:
         """The prefill's launches for an ``n``-token prompt (its inputs uploaded), through ``run``:
-        8 a layer, the embedding, the last row's copy, the position set to ``n - 1`` and the
-        decode step's head (which advances it to ``n``)."""
+        8 a layer (2 more for o_proj or down on split columns), the embedding, the last row's copy,
+        the position set to ``n - 1`` and the decode step's head (which advances it to ``n``)."""
         c, t, p = self.config, self.tiles, self.prefill_tiles
         g, d, eps = c.group, c.head_dim, c.eps
         launch = self._launch
         write_kv = hinted(P.prefill_kv, warps=p.attention_warps if p.kv_warps is None else p.kv_warps,
                           occupancy=p.kv_occupancy)
         rows = self.buffers["X"].shape[0]
-        attention, queries = p.attention_kernel(rows)
-        qkv_rows, o_rows, up_rows, down_rows = ((t.qkv_tile, t.o_rows, t.up_tile, t.down_tile) if t.packed
-                                                else (None, None, None, None))
-        qkv_tile, o_tile, down_tile = (p.gemm_tile(rows, c.qkv, qkv_rows), p.gemm_tile(rows, c.hidden, o_rows),
-                                       p.gemm_tile(rows, c.hidden, down_rows))
-        up_tile = p.up_tile(rows, c.intermediate, up_rows)
-        gemm, o_proj, down = (p.gemm_kernel(P.gemm, qkv_tile), p.gemm_kernel(P.gemm_residual, o_tile),
-                              p.gemm_kernel(P.gemm_residual, down_tile))
+        attention, queries, heads_first = p.attention_kernel(rows, d)
+        qkv_rows, up_rows = (t.qkv_tile, t.up_tile) if t.packed else (None, None)
+        qkv_tile, up_tile = p.gemm_tile(rows, c.qkv, qkv_rows), p.up_tile(rows, c.intermediate, up_rows)
+        gemm = p.gemm_kernel(P.gemm, qkv_tile)
         one_accumulator = p.up_joined or p.up_stacked
         gate_up = p.gemm_kernel(P.gate_up_stacked_gemm if p.up_stacked else P.gate_up_gemm,
                                 (up_tile[0], 2 * up_tile[1]) if one_accumulator else up_tile)
@@ -550,15 +635,15 @@ class Qwen3Decoder:
             launch(run, write_kv, (k, (1, p.write_rows, d)), (v, (1, p.write_rows, d)), "QKV", layer["k_norm"],
                    self.inv_freq, n, eps, KVH=c.kv_heads, G=g)
             launch(run, attention, ("O", (queries, d)), "QKV", layer["q_norm"], self.inv_freq, k, v, eps,
-                   d ** -0.5, BN=p.attention, KVH=c.kv_heads, G=g)
-            launch(run, o_proj, ("X2", o_tile), "X", "O", layer["o"], BK=p.depth, G=p.group)
+                   d ** -0.5, BN=p.attention, KVH=c.kv_heads, G=g, HEADS_FIRST=heads_first)
+            self._residual_gemm(run, "o", "X2", "X", "O", layer["o"], rows)
             launch(run, P.norm_rows, ("XN", norm_tile), "X2", layer["ln2"], eps)
             if p.up_stacked:
                 launch(run, gate_up, ("M", up_tile), "XN", layer["gate_up"], BK=p.depth, G=p.group)
             else:
                 launch(run, gate_up, ("M", up_tile), "XN", layer["gate"], layer["up"], BK=p.depth, G=p.group,
                        JOINED=p.up_joined)
-            launch(run, down, ("X", down_tile), "X2", "M", layer["down"], BK=p.depth, G=p.group)
+            self._residual_gemm(run, "down", "X", "X2", "M", layer["down"], rows)
         launch(run, P.take_row, ("x", (t.embed,)), "X", n - 1)
         launch(run, K.advance, ("pos", (1,)), "last", 0)
         self._head(run, n)
@@ -566,8 +651,9 @@ class Qwen3Decoder:
     def _prefill_done(self) -> None:
         """Keep the prefill's scratch buffers for the next prompt of as many padded rows."""
         del self.buffers["prompt"], self.buffers["last"]
-        for name in ("X", "X2", "XN", "QKV", "O", "M"):
-            self.scratch[name] = self.buffers.pop(name)
+        for name in ("X", "X2", "XN", "QKV", "O", "M", "P_o", "P_down"):
+            if name in self.buffers:
+                self.scratch[name] = self.buffers.pop(name)
 
     def prefill(self, prompt: list[int], stream: st.Stream | None = None) -> None:
         """The prompt in one pass over fresh buffers (``_allocate``'s): every layer's caches hold

@@ -15,6 +15,9 @@ they are uploaded, plain ``(n, k)`` or packed in the GEMV's tiles
 * ``prefill_attention``  causal GQA flash attention of each query head over the cache
                          (its queries normalized and rotated in the block), ``E`` out
 * ``gemm_residual``      Z = R + A @ W^T                                (o_proj, down_proj)
+* ``gemm_partials``, ``residual_partials_sum``: with ``gemm_residual(SPLIT=C)``, down_proj on
+                         split columns (``examples/gemm.py``'s ``split_columns``, where its
+                         ``gemm_plan`` picks them: the first C tile columns' K in S splits)
 * ``gate_up_gemm``       Z = silu(Xn @ Wg^T) * (Xn @ Wu^T)
 * ``gate_up_stacked_gemm`` the same of ``W = [Wg, Wu]`` stacked in one ``(2, n, k)`` weight
 * ``take_row``           z = X[row]: the last prompt row, for the decoder's LM head
@@ -47,8 +50,8 @@ from safetile import f32, i32
 from .kernels import LOG2E, head_rms_norm, rope
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/: the flash attention's tile step
-from flash_attention import attend, below  # noqa: E402
-from gemm import GROUP, gemm_tiles  # noqa: E402,F401 - the GEMMs' tiles and tile order (model.py)
+from flash_attention import REGISTER_STORE, attend, attention_plan, below  # noqa: E402,F401 - its plan (model.py)
+from gemm import GROUP, SUM_PIECE, gemm_plan, gemm_tiles  # noqa: E402,F401 - the GEMMs' plans, tiles, order (model.py)
 from rms_norm import row_tile  # noqa: E402,F401 - the norm's tile width (model.py)
 
 
@@ -120,6 +123,37 @@ def rows_times_weights(a, w, bm, bn, BM, BN, BK, w2=None, joined=False, stacked=
     if joined or stacked:
         return st.extract(both, (0, 0), (BM, BN)), st.extract(both, (0, 1), (BM, BN))
     return acc, acc2
+
+
+@st.function
+def weight_steps(w, BN, BK, K, flat):
+    """The units ``rows_times_weight_steps`` walks ``w``'s K in: steps of ``BK`` (``flat``) or
+    column tiles (of a packed weight ``steps`` steps each; a plain weight's: one step)."""
+    return K // BK if flat else K // (BK * gemm_steps(w, BN, BK, K))
+
+
+@st.function
+def rows_times_weight_steps(a, w, bm, bn, BM, BN, BK, first, stop, stride, flat):
+    """Rows ``bm * BM ...`` of ``a`` times columns ``bn * BN ...`` of ``w^T`` over ``w``'s K units
+    (``weight_steps``) ``first, first + stride, ...`` below ``stop``, an f32 ``(BM, BN)`` result:
+    split columns' loop.  ``flat``: one loop over the steps (of a packed weight, step ``kt *
+    steps + s`` is step ``s`` of column tile ``kt``); else ``rows_times_weights``' loop over
+    the column tiles, each tile's steps unrolled.  Both are candidates: on sm_90 at 128 x 256
+    (down_proj, 8 warps, latency 6) the nested loop with these dynamic bounds spills 608-776
+    bytes a thread, the flat one takes 244 registers, no spill and 99-116 KB of shared memory
+    (the plain GEMM's: 168, none, 230 KB)."""
+    K = a.shape[1]
+    steps = gemm_steps(w, BN, BK, K)
+    pa = a.partition((BM, BK))
+    acc = st.zeros((BM, BN), f32)
+    if flat:
+        for k in range(first, stop, stride):
+            acc = st.mma(pa.load((bm, k)), st.transpose(gemm_weight_tile(w, bn, k // steps, k % steps, BN, BK)), acc)
+    else:
+        for kt in range(first, stop, stride):
+            for s in st.static_range(steps):
+                acc = st.mma(pa.load((bm, kt * steps + s)), st.transpose(gemm_weight_tile(w, bn, kt, s, BN, BK)), acc)
+    return acc
 
 
 @st.kernel
@@ -194,12 +228,73 @@ def gemm_residual(
     K: int,
     WS: st.Shape,
     G: int,
+    SPLIT: int = 0,
+    FLAT: bool = True,
 ):
-    """``z = residual + a @ w^T``; output tiles in the grouped order."""
+    """``z = residual + a @ w^T``; output tiles in the grouped order.  ``SPLIT = C > 0``: split
+    columns' second launch (``examples/gemm.py``'s ``split_columns_gemm``): the tiles of the first
+    ``C`` tile columns take no K step and store the residual alone (``residual_partials_sum`` then
+    writes them, from ``gemm_partials``' partials).  The K loop's bound ``min(U, max(0, (bn + 1 -
+    C) * U))`` (``U`` units: ``FLAT``'s steps, else column tiles, ``rows_times_weight_steps``)
+    stays below ``U``, the form ``split_columns_gemm`` measured compiling as the plain GEMM (a
+    sum of partials inside this launch halved the K loop's MMA instructions there)."""
     idx = z.tile_index(order=st.grouped(G))
     bm, bn = idx
-    acc, _ = rows_times_weights(a, w, bm, bn, BM, BN, BK)
+    if SPLIT:
+        units = weight_steps(w, BN, BK, K, FLAT)
+        acc = rows_times_weight_steps(a, w, bm, bn, BM, BN, BK, 0, min(units, max(0, (bn + 1 - SPLIT) * units)), 1,
+                                      FLAT)
+    else:
+        acc, _ = rows_times_weights(a, w, bm, bn, BM, BN, BK)
     z.store(residual.partition((BM, BN)).load((bm, bn)) + acc, idx)
+
+
+@st.kernel
+def gemm_partials(
+    p: st.Mut[f32, (1, "BM", "BN")],
+    a: st.Ref["E", (-1, "K")],
+    w: st.Ref["E", "WS"],
+    *,
+    E: st.DType,
+    BM: int,
+    BN: int,
+    BK: int,
+    K: int,
+    WS: st.Shape,
+    FLAT: bool = True,
+):
+    """Split columns' first launch (``examples/gemm.py``'s ``split_k_gemm`` over the prefill's
+    packed or plain weights): block ``(s, bm, bn)`` of ``S`` splits sums the K units (``FLAT``'s
+    steps, else column tiles) ``s, s + S, ...`` of output tile ``(bm, bn)`` into partial ``s`` of
+    ``p`` (``[S, rows, C * BN]``,
+    f32: the first ``C`` tile columns).  Grid-strided, so every K index is below the unit count
+    (no check in the kernel); each partial tile has one writer."""
+    s, bm, bn = st.tile_block_id()
+    acc = rows_times_weight_steps(a, w, bm, bn, BM, BN, BK, s, weight_steps(w, BN, BK, K, FLAT),
+                                  st.num_tile_blocks()[0], FLAT)
+    p.store(acc.reshape((1, BM, BN)))
+
+
+@st.kernel
+def residual_partials_sum(
+    z: st.Mut[f32, ("FM", "FN")],
+    residual: st.Ref[f32, (-1, -1)],
+    p: st.Ref[f32, (-1, -1, -1)],
+    *,
+    FM: int,
+    FN: int,
+):
+    """Split columns' third launch: each ``FM x FN`` piece of ``z`` in ``p``'s columns (the first
+    ``C * BN``) is ``residual`` plus the sum of its ``S`` partials (``examples/gemm.py``'s
+    ``split_columns_sum``, with the residual added and ``z`` f32); a block past them does nothing
+    (a loop of no trip, whose column is then below ``p``'s pieces: no check left in the kernel)."""
+    fm, fn, _ = st.tile_block_id()
+    pp = p.partition((1, FM, FN))
+    for c in range(fn, min(st.num_tiles(pp, 2), fn + 1)):
+        total = residual.partition((FM, FN)).load((fm, c))
+        for s in range(st.num_tiles(pp, 0)):
+            total = total + pp.load((s, fm, c)).reshape((FM, FN))
+        z.store(total)
 
 
 @st.function
@@ -308,6 +403,7 @@ def prefill_attention(
     QKV: int,
     KVH: int,
     G: int,
+    HEADS_FIRST: bool = False,
 ):
     """Causal attention of the prompt (FlashAttention-2): block ``(t, h)`` takes query rows
     ``t * BM ...`` of query head ``h`` (normalized per head, rotated at their positions, times
@@ -315,8 +411,12 @@ def prefill_attention(
     (``prefill_kv`` wrote them) in tiles of ``BN`` keys, and writes the heads' outputs as columns
     ``h * D ...`` of ``o`` (``[rows, heads * D]``, o_proj's input).  The key tiles every row of
     the block sees whole run unmasked, those on the diagonal masked (``BM`` and ``BN`` powers of
-    two, either the larger: the rows are padded to a multiple of both, so no key tile passes them)."""
-    t, h, _ = st.tile_block_id()
+    two, either the larger: the rows are padded to a multiple of both, so no key tile passes them).
+    The blocks take one head's query tiles together, or with ``HEADS_FIRST`` every head's first
+    query tile, then every head's second, ... (``st.grouped(1)`` over the ``(t, h)`` tiles:
+    ``examples/flash_attention.py``'s ``ORDER = 0``)."""
+    idx = o.tile_index(order=st.grouped(1)) if HEADS_FIRST else o.tile_index()
+    t, h = idx
     kvh = h // G
     rows = st.iota((BM,)).reshape((BM, 1)) + t * BM
     q = qkv.partition((BM, D)).load((t, h))
@@ -334,7 +434,7 @@ def prefill_attention(
     for j in range(full, last):
         kt, vt = pk.load((kvh, j, 0)).reshape((BN, D)), pv.load((kvh, j, 0)).reshape((BN, D))
         m, l, acc = attend(qt, kt, vt, m, l, acc, j * BN, t * BM, (t + 1) * BM, True, True)
-    o.store((acc / l).astype(E))
+    o.store((acc / l).astype(E), idx)
 
 
 @st.kernel
@@ -344,6 +444,6 @@ def take_row(z: st.Mut[f32, ("BH",)], x: st.Ref[f32, (-1, -1)], row: i32, *, BH:
     z.store(x.partition((1, BH)).load((row, bh)).reshape((BH,)))
 
 
-KERNELS = (embed_rows, norm_rows, gemm, gemm_residual, gate_up_gemm, gate_up_stacked_gemm, prefill_kv,
-           prefill_attention, take_row)
+KERNELS = (embed_rows, norm_rows, gemm, gemm_residual, gemm_partials, residual_partials_sum, gate_up_gemm,
+           gate_up_stacked_gemm, prefill_kv, prefill_attention, take_row)
 """Every prefill kernel (the tests check each one's unsafe report is empty)."""

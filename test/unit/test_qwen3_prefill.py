@@ -133,6 +133,87 @@ def group3(weights: dict[str, np.ndarray]) -> Qwen3Decoder:
                         prefill_tiles=tiles)
 
 
+@pytest.mark.parametrize("flat", [True, False], ids=["steps", "column tiles"])
+def test_o_proj_and_down_on_split_columns_prefill_as_the_reference(weights: dict[str, np.ndarray],
+                                                                  flat: bool) -> None:
+    """O_proj and down_proj on split columns (``o_split``, ``down_split`` ``(S, C)``; on Qwen3-4B at
+    2,048 tokens ``gemm_plan`` picks (4, 2) for down): 16 x 32 tiles, the first of 2 tile columns
+    split, down's K (6 packed column tiles of 16, one step each) in 4 grid-strided splits (2, 2,
+    1, 1), o_proj's (2 packed tiles of 2 steps: 4 steps or 2 tiles) in 2, the other column whole;
+    three launches each, so 12 a layer; the logits as the reference's, the loops over steps
+    (``split_flat``) or column tiles."""
+    tiles = replace(TINY_PREFILL, fit=False, cols=32, down_split=(4, 1), o_split=(2, 1), split_flat=flat)
+    d = Qwen3Decoder(TINY, weights, dtype=st.f32, max_positions=32, tiles=TINY_TILES, prefill_tiles=tiles)
+    graph = d.record_prefill(PROMPT_17)
+    assert graph.what == f"{12 * TINY.layers + 7} recorded ops"
+    graph.replay()
+    graph.release()
+    np.testing.assert_allclose(d.read("logits"), forward(TINY, weights, PROMPT_17)[-1], rtol=1e-4, atol=1e-4)
+    with pytest.raises(ValueError, match=r"down_split=\(2, 3\)\): its 64 columns are 2 tiles of 32 .* "
+                                         r"pick \(S, C\) with 1 <= C <= 2 and 1 <= S <= 6"):
+        replace(tiles, down_split=(2, 3)).residual_plan("down", 32, 64, 96, 16)
+
+
+def test_down_takes_gemm_plans_split_columns_where_it_picks_them() -> None:
+    """Qwen3-4B's down_proj (2,560 columns, K = 9,728, packed in 16-row tiles): at 2,048 rows
+    ``examples/gemm.py``'s ``gemm_plan`` (``matmul()``'s) splits the K of the last 2 of 10 tile
+    columns of 128 x 256 in 4 (128 tiles whole: one wave of 132 SMs, 32 in 4 splits), where one
+    launch would be 128 x 128 tiles (2.4 waves); at 512 and 8,192 rows one launch of ``gemm_tile``'s
+    tile.  o_proj (K = 4,096, 8-row packed tiles) takes none: 128 x 256 would hold 32 of them.
+    Without ``split_columns`` or ``fit``, one launch."""
+    tiles = PrefillTiles()
+    assert [tiles.residual_plan("down", rows, 2560, 9728, 16) for rows in (512, 2048, 8192)] == [
+        ((64, 128), 0, 0), ((128, 256), 4, 2), ((128, 256), 0, 0)]
+    assert tiles.residual_plan("o", 2048, 2560, 4096, 8) == ((128, 128), 0, 0)
+    assert PrefillTiles(plan_rows=2048).residual_plan("down", 128, 2560, 9728, 16) == ((128, 256), 4, 2)
+    assert PrefillTiles(split_columns=False).residual_plan("down", 2048, 2560, 9728, 16) == ((128, 128), 0, 0)
+    assert PrefillTiles(fit=False).residual_plan("down", 2048, 2560, 9728, 16) == ((128, 128), 0, 0)
+
+
+def test_the_attention_takes_flash_attentions_plan(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Qwen3-4B's causal attention (head dimension 128) on ``examples/flash_attention.py``'s
+    ``attention_plan``: 64 query rows at occupancy 2, the heads first (its ``ORDER = 0``) and the
+    output stored from registers up to 2,048 rows; 64 rows, one head's query tiles together and
+    from registers up to 6,144; 128 rows at 8 warps above (its grouped ``ORDER = 4`` taken as one
+    head's tiles together); without ``attention_plan``, for a plan whose key tile is not
+    ``attention``, or a reversed or persistent one, the fields' tiles, one head's query tiles
+    together."""
+    tiles = PrefillTiles()
+    occupancy2, warps8 = {"sm_90": {"occupancy": 2}}, {"sm_90": {"num_worker_warps_per_cta": 8}}
+    for rows, queries, heads_first, hints, stored in ((512, 64, True, occupancy2, True),
+                                                      (2048, 64, True, occupancy2, True),
+                                                      (4096, 64, False, occupancy2, True),
+                                                      (8192, 128, False, warps8, False)):
+        kernel, got, first = tiles.attention_kernel(rows, 128)
+        assert (got, first, kernel.options.optimization_hints) == (queries, heads_first, hints), rows
+        assert (kernel.options.store_hints == P.REGISTER_STORE) == stored, rows
+    assert PrefillTiles(attention_plan=False).attention_kernel(2048, 128)[1:] == (64, False)
+    assert PrefillTiles(attention=64).attention_kernel(2048, 128)[1:] == (64, False)  # the plan's keys: 128
+    for plan in (P.attention_plan(128, True, 2048)._replace(reverse=True),
+                 P.attention_plan(128, True, 8192)._replace(persistent=True)):  # kinds the prefill's kernel runs not
+        monkeypatch.setattr(P, "attention_plan", lambda d, causal, seq, plan=plan: plan)
+        assert tiles.attention_kernel(8192, 128)[1:] == (128, False)
+
+
+def test_the_attention_writes_the_same_tiles_heads_first() -> None:
+    """The causal attention's blocks taking the heads first (``HEADS_FIRST``, the grouped order)
+    write every tile, each as the blocks taking one head's query tiles together write it (the
+    prefill tests check that order against the reference)."""
+    rng = np.random.default_rng(5)
+    kvh, g, d, rows = 2, 2, 16, 32
+    inputs = (rng.standard_normal((rows, (g + 2) * kvh * d)).astype(np.float32), np.ones(d, np.float32),
+              (1e4 ** -(np.arange(d // 2) / (d // 2))).astype(np.float32),
+              *(rng.standard_normal((kvh, rows, d)).astype(np.float32) for _ in range(2)))
+    outputs = []
+    for heads_first in (False, True):
+        out = st.from_numpy(np.full((rows, g * kvh * d), np.nan, np.float32)).sync()
+        o, *_ = P.prefill_attention(out.partition((8, d)), *(st.from_numpy(a).sync() for a in inputs), 1e-6,
+                                    d ** -0.5, BN=16, KVH=kvh, G=g, HEADS_FIRST=heads_first).sync()
+        outputs.append(o.unpartition().numpy())
+    assert not np.isnan(outputs[1]).any()
+    np.testing.assert_array_equal(outputs[1], outputs[0])
+
+
 def test_a_group_of_three_query_heads_prefills_as_the_reference() -> None:
     weights = random_weights(TINY_GROUP3, seed=1)
     d = group3(weights)
@@ -183,11 +264,13 @@ LAUNCHED = {
     P.embed_rows: dict(E=st.bf16, BH=16),
     P.norm_rows: dict(E=st.bf16, BM=2, BN=128, K=100),
     P.gemm: dict(E=st.bf16, BM=16, BN=16, BK=16, K=64, WS=(8, 4, 16, 16), G=8),
-    P.gemm_residual: dict(E=st.bf16, BM=16, BN=16, BK=16, K=64, WS=(64, 64), G=8),
+    P.gemm_residual: dict(E=st.bf16, BM=16, BN=16, BK=16, K=64, WS=(4, 4, 16, 16), G=8, SPLIT=2),
+    P.gemm_partials: dict(E=st.bf16, BM=16, BN=16, BK=16, K=64, WS=(4, 4, 16, 16)),
+    P.residual_partials_sum: dict(FM=16, FN=16),
     P.gate_up_gemm: dict(E=st.bf16, BM=16, BN=16, BK=16, K=64, WS=(6, 4, 16, 16), G=8, JOINED=True),
     P.gate_up_stacked_gemm: dict(E=st.bf16, BM=16, BN=16, BK=16, K=64, WS=(2, 6, 4, 16, 16), G=8),
     P.prefill_kv: dict(E=st.bf16, BM=16, D=16, HALF=8, QKV=128, KVH=2, G=2),
-    P.prefill_attention: dict(E=st.bf16, BM=16, BN=32, D=16, HALF=8, QKV=128, KVH=2, G=2),
+    P.prefill_attention: dict(E=st.bf16, BM=16, BN=32, D=16, HALF=8, QKV=128, KVH=2, G=2, HEADS_FIRST=True),
     P.take_row: dict(BH=16),
 }
 
@@ -260,8 +343,8 @@ def test_short_prompts_take_64_row_query_tiles_over_128_key_tiles() -> None:
     tiles = PrefillTiles()
     for rows, queries, hints in ((512, 64, {"sm_90": {"occupancy": 2}}), (4096, 64, {"sm_90": {"occupancy": 2}}),
                                  (8192, 128, {"sm_90": {"num_worker_warps_per_cta": 8}})):
-        kernel, got = tiles.attention_kernel(rows)
-        assert (got, kernel.options.optimization_hints) == (queries, hints), rows
+        kernel, got, heads_first = tiles.attention_kernel(rows)  # no head dimension: the fields' tiles
+        assert (got, kernel.options.optimization_hints, heads_first) == (queries, hints, False), rows
     assert PrefillTiles(plan_rows=8192).attention_kernel(512)[1] == 128  # a long prompt's tiles, built on a short one
     assert PrefillTiles(short_queries=None).attention_kernel(512)[1] == 128
     assert PrefillTiles(short_rows=16384).attention_kernel(8192)[1] == 64
