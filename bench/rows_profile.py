@@ -62,9 +62,14 @@ class Profiled:
 CASES = (
     # layer_norm 16-bit at 1024: 0.98 of Triton, no reason found by timings; one row a block loaded
     # and stored directly (rms_norm's default: 1.06x the time here in run -s7) beside it
-    Profiled("layer_norm f16 1024", {"one row, direct": dict(
-        BM=1, BN=1024, optimization_hints=sm_90(), store_hints=sm_90(**DIRECT_STORES),
-        load_hints=sm_90(**DIRECT_LOADS))}),
+    Profiled("layer_norm f16 1024", {
+        "one row, direct": dict(BM=1, BN=1024, optimization_hints=sm_90(), store_hints=sm_90(**DIRECT_STORES),
+                                load_hints=sm_90(**DIRECT_LOADS)),
+        "4 rows, 8 warps, direct": dict(BM=4, BN=1024, optimization_hints=sm_90(num_worker_warps_per_cta=8),
+                                        store_hints=sm_90(**DIRECT_STORES), load_hints=sm_90(**DIRECT_LOADS))}),
+    # 16-bit softmax and log-softmax at 1024: level with Triton within 1.5%, the side flipping between runs
+    Profiled("softmax f16 1024", {}),
+    Profiled("log_softmax bf16 1024", {}),
     # 16-bit softmax at 16384: the looped kernel reads a row twice; one tile holding the row with
     # tileiras's most worker warps (8) beside it
     Profiled("softmax f16 16384", {"one tile, 8 warps, direct stores": dict(
@@ -112,6 +117,15 @@ def _case(name: str) -> bench_kernels.Case:
     return case
 
 
+def _named(names: list[str] | None) -> list[Profiled]:
+    """The ``CASES`` of ``names`` (``None``: all), a name not among them refused."""
+    known = {profiled.case: profiled for profiled in CASES}
+    unknown = [name for name in names or [] if name not in known]
+    if unknown:
+        raise SystemExit(f"--cases: {', '.join(unknown)} not among bench/rows_profile.py's CASES ({', '.join(known)})")
+    return [known[name] for name in names] if names else list(CASES)
+
+
 def _one_tile(case: bench_kernels.Case, config: dict[str, Any]) -> Any:
     """The case's one-tile kernel with ``config``'s hints."""
     name = "softmax" if case.workload == "log_softmax" else case.workload
@@ -150,15 +164,16 @@ def build(arch: str) -> int:
     return 0
 
 
-def run(out: Path) -> int:
-    """Every way once, checked, then one launch of each in the profiler's range; ``profile.json``."""
+def run(out: Path, names: list[str] | None = None) -> int:
+    """Every way of the ``CASES`` named (``None``: all) once, checked, then one launch of each in the
+    profiler's range; ``profile.json``."""
     import torch
 
     stream = torch.cuda.ExternalStream(int(st.current_backend().default_stream.handle))
     launches: list[tuple[dict[str, Any], Callable[[], Any]]] = []
     held: list[Any] = []
     with torch.cuda.stream(stream):
-        for profiled in CASES:
+        for profiled in _named(names):
             case = _case(profiled.case)
             a = bench_kernels._inputs(case, torch)
             reference = bench_kernels._torch_calls(case, a, torch)["torch"]()
@@ -237,6 +252,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out", type=Path, nargs="?", help="the folder for profile.json (and details.csv: --summary)")
     parser.add_argument("--build", metavar="ARCH", help="compile the extra configs for ARCH here (no GPU needed)")
+    parser.add_argument("--cases", help="comma-separated case names of CASES to profile (default: all)")
     parser.add_argument("--summary", action="store_true",
                         help="OUT/profile.md from OUT/profile.json and OUT/details.csv")
     args = parser.parse_args(argv)
@@ -251,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     if st.current_backend().name != "cuda":
         print("bench/rows_profile.py profiles kernels on a GPU; this machine runs the CPU interpreter", file=sys.stderr)
         return 1
-    return run(args.out)
+    return run(args.out, args.cases.split(",") if args.cases else None)
 
 
 if __name__ == "__main__":
