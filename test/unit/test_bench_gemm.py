@@ -1,8 +1,9 @@
 """bench/gemm.py's plan of what it times and builds, on the CPU (the timing itself needs a GPU).
 
-``matmul()``'s config is the one ``gemm_plan`` picks, so the benchmark times what a user gets; a
-split-columns plan builds all three launches' cubins (their specs as a launch derives them);
-``--problems`` keeps only the named problems and refuses a label it does not time.
+``matmul()``'s config is the one ``gemm_plan`` picks and ``scaled_mm()``'s the persistent FP8 kernel,
+so the benchmark times what a user gets; a split-columns plan builds all three launches' cubins
+(their specs as a launch derives them); ``--problems`` keeps only the named problems and refuses a
+label it does not time.
 """
 
 from __future__ import annotations
@@ -44,3 +45,9 @@ def test_an_unknown_problem_label_is_refused_with_the_labels_there_are(capsys: p
         GEMM_BENCH.main(["--only", "candidates", "--problems", "down M=999"])
     assert "--problems down M=999: each must be a label of the problems --only candidates times: QKV M=128, " \
            "down M=1024" in capsys.readouterr().err
+
+
+def test_scaled_mm_is_timed_as_the_persistent_fp8_kernel_it_launches() -> None:
+    config = GEMM_BENCH.shipped(8192, 8192, 8192, fp8=True)
+    assert config == GEMM_BENCH.Config(128, 128, 128, warps8=True, group=8, fp8=True, persistent=True)
+    assert config.name == "fp8 persistent 128x128x128 (warps 8, grouped 8)"
