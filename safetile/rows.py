@@ -178,7 +178,9 @@ block, 28 registers and 128 threads (``layer_norm_row`` 34), where with TMA load
 255 registers over 256 threads (sm_90, tileiras 13.4).  Softmax loads this way already (its ``-inf``
 padding is none the TMA fills).  Measured (run -s7, docs/benchmarks.md §5): 16-bit rms_norm's default
 up to 2048 columns (1.6% less time than TMA loads and stores), a tie for the f32 norms at 256-1024
-columns, slower for 16-bit layer_norm (1.03-1.06x) and at 4096 and 16384 columns (1.06-1.64x)."""
+columns, slower for 16-bit layer_norm (1.03-1.06x) and at 4096 and 16384 columns (1.06-1.64x); run -s8:
+16-bit layer_norm's 8 rows of 1024 at occupancy 4 loaded directly, 0.4% under TMA loads (the tuner's
+pick at 1024 columns, 1.24x at 256)."""
 WARPS_8_OCCUPANCY_2: Hints = {"num_worker_warps_per_cta": 8, "occupancy": 2}
 """Eight worker warps a block, two blocks a multiprocessor (80 registers): the looped softmax's and
 16-bit rms_norm's pick (runs -B and -C, docs/benchmarks.md §5)."""
@@ -241,7 +243,10 @@ SOFTMAX = RowTable(
         # occupancy 2 lost to the one-tile kernel's candidates at 256-4096 columns (run -C).  16-bit tiles of
         # 4096 at 2 spill (120-320 bytes) since the first pass runs in two loops (REREAD), dropped (run -s5);
         # with direct stores bf16 ones at 3 spill 336 bytes, with 8 warps at 2 they take 55 registers and
-        # ran 1.12x the default's time
+        # ran 1.12x the default's time.  f32 tiles of 16384 with 8 warps at 2, direct stores (105 registers,
+        # run -s8): the pick of softmax and log-softmax at 65,536 and log-softmax at 262,144 columns (f32
+        # log-softmax at 65,536 2013 GB/s against 1941 with tiles of 8192 in run -s7; that run's tuning
+        # times were not kept, so the default stays)
         16: [(16384, [(8192, WARPS_8_OCCUPANCY_2, DIRECT_STORES), (16384, WARPS_8_OCCUPANCY_2, DIRECT_STORES),
                       (16384, WARPS_8_OCCUPANCY_2), (4096, WARPS_8_OCCUPANCY_2, DIRECT_STORES)]),
              (None, [(16384, WARPS_8_OCCUPANCY_2, DIRECT_STORES), (8192, WARPS_8_OCCUPANCY_2, DIRECT_STORES),
@@ -305,14 +310,18 @@ LAYER_NORM = RowTable(
         # a row of 16384 in one tile at 2 too (0.96 of Triton, 0.67 looped; run -B).  Direct stores at 8192
         # a block: 1.01x at 1024 columns (run -s6; at rows of 128 columns or fewer f16 spills 240 bytes).
         # Loaded and stored directly (run -s7), as rms_norm's default: 1024 a block 1.06x the default's summed
-        # time at 256-1024 columns, 4096 at occupancy 8 1.028x, a row of 4096 with 8 warps 1.13x: dropped
+        # time at 256-1024 columns, 4096 at occupancy 8 1.028x, a row of 4096 with 8 warps 1.13x: dropped.
+        # Run -s8 (tuning.md of -s8b): 8192 loaded and stored directly at occupancy 4 (85 registers) the pick
+        # at 1024 columns (0.995-0.996x the time of direct stores alone, 0.98x the 16384 at 2), 1.24x the
+        # default at 256 columns: the summed time keeps the default (direct stores alone 0.995x it); 2048
+        # loaded directly with no hint 1.05x the pick, dropped, as 4, 8 and 16 rows of 1024 with 8 worker
+        # warps, direct (56-91 registers: 1.34-1.59x).  The counters (ncu, docs/benchmarks.md §5 "Run -s8"):
+        # the pick at 31% occupancy (its 85 registers), one row a block (34) at 68% issuing 1.65x the
+        # pick's instructions; Triton's one row of 4 warps at 93% with 32 registers
         16: [(128, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
              (2048, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6}),
                      (8192, {"occupancy": 4}, DIRECT_STORES), (16384, {"occupancy": 2}, DIRECT_STORES),
-                     (2048, {}, DIRECT_STORES, DIRECT_LOADS), (8192, {"occupancy": 4}, DIRECT_STORES, DIRECT_LOADS),
-                     (8192, {"num_worker_warps_per_cta": 8}, DIRECT_STORES, DIRECT_LOADS),
-                     (4096, {"num_worker_warps_per_cta": 8}, DIRECT_STORES, DIRECT_LOADS),
-                     (16384, WARPS_8_OCCUPANCY_2, DIRECT_STORES, DIRECT_LOADS)]),
+                     (8192, {"occupancy": 4}, DIRECT_STORES, DIRECT_LOADS)]),
              (4096, [(4096, {"occupancy": 6}), (8192, {"occupancy": 4}), (4096, {"occupancy": 4})]),
              (8192, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
              (None, _LAYER_NORM_ROW_16384)],
