@@ -301,6 +301,15 @@ _LAYER_NORM_ROW_16384: Sequence[Choice] = [(16384, {"occupancy": 2}, DIRECT_STOR
 1.03-1.07x TMA stores in both calls of run -s6; those 1.46x no hint (dropped since run -s7), 1.5x the
 looped kernel, run -B)."""
 
+_LAYER_NORM_16_UP_TO_2048: Sequence[Choice] = [
+    (8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6}),
+    (8192, {"occupancy": 4}, DIRECT_STORES), (16384, {"occupancy": 2}, DIRECT_STORES),
+    (8192, {"occupancy": 4}, DIRECT_STORES, DIRECT_LOADS)]
+"""16-bit layer_norm's one-tile candidates at row tiles of 256-2048 (``LAYER_NORM``'s comment says what each
+ran); at 1024 two more, 8 rows loaded and stored directly at occupancy 8 and 6 (64 and 71 registers: 50% and
+37.5% occupancy where the pick at 4, 85 registers, has 31%, by run -s8's counters), compiled but not yet
+timed: at occupancy 8 they spill at row tiles of 256 (8 bytes), both do at 2048 (120-168 bytes)."""
+
 LAYER_NORM = RowTable(
     "layer_norm",
     one_tile={
@@ -319,9 +328,10 @@ LAYER_NORM = RowTable(
         # the pick at 31% occupancy (its 85 registers), one row a block (34) at 68% issuing 1.65x the
         # pick's instructions; Triton's one row of 4 warps at 93% with 32 registers
         16: [(128, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
-             (2048, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6}),
-                     (8192, {"occupancy": 4}, DIRECT_STORES), (16384, {"occupancy": 2}, DIRECT_STORES),
-                     (8192, {"occupancy": 4}, DIRECT_STORES, DIRECT_LOADS)]),
+             (512, _LAYER_NORM_16_UP_TO_2048),
+             (1024, [*_LAYER_NORM_16_UP_TO_2048, (8192, {"occupancy": 8}, DIRECT_STORES, DIRECT_LOADS),
+                     (8192, {"occupancy": 6}, DIRECT_STORES, DIRECT_LOADS)]),
+             (2048, _LAYER_NORM_16_UP_TO_2048),
              (4096, [(4096, {"occupancy": 6}), (8192, {"occupancy": 4}), (4096, {"occupancy": 4})]),
              (8192, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
              (None, _LAYER_NORM_ROW_16384)],
