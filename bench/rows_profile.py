@@ -5,7 +5,7 @@
         --section Occupancy --section WarpStateStats --section ComputeWorkloadAnalysis \\
         --section MemoryWorkloadAnalysis --section SchedulerStats \\
         --metrics dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,$STALLS \\
-        --export OUT/rows python bench/rows_profile.py OUT [--cases "softmax f16 1024,..."]   # on the GPU
+        --export OUT/rows python bench/rows_profile.py OUT [--cases "softmax f16 1024,..."]  # on the GPU
     # STALLS: smsp__average_warps_issue_stalled_<reason>_per_issue_active.ratio, comma-separated, for
     # long_scoreboard, short_scoreboard, wait, barrier, lg_throttle, mio_throttle, math_pipe_throttle, not_selected
     ncu --import OUT/rows.ncu-rep --csv --page details > OUT/details.csv
@@ -18,8 +18,9 @@ bytes moved, achieved occupancy and waves, where warps stall, registers).
 ``CASES`` names each profiled case (``bench/kernels.py``'s ``Case``) and, beside our launcher's
 pick (``launch_row``: the ``st.autotune`` record on disk where ``bench/kernels.py`` ran the case
 before in the same cache, else timed here first, under the profiler, which may pick another
-config than a run would), the configs of ``safetile/rows.py``'s kernels also profiled.  Every way of a case runs once outside the profiler's range (Triton's JIT, the cubin
-load, the tuning) and is checked against torch; then ``torch.cuda.profiler`` opens the range for
+config than a run would), the configs of ``safetile/rows.py``'s kernels also profiled.  Every way
+of a case runs once outside the profiler's range (Triton's JIT, the cubin load, the tuning) and is
+checked against torch; then ``torch.cuda.profiler`` opens the range for
 one launch of each way (ncu's ``--profile-from-start off``; its default cache control flushes the
 L2 before each replay pass).  A copy kernel (``torch.neg`` over 128 MiB of f32: one read and one
 write an element) is profiled last: the ceiling a row kernel's DRAM throughput is read against.
