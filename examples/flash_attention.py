@@ -250,19 +250,18 @@ class Plan(NamedTuple):
 
 
 PLANS: dict[tuple[int, int], tuple[tuple[int | None, Plan], ...]] = {
-    (64, 0): ((2048, Plan(64, 128, 1, register_store=True)), (None, Plan(128, 128, 1, latency=2))),
-    (64, 1): ((2048, Plan(64, 128, 0, register_store=True)), (6144, Plan(64, 128, 0, register_store=True)),
-              (None, Plan(64, 128, 1))),
-    (128, 0): ((2048, Plan(64, 128, 1, register_store=True)), (None, Plan(128, 128, 1, register_store=True))),
-    (128, 1): ((2048, Plan(64, 128, 0, register_store=True)), (6144, Plan(64, 128, 1, register_store=True)),
-               (None, Plan(128, 128, 4))),
+    (64, 0): ((2048, Plan(64, 128, 1, register_store=True)), (None, Plan(128, 128, 1, latency=2, persistent=True))),
+    (64, 1): ((6144, Plan(64, 128, 0, register_store=True, reverse=True)), (None, Plan(128, 128, 4, reverse=True))),
+    (128, 0): ((2048, Plan(64, 128, 1)), (None, Plan(128, 128, 1, register_store=True))),
+    (128, 1): ((2048, Plan(64, 128, 0, register_store=True, reverse=True)), (None, Plan(128, 128, 4, reverse=True))),
 }
 """Per ``(head dimension, causal)``, rules ``(longest sequence, plan)``: the first whose bound holds
 the sequence applies (``None``: any).  Each plan is the one ``bench/attention_candidates.py``
-picked on an H100 (session 17, docs/benchmarks.md section 5) among ``bench/kernels.py``'s
-``ATTENTION_CANDIDATES`` at S = 1024, 4096 and 8192 (32 heads, f16): the faster of the probe's
-two fastest by cuDNN's burst ratio at S = 1024, by the steady one from 4096.  The bounds sit
-between the measured lengths (2048, 6144); one rule stands for two lengths that picked the same."""
+picked on an H100 (session 18, run -s8, docs/benchmarks.md section 5) among ``bench/kernels.py``'s
+``ATTENTION_CANDIDATES`` and ``ATTENTION_PERSISTENT_AND_REVERSED`` at S = 1024, 4096 and 8192 (32
+heads, f16): the fastest of the probe's two fastest and the plan shipped before by cuDNN's burst
+ratio at S = 1024, by the steady one from 4096.  The bounds sit between the measured lengths (2048,
+6144); one rule stands for the lengths that picked the same."""
 DEFAULT_PLAN = Plan(128, 128, 1)
 """Head dimensions not measured: 128x128 tiles in the grouped order."""
 
