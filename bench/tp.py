@@ -146,7 +146,8 @@ class FusedRank(Qwen3Decoder):
 
     def _row_parallel(self, run: Any, hint: Any, out: tuple[str, tuple[int]], residual: str, x: str, w: Any,
                       **generics: Any) -> None:
-        peer_projection(self._launch, run, hint, out, residual, x, w, 0, self.config.hidden, **generics)
+        peer_projection(self._launch, run, hint, out, residual, x, w, 0, self.config.hidden, self.tiles.gemv_warps,
+                        **generics)
 
 
 def build_peer(hidden: int) -> None:
@@ -423,12 +424,14 @@ def rank_main(out: Path, task: str) -> None:
             save()
     elif kind == "peer":  # peer-check: peer.py's all-reduces against the one-shot, on a short 14B
         check = replace(QWEN3_14B, layers=PEER_CHECK_LAYERS)
+        results["peer_right"] = {}
         for all_reduce in ("one-shot", *PEER_WAYS):
             sharded(PEER_CHECK_NAME, check, all_reduce, ())
             dist.barrier()
-        results["peer_right"] = {way: _same_sums(results["runs"], PEER_CHECK_NAME, way, "one-shot")
-                                 for way in PEER_WAYS}
-        save()
+            if all_reduce in PEER_WAYS:  # each verdict saved as it comes: a later way's hang keeps it
+                results["peer_right"][all_reduce] = _same_sums(results["runs"], PEER_CHECK_NAME, all_reduce,
+                                                               "one-shot")
+                save()
     else:
         # The pair's all-reduce first (the baseline), then TP=1, then the other all-reduces on
         # 14B (peer.py's only where peer-check found them right: a pair they hang ends at the

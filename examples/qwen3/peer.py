@@ -103,15 +103,34 @@ def tile(n: int) -> int:
     return math.gcd(n, 1024)
 
 
+LANES = 128
+"""The threads of a block of a kernel that calls ``exchange`` (4 warps: tileiras's choice where no
+``num_worker_warps_per_cta`` hint says otherwise); ``lanes`` gives it for a hint."""
+
+
+def lanes(warps: int | None) -> int:
+    """``LANES`` of a block of ``warps`` worker warps (``None``: tileiras's choice, 4)."""
+    return LANES if warps is None else 32 * warps
+
+
 @st.function
-def exchange(mine, b, steps, inbox, peer_inbox, alarm, site, N, PHASE, PATIENCE):
+def exchange(mine, b, steps, inbox, peer_inbox, alarm, site, N, PHASE, PATIENCE, LANES):
     """``mine`` (block ``b``'s tile of this rank's partial sums, ``(BN,)`` f32) plus the other
     rank's same tile at ``site``: the module's protocol, steps 1 and 2 (``PHASE``: one half or
-    both; a wait gives up after ``PATIENCE`` turns)."""
+    both; a wait gives up after ``PATIENCE`` turns).  The wait reads the words into a tile of
+    ``W = max(BN, LANES)`` lanes (each word ``W / BN`` times), at least one a thread of the block
+    (``LANES``): so the least step is a reduction across the whole block, whose one result every
+    thread takes.  A tile of fewer lanes than threads is held by each warp whole and reduced
+    within it: each warp reads the words at its own time and may leave the loop a turn before
+    another, and the loop's barrier then waits for a warp that has left (the fused projection's
+    8-row tiles hung so on two H200s, session 18)."""
     BN = mine.shape[0]
+    W = max(BN, LANES)
     assert N % BN == 0, "a block sums BN elements of the N: BN divides N"
+    assert W % BN == 0, "the wait's lanes hold each word alike: BN divides LANES (powers of two)"
     epoch = steps.load_tile((1,), (0,)).reshape(()) + 1
     at = st.iota((BN,)) + (site * N + b * BN)
+    waits_at = at if W == BN else st.iota((W,)) % BN + (site * N + b * BN)
     theirs = st.zeros((BN,), f32)
     with st.unsafe():
         if PHASE != RECEIVE:
@@ -130,17 +149,19 @@ def exchange(mine, b, steps, inbox, peer_inbox, alarm, site, N, PHASE, PATIENCE)
             # again, so every launch after it ends and the process with them (its sums are
             # wrong: the host refuses them, ``check_alarm``); read like the words, so the block
             # agrees.
-            alarmed = st.min(st.load_ptr(st.offset(alarm, st.zeros((BN,), i32))), 0)
-            words = st.load_ptr(st.offset(inbox, at), ordering="relaxed", scope="system")
+            alarmed = st.min(st.load_ptr(st.offset(alarm, st.zeros((W,), i32))), 0)
+            words = st.load_ptr(st.offset(inbox, waits_at), ordering="relaxed", scope="system")
             seen = st.min((words >> 32).astype(i32), 0)
             turns = (alarmed != 0).astype(i32) * PATIENCE
             while (seen != epoch) & (turns < PATIENCE):
                 turns += 1
-                words = st.load_ptr(st.offset(inbox, at), ordering="relaxed", scope="system")
+                words = st.load_ptr(st.offset(inbox, waits_at), ordering="relaxed", scope="system")
                 seen = st.min((words >> 32).astype(i32), 0)
             if (seen != epoch) & (alarmed == 0):
                 st.atomic_rmw(st.offset(alarm, st.zeros((1,), i32)), epoch.reshape((1,)), "xchg")
                 st.atomic_rmw(st.offset(alarm, st.zeros((1,), i32) + 1), st.zeros((1,), i32) + site, "xchg")
+            if W != BN:  # every copy of a word holds the step's word: the first BN lanes are the tile
+                words = st.extract(words, (0,), (BN,))
             theirs = st.bitcast(words.astype(i32), f32)
     return mine + theirs
 
@@ -158,12 +179,13 @@ def peer_sum(
     N: int,
     PHASE: int = BOTH,
     PATIENCE: int = PATIENCE,
+    LANES: int = LANES,
 ):
     """``z += the other rank's z`` at ``site`` (the module's protocol), ``z`` of ``N`` elements in
     blocks of ``BN``: ``inbox`` this rank's, ``peer_inbox`` the other's, ``alarm`` this rank's
     watchdog (``ALARM``): a wait gives up after ``PATIENCE`` turns."""
     b, _, _ = st.tile_block_id()
-    z.store(exchange(st.load_tile_mut(z), b, steps, inbox, peer_inbox, alarm, site, N, PHASE, PATIENCE))
+    z.store(exchange(st.load_tile_mut(z), b, steps, inbox, peer_inbox, alarm, site, N, PHASE, PATIENCE, LANES))
 
 
 @st.kernel(early_reads=("w",))
@@ -188,6 +210,7 @@ def gemv_peer_sum(
     EARLY_TMA: bool = False,
     PHASE: int = BOTH,
     PATIENCE: int = PATIENCE,
+    LANES: int = LANES,
 ):
     """``kernels.gemv_residual`` and ``peer_sum`` in one launch (tp.py's ``all_reduce="peer-fused"``):
     block ``b`` computes its rows of ``residual + w @ x`` (this rank's partial sums) and exchanges
@@ -198,7 +221,7 @@ def gemv_peer_sum(
     were (blocks start in order), so every wait has its partner running or done."""
     b, _, _ = st.tile_block_id()
     mine = residual.partition((BN,)).load((b,)) + matvec(w, x, b, BN, BK, EARLY, EARLY_TMA)
-    z.store(exchange(mine, b, steps, inbox, peer_inbox, alarm, site, N, PHASE, PATIENCE))
+    z.store(exchange(mine, b, steps, inbox, peer_inbox, alarm, site, N, PHASE, PATIENCE, LANES))
 
 
 @st.kernel

@@ -146,13 +146,14 @@ def shard(config: Config, weights: Mapping[str, Any], rank: int, world: int) -> 
 
 
 def peer_projection(launch: Any, run: Any, hint: Any, out: tuple[str, tuple[int]], residual: str, x: str, w: Any,
-                    site: int, hidden: int, **generics: Any) -> None:
+                    site: int, hidden: int, warps: int | None, **generics: Any) -> None:
     """``all_reduce="peer-fused"``'s row-parallel projection (o_proj, down) through ``launch`` (a
     decoder's ``_launch``): ``out = residual + w @ x`` summed over the two ranks at ``site`` in one
-    launch (``peer.gemv_peer_sum``, with the hints ``hint`` gives ``gemv_residual``), on the
-    decoder's ``steps``, ``inbox``, ``peer_inbox`` and ``alarm`` (``ShardedDecoder._peer_memory``)."""
+    launch (``peer.gemv_peer_sum``, with the hints ``hint`` gives ``gemv_residual``, ``warps`` its
+    worker warps: ``Tiles.gemv_warps``), on the decoder's ``steps``, ``inbox``, ``peer_inbox`` and
+    ``alarm`` (``ShardedDecoder._peer_memory``)."""
     launch(run, hint(peer.gemv_peer_sum), out, residual, x, w, "steps", "inbox", "peer_inbox", "alarm", site,
-           N=hidden, **generics)
+           N=hidden, LANES=peer.lanes(warps), **generics)
 
 
 class ShardedDecoder(Qwen3Decoder):
@@ -278,7 +279,7 @@ class ShardedDecoder(Qwen3Decoder):
             super()._row_parallel(run, hint, out, residual, x, w, **generics)
             return
         peer_projection(self._launch, run, hint, out, self._residual(residual), x, w, self.site, self.config.hidden,
-                        **generics)
+                        self.tiles.gemv_warps, **generics)
         self.site += 1
 
     def _sum(self, vector: Any) -> None:
