@@ -222,6 +222,27 @@ def test_the_fused_projection_sums_two_ranks_as_its_two_launches_do() -> None:
     assert [a.tolist() for a in alarms] == [[0, 0], [0, 0]]
 
 
+def test_every_wait_reads_at_least_a_lane_a_thread() -> None:
+    """peer.py's waits read their words into a tile of at least one lane per thread of the block
+    (``LANES``, ``lanes(warps)``), so the loop's least step is one block-wide value: the fused
+    projection's 8-row tile, reduced warp by warp, left warps a turn apart at the loop's barrier
+    and hung on two H200s (session 18).  Checked on the IR that runs: every pointer load (the
+    alarm's and the words') of ``gemv_peer_sum`` at 8 rows and of ``peer_sum`` at 64 elements
+    spans ``LANES``, or 256 lanes for 8 warps."""
+    import re
+
+    import safetile as st
+    from qwen3.peer import LANES, gemv_peer_sum, lanes, peer_sum
+
+    assert lanes(None) == LANES == 128 and lanes(8) == 256
+    for kernel, values in ((gemv_peer_sum, {"E": st.f32, "BN": 8, "BK": 16, "K": 64, "WS": (4, 4, 8, 16), "N": 32}),
+                           (peer_sum, {"BN": 64, "N": 64})):
+        for width in (LANES, lanes(8)):
+            ir = str(kernel.compile(dict(values, LANES=width)))
+            spans = re.findall(r"load_ptr_tko .*!cuda_tile\.tile<(\d+)x!cuda_tile\.ptr", ir)
+            assert len(spans) == 3 and {int(n) for n in spans} == {width}, spans
+
+
 def test_the_default_all_reduce_is_the_fastest_that_runs_there() -> None:
     """Where none is named: the peer all-reduce on two GPUs (session 17's fastest), torch's
     one-shot on more (the peer one sums two), gloo's on the CPU."""
