@@ -66,9 +66,14 @@ def name(plan: Plan) -> str:
     return " ".join(parts)
 
 
-def candidates(causal: int) -> tuple[Plan, ...]:
+def candidates(case: Case, shipped: bool = False) -> tuple[Plan, ...]:
     """The plans tried at a case: every one of ``PLANS_TRIED``, but the reversed ones causal only
-    (unmasked, every query tile walks the same keys: the order's direction changes nothing)."""
+    (unmasked, every query tile walks the same keys: the order's direction changes nothing); with
+    ``shipped``, the one ``attention`` launches (``--shipped``: a confirming run)."""
+    bh, seq, d = case.shape
+    causal = case.options["causal"]
+    if shipped:
+        return (attention_plan(d, bool(causal), seq),)
     return tuple(p for p in PLANS_TRIED if causal or not p.reverse)
 
 
@@ -76,7 +81,7 @@ def attention_cases() -> list[Case]:
     return [c for c in cases(quick=False) if c.workload == "attention"]
 
 
-def build(arch: str) -> None:
+def build(arch: str, shipped: bool) -> None:
     """Every candidate's cubin for ``arch`` into the cache (each ``(d, causal)`` and sequence as
     the run launches it) and a resources table on stdout."""
     print("| d | causal | plan | registers | spill (bytes) | shared memory (bytes) |")
@@ -85,7 +90,7 @@ def build(arch: str) -> None:
     for case in attention_cases():
         bh, seq, d = case.shape
         q = _matrix(st.f16, case.shape)
-        for plan in candidates(case.options["causal"]):
+        for plan in candidates(case, shipped):
             spec = dict(o=_matrix(st.f16, (bh, seq * d), (1, plan.bm * d)), q=q, k=q, v=q,
                         CAUSAL=case.options["causal"], GROUP=1, **plan.generics())
             (done,) = planned_kernel(plan).warm_up([spec], arch=arch)
@@ -105,7 +110,7 @@ def _launch(plan: Plan, out: Any, a: dict[str, Any], case: Case) -> Any:
 
 
 def run_case(case: Case, torch: Any, stream: Any, sampler: ClockSampler, rounds: int,
-             steady_s: float) -> dict[str, Any]:
+             steady_s: float, shipped: bool) -> dict[str, Any]:
     from torch.nn.attention import SDPBackend, sdpa_kernel
 
     bh, seq, d = case.shape
@@ -124,7 +129,7 @@ def run_case(case: Case, torch: Any, stream: Any, sampler: ClockSampler, rounds:
         calls: dict[str, Any] = {PEER: cudnn}
         errors: dict[str, float] = {}
         held = []
-        for plan in candidates(causal):
+        for plan in candidates(case, shipped):
             out = torch.full_like(a["q"], math.nan)
             prepared = _launch(plan, out, a, case)
             prepared.enqueue()
@@ -140,15 +145,15 @@ def run_case(case: Case, torch: Any, stream: Any, sampler: ClockSampler, rounds:
         spin = lambda: torch.cuda._sleep(SPIN_CYCLES)  # noqa: E731
         probe = Method(rounds=rounds, warm=5, reps=5, cool_s=0.03).compare(calls, PEER, st_stream, spin=spin)
         ranked = sorted((n for n in calls if n != PEER), key=lambda n: -(probe.ratio(n, PEER) or 0))
-        shipped = name(attention_plan(d, bool(causal), seq))
-        finalists = list(dict.fromkeys(ranked[:2] + [shipped]))  # the shipped plan too: new against old
+        shipped_name = name(attention_plan(d, bool(causal), seq))
+        finalists = list(dict.fromkeys(ranked[:2] + [shipped_name]))  # the shipped plan too: new against old
         method = Method(rounds=3, warm=10, reps=3, cool_s=0.1, steady_s=steady_s if seq >= 4096 else 0.0)
         final = method.compare({n: calls[n] for n in finalists + [PEER]}, PEER, st_stream, sampler=sampler,
                                spin=spin)
         for prepared in held:
             prepared.release()
     work = 4.0 * bh * seq * seq * d / (2 if causal else 1)
-    row: dict[str, Any] = dict(case=case.name, d=d, causal=causal, seq=seq, shipped_before=shipped, errors=errors,
+    row: dict[str, Any] = dict(case=case.name, d=d, causal=causal, seq=seq, shipped_before=shipped_name, errors=errors,
                                probe={n: dict(burst_ms=1e3 * min(probe.burst[n]),
                                               ratio=probe.ratio(n, PEER)) for n in calls},
                                probe_orders=probe.orders, ranked=ranked)
@@ -210,7 +215,7 @@ def markdown(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run(out: Path, rounds: int, steady_s: float, budget_s: float) -> None:
+def run(out: Path, rounds: int, steady_s: float, budget_s: float, shipped: bool) -> None:
     import torch
 
     out.mkdir(parents=True, exist_ok=True)
@@ -226,7 +231,7 @@ def run(out: Path, rounds: int, steady_s: float, budget_s: float) -> None:
                 print(f"stopped before {case.name}: {budget_s:.0f} s spent", flush=True)
                 break
             t0 = time.perf_counter()
-            rows.append(run_case(case, torch, stream, sampler, rounds, steady_s))
+            rows.append(run_case(case, torch, stream, sampler, rounds, steady_s, shipped))
             r = rows[-1]
             best = r["pick"]["name"]
             print(f"{case.name}: {best} probe {r['probe'][best]['ratio']:.3f}, final burst "
@@ -246,14 +251,16 @@ def main() -> None:
     parser.add_argument("--steady-s", type=float, default=0.25, help="steady seconds each, finalists, S >= 4096")
     parser.add_argument("--budget-s", type=float, default=1e9, help="start no case after this many seconds")
     parser.add_argument("--repick", type=Path, metavar="DIR", help="here: a run's picks again (see repick)")
+    parser.add_argument("--shipped", action="store_true", help="the plan PLANS ships for each case only "
+                        "(a confirming run of the picks against cuDNN)")
     args = parser.parse_args()
     if args.build:
         os.environ["SAFETILE_AOT_ARCHS"] = args.build
-        build(args.build)
+        build(args.build, args.shipped)
     elif args.repick:
         repick(args.repick)
     elif args.out:
-        run(args.out, args.rounds, args.steady_s, args.budget_s)
+        run(args.out, args.rounds, args.steady_s, args.budget_s, args.shipped)
     else:
         parser.error("give OUT_DIR (on the GPU) or --build ARCH")
 

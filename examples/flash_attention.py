@@ -14,10 +14,20 @@ head's first query tile, then every head's second, ...); with ``ORDER = G``
 (``o.tile_index(order=st.grouped(G))``) they run the query tiles of ``G``
 heads at a time, so the blocks on the GPU at once read the key and value
 tiles of a few heads, which stay in L2 (at S = 8192 and d = 128, 32 heads'
-``k`` and ``v`` are 128 MB, the L2 50 MB).  The output is two-dimensional
-because the grouped order walks a 2-d grid of tiles; every block still
-writes only its own tile (partition-disjointness proves the grouped order
-one to one).
+``k`` and ``v`` are 128 MB, the L2 50 MB).  With ``REVERSE = 1`` either
+order takes the query tiles from the last (``st.grouped(G, reverse=True)``;
+``ORDER = 0`` is then ``st.grouped(ALL_HEADS, ...)``, the same head-fastest
+order): causal, the heaviest query tiles (the most keys) start first and the
+light ones fill the last wave.  The output is two-dimensional because the
+grouped order walks a 2-d grid of tiles; every block still writes only its
+own tile (partition-disjointness proves either order one to one).
+
+``persistent_flash_attention`` is the same work on a fixed grid of one wave
+(``st.MutMapped`` output): each block walks query tiles ``b, b + blocks,
+...`` in the same orders.  tileiras 13.4 already gives each block a producer
+warp of its own (the TMA loads, behind ``mbarrier``s) beside the consumer
+warpgroups, so the persistent form saves the block launches and little
+else (docs/benchmarks.md section 5, session 18).
 
 The softmax scale times ``log2(e)`` is folded into the query tile once, so
 each key tile costs one ``mma`` and one ``exp2``.  Keys past the end of
@@ -34,18 +44,18 @@ dimension, causality and sequence length (tiles, launch order, the output
 stored from registers, the loads' latency hint).
 
 Tiles, hints and order (``PLANS``; docs/benchmarks.md section 5, H100,
-session 17): 64x128 tiles at ``occupancy = 2`` (two blocks an SM, 128
-registers, no spill) are the pick at S = 1024 and causal at S = 4096 (and
-d64 causal 8192), ``BM = BN = 128`` with ``num_worker_warps_per_cta = 8``
-(168 registers, no spill) the rest; the output stored from registers
-(``REGISTER_STORE``) in 8 of the 12 cases measured (up to 6% less time, at
-d64 causal S = 1024); the query tiles of a few heads together (``ORDER`` 1
-or 4, the default 1) at S >= 4096 but d64 causal 4096, the head-fastest
-order (``ORDER = 0``) causal at S = 1024.  The hints follow the query
-tile's height: 8 worker warps from 128 rows, occupancy 2 below.  Tried and
-slower: rescaling lazily (the accumulator rescaled only when a row's max
-grows past ``2**8``: a branch on the max over the block's rows) ran at
-0.61-0.70 of cuDNN with 128x128 tiles against 0.72-0.95 without.
+session 18): causal, the query tiles from the last (``reverse``) in every
+case measured (d64 S = 1024: 1.17 of cuDNN against 1.04 ascending; d128
+S = 1024 1.05 against 0.93, S = 4096 1.00 against 0.89), 64x128 tiles up to
+S = 1024 (d64: 4096), ``BM = BN = 128`` in groups of 4 heads above;
+unmasked, 64x128 tiles at S = 1024 and ``BM = BN = 128`` above (d64: the
+persistent kernel with the loads' ``latency = 2``, within 1% of the other).
+64x128 tiles run at ``occupancy = 2`` (two blocks an SM, 128 registers),
+``BM = 128`` with ``num_worker_warps_per_cta = 8`` (168 registers), no
+spill; the output stored from registers (``REGISTER_STORE``) where picked.
+Tried and slower: rescaling lazily (the accumulator rescaled only when a
+row's max grows past ``2**8``: a branch on the max over the block's rows)
+ran at 0.61-0.70 of cuDNN with 128x128 tiles against 0.72-0.95 without.
 """
 
 import functools
