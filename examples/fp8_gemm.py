@@ -13,13 +13,14 @@ the grouped order, K tiles of 128 (128 bytes a row), and on sm_90 8 worker warps
 spill (with 4 warps: 255 registers and 40 bytes of spill; 128x256 and 256x128 tiles spill 184-200
 bytes even with 8 warps: ``cuobjdump -res-usage``, tileiras 13.4.92).  On an H100 at 8192^3
 (``bench/gemm.py``, docs/benchmarks.md §4, session 18) it ran 0.90 of cuBLAS FP8
-(``torch._scaled_mm``) in burst and 0.87 steady, against 0.84 / 0.82 for ``fp8_gemm`` on the same
-tiles (one block a tile, 4096 blocks) in the same run; under Nsight Compute its tensor pipe is
-active 77% of the SMs' cycles against 70% one block a tile and cuBLAS's 92%.  Tried and slower:
-K tiles of 256 (0.83), 256x64 tiles (0.63); in clusters of 2 (``num_cta_in_cga = 2``) the 128x256
-and 256x128 tiles compile without spill, but tileiras gives each block of the pair half the tile
-(``QGMMA.64x128x32`` from two warpgroups) and they ran 0.75-0.78 (session 17), a deeper load
-pipeline (``latency = 6``) 0.80.
+(``torch._scaled_mm``) in burst in two runs and 0.87-0.89 steady at the power cap, against
+0.84 / 0.82-0.84 for ``fp8_gemm`` on the same tiles (one block a tile, 4096 blocks) in the same
+runs; under Nsight Compute its tensor pipe is busy 80% of the SMs' active cycles against 73% one
+block a tile and cuBLAS's 94%, at the same L2 and DRAM traffic as cuBLAS.  Tried and slower:
+with ``latency = 6`` 0.89 / 0.86, ``latency = 4`` 0.81; one block a tile on K tiles of 256 0.83,
+on 256x64 tiles 0.63; in clusters of 2 (``num_cta_in_cga = 2``) the 128x256 and 256x128 tiles
+compile without spill, but tileiras gives each block of the pair half the tile
+(``QGMMA.64x128x32`` from two warpgroups) and they ran 0.75-0.78 (session 17).
 """
 
 import safetile as st
