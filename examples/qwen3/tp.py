@@ -7,7 +7,8 @@ Each rank holds a shard of every layer (``shard``): the QKV projection column-pa
 row-parallel (the columns of its heads), gate/up column-parallel (``intermediate / world``
 rows), down row-parallel (those columns), and the LM head's rows of ``vocab / world`` tokens;
 the embedding table is whole on every rank (a row per token).  A rank is a ``Qwen3Decoder`` of
-the local shapes (model.py) with three hooks of its step filled in:
+the local shapes (model.py) with hooks of its step filled in (``_row_parallel``, ``_residual``,
+``_reduce``, ``_gather_best``):
 
 * a row-parallel projection adds its product to the residual on rank 0 and to zeros elsewhere
   (``_residual``), and one all-reduce sums the ranks' vectors (``_reduce``): after o_proj and
