@@ -2,7 +2,7 @@
 
     SAFETILE_CACHE_DIR=build/gpu-cache python bench/gemm.py [--quick] [--only projections|candidates|shipped]
                                                             [--tokens 16,128] [--rounds N] [--json out.json]
-                                                            [--problems 'down M=1024,...']
+                                                            [--problems 'down M=1024,...'] [--flush-l2]
     .venv/bin/python bench/gemm.py --build sm_90 [--only ...]  # here, no GPU: every cubin into the cache,
                                                                # and each config's registers/spill/shared memory
     .venv/bin/python bench/gemm.py --plot out.json    # here: out.png, each implementation's ratio to cuBLAS
