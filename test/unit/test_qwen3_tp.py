@@ -227,20 +227,20 @@ def test_every_wait_reads_at_least_a_lane_a_thread() -> None:
     (``LANES``, ``lanes(warps)``), so the loop's least step is one block-wide value: the fused
     projection's 8-row tile, reduced warp by warp, left warps a turn apart at the loop's barrier
     and hung on two H200s (session 18).  Checked on the IR that runs: every pointer load (the
-    alarm's and the words') of ``gemv_peer_sum`` at 8 rows and of ``peer_sum`` at 64 elements
-    spans ``LANES``, or 256 lanes for 8 warps."""
+    alarm's and the words') of ``gemv_peer_sum`` at 8 rows spans ``LANES``, and of ``peer_sum``
+    at 64 elements for 8 warps 256 lanes."""
     import re
 
     import safetile as st
     from qwen3.peer import LANES, gemv_peer_sum, lanes, peer_sum
 
     assert lanes(None) == LANES == 128 and lanes(8) == 256
-    for kernel, values in ((gemv_peer_sum, {"E": st.f32, "BN": 8, "BK": 16, "K": 64, "WS": (4, 4, 8, 16), "N": 32}),
-                           (peer_sum, {"BN": 64, "N": 64})):
-        for width in (LANES, lanes(8)):
-            ir = str(kernel.compile(dict(values, LANES=width)))
-            spans = re.findall(r"load_ptr_tko .*!cuda_tile\.tile<(\d+)x!cuda_tile\.ptr", ir)
-            assert len(spans) == 3 and {int(n) for n in spans} == {width}, spans
+    for kernel, values, width in (
+            (gemv_peer_sum, {"E": st.f32, "BN": 8, "BK": 16, "K": 64, "WS": (4, 4, 8, 16), "N": 32}, LANES),
+            (peer_sum, {"BN": 64, "N": 64, "LANES": lanes(8)}, 256)):
+        ir = str(kernel.compile(values))
+        spans = re.findall(r"load_ptr_tko .*!cuda_tile\.tile<(\d+)x!cuda_tile\.ptr", ir)
+        assert len(spans) == 3 and {int(n) for n in spans} == {width}, spans
 
 
 def test_the_default_all_reduce_is_the_fastest_that_runs_there() -> None:
