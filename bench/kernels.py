@@ -98,8 +98,10 @@ ones), and both.  Same registers and shared memory as the plan without (tileiras
 
 
 def attention_configs(d: int) -> list[dict[str, Any]]:
-    """``ATTENTION_CANDIDATES`` as ``st.autotune`` configs at head dimension ``d``."""
-    return [plan.config(d) for plan in ATTENTION_CANDIDATES]
+    """``ATTENTION_CANDIDATES`` and session 18's reversed plans as ``st.autotune`` configs at head
+    dimension ``d`` (the persistent ones are another kernel's: ``bench/attention_candidates.py``)."""
+    tried = ATTENTION_CANDIDATES + tuple(p for p in ATTENTION_PERSISTENT_AND_REVERSED if not p.persistent)
+    return [plan.config(d) for plan in tried]
 
 
 tuned_attention = {d: st.autotune(configs=attention_configs(d), key=["q", "k", "CAUSAL", "GROUP"])(flash_attention)
