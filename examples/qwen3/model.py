@@ -270,14 +270,16 @@ class PrefillTiles:
         instead, where given); its key tile is ``attention``.  With ``attention_plan`` and a
         ``head_dim``: ``examples/flash_attention.py``'s ``attention_plan`` for a causal attention of
         that head dimension and length, where its key tile is ``attention``, its query tile
-        divides ``row_step`` and it is neither reversed nor persistent (the prefill's kernel runs
-        neither) (its ``ORDER = 0``, head fastest, as ``HEADS_FIRST``; a grouped order as one
-        head's query tiles together; 8 worker warps from 128 query rows, ``short_occupancy``
-        below, and the plan's store and load hints); otherwise the fields'."""
+        divides ``row_step`` and it is not persistent (another kernel's) (its ``ORDER = 0``, head
+        fastest, as ``HEADS_FIRST``; a grouped order as one head's query tiles together; 8 worker
+        warps from 128 query rows, ``short_occupancy`` below, and the plan's store and load
+        hints; its ``reverse``, the query tiles from the last, not taken: the prefill's output
+        is ``[rows, heads * D]``, whose grouped order reverses the heads, not the query tiles);
+        otherwise the fields'."""
         length = self.plan_rows or rows
         if self.attention_plan and head_dim is not None:
             plan = P.attention_plan(head_dim, True, length)
-            if plan.bn == self.attention and self.row_step % plan.bm == 0 and not (plan.reverse or plan.persistent):
+            if plan.bn == self.attention and self.row_step % plan.bm == 0 and not plan.persistent:
                 big = plan.bm >= 128
                 kernel = hinted(P.prefill_attention, plan.latency or None, self.attention_warps if big else None,
                                 None if big else self.short_occupancy)

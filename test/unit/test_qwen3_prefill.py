@@ -172,27 +172,28 @@ def test_down_takes_gemm_plans_split_columns_where_it_picks_them() -> None:
 
 def test_the_attention_takes_flash_attentions_plan(monkeypatch: pytest.MonkeyPatch) -> None:
     """Qwen3-4B's causal attention (head dimension 128) on ``examples/flash_attention.py``'s
-    ``attention_plan``: 64 query rows at occupancy 2, the heads first (its ``ORDER = 0``) and the
-    output stored from registers up to 2,048 rows; 64 rows, one head's query tiles together and
-    from registers up to 6,144; 128 rows at 8 warps above (its grouped ``ORDER = 4`` taken as one
-    head's tiles together); without ``attention_plan``, for a plan whose key tile is not
-    ``attention``, or a reversed or persistent one, the fields' tiles, one head's query tiles
-    together."""
+    ``attention_plan`` (session 18's, reversed: taken unreversed): 64 query rows at occupancy 2,
+    the heads first (its ``ORDER = 0``) and the output stored from registers up to 2,048 rows;
+    128 rows at 8 warps above (its grouped ``ORDER = 4`` taken as one head's tiles together);
+    without ``attention_plan``, for a plan whose key tile is not ``attention``, or a persistent
+    one, the fields' tiles, one head's query tiles together."""
     tiles = PrefillTiles()
     occupancy2, warps8 = {"sm_90": {"occupancy": 2}}, {"sm_90": {"num_worker_warps_per_cta": 8}}
     for rows, queries, heads_first, hints, stored in ((512, 64, True, occupancy2, True),
                                                       (2048, 64, True, occupancy2, True),
-                                                      (4096, 64, False, occupancy2, True),
+                                                      (4096, 128, False, warps8, False),
                                                       (8192, 128, False, warps8, False)):
         kernel, got, first = tiles.attention_kernel(rows, 128)
         assert (got, first, kernel.options.optimization_hints) == (queries, heads_first, hints), rows
         assert (kernel.options.store_hints == P.REGISTER_STORE) == stored, rows
     assert PrefillTiles(attention_plan=False).attention_kernel(2048, 128)[1:] == (64, False)
     assert PrefillTiles(attention=64).attention_kernel(2048, 128)[1:] == (64, False)  # the plan's keys: 128
-    for plan in (P.attention_plan(128, True, 2048)._replace(reverse=True),
-                 P.attention_plan(128, True, 8192)._replace(persistent=True)):  # kinds the prefill's kernel runs not
-        monkeypatch.setattr(P, "attention_plan", lambda d, causal, seq, plan=plan: plan)
-        assert tiles.attention_kernel(8192, 128)[1:] == (128, False)
+    # a persistent plan is another kernel's: the fields' tiles; a reversed one's order is taken unreversed
+    short = P.attention_plan(128, True, 2048)._replace(reverse=True, persistent=False)
+    monkeypatch.setattr(P, "attention_plan", lambda d, causal, seq: short._replace(persistent=True))
+    assert tiles.attention_kernel(8192, 128)[1:] == (128, False)
+    monkeypatch.setattr(P, "attention_plan", lambda d, causal, seq: short)
+    assert tiles.attention_kernel(8192, 128)[1:] == (64, True)
 
 
 def test_the_attention_writes_the_same_tiles_heads_first() -> None:
