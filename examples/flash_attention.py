@@ -46,7 +46,7 @@ stored from registers, the loads' latency hint).
 Tiles, hints and order (``PLANS``; docs/benchmarks.md section 5, H100,
 session 18): causal, the query tiles from the last (``reverse``) in every
 case measured (d64 S = 1024: 1.17 of cuDNN against 1.04 ascending; d128
-S = 1024 1.05 against 0.93, S = 4096 1.00 against 0.89), 64x128 tiles up to
+S = 1024 1.05 against 0.93, S = 4096 0.96-1.00 against 0.89), 64x128 tiles up to
 S = 1024 (d64: 4096), ``BM = BN = 128`` in groups of 4 heads above;
 unmasked, 64x128 tiles at S = 1024 and ``BM = BN = 128`` above (d64: the
 persistent kernel with the loads' ``latency = 2``, within 1% of the other).
