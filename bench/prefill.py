@@ -75,24 +75,22 @@ CHECK = (QWEN3_0_6B, st.f32, 1024, PrefillTiles(rows=64, cols=64, up_cols=64, fi
 the default's edge)."""
 SPEED = (QWEN3_4B, st.bf16, 16384, PrefillTiles())
 """The timed run (the decode's attention merge takes a power-of-two count of key tiles)."""
-SPEED_TILES = {"default": PrefillTiles(), "session 17": PrefillTiles(split_columns=False, attention_plan=False)}
+SPEED_TILES = {"default": PrefillTiles(), "session 17": PrefillTiles(split_columns=False)}
 """The prefill tiles timed, in the same run: the default (down_proj on ``examples/gemm.py``'s split
-columns where its ``gemm_plan`` picks them: 2,048 tokens; the causal attention on
-``examples/flash_attention.py``'s ``attention_plan``: 64-row query tiles, the heads first, the
-output stored from registers up to 2,048 rows) and session 17's (down on one launch of 128 x 128
-tiles at 2,048 tokens; the attention's 64-row query tiles up to 4,096 rows, one head's tiles
-together); gate/up stacked and QKV, o_proj on ``gemm_tiles``' tiles in both.  Session 17 on an
-H100: 11.48 / 34.22 / 144.64 ms at 512 / 2,048 / 8,192 tokens (docs/model.md); gate/up apart
-(``up_stacked=False``) 11.72 / 37.97 / 158.81 ms there, not timed since."""
-LENGTH_TILES = {512: {"o_proj, down split (4, 4)": PrefillTiles(o_split=(4, 4), down_split=(4, 4))},
-                2048: {"o_proj split (2, 4)": PrefillTiles(o_split=(2, 4)),
-                       "split loops over column tiles": PrefillTiles(split_flat=False)}}
-"""Candidates timed at one length beside ``SPEED_TILES``: split columns where ``gemm_plan`` runs
-one launch whose last wave is short.  At 512 tokens o_proj's and down's 64 x 128 tiles (160: 1.2
-waves of 132 SMs): the 16 tile columns of one wave whole, the other 4 (32 tiles) in 4 splits;
-at 2,048 o_proj's 128 x 128 tiles (320: 2.4 waves): 16 columns (256 tiles) whole, 4 (64) in 2;
-and down's split columns with their K loops over column tiles (``split_flat=False``: it spills
-on sm_90, the flat loop does not but takes half the shared memory)."""
+columns where its ``gemm_plan`` picks them: 2,048 tokens) and session 17's (down on one launch
+of 128 x 128 tiles there); gate/up stacked, QKV and o_proj on ``gemm_tiles``' tiles and the
+attention on the fields' tiles in both.  Session 18 on an H100 (docs/model.md): down at 2,048
+tokens 6.10 ms on split columns (4.50 + 1.15 + 0.45, the three launches) against 7.86 on one;
+the whole graph was timed with the attention on ``examples/flash_attention.py``'s plan
+(``attention_plan=True``, then the default): 32.99 ms against 34.44, the attention 6.46 against
+5.87 ms, so the plan is no longer the default."""
+LENGTH_TILES: dict[int, dict[str, PrefillTiles]] = {}
+"""Candidates timed at one length beside ``SPEED_TILES``.  Session 18 (H100, docs/model.md): at 512
+tokens o_proj's and down's 64 x 128 tiles on split columns (``o_split=(4, 4), down_split=(4,
+4)``: 16 of 20 tile columns whole, 4 in 4 splits) 4.11 ms for both against 4.12 on one launch
+each; at 2,048 o_proj's 128 x 128 on split columns (``o_split=(2, 4)``) 3.40 against 3.57 ms;
+down's split columns with their K loops over packed column tiles, each tile's steps unrolled
+(spilling 608-776 bytes a thread) 28.3 against 6.10 ms for the three launches (then dropped)."""
 BREAKDOWN_PROMPTS = (512, 2048, 8192)
 """The prompt lengths whose prefill graph is profiled kernel by kernel."""
 DECODE = (QWEN3_14B, Tiles())
@@ -444,28 +442,36 @@ def decode(torch: Any, results: dict[str, Any], deadline: float) -> None:
 
 
 def ncu_workload(torch: Any) -> None:
-    """One launch each of the kernels ``ncu`` profiles (``--ncu-workload``; a short run of its own:
-    ncu replays each kernel it profiles): a one-layer Qwen3-4B bf16 prefill of 2,048 tokens on the
-    default tiles, then the peers on the same layer's shapes: cuDNN's SDPA on the causal attention
-    (the kv heads repeated beforehand) and cuBLAS (``F.linear``) on o_proj and down."""
+    """The kernels ``ncu`` profiles (``--ncu``; run under ``ncu --profile-from-start off``: each
+    launch between ``cudaProfilerStart`` and ``Stop`` once, every one warmed once before): a
+    one-layer Qwen3-4B bf16 prefill of 2,048 tokens on the default tiles, then the peers on the
+    same layer's shapes: cuDNN's SDPA on the causal attention (the kv heads repeated beforehand)
+    and cuBLAS (``F.linear``) on o_proj and down, in that order."""
     import torch.nn.functional as F
     from torch.nn.attention import SDPBackend, sdpa_kernel
 
-    c, n = replace(SPEED[0], layers=1), 2048
-    model = hf_model(c, torch.bfloat16, torch)
+    c, n, bf16 = replace(SPEED[0], layers=1), 2048, torch.bfloat16
+    model = hf_model(c, bf16, torch)
     decoder = ours(torch, c, SPEED[1], model, SPEED[2], SPEED[3])
     prompt = prompt_of(n, c.vocab)
     decoder._allocate(prompt)
-    decoder.prefill(prompt)
-    decoder.read("tokens")
-    bf16 = torch.bfloat16
-    q = torch.randn(1, c.heads, n, c.head_dim, device="cuda", dtype=bf16)
-    kv = [torch.randn(1, c.heads, n, c.head_dim, device="cuda", dtype=bf16) for _ in range(2)]
-    with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
-        F.scaled_dot_product_attention(q, *kv, is_causal=True)
-    for k, out in ((c.heads * c.head_dim, c.hidden), (c.intermediate, c.hidden)):
-        F.linear(torch.randn(n, k, device="cuda", dtype=bf16), torch.randn(out, k, device="cuda", dtype=bf16))
-    torch.cuda.synchronize()
+    q, *kv = (torch.randn(1, c.heads, n, c.head_dim, device="cuda", dtype=bf16) for _ in range(3))
+    linear = [(torch.randn(n, k, device="cuda", dtype=bf16), torch.randn(c.hidden, k, device="cuda", dtype=bf16))
+              for k in (c.heads * c.head_dim, c.intermediate)]
+
+    def launches() -> None:
+        decoder.prefill(prompt)
+        decoder.read("tokens")
+        with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
+            F.scaled_dot_product_attention(q, *kv, is_causal=True)
+        for x, w in linear:
+            F.linear(x, w)
+        torch.cuda.synchronize()
+
+    launches()
+    torch.cuda.profiler.start()
+    launches()
+    torch.cuda.profiler.stop()
     print("ncu workload done", flush=True)
 
 

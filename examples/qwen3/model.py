@@ -207,11 +207,11 @@ class PrefillTiles:
     ``attention``.  ``split_columns``: o_proj and down_proj on ``examples/gemm.py``'s split
     columns where its ``gemm_plan`` picks them for the shape (``residual_plan``: down at 2,048
     tokens on Qwen3-4B), ``o_split`` and ``down_split`` ``(S, C)``: split columns forced (the first
-    ``C`` tile columns' K in ``S`` splits; candidates and tests), ``split_flat``: their K loops
-    over single steps (else over column tiles, each tile's steps unrolled:
-    ``prefill_kernels.rows_times_weight_steps``); ``attention_plan``: the causal attention's query
-    tiles, launch order and hints from ``examples/flash_attention.py``'s ``attention_plan``
-    (``attention_kernel``), else the fields above."""
+    ``C`` tile columns' K in ``S`` splits; candidates and tests); ``attention_plan``: the causal
+    attention's query tiles, launch order and hints from ``examples/flash_attention.py``'s
+    ``attention_plan`` (``attention_kernel``), else the fields above (the default: in the
+    prefill on an H100 the plan's tiles ran its attention 10% slower, 6.46 against 5.87 ms at
+    2,048 tokens, 1.22 against 1.11 at 512, docs/model.md session 18)."""
 
     rows: int = 128
     cols: int = 128
@@ -238,8 +238,7 @@ class PrefillTiles:
     split_columns: bool = True
     down_split: tuple[int, int] | None = None
     o_split: tuple[int, int] | None = None
-    split_flat: bool = True
-    attention_plan: bool = True
+    attention_plan: bool = False
 
     def __post_init__(self) -> None:
         if self.up_joined and self.up_stacked:
@@ -347,8 +346,7 @@ def _stored_from_registers(kernel: st.Kernel) -> st.Kernel:
 
 
 TINY_PREFILL = PrefillTiles(rows=16, cols=16, up_cols=16, depth=16, attention=16, attention_warps=None,
-                            short_queries=8, short_occupancy=None, gemm_warps=None, embed=16, norm=16, kv_rows=8,
-                            attention_plan=False)
+                            short_queries=8, short_occupancy=None, gemm_warps=None, embed=16, norm=16, kv_rows=8)
 """The tiny configs' prefill tiles: the cache written in blocks of half the attention's rows, the
 attention's query tiles half its key tiles (a short prompt's: two query tiles a key tile)."""
 
@@ -586,9 +584,8 @@ class Qwen3Decoder:
             launch(run, gemm, (z, tile), residual, a, weight, BK=p.depth, G=p.group)
             return
         piece = min(P.SUM_PIECE[0], tile[0]), min(P.SUM_PIECE[1], tile[1])
-        launch(run, p.gemm_kernel(P.gemm_partials, tile), (f"P_{projection}", (1, *tile)), a, weight, BK=p.depth,
-               FLAT=p.split_flat)
-        launch(run, gemm, (z, tile), residual, a, weight, BK=p.depth, G=p.group, SPLIT=split, FLAT=p.split_flat)
+        launch(run, p.gemm_kernel(P.gemm_partials, tile), (f"P_{projection}", (1, *tile)), a, weight, BK=p.depth)
+        launch(run, gemm, (z, tile), residual, a, weight, BK=p.depth, G=p.group, SPLIT=split)
         launch(run, P.residual_partials_sum, (z, piece), residual, f"P_{projection}")
 
     def _prefill_inputs(self, prompt: list[int]) -> None:

@@ -126,33 +126,21 @@ def rows_times_weights(a, w, bm, bn, BM, BN, BK, w2=None, joined=False, stacked=
 
 
 @st.function
-def weight_steps(w, BN, BK, K, flat):
-    """The units ``rows_times_weight_steps`` walks ``w``'s K in: steps of ``BK`` (``flat``) or
-    column tiles (of a packed weight ``steps`` steps each; a plain weight's: one step)."""
-    return K // BK if flat else K // (BK * gemm_steps(w, BN, BK, K))
-
-
-@st.function
-def rows_times_weight_steps(a, w, bm, bn, BM, BN, BK, first, stop, stride, flat):
-    """Rows ``bm * BM ...`` of ``a`` times columns ``bn * BN ...`` of ``w^T`` over ``w``'s K units
-    (``weight_steps``) ``first, first + stride, ...`` below ``stop``, an f32 ``(BM, BN)`` result:
-    split columns' loop.  ``flat``: one loop over the steps (of a packed weight, step ``kt *
-    steps + s`` is step ``s`` of column tile ``kt``); else ``rows_times_weights``' loop over
-    the column tiles, each tile's steps unrolled.  Both are candidates: on sm_90 at 128 x 256
-    (down_proj, 8 warps, latency 6) the nested loop with these dynamic bounds spills 608-776
-    bytes a thread, the flat one takes 244 registers, no spill and 99-116 KB of shared memory
-    (the plain GEMM's: 168, none, 230 KB)."""
+def rows_times_weight_steps(a, w, bm, bn, BM, BN, BK, first, stop, stride):
+    """Rows ``bm * BM ...`` of ``a`` times columns ``bn * BN ...`` of ``w^T`` over the K steps of
+    ``BK`` columns ``first, first + stride, ...`` below ``stop`` (of a packed weight, step ``kt *
+    steps + s`` is step ``s`` of column tile ``kt``), an f32 ``(BM, BN)`` result: split columns'
+    loop, one loop over the steps.  ``rows_times_weights``' loop over the column tiles, each
+    tile's steps unrolled, with these dynamic bounds spilled 608-776 bytes a thread on sm_90 at
+    128 x 256 (8 warps, latency 6) and ran down_proj's split columns at 2,048 tokens 4.5x slower
+    on an H100 (session 18, docs/model.md); this one takes the one-launch GEMM's 168 registers,
+    no spill, 230 KB of shared memory."""
     K = a.shape[1]
     steps = gemm_steps(w, BN, BK, K)
     pa = a.partition((BM, BK))
     acc = st.zeros((BM, BN), f32)
-    if flat:
-        for k in range(first, stop, stride):
-            acc = st.mma(pa.load((bm, k)), st.transpose(gemm_weight_tile(w, bn, k // steps, k % steps, BN, BK)), acc)
-    else:
-        for kt in range(first, stop, stride):
-            for s in st.static_range(steps):
-                acc = st.mma(pa.load((bm, kt * steps + s)), st.transpose(gemm_weight_tile(w, bn, kt, s, BN, BK)), acc)
+    for k in range(first, stop, stride):
+        acc = st.mma(pa.load((bm, k)), st.transpose(gemm_weight_tile(w, bn, k // steps, k % steps, BN, BK)), acc)
     return acc
 
 
@@ -229,21 +217,19 @@ def gemm_residual(
     WS: st.Shape,
     G: int,
     SPLIT: int = 0,
-    FLAT: bool = True,
 ):
     """``z = residual + a @ w^T``; output tiles in the grouped order.  ``SPLIT = C > 0``: split
     columns' second launch (``examples/gemm.py``'s ``split_columns_gemm``): the tiles of the first
     ``C`` tile columns take no K step and store the residual alone (``residual_partials_sum`` then
-    writes them, from ``gemm_partials``' partials).  The K loop's bound ``min(U, max(0, (bn + 1 -
-    C) * U))`` (``U`` units: ``FLAT``'s steps, else column tiles, ``rows_times_weight_steps``)
-    stays below ``U``, the form ``split_columns_gemm`` measured compiling as the plain GEMM (a
-    sum of partials inside this launch halved the K loop's MMA instructions there)."""
+    writes them, from ``gemm_partials``' partials).  The K loop's bound ``min(KS, max(0, (bn + 1 -
+    C) * KS))`` (``KS`` steps of ``BK``, ``rows_times_weight_steps``) stays below ``KS``, the
+    form ``split_columns_gemm`` measured compiling as the plain GEMM (a sum of partials inside
+    this launch halved the K loop's MMA instructions there)."""
     idx = z.tile_index(order=st.grouped(G))
     bm, bn = idx
     if SPLIT:
-        units = weight_steps(w, BN, BK, K, FLAT)
-        acc = rows_times_weight_steps(a, w, bm, bn, BM, BN, BK, 0, min(units, max(0, (bn + 1 - SPLIT) * units)), 1,
-                                      FLAT)
+        steps = K // BK
+        acc = rows_times_weight_steps(a, w, bm, bn, BM, BN, BK, 0, min(steps, max(0, (bn + 1 - SPLIT) * steps)), 1)
     else:
         acc, _ = rows_times_weights(a, w, bm, bn, BM, BN, BK)
     z.store(residual.partition((BM, BN)).load((bm, bn)) + acc, idx)
@@ -261,17 +247,14 @@ def gemm_partials(
     BK: int,
     K: int,
     WS: st.Shape,
-    FLAT: bool = True,
 ):
     """Split columns' first launch (``examples/gemm.py``'s ``split_k_gemm`` over the prefill's
-    packed or plain weights): block ``(s, bm, bn)`` of ``S`` splits sums the K units (``FLAT``'s
-    steps, else column tiles) ``s, s + S, ...`` of output tile ``(bm, bn)`` into partial ``s`` of
-    ``p`` (``[S, rows, C * BN]``,
-    f32: the first ``C`` tile columns).  Grid-strided, so every K index is below the unit count
+    packed or plain weights): block ``(s, bm, bn)`` of ``S`` splits sums the K steps ``s, s + S,
+    ...`` of output tile ``(bm, bn)`` into partial ``s`` of ``p`` (``[S, rows, C * BN]``,
+    f32: the first ``C`` tile columns).  Grid-strided, so every K index is below the step count
     (no check in the kernel); each partial tile has one writer."""
     s, bm, bn = st.tile_block_id()
-    acc = rows_times_weight_steps(a, w, bm, bn, BM, BN, BK, s, weight_steps(w, BN, BK, K, FLAT),
-                                  st.num_tile_blocks()[0], FLAT)
+    acc = rows_times_weight_steps(a, w, bm, bn, BM, BN, BK, s, K // BK, st.num_tile_blocks()[0])
     p.store(acc.reshape((1, BM, BN)))
 
 
