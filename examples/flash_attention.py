@@ -307,6 +307,7 @@ def attention(o: st.Tensor, q: st.Tensor, k: st.Tensor, v: st.Tensor, scale: flo
     """``o = softmax(q k^T * scale) v`` per head, launched with ``attention_plan``'s plan for the
     shape: ``q`` ``[heads, S, D]``, ``k`` and ``v`` ``[heads / group, S_k, D]``, ``o`` the
     ``[heads, S, D]`` result seen as ``[heads, S * D]`` (as ``flash_attention`` takes it).  Its
-    value is ``flash_attention``'s: ``(o partitioned, q, k, v)``."""
+    value is the kernel's (``flash_attention``'s or, persistent, ``persistent_flash_attention``'s):
+    ``(o partitioned, q, k, v)``."""
     plan = attention_plan(q.shape[2], causal, q.shape[1])
     return launch_plan(plan, o, q, k, v, scale, causal=causal, group=group)
