@@ -94,16 +94,18 @@ NCCL_VARIANTS: dict[str, dict[str, str]] = {
 """NCCL's documented knobs for small messages: the low-latency protocols, and fewer channels."""
 PEER_CHECK_LAYERS = 8
 PEER_CHECK_NAME = f"14B/{PEER_CHECK_LAYERS} layers"
-PEER_CHECK_S = 100.0
+PEER_CHECK_S = 50.0
 """peer-check (the first pair): Qwen3-14B's shapes in ``PEER_CHECK_LAYERS`` layers (a step's 16
 sites), the peer all-reduce's tokens and last residual against the one-shot's, under a deadline
-of its own: a hang ends it, not the table.  Its ranks' waits give up after ``peer.PATIENCE``
+of its own: a hang ends it, not the table (the whole check took 19-20 s in session 17's runs, so
+a hang costs 2.5 times that, not the 100 s session 18's cost).  Its ranks' waits give up after ``peer.PATIENCE``
 turns (the watchdog), raising the error that ``tp.ShardedDecoder.read`` turns into a message."""
-TABLE_ALL_REDUCES = ("one-shot", "peer", "peer-fused")
-"""The all-reduces timed on 14B TP=2 (3.1. and 3.3.): torch's symmetric-memory one-shot (the
-pair's own, the table's baseline since session 13), safetile's own ``peer_sum``
-(examples/qwen3/peer.py: one trip over NVLink, a launch that starts early) and the same protocol
-in o_proj's and down's own launches (``gemv_peer_sum``: two launches a layer fewer).  Session 17's runs
+TABLE_ALL_REDUCES = ("one-shot", "peer-fused", "peer")
+"""The all-reduces timed on 14B TP=2 (3.1. and 3.3.), in this order: torch's symmetric-memory
+one-shot (the pair's own, the table's baseline since session 13), the peer protocol in o_proj's
+and down's own launches (``gemv_peer_sum``: two launches a layer fewer; first after TP=1, so its
+rate is saved before the rest of the table) and safetile's own ``peer_sum``
+(examples/qwen3/peer.py: one trip over NVLink, a launch that starts early).  Session 17's runs
 (docs/model.md) timed also torch's two-shot in place (193.6 tokens/s against the one-shot's
 194.9), peer.py's first form with a flag (208.1-208.2) and a rank's tiles with 4 weight tiles
 read early behind the peer all-reduce (QKV and gate/up: 199.9 and, both by TMA, 196.1, against
