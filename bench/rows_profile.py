@@ -67,9 +67,18 @@ CASES = (
         "one row, direct": dict(BM=1, BN=1024, optimization_hints=sm_90(), store_hints=sm_90(**DIRECT_STORES),
                                 load_hints=sm_90(**DIRECT_LOADS)),
         "4 rows, 8 warps, direct": dict(BM=4, BN=1024, optimization_hints=sm_90(num_worker_warps_per_cta=8),
-                                        store_hints=sm_90(**DIRECT_STORES), load_hints=sm_90(**DIRECT_LOADS))}),
-    # 16-bit softmax and log-softmax at 1024: level with Triton within 1.5%, the side flipping between runs
-    Profiled("softmax f16 1024", {}),
+                                        store_hints=sm_90(**DIRECT_STORES), load_hints=sm_90(**DIRECT_LOADS)),
+        # run -s8c: the 8 rows at occupancy 8 (64 registers) and one row with 8 warps (24), the fewest
+        "8 rows, occupancy 8, direct": dict(BM=8, BN=1024, optimization_hints=sm_90(occupancy=8),
+                                            store_hints=sm_90(**DIRECT_STORES), load_hints=sm_90(**DIRECT_LOADS)),
+        "one row, 8 warps, direct": dict(BM=1, BN=1024, optimization_hints=sm_90(num_worker_warps_per_cta=8),
+                                         store_hints=sm_90(**DIRECT_STORES), load_hints=sm_90(**DIRECT_LOADS))}),
+    # 16-bit softmax and log-softmax at 1024: level with Triton within 1.5%, the side flipping between runs;
+    # run -s8's shipped pick (one row, 23 registers) and one row with 8 warps (20) beside the pick of the run
+    Profiled("softmax f16 1024", {
+        "one row, direct stores": dict(BM=1, BN=1024, optimization_hints=sm_90(), store_hints=sm_90(**DIRECT_STORES)),
+        "one row, 8 warps, direct stores": dict(BM=1, BN=1024, optimization_hints=sm_90(num_worker_warps_per_cta=8),
+                                                store_hints=sm_90(**DIRECT_STORES))}),
     Profiled("log_softmax bf16 1024", {}),
     # 16-bit softmax at 16384: the looped kernel reads a row twice; one tile holding the row with
     # tileiras's most worker warps (8) beside it

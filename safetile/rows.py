@@ -181,13 +181,21 @@ up to 2048 columns (1.6% less time than TMA loads and stores), a tie for the f32
 columns, slower for 16-bit layer_norm (1.03-1.06x) and at 4096 and 16384 columns (1.06-1.64x); run -s8:
 16-bit layer_norm's 8 rows of 1024 at occupancy 4 loaded directly, 0.4% under TMA loads (the tuner's
 pick at 1024 columns, 1.24x at 256)."""
+WARPS_8: Hints = {"num_worker_warps_per_cta": 8}
+"""Eight worker warps a block (256 threads), no occupancy hint.  One row of 1024 a block so, stored (the
+norms also loaded) directly, takes 20-24 registers (sm_90, tileiras 13.4), the fewest of any row
+config and under Triton's 25-32 (4 warps a row): a candidate at row tiles of 1024, where the others
+hold 23-85 (run -s8's counters, docs/benchmarks.md §5)."""
 WARPS_8_OCCUPANCY_2: Hints = {"num_worker_warps_per_cta": 8, "occupancy": 2}
 """Eight worker warps a block, two blocks a multiprocessor (80 registers): the looped softmax's and
 16-bit rms_norm's pick (runs -B and -C, docs/benchmarks.md §5)."""
 
+_NORM_F32_UP_TO_1024: Sequence[Choice] = [
+    (2048, {"occupancy": 6}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6}, DIRECT_STORES),
+    (1024, {}, DIRECT_STORES, DIRECT_LOADS)]
 _NORM_F32_ONE_TILE: Sequence[Rule] = [
-    (1024, [(2048, {"occupancy": 6}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6}, DIRECT_STORES),
-            (1024, {}, DIRECT_STORES, DIRECT_LOADS)]),
+    (512, _NORM_F32_UP_TO_1024),
+    (1024, [*_NORM_F32_UP_TO_1024, (2048, {"occupancy": 8}), (1024, WARPS_8, DIRECT_STORES, DIRECT_LOADS)]),
     (8192, [(4096, {"occupancy": 4}), (2048, {"occupancy": 6})])]
 """rms_norm's and layer_norm's f32 one-tile rules up to 8192 columns (the same runs chose the same for
 both): 2048 elements a block at occupancy 6 up to 1024 columns (40 registers), 4096 at 4 wider; direct
@@ -200,6 +208,15 @@ _NORM_ROW_16384: Sequence[Choice] = [(16384, {"occupancy": 2}), (16384, {"occupa
                                      (16384, {"num_worker_warps_per_cta": 8}), (16384, {})]
 """A norm's row of 16384 in one tile, TMA stores first: rms_norm's (direct stores 0.5-1.1% faster in
 run -s6, within the noise); layer_norm puts direct stores first."""
+
+_SOFTMAX_16_UP_TO_1024: Sequence[Choice] = [
+    (1024, {}, DIRECT_STORES), (4096, {"occupancy": 8}, DIRECT_STORES), (2048, {}, DIRECT_STORES)]
+_SOFTMAX_32_UP_TO_1024: Sequence[Choice] = [
+    (1024, {"occupancy": 8}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6}), (1024, {}, DIRECT_STORES)]
+"""Softmax's one-tile candidates at row tiles of 256-1024 (``SOFTMAX``'s comments say what each ran); at
+1024 more (run -s8c): one and two rows with ``WARPS_8``, directly stored (20 and 26 registers, 16-bit;
+f32 one row 20), and f32 two rows at occupancy 8 with TMA stores (32 registers: 8 blocks of 256 threads,
+100% occupancy, where the 2 rows at 6 have 75%)."""
 
 SOFTMAX = RowTable(
     "softmax",
@@ -215,7 +232,8 @@ SOFTMAX = RowTable(
         # keep the 8192 at 4 with TMA stores first (safetile.nn's softmax spills 32 bytes with direct
         # stores at occupancy 6 there), direct stores with no hint and with 8 warps (80 and 56
         # registers) its runners-up
-        16: [(1024, [(1024, {}, DIRECT_STORES), (4096, {"occupancy": 8}, DIRECT_STORES), (2048, {}, DIRECT_STORES)]),
+        16: [(512, _SOFTMAX_16_UP_TO_1024),
+             (1024, [*_SOFTMAX_16_UP_TO_1024, (1024, WARPS_8, DIRECT_STORES), (2048, WARPS_8, DIRECT_STORES)]),
              (4096, [(8192, {"occupancy": 6}, DIRECT_STORES), (4096, {"num_worker_warps_per_cta": 8}, DIRECT_STORES),
                      (4096, {}, DIRECT_STORES)]),
              (None, [(8192, {"occupancy": 4}), (8192, {}, DIRECT_STORES),
@@ -224,8 +242,8 @@ SOFTMAX = RowTable(
         # tile at occupancy 2 (128 registers, no spill: 0.99 of Triton, 0.71-0.75 looped; run -B).  Direct
         # stores tie there (run -s6: within 0.1-0.9%); a row of 16384 with no hint and TMA stores ran 1.15x
         # the default's time, dropped
-        32: [(1024, [(1024, {"occupancy": 8}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6}),
-                     (1024, {}, DIRECT_STORES)]),
+        32: [(512, _SOFTMAX_32_UP_TO_1024),
+             (1024, [*_SOFTMAX_32_UP_TO_1024, (2048, {"occupancy": 8}), (1024, WARPS_8, DIRECT_STORES)]),
              (8192, [(4096, {"occupancy": 4}), (2048, {"occupancy": 6}), (4096, {}, DIRECT_STORES),
                      (4096, {"num_worker_warps_per_cta": 8}, DIRECT_STORES)]),
              (None, [(16384, {"occupancy": 2}), (16384, {}, DIRECT_STORES),
@@ -258,6 +276,13 @@ SOFTMAX = RowTable(
 )
 """Softmax and log-softmax (``examples/softmax.py``, ``safetile.nn.softmax``)."""
 
+_RMS_NORM_16_UP_TO_2048: Sequence[Choice] = [
+    (1024, {}, DIRECT_STORES, DIRECT_LOADS), (4096, {"occupancy": 8}, DIRECT_STORES, DIRECT_LOADS),
+    (8192, {"occupancy": 4}), (8192, {"occupancy": 4}, DIRECT_STORES)]
+"""16-bit rms_norm's one-tile candidates at row tiles of 256-2048 (``RMS_NORM``'s comment says what each
+ran); at 1024 one and two rows with ``WARPS_8``, loaded and stored directly, too (22 and 32 registers;
+run -s8c)."""
+
 RMS_NORM = RowTable(
     "rms_norm",
     one_tile={
@@ -273,8 +298,10 @@ RMS_NORM = RowTable(
         # Triton, 0.81-0.85 looped; run -B).  Direct stores at 8192 a block: within 1% up to 1024 columns
         # (run -s6; at rows of 128 columns or fewer, 64 rows a block and more, f16 spills 216 bytes)
         16: [(128, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
-             (2048, [(1024, {}, DIRECT_STORES, DIRECT_LOADS), (4096, {"occupancy": 8}, DIRECT_STORES, DIRECT_LOADS),
-                     (8192, {"occupancy": 4}), (8192, {"occupancy": 4}, DIRECT_STORES)]),
+             (512, _RMS_NORM_16_UP_TO_2048),
+             (1024, [*_RMS_NORM_16_UP_TO_2048, (1024, WARPS_8, DIRECT_STORES, DIRECT_LOADS),
+                     (2048, WARPS_8, DIRECT_STORES, DIRECT_LOADS)]),
+             (2048, _RMS_NORM_16_UP_TO_2048),
              (4096, [(4096, {"occupancy": 6}), (8192, {"occupancy": 4}), (4096, {"occupancy": 4})]),
              (8192, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
              (None, _NORM_ROW_16384)],
@@ -330,7 +357,8 @@ LAYER_NORM = RowTable(
         16: [(128, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
              (512, _LAYER_NORM_16_UP_TO_2048),
              (1024, [*_LAYER_NORM_16_UP_TO_2048, (8192, {"occupancy": 8}, DIRECT_STORES, DIRECT_LOADS),
-                     (8192, {"occupancy": 6}, DIRECT_STORES, DIRECT_LOADS)]),
+                     (8192, {"occupancy": 6}, DIRECT_STORES, DIRECT_LOADS),
+                     (1024, WARPS_8, DIRECT_STORES, DIRECT_LOADS), (2048, WARPS_8, DIRECT_STORES, DIRECT_LOADS)]),
              (2048, _LAYER_NORM_16_UP_TO_2048),
              (4096, [(4096, {"occupancy": 6}), (8192, {"occupancy": 4}), (4096, {"occupancy": 4})]),
              (8192, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
