@@ -183,9 +183,12 @@ columns, slower for 16-bit layer_norm (1.03-1.06x) and at 4096 and 16384 columns
 pick at 1024 columns, 1.24x at 256)."""
 WARPS_8: Hints = {"num_worker_warps_per_cta": 8}
 """Eight worker warps a block (256 threads), no occupancy hint.  One row of 1024 a block so, stored (the
-norms also loaded) directly, takes 20-24 registers (sm_90, tileiras 13.4), the fewest of any row
-config and under Triton's 25-32 (4 warps a row): a candidate at row tiles of 1024, where the others
-hold 23-85 (run -s8's counters, docs/benchmarks.md §5)."""
+norms also loaded) directly, takes 20-24 registers (sm_90, tileiras 13.4), the fewest of any row config:
+100% occupancy (93% achieved) where Triton's one row of 4 warps has 25-32.  Timed in run -s8c
+(docs/benchmarks.md §5), it stays a candidate for the f32 norms at 1024 columns only (rms_norm's
+pick there, 0.4% under the default: a tie); for 16-bit rows it ran 1.18-1.43x the pick's time (ncu:
+73-76% of the issue slots busy, 1.7x softmax's pick's instructions, 2.6x layer_norm's), two rows so
+1.02-1.33x, dropped."""
 WARPS_8_OCCUPANCY_2: Hints = {"num_worker_warps_per_cta": 8, "occupancy": 2}
 """Eight worker warps a block, two blocks a multiprocessor (80 registers): the looped softmax's and
 16-bit rms_norm's pick (runs -B and -C, docs/benchmarks.md §5)."""
@@ -195,7 +198,7 @@ _NORM_F32_UP_TO_1024: Sequence[Choice] = [
     (1024, {}, DIRECT_STORES, DIRECT_LOADS)]
 _NORM_F32_ONE_TILE: Sequence[Rule] = [
     (512, _NORM_F32_UP_TO_1024),
-    (1024, [*_NORM_F32_UP_TO_1024, (2048, {"occupancy": 8}), (1024, WARPS_8, DIRECT_STORES, DIRECT_LOADS)]),
+    (1024, [*_NORM_F32_UP_TO_1024, (1024, WARPS_8, DIRECT_STORES, DIRECT_LOADS)]),
     (8192, [(4096, {"occupancy": 4}), (2048, {"occupancy": 6})])]
 """rms_norm's and layer_norm's f32 one-tile rules up to 8192 columns (the same runs chose the same for
 both): 2048 elements a block at occupancy 6 up to 1024 columns (40 registers), 4096 at 4 wider; direct
@@ -203,20 +206,14 @@ stores tie (run -s6: 0.2-0.9% slower), and so do direct loads and stores, 1024 e
 registers, 128 threads; run -s7: the summed time 0.999-1.001x the default's).  A row of 16384 takes one
 tile at occupancy 2 (128 registers, no spill; run -B), each table's own rule: loaded and stored
 directly with 8 worker warps (95-135 registers) it ran 1.19x (rms_norm) and 1.64x (layer_norm) the
-default's summed time in run -s7, dropped."""
+default's summed time in run -s7, dropped.  At 1024 columns one row with ``WARPS_8`` too (24-32
+registers; run -s8c: rms_norm's pick at 0.996x the default's time, layer_norm 1.012x; two rows at
+occupancy 8 with TMA stores, 32 registers and 100% occupancy against the default's 75%, 1.003-1.004x,
+dropped)."""
 _NORM_ROW_16384: Sequence[Choice] = [(16384, {"occupancy": 2}), (16384, {"occupancy": 2}, DIRECT_STORES),
                                      (16384, {"num_worker_warps_per_cta": 8}), (16384, {})]
 """A norm's row of 16384 in one tile, TMA stores first: rms_norm's (direct stores 0.5-1.1% faster in
 run -s6, within the noise); layer_norm puts direct stores first."""
-
-_SOFTMAX_16_UP_TO_1024: Sequence[Choice] = [
-    (1024, {}, DIRECT_STORES), (4096, {"occupancy": 8}, DIRECT_STORES), (2048, {}, DIRECT_STORES)]
-_SOFTMAX_32_UP_TO_1024: Sequence[Choice] = [
-    (1024, {"occupancy": 8}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6}), (1024, {}, DIRECT_STORES)]
-"""Softmax's one-tile candidates at row tiles of 256-1024 (``SOFTMAX``'s comments say what each ran); at
-1024 more (run -s8c): one and two rows with ``WARPS_8``, directly stored (20 and 26 registers, 16-bit;
-f32 one row 20), and f32 two rows at occupancy 8 with TMA stores (32 registers: 8 blocks of 256 threads,
-100% occupancy, where the 2 rows at 6 have 75%)."""
 
 SOFTMAX = RowTable(
     "softmax",
@@ -231,9 +228,11 @@ SOFTMAX = RowTable(
         # Rows of 2048 columns were not timed (the same candidates); rows of 8192 were not either: they
         # keep the 8192 at 4 with TMA stores first (safetile.nn's softmax spills 32 bytes with direct
         # stores at occupancy 6 there), direct stores with no hint and with 8 warps (80 and 56
-        # registers) its runners-up
-        16: [(512, _SOFTMAX_16_UP_TO_1024),
-             (1024, [*_SOFTMAX_16_UP_TO_1024, (1024, WARPS_8, DIRECT_STORES), (2048, WARPS_8, DIRECT_STORES)]),
+        # registers) its runners-up.  Run -s8c at 1024 columns: one and two rows with 8 worker warps, directly
+        # stored (20-22 and 26-28 registers), 1.36-1.43x and 1.04-1.05x the pick's time; f32 one row so (20-22)
+        # 1.016-1.018x, two rows at occupancy 8 with TMA stores (32 registers, 100% occupancy) 1.008-1.012x:
+        # dropped.  ncu: the pick (one row, 23 registers) already runs at 100% occupancy (88% achieved)
+        16: [(1024, [(1024, {}, DIRECT_STORES), (4096, {"occupancy": 8}, DIRECT_STORES), (2048, {}, DIRECT_STORES)]),
              (4096, [(8192, {"occupancy": 6}, DIRECT_STORES), (4096, {"num_worker_warps_per_cta": 8}, DIRECT_STORES),
                      (4096, {}, DIRECT_STORES)]),
              (None, [(8192, {"occupancy": 4}), (8192, {}, DIRECT_STORES),
@@ -242,8 +241,8 @@ SOFTMAX = RowTable(
         # tile at occupancy 2 (128 registers, no spill: 0.99 of Triton, 0.71-0.75 looped; run -B).  Direct
         # stores tie there (run -s6: within 0.1-0.9%); a row of 16384 with no hint and TMA stores ran 1.15x
         # the default's time, dropped
-        32: [(512, _SOFTMAX_32_UP_TO_1024),
-             (1024, [*_SOFTMAX_32_UP_TO_1024, (2048, {"occupancy": 8}), (1024, WARPS_8, DIRECT_STORES)]),
+        32: [(1024, [(1024, {"occupancy": 8}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6}),
+                     (1024, {}, DIRECT_STORES)]),
              (8192, [(4096, {"occupancy": 4}), (2048, {"occupancy": 6}), (4096, {}, DIRECT_STORES),
                      (4096, {"num_worker_warps_per_cta": 8}, DIRECT_STORES)]),
              (None, [(16384, {"occupancy": 2}), (16384, {}, DIRECT_STORES),
@@ -276,13 +275,6 @@ SOFTMAX = RowTable(
 )
 """Softmax and log-softmax (``examples/softmax.py``, ``safetile.nn.softmax``)."""
 
-_RMS_NORM_16_UP_TO_2048: Sequence[Choice] = [
-    (1024, {}, DIRECT_STORES, DIRECT_LOADS), (4096, {"occupancy": 8}, DIRECT_STORES, DIRECT_LOADS),
-    (8192, {"occupancy": 4}), (8192, {"occupancy": 4}, DIRECT_STORES)]
-"""16-bit rms_norm's one-tile candidates at row tiles of 256-2048 (``RMS_NORM``'s comment says what each
-ran); at 1024 one and two rows with ``WARPS_8``, loaded and stored directly, too (22 and 32 registers;
-run -s8c)."""
-
 RMS_NORM = RowTable(
     "rms_norm",
     one_tile={
@@ -296,12 +288,12 @@ RMS_NORM = RowTable(
         # run -s7, dropped); f32 2048 at 6 up to 1024 columns (40 registers),
         # 4096 at 4 wider; a row of 16384 in one tile at occupancy 2 (128 registers, no spill: 0.99-1.00 of
         # Triton, 0.81-0.85 looped; run -B).  Direct stores at 8192 a block: within 1% up to 1024 columns
-        # (run -s6; at rows of 128 columns or fewer, 64 rows a block and more, f16 spills 216 bytes)
+        # (run -s6; at rows of 128 columns or fewer, 64 rows a block and more, f16 spills 216 bytes).  Run -s8c
+        # at 1024 columns: one and two rows with 8 worker warps, direct (22 and 32 registers), 1.18-1.19x / 1.02x
+        # the default's time, dropped
         16: [(128, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
-             (512, _RMS_NORM_16_UP_TO_2048),
-             (1024, [*_RMS_NORM_16_UP_TO_2048, (1024, WARPS_8, DIRECT_STORES, DIRECT_LOADS),
-                     (2048, WARPS_8, DIRECT_STORES, DIRECT_LOADS)]),
-             (2048, _RMS_NORM_16_UP_TO_2048),
+             (2048, [(1024, {}, DIRECT_STORES, DIRECT_LOADS), (4096, {"occupancy": 8}, DIRECT_STORES, DIRECT_LOADS),
+                     (8192, {"occupancy": 4}), (8192, {"occupancy": 4}, DIRECT_STORES)]),
              (4096, [(4096, {"occupancy": 6}), (8192, {"occupancy": 4}), (4096, {"occupancy": 4})]),
              (8192, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
              (None, _NORM_ROW_16384)],
@@ -333,9 +325,7 @@ _LAYER_NORM_16_UP_TO_2048: Sequence[Choice] = [
     (8192, {"occupancy": 4}, DIRECT_STORES), (16384, {"occupancy": 2}, DIRECT_STORES),
     (8192, {"occupancy": 4}, DIRECT_STORES, DIRECT_LOADS)]
 """16-bit layer_norm's one-tile candidates at row tiles of 256-2048 (``LAYER_NORM``'s comment says what each
-ran); at 1024 two more, 8 rows loaded and stored directly at occupancy 8 and 6 (64 and 71 registers: 50% and
-37.5% occupancy where the pick at 4, 85 registers, has 31%, by run -s8's counters), compiled but not yet
-timed: at occupancy 8 they spill at row tiles of 256 (8 bytes), both do at 2048 (120-168 bytes)."""
+ran)."""
 
 LAYER_NORM = RowTable(
     "layer_norm",
@@ -353,12 +343,12 @@ LAYER_NORM = RowTable(
         # loaded directly with no hint 1.05x the pick, dropped, as 4, 8 and 16 rows of 1024 with 8 worker
         # warps, direct (56-91 registers: 1.34-1.59x).  The counters (ncu, docs/benchmarks.md §5 "Run -s8"):
         # the pick at 31% occupancy (its 85 registers), one row a block (34) at 68% issuing 1.65x the
-        # pick's instructions; Triton's one row of 4 warps at 93% with 32 registers
+        # pick's instructions; Triton's one row of 4 warps at 93% with 32 registers.  Run -s8c: the same 8 rows
+        # at occupancy 8 and 6 (64 and 71 registers, no spill at 1024 columns) ran 1.011-1.013x / 1.008-1.011x
+        # the pick's time (f16, bf16); ncu: at occupancy 8 47.6% achieved against the pick's 30.2%, 88.6 µs
+        # against 88.8, 83.5% of the DRAM peak either way: occupancy is not what holds the pick back.  One
+        # and two rows with 8 warps (24 and 44 registers) 1.34-1.40x / 1.32-1.33x.  All dropped
         16: [(128, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
-             (512, _LAYER_NORM_16_UP_TO_2048),
-             (1024, [*_LAYER_NORM_16_UP_TO_2048, (8192, {"occupancy": 8}, DIRECT_STORES, DIRECT_LOADS),
-                     (8192, {"occupancy": 6}, DIRECT_STORES, DIRECT_LOADS),
-                     (1024, WARPS_8, DIRECT_STORES, DIRECT_LOADS), (2048, WARPS_8, DIRECT_STORES, DIRECT_LOADS)]),
              (2048, _LAYER_NORM_16_UP_TO_2048),
              (4096, [(4096, {"occupancy": 6}), (8192, {"occupancy": 4}), (4096, {"occupancy": 4})]),
              (8192, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),

@@ -80,6 +80,19 @@ def test_the_hints_function_gives_the_defaults_hints_for_its_tile_only() -> None
     assert rows.RMS_NORM.hints(E=st.f64, BM=4, BN=1024, N=1024) == {"sm_90": {}}  # f64: untimed, no hint
 
 
+@pytest.mark.parametrize("table", [rows.RMS_NORM, rows.LAYER_NORM], ids=lambda t: t.name)
+def test_the_f32_norms_also_time_one_row_with_8_warps_at_row_tiles_of_1024_only(table: rows.RowTable) -> None:
+    """Run -s8c (docs/benchmarks.md §5): one row of 1024 with 8 worker warps, loaded and stored directly,
+    was rms_norm's f32 pick at 1024 columns (0.996x the default's time, a tie: the default stays); untimed
+    at narrower rows (4-16 rows with 8 warps there), so not offered there."""
+    eight_warps = dict(BM=1, BN=1024, optimization_hints=rows.sm_90(**rows.WARPS_8),
+                       store_hints=rows.sm_90(**rows.DIRECT_STORES), load_hints=rows.sm_90(**rows.DIRECT_LOADS))
+    assert eight_warps in table.configs(1000, st.f32) and table.configs(1024, st.f32)[0] != eight_warps
+    assert table.default(1024, st.f32) == dict(BM=2, BN=1024, optimization_hints=rows.sm_90(occupancy=6))
+    assert not any(c["optimization_hints"]["sm_90"].get("num_worker_warps_per_cta") for width in (256, 512)
+                   for c in table.configs(width, st.f32))
+
+
 EXAMPLES = {"softmax": "softmax", "log_softmax": "softmax", "rms_norm": "rms_norm", "layer_norm": "layer_norm"}
 FORWARD = {"softmax": K.softmax_forward, "log_softmax": K.softmax_forward, "rms_norm": K.rms_norm_forward,
            "layer_norm": K.layer_norm_forward}
