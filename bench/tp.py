@@ -49,6 +49,7 @@ and uses its own, ``qwen3.tp.use_gpu``), NCCL between them (NVLink multicast off
 
 from __future__ import annotations
 
+import faulthandler
 import hashlib
 import json
 import os
@@ -87,6 +88,11 @@ WORLD = 2
 HIDDEN = 5120
 """Qwen3-14B's and -32B's hidden size: the length of the vector each all-reduce sums."""
 LATENCY_CALLS = 100
+STACKS_ENV, STACKS_BEFORE_S = "SAFETILE_TP_STACKS_AT", 3.0
+"""A pair under a deadline tells its ranks (``STACKS_ENV``: the wall-clock time) to print every
+thread's Python stack ``STACKS_BEFORE_S`` seconds before it (``faulthandler``): a rank killed
+there shows where its host waited (a stream's synchronize: the GPU's work never ended; a
+collective; a capture)."""
 NCCL_ENV = {"NCCL_NVLS_ENABLE": "0", "TORCH_SYMM_MEM_DISABLE_MULTICAST": "1", "NVSHMEM_DISABLE_NVLS": "1"}
 NCCL_VARIANTS: dict[str, dict[str, str]] = {
     "default": {}, "LL": {"NCCL_PROTO": "LL"}, "LL128": {"NCCL_PROTO": "LL128"},
@@ -94,11 +100,13 @@ NCCL_VARIANTS: dict[str, dict[str, str]] = {
 """NCCL's documented knobs for small messages: the low-latency protocols, and fewer channels."""
 PEER_CHECK_LAYERS = 8
 PEER_CHECK_NAME = f"14B/{PEER_CHECK_LAYERS} layers"
-PEER_CHECK_S = 50.0
+PEER_CHECK_S = 100.0
 """peer-check (the first pair): Qwen3-14B's shapes in ``PEER_CHECK_LAYERS`` layers (a step's 16
 sites), the peer all-reduce's tokens and last residual against the one-shot's, under a deadline
-of its own: a hang ends it, not the table (the whole check took 19-20 s in session 17's runs, so
-a hang costs 2.5 times that, not the 100 s session 18's cost).  Its ranks' waits give up after ``peer.PATIENCE``
+of its own: a hang ends it, not the table.  The whole check takes 19-20 s where every way ends
+(session 17); the rest is room for the watchdog (``peer.PATIENCE`` turns of a wait, some
+seconds to tens of them), so that a wait that runs out is reported as such (session 18's
+second run, under 50 s, was killed with no word of which it was).  Its ranks' waits give up after ``peer.PATIENCE``
 turns (the watchdog), raising the error that ``tp.ShardedDecoder.read`` turns into a message."""
 TABLE_ALL_REDUCES = ("one-shot", "peer-fused", "peer")
 """The all-reduces timed on 14B TP=2 (3.1. and 3.3.), in this order: torch's symmetric-memory
@@ -347,6 +355,8 @@ def latency(torch: Any, dist: Any, symmetric: bool) -> dict[str, Any]:
 def rank_main(out: Path, task: str) -> None:
     """One rank of a pair: ``task`` is ``latency-NAME`` (1. of the module's docstring),
     ``peer-check`` (2.) or ``table-ALLREDUCE`` (3.)."""
+    if STACKS_ENV in os.environ:  # still running then, the rank is about to be killed: where it waits
+        faulthandler.dump_traceback_later(max(1.0, float(os.environ[STACKS_ENV]) - time.time()))
     import torch
     import torch.distributed as dist
 
@@ -512,6 +522,8 @@ def pair(out: Path, task: str, env: Mapping[str, str], port: int, deadline: floa
     ``deadline`` (``time.monotonic``) all are (what they saved stays)."""
     base = {**os.environ, **NCCL_ENV, **env, "WORLD_SIZE": str(WORLD), "MASTER_ADDR": "127.0.0.1",
             "MASTER_PORT": str(port)}
+    if deadline != float("inf"):  # each rank's threads' stacks a little before the kill (rank_main)
+        base[STACKS_ENV] = str(time.time() + deadline - time.monotonic() - STACKS_BEFORE_S)
     ranks = [subprocess.Popen([sys.executable, "-P", __file__, "--rank", str(out), task],
                               env={**base, "RANK": str(r), "LOCAL_RANK": str(r)})
              for r in range(WORLD)]
