@@ -132,7 +132,7 @@ def rows_times_weight_steps(a, w, bm, bn, BM, BN, BK, first, stop, stride):
     steps + s`` is step ``s`` of column tile ``kt``), an f32 ``(BM, BN)`` result: split columns'
     loop, one loop over the steps.  ``rows_times_weights``' loop over the column tiles, each
     tile's steps unrolled, with these dynamic bounds spilled 608-776 bytes a thread on sm_90 at
-    128 x 256 (8 warps, latency 6) and ran down_proj's split columns at 2,048 tokens 4.5x slower
+    128 x 256 (8 warps, latency 6) and ran down_proj's split columns at 2,048 tokens 4.6x slower
     on an H100 (session 18, docs/model.md); this one takes the one-launch GEMM's 168 registers,
     no spill, 230 KB of shared memory."""
     K = a.shape[1]
