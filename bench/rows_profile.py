@@ -68,7 +68,7 @@ CASES = (
                                 load_hints=sm_90(**DIRECT_LOADS)),
         "4 rows, 8 warps, direct": dict(BM=4, BN=1024, optimization_hints=sm_90(num_worker_warps_per_cta=8),
                                         store_hints=sm_90(**DIRECT_STORES), load_hints=sm_90(**DIRECT_LOADS)),
-        # run -s8c: the 8 rows at occupancy 8 (64 registers) and one row with 8 warps (24), the fewest
+        # run -s8b2: the 8 rows at occupancy 8 (64 registers) and one row with 8 warps (24), the fewest
         "8 rows, occupancy 8, direct": dict(BM=8, BN=1024, optimization_hints=sm_90(occupancy=8),
                                             store_hints=sm_90(**DIRECT_STORES), load_hints=sm_90(**DIRECT_LOADS)),
         "one row, 8 warps, direct": dict(BM=1, BN=1024, optimization_hints=sm_90(num_worker_warps_per_cta=8),

@@ -184,7 +184,7 @@ pick at 1024 columns, 1.24x at 256)."""
 WARPS_8: Hints = {"num_worker_warps_per_cta": 8}
 """Eight worker warps a block (256 threads), no occupancy hint.  One row of 1024 a block so, stored (the
 norms also loaded) directly, takes 20-24 registers (sm_90, tileiras 13.4), the fewest of any row config:
-100% occupancy (93% achieved) where Triton's one row of 4 warps has 25-32.  Timed in run -s8c
+100% occupancy (93% achieved) where Triton's one row of 4 warps has 25-32.  Timed in run -s8b2
 (docs/benchmarks.md §5), it stays a candidate for the f32 norms at 1024 columns only (rms_norm's
 pick there, 0.4% under the default: a tie); for 16-bit rows it ran 1.18-1.43x the pick's time (ncu:
 73-76% of the issue slots busy, 1.7x softmax's pick's instructions, 2.6x layer_norm's), two rows so
@@ -207,7 +207,7 @@ registers, 128 threads; run -s7: the summed time 0.999-1.001x the default's).  A
 tile at occupancy 2 (128 registers, no spill; run -B), each table's own rule: loaded and stored
 directly with 8 worker warps (95-135 registers) it ran 1.19x (rms_norm) and 1.64x (layer_norm) the
 default's summed time in run -s7, dropped.  At 1024 columns one row with ``WARPS_8`` too (24-32
-registers; run -s8c: rms_norm's pick at 0.996x the default's time, layer_norm 1.012x; two rows at
+registers; run -s8b2: rms_norm's pick at 0.996x the default's time, layer_norm 1.012x; two rows at
 occupancy 8 with TMA stores, 32 registers and 100% occupancy against the default's 75%, 1.003-1.004x,
 dropped)."""
 _NORM_ROW_16384: Sequence[Choice] = [(16384, {"occupancy": 2}), (16384, {"occupancy": 2}, DIRECT_STORES),
@@ -228,7 +228,7 @@ SOFTMAX = RowTable(
         # Rows of 2048 columns were not timed (the same candidates); rows of 8192 were not either: they
         # keep the 8192 at 4 with TMA stores first (safetile.nn's softmax spills 32 bytes with direct
         # stores at occupancy 6 there), direct stores with no hint and with 8 warps (80 and 56
-        # registers) its runners-up.  Run -s8c at 1024 columns: one and two rows with 8 worker warps, directly
+        # registers) its runners-up.  Run -s8b2 at 1024 columns: one and two rows with 8 worker warps, directly
         # stored (20-22 and 26-28 registers), 1.36-1.43x and 1.04-1.05x the pick's time; f32 one row so (20-22)
         # 1.016-1.018x, two rows at occupancy 8 with TMA stores (32 registers, 100% occupancy) 1.008-1.012x:
         # dropped.  ncu: the pick (one row, 23 registers) already runs at 100% occupancy (88% achieved)
@@ -288,7 +288,7 @@ RMS_NORM = RowTable(
         # run -s7, dropped); f32 2048 at 6 up to 1024 columns (40 registers),
         # 4096 at 4 wider; a row of 16384 in one tile at occupancy 2 (128 registers, no spill: 0.99-1.00 of
         # Triton, 0.81-0.85 looped; run -B).  Direct stores at 8192 a block: within 1% up to 1024 columns
-        # (run -s6; at rows of 128 columns or fewer, 64 rows a block and more, f16 spills 216 bytes).  Run -s8c
+        # (run -s6; at rows of 128 columns or fewer, 64 rows a block and more, f16 spills 216 bytes).  Run -s8b2
         # at 1024 columns: one and two rows with 8 worker warps, direct (22 and 32 registers), 1.18-1.19x / 1.02x
         # the default's time, dropped
         16: [(128, [(8192, {"occupancy": 4}), (4096, {"occupancy": 4}), (2048, {"occupancy": 6})]),
@@ -343,7 +343,7 @@ LAYER_NORM = RowTable(
         # loaded directly with no hint 1.05x the pick, dropped, as 4, 8 and 16 rows of 1024 with 8 worker
         # warps, direct (56-91 registers: 1.34-1.59x).  The counters (ncu, docs/benchmarks.md §5 "Run -s8"):
         # the pick at 31% occupancy (its 85 registers), one row a block (34) at 68% issuing 1.65x the
-        # pick's instructions; Triton's one row of 4 warps at 93% with 32 registers.  Run -s8c: the same 8 rows
+        # pick's instructions; Triton's one row of 4 warps at 93% with 32 registers.  Run -s8b2: the same 8 rows
         # at occupancy 8 and 6 (64 and 71 registers, no spill at 1024 columns) ran 1.011-1.013x / 1.008-1.011x
         # the pick's time (f16, bf16); ncu: at occupancy 8 47.6% achieved against the pick's 30.2%, 88.6 µs
         # against 88.8, 83.5% of the DRAM peak either way: occupancy is not what holds the pick back.  One

@@ -82,7 +82,7 @@ def test_the_hints_function_gives_the_defaults_hints_for_its_tile_only() -> None
 
 @pytest.mark.parametrize("table", [rows.RMS_NORM, rows.LAYER_NORM], ids=lambda t: t.name)
 def test_the_f32_norms_also_time_one_row_with_8_warps_at_row_tiles_of_1024_only(table: rows.RowTable) -> None:
-    """Run -s8c (docs/benchmarks.md §5): one row of 1024 with 8 worker warps, loaded and stored directly,
+    """Run -s8b2 (docs/benchmarks.md §5): one row of 1024 with 8 worker warps, loaded and stored directly,
     was rms_norm's f32 pick at 1024 columns (0.996x the default's time, a tie: the default stays); untimed
     at narrower rows (4-16 rows with 8 warps there), so not offered there."""
     eight_warps = dict(BM=1, BN=1024, optimization_hints=rows.sm_90(**rows.WARPS_8),
