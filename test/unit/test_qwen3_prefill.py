@@ -170,24 +170,25 @@ def test_down_takes_gemm_plans_split_columns_where_it_picks_them() -> None:
 def test_the_attention_takes_flash_attentions_plan_where_asked(monkeypatch: pytest.MonkeyPatch) -> None:
     """With ``attention_plan`` (not the default: in the prefill on an H100 the plan's tiles ran 10%
     slower, docs/model.md session 18) Qwen3-4B's causal attention (head dimension 128) takes
-    ``examples/flash_attention.py``'s ``attention_plan`` (session 18's, reversed: taken
-    unreversed): 64 query rows at occupancy 2, the heads first (its ``ORDER = 0``) and the output
-    stored from registers up to 2,048 rows; 128 rows at 8 warps above (its grouped ``ORDER = 4``
-    taken as one head's tiles together).  By default, for a plan whose key tile is not
-    ``attention``, or a persistent one: the fields' tiles, one head's query tiles together."""
+    ``examples/flash_attention.py``'s ``attention_plan`` for its length: the plan's query rows, the
+    heads first for its ``ORDER = 0`` (else one head's query tiles together), 8 worker warps from
+    128 rows and occupancy 2 below, the output from registers where the plan stores so; a
+    reversed plan runs unreversed (the prefill's grouped order would reverse heads).  By
+    default, for a plan whose key tile is not ``attention``, or a persistent one: the fields'
+    tiles, one head's query tiles together."""
     tiles = PrefillTiles(attention_plan=True)
     occupancy2, warps8 = {"sm_90": {"occupancy": 2}}, {"sm_90": {"num_worker_warps_per_cta": 8}}
-    for rows, queries, heads_first, hints, stored in ((512, 64, True, occupancy2, True),
-                                                      (2048, 64, True, occupancy2, True),
-                                                      (4096, 128, False, warps8, False),
-                                                      (8192, 128, False, warps8, False)):
-        kernel, got, first = tiles.attention_kernel(rows, 128)
-        assert (got, first, kernel.options.optimization_hints) == (queries, heads_first, hints), rows
-        assert (kernel.options.store_hints == P.REGISTER_STORE) == stored, rows
+    for rows in (512, 2048, 4096, 8192):
+        plan = P.attention_plan(128, True, rows)
+        if plan.persistent:
+            continue
+        kernel, queries, heads_first = tiles.attention_kernel(rows, 128)
+        assert (queries, heads_first) == (plan.bm, plan.order == 0), rows
+        assert kernel.options.optimization_hints == (warps8 if plan.bm >= 128 else occupancy2), rows
+        assert (kernel.options.store_hints == P.REGISTER_STORE) == plan.register_store, rows
     assert PrefillTiles().attention_kernel(2048, 128)[1:] == (64, False)
     assert PrefillTiles(attention_plan=True, attention=64).attention_kernel(2048, 128)[1:] == (64, False)
-    # a persistent plan is another kernel's: the fields' tiles; a reversed one's order is taken unreversed
-    short = P.attention_plan(128, True, 2048)._replace(reverse=True, persistent=False)
+    short = P.attention_plan(128, True, 2048)._replace(bm=64, bn=128, order=0, reverse=True, persistent=False)
     monkeypatch.setattr(P, "attention_plan", lambda d, causal, seq: short._replace(persistent=True))
     assert tiles.attention_kernel(8192, 128)[1:] == (128, False)
     monkeypatch.setattr(P, "attention_plan", lambda d, causal, seq: short)
