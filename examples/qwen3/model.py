@@ -211,7 +211,11 @@ class PrefillTiles:
     attention's query tiles, launch order and hints from ``examples/flash_attention.py``'s
     ``attention_plan`` (``attention_kernel``), else the fields above (the default: in the
     prefill on an H100 the plan's tiles ran its attention 10% slower, 6.46 against 5.87 ms at
-    2,048 tokens, 1.22 against 1.11 at 512, docs/model.md session 18)."""
+    2,048 tokens, 1.22 against 1.11 at 512, docs/model.md session 18); ``rotated_queries``: the
+    queries normalized, rotated and scaled by a launch of their own (``prefill_queries``, blocks
+    of ``kv_rows`` rows with the cache write's hints) into an ``E`` buffer that
+    ``prefill_attention_rotated`` reads, so the attention's cubin has none of the rotary
+    embedding's software sine and cosine (not the default: not yet timed on a GPU)."""
 
     rows: int = 128
     cols: int = 128
@@ -239,6 +243,7 @@ class PrefillTiles:
     down_split: tuple[int, int] | None = None
     o_split: tuple[int, int] | None = None
     attention_plan: bool = False
+    rotated_queries: bool = False
 
     def __post_init__(self) -> None:
         if self.up_joined and self.up_stacked:
@@ -276,16 +281,17 @@ class PrefillTiles:
         is ``[rows, heads * D]``, whose grouped order reverses the heads, not the query tiles);
         otherwise the fields'."""
         length = self.plan_rows or rows
+        base = P.prefill_attention_rotated if self.rotated_queries else P.prefill_attention
         if self.attention_plan and head_dim is not None:
             plan = P.attention_plan(head_dim, True, length)
             if plan.bn == self.attention and self.row_step % plan.bm == 0 and not plan.persistent:
                 big = plan.bm >= 128
-                kernel = hinted(P.prefill_attention, plan.latency or None, self.attention_warps if big else None,
+                kernel = hinted(base, plan.latency or None, self.attention_warps if big else None,
                                 None if big else self.short_occupancy)
                 return _stored_from_registers(kernel) if plan.register_store else kernel, plan.bm, plan.order == 0
         if self.short_queries is not None and length <= self.short_rows:
-            return hinted(P.prefill_attention, occupancy=self.short_occupancy), self.short_queries, False
-        return hinted(P.prefill_attention, warps=self.attention_warps), self.attention, False
+            return hinted(base, occupancy=self.short_occupancy), self.short_queries, False
+        return hinted(base, warps=self.attention_warps), self.attention, False
 
     def residual_plan(self, projection: str, rows: int, n: int, k: int,
                       packed_rows: int | None = None) -> tuple[tuple[int, int], int, int]:
@@ -556,6 +562,8 @@ class Qwen3Decoder:
         shapes = {name: ((rows, cols), dtype) for name, (cols, dtype) in {
             "X": (c.hidden, st.f32), "X2": (c.hidden, st.f32), "XN": (c.hidden, e), "QKV": (c.qkv, st.f32),
             "O": (c.heads * c.head_dim, e), "M": (c.intermediate, e)}.items()}
+        if self.prefill_tiles.rotated_queries:  # the queries made ready for the attention
+            shapes["Q"] = ((rows, c.heads * c.head_dim), e)
         for projection in ("o", "down"):  # split columns: [S, rows, C * BN] f32 partials
             (_, bn), splits, columns = self._residual_plan(projection, rows)
             if columns:
@@ -607,13 +615,15 @@ class Qwen3Decoder:
 
     def _prefill_launches(self, run: Callable[[st.DeviceOp], Any], n: int) -> None:
         """The prefill's launches for an ``n``-token prompt (its inputs uploaded), through ``run``:
-        8 a layer (2 more for o_proj or down on split columns), the embedding, the last row's copy,
-        the position set to ``n - 1`` and the decode step's head (which advances it to ``n``)."""
+        8 a layer (2 more for o_proj or down on split columns, 1 for ``rotated_queries``), the
+        embedding, the last row's copy, the position set to ``n - 1`` and the decode step's head
+        (which advances it to ``n``)."""
         c, t, p = self.config, self.tiles, self.prefill_tiles
         g, d, eps = c.group, c.head_dim, c.eps
         launch = self._launch
-        write_kv = hinted(P.prefill_kv, warps=p.attention_warps if p.kv_warps is None else p.kv_warps,
-                          occupancy=p.kv_occupancy)
+        kv_warps = p.attention_warps if p.kv_warps is None else p.kv_warps
+        write_kv = hinted(P.prefill_kv, warps=kv_warps, occupancy=p.kv_occupancy)
+        ready_queries = hinted(P.prefill_queries, warps=kv_warps, occupancy=p.kv_occupancy)
         rows = self.buffers["X"].shape[0]
         attention, queries, heads_first = p.attention_kernel(rows, d)
         qkv_rows, up_rows = (t.qkv_tile, t.up_tile) if t.packed else (None, None)
@@ -633,8 +643,14 @@ class Qwen3Decoder:
             launch(run, gemm, ("QKV", qkv_tile), "XN", layer["qkv"], BK=p.depth, G=p.group)
             launch(run, write_kv, (k, (1, p.write_rows, d)), (v, (1, p.write_rows, d)), "QKV", layer["k_norm"],
                    self.inv_freq, n, eps, KVH=c.kv_heads, G=g)
-            launch(run, attention, ("O", (queries, d)), "QKV", layer["q_norm"], self.inv_freq, k, v, eps,
-                   d ** -0.5, BN=p.attention, KVH=c.kv_heads, G=g, HEADS_FIRST=heads_first)
+            if p.rotated_queries:
+                launch(run, ready_queries, ("Q", (p.write_rows, d)), "QKV", layer["q_norm"], self.inv_freq, eps,
+                       d ** -0.5)
+                launch(run, attention, ("O", (queries, d)), "Q", k, v, BN=p.attention, KVH=c.kv_heads, G=g,
+                       HEADS_FIRST=heads_first)
+            else:
+                launch(run, attention, ("O", (queries, d)), "QKV", layer["q_norm"], self.inv_freq, k, v, eps,
+                       d ** -0.5, BN=p.attention, KVH=c.kv_heads, G=g, HEADS_FIRST=heads_first)
             self._residual_gemm(run, "o", "X2", "X", "O", layer["o"], rows)
             launch(run, P.norm_rows, ("XN", norm_tile), "X2", layer["ln2"], eps)
             if p.up_stacked:
@@ -650,7 +666,7 @@ class Qwen3Decoder:
     def _prefill_done(self) -> None:
         """Keep the prefill's scratch buffers for the next prompt of as many padded rows."""
         del self.buffers["prompt"], self.buffers["last"]
-        for name in ("X", "X2", "XN", "QKV", "O", "M", "P_o", "P_down"):
+        for name in ("X", "X2", "XN", "QKV", "O", "M", "P_o", "P_down", "Q"):
             if name in self.buffers:
                 self.scratch[name] = self.buffers.pop(name)
 

@@ -14,6 +14,8 @@ they are uploaded, plain ``(n, k)`` or packed in the GEMV's tiles
                          rotated at their positions, values as they are
 * ``prefill_attention``  causal GQA flash attention of each query head over the cache
                          (its queries normalized and rotated in the block), ``E`` out
+* ``prefill_queries``, ``prefill_attention_rotated``: the same in two launches, the queries
+                         made ready (normalized, rotated, scaled, ``E``) by the first
 * ``gemm_residual``      Z = R + A @ W^T                                (o_proj, down_proj)
 * ``gemm_partials``, ``residual_partials_sum``: with ``gemm_residual(SPLIT=C)``, down_proj on
                          split columns (``examples/gemm.py``'s ``split_columns``, where its
@@ -367,6 +369,36 @@ def prefill_kv(
     v_cache.store(st.where(valid, heads.load((last, G * KVH + KVH + kvh)), 0.0).astype(E).reshape((1, BM, D)))
 
 
+@st.function
+def rotated_queries(q, q_norm, inv_freq, rows, eps, scale, E):
+    """An f32 tile of one query head's rows at positions ``rows``, normalized per head, rotated at
+    those positions and times ``scale * log2(e)`` (the attention's exponent base 2), in ``E``."""
+    return (rope(head_rms_norm(q, q_norm, eps), rows, inv_freq) * (scale * LOG2E)).astype(E)
+
+
+@st.function
+def causal_attention(qt, k_cache, v_cache, t, kvh, BM, BN, D):
+    """FlashAttention-2 of query rows ``t * BM ...`` (``qt``, ready: rotated and scaled) over the
+    keys of kv head ``kvh`` up to each row, from the caches in tiles of ``BN`` keys: the key
+    tiles every row sees whole unmasked, those on the diagonal masked (``BM`` and ``BN`` powers
+    of two, either the larger: the rows are padded to a multiple of both, so no key tile passes
+    them).  The loops' bounds are clamped tile counts (``below``): no load keeps a check."""
+    pk, pv = k_cache.partition((1, BN, D)), v_cache.partition((1, BN, D))
+    tiles = st.num_tiles(pk, 1)
+    full = below((t * BM + 1) // BN, tiles)  # key tiles ending at or before the block's first row
+    last = below(((t + 1) * BM + BN - 1) // BN, tiles)  # and up to its last row
+    m = st.full((BM, 1), -math.inf, f32)
+    l = st.zeros((BM, 1), f32)
+    acc = st.zeros((BM, D), f32)
+    for j in range(full):
+        kt, vt = pk.load((kvh, j, 0)).reshape((BN, D)), pv.load((kvh, j, 0)).reshape((BN, D))
+        m, l, acc = attend(qt, kt, vt, m, l, acc, j * BN, t * BM, 0, False, False)
+    for j in range(full, last):
+        kt, vt = pk.load((kvh, j, 0)).reshape((BN, D)), pv.load((kvh, j, 0)).reshape((BN, D))
+        m, l, acc = attend(qt, kt, vt, m, l, acc, j * BN, t * BM, (t + 1) * BM, True, True)
+    return acc / l
+
+
 @st.kernel
 def prefill_attention(
     o: st.Mut["E", ("BM", "D")],
@@ -388,36 +420,67 @@ def prefill_attention(
     G: int,
     HEADS_FIRST: bool = False,
 ):
-    """Causal attention of the prompt (FlashAttention-2): block ``(t, h)`` takes query rows
-    ``t * BM ...`` of query head ``h`` (normalized per head, rotated at their positions, times
-    ``scale * log2(e)``) over the keys of kv head ``h // G`` up to each row, from the caches
-    (``prefill_kv`` wrote them) in tiles of ``BN`` keys, and writes the heads' outputs as columns
-    ``h * D ...`` of ``o`` (``[rows, heads * D]``, o_proj's input).  The key tiles every row of
-    the block sees whole run unmasked, those on the diagonal masked (``BM`` and ``BN`` powers of
-    two, either the larger: the rows are padded to a multiple of both, so no key tile passes them).
-    The blocks take one head's query tiles together, or with ``HEADS_FIRST`` every head's first
-    query tile, then every head's second, ... (``st.grouped(1)`` over the ``(t, h)`` tiles:
-    ``examples/flash_attention.py``'s ``ORDER = 0``)."""
+    """Causal attention of the prompt (``causal_attention``): block ``(t, h)`` takes query rows
+    ``t * BM ...`` of query head ``h`` (``rotated_queries``: normalized per head, rotated at
+    their positions, times ``scale * log2(e)``) over the keys of kv head ``h // G`` up to each
+    row, from the caches (``prefill_kv`` wrote them), and writes the heads' outputs as columns
+    ``h * D ...`` of ``o`` (``[rows, heads * D]``, o_proj's input).  The blocks take one head's
+    query tiles together, or with ``HEADS_FIRST`` every head's first query tile, then every
+    head's second, ... (``st.grouped(1)`` over the ``(t, h)`` tiles: ``examples/flash_attention.py``'s
+    ``ORDER = 0``)."""
     idx = o.tile_index(order=st.grouped(1)) if HEADS_FIRST else o.tile_index()
     t, h = idx
-    kvh = h // G
     rows = st.iota((BM,)).reshape((BM, 1)) + t * BM
-    q = qkv.partition((BM, D)).load((t, h))
-    qt = (rope(head_rms_norm(q, q_norm, eps), rows, inv_freq) * (scale * LOG2E)).astype(E)
-    pk, pv = k_cache.partition((1, BN, D)), v_cache.partition((1, BN, D))
-    tiles = st.num_tiles(pk, 1)
-    full = below((t * BM + 1) // BN, tiles)  # key tiles ending at or before the block's first row
-    last = below(((t + 1) * BM + BN - 1) // BN, tiles)  # and up to its last row
-    m = st.full((BM, 1), -math.inf, f32)
-    l = st.zeros((BM, 1), f32)
-    acc = st.zeros((BM, D), f32)
-    for j in range(full):
-        kt, vt = pk.load((kvh, j, 0)).reshape((BN, D)), pv.load((kvh, j, 0)).reshape((BN, D))
-        m, l, acc = attend(qt, kt, vt, m, l, acc, j * BN, t * BM, 0, False, False)
-    for j in range(full, last):
-        kt, vt = pk.load((kvh, j, 0)).reshape((BN, D)), pv.load((kvh, j, 0)).reshape((BN, D))
-        m, l, acc = attend(qt, kt, vt, m, l, acc, j * BN, t * BM, (t + 1) * BM, True, True)
-    o.store((acc / l).astype(E), idx)
+    qt = rotated_queries(qkv.partition((BM, D)).load((t, h)), q_norm, inv_freq, rows, eps, scale, E)
+    o.store(causal_attention(qt, k_cache, v_cache, t, h // G, BM, BN, D).astype(E), idx)
+
+
+@st.kernel
+def prefill_queries(
+    z: st.Mut["E", ("BM", "D")],
+    qkv: st.Ref[f32, (-1, "QKV")],
+    q_norm: st.Ref["E", ("D",)],
+    inv_freq: st.Ref[f32, ("HALF",)],
+    eps: f32,
+    scale: f32,
+    *,
+    E: st.DType,
+    BM: int,
+    D: int,
+    HALF: int,
+    QKV: int,
+):
+    """The query heads of ``qkv`` ready for ``prefill_attention_rotated``: block ``(t, h)`` writes
+    rows ``t * BM ...`` of head ``h`` (``rotated_queries``) as columns ``h * D ...`` of ``z``
+    (``[rows, heads * D]`` in ``E``).  The rotary embedding's software sine and cosine then
+    compile here, in a short memory-bound kernel, and not in the attention's loop kernel (there
+    they are about 5,150 of its 9,008 sm_90 instructions and its 56-byte stack, docs/model.md)."""
+    t, h, _ = st.tile_block_id()
+    rows = st.iota((BM,)).reshape((BM, 1)) + t * BM
+    z.store(rotated_queries(qkv.partition((BM, D)).load((t, h)), q_norm, inv_freq, rows, eps, scale, E))
+
+
+@st.kernel
+def prefill_attention_rotated(
+    o: st.Mut["E", ("BM", "D")],
+    q: st.Ref["E", (-1, -1)],
+    k_cache: st.Ref["E", ("KVH", -1, "D")],
+    v_cache: st.Ref["E", ("KVH", -1, "D")],
+    *,
+    E: st.DType,
+    BM: int,
+    BN: int,
+    D: int,
+    KVH: int,
+    G: int,
+    HEADS_FIRST: bool = False,
+):
+    """``prefill_attention`` of queries ``prefill_queries`` made ready (``q``: ``[rows, heads *
+    D]`` in ``E``, the tile of block ``(t, h)`` loaded as it is)."""
+    idx = o.tile_index(order=st.grouped(1)) if HEADS_FIRST else o.tile_index()
+    t, h = idx
+    qt = q.partition((BM, D)).load((t, h))
+    o.store(causal_attention(qt, k_cache, v_cache, t, h // G, BM, BN, D).astype(E), idx)
 
 
 @st.kernel
@@ -428,5 +491,5 @@ def take_row(z: st.Mut[f32, ("BH",)], x: st.Ref[f32, (-1, -1)], row: i32, *, BH:
 
 
 KERNELS = (embed_rows, norm_rows, gemm, gemm_residual, gemm_partials, residual_partials_sum, gate_up_gemm,
-           gate_up_stacked_gemm, prefill_kv, prefill_attention, take_row)
+           gate_up_stacked_gemm, prefill_kv, prefill_attention, prefill_queries, prefill_attention_rotated, take_row)
 """Every prefill kernel (the tests check each one's unsafe report is empty)."""

@@ -195,6 +195,20 @@ def test_the_attention_takes_flash_attentions_plan_where_asked(monkeypatch: pyte
     assert tiles.attention_kernel(8192, 128)[1:] == (64, True)
 
 
+def test_queries_made_ready_apart_prefill_as_the_reference(weights: dict[str, np.ndarray]) -> None:
+    """``rotated_queries``: the queries normalized, rotated and scaled by ``prefill_queries`` (blocks
+    of the cache write's 8 rows) into an ``E`` buffer the attention reads
+    (``prefill_attention_rotated``): 9 launches a layer, the reference's logits."""
+    tiles = replace(TINY_PREFILL, rotated_queries=True)
+    d = Qwen3Decoder(TINY, weights, dtype=st.f32, max_positions=32, tiles=TINY_TILES, prefill_tiles=tiles)
+    graph = d.record_prefill(PROMPT_17)
+    assert graph.what == f"{9 * TINY.layers + 7} recorded ops"
+    graph.replay()
+    graph.release()
+    np.testing.assert_allclose(d.read("logits"), forward(TINY, weights, PROMPT_17)[-1], rtol=1e-4, atol=1e-4)
+    assert tiles.attention_kernel(32)[0].python is P.prefill_attention_rotated.python
+
+
 def test_the_attention_writes_the_same_tiles_heads_first() -> None:
     """The causal attention's blocks taking the heads first (``HEADS_FIRST``, the grouped order)
     write every tile, each as the blocks taking one head's query tiles together write it (the
@@ -271,6 +285,8 @@ LAUNCHED = {
     P.gate_up_stacked_gemm: dict(E=st.bf16, BM=16, BN=16, BK=16, K=64, WS=(2, 6, 4, 16, 16), G=8),
     P.prefill_kv: dict(E=st.bf16, BM=16, D=16, HALF=8, QKV=128, KVH=2, G=2),
     P.prefill_attention: dict(E=st.bf16, BM=16, BN=32, D=16, HALF=8, QKV=128, KVH=2, G=2, HEADS_FIRST=True),
+    P.prefill_queries: dict(E=st.bf16, BM=16, D=16, HALF=8, QKV=128),
+    P.prefill_attention_rotated: dict(E=st.bf16, BM=16, BN=32, D=16, KVH=2, G=2, HEADS_FIRST=True),
     P.take_row: dict(BH=16),
 }
 
@@ -357,6 +373,10 @@ def test_short_prompts_take_64_row_query_tiles_over_128_key_tiles() -> None:
 @pytest.mark.parametrize("queries", [64, 128])
 def test_the_prefill_attention_keeps_no_bounds_check_in_the_kernel(queries: int) -> None:
     """Qwen3-4B's attention on 64- or 128-row query tiles over 128-row key tiles: the loops'
-    bounds are clamped tile counts (``below``), so every cache load is proved in range."""
+    bounds are clamped tile counts (``below``), so every cache load is proved in range (the
+    rotated queries' kernel at 64 rows too)."""
     P.prefill_attention.with_options(deny_in_kernel_checks=True).compile_variant(
         None, E=st.bf16, BM=queries, BN=128, D=128, HALF=64, QKV=6144, KVH=8, G=4)
+    if queries == 64:
+        P.prefill_attention_rotated.with_options(deny_in_kernel_checks=True).compile_variant(
+            None, E=st.bf16, BM=queries, BN=128, D=128, KVH=8, G=4)
