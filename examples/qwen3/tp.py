@@ -69,7 +69,7 @@ import numpy as np
 import safetile as st
 
 from . import peer
-from .model import Qwen3Decoder, Tiles
+from .model import Qwen3Decoder, Tiles, hinted
 from .reference import QWEN3_4B, QWEN3_14B, TINY, TINY_GROUP3, Config, random_weights
 
 ALL_REDUCES = ("group", "one-shot", "two-shot", "peer", "peer-fused")
@@ -148,15 +148,34 @@ def shard(config: Config, weights: Mapping[str, Any], rank: int, world: int) -> 
     return local, out
 
 
-def peer_projection(launch: Any, run: Any, hint: Any, out: tuple[str, tuple[int]], residual: str, x: str, w: Any,
-                    site: int, hidden: int, warps: int | None, **generics: Any) -> None:
+FUSED_OCCUPANCY: int | None = None
+"""The ``occupancy`` hint of ``peer.gemv_peer_sum`` (``fused_kernel``): tileiras's own choice, one
+block an SM, as ``peer_sum``'s, not the projections' 3.  tileiras gives the fused kernel three
+warpgroups, 384 threads (the rows and the wait; the ordering of the stores into the other rank's
+inbox and the output's TMA store; the weights' TMA loads: ``gemv_residual`` has two, 256), and
+plans their registers (``setmaxnreg``) as for two: the first raised to 128 a thread at 3 blocks an
+SM, to 224 at 2, the others lowered to 32.  At 3 ptxas gives a thread 56 (65,536 / (3 x 384)):
+21,504 a block against the 24,576 the plan takes, at 2 80 (30,720 against 36,864), so the raise
+is never granted and every block waits for it before its first instruction of the kernel's own --
+no stores, no wait, no watchdog: both of session 18's runs on two H200s hung so (the cubins'
+``EIATTR_MAXREG_COUNT`` 56, ``REQNTID`` 384, ``USETMAXREG.TRY_ALLOC`` 128, ``DEALLOC`` 32).  At
+tileiras's choice a thread has 168: 64,512 against 40,960 (the first raised to 256)."""
+
+
+def fused_kernel(tiles: Tiles) -> st.Kernel:
+    """``peer.gemv_peer_sum`` as the fused projections launch it: ``tiles``' hints for the
+    projections (``gemv_latency``, ``gemv_warps``) but the occupancy ``FUSED_OCCUPANCY``."""
+    return hinted(peer.gemv_peer_sum, tiles.gemv_latency, tiles.gemv_warps, FUSED_OCCUPANCY)
+
+
+def peer_projection(launch: Any, run: Any, tiles: Tiles, out: tuple[str, tuple[int]], residual: str, x: str, w: Any,
+                    site: int, hidden: int, **generics: Any) -> None:
     """``all_reduce="peer-fused"``'s row-parallel projection (o_proj, down) through ``launch`` (a
     decoder's ``_launch``): ``out = residual + w @ x`` summed over the two ranks at ``site`` in one
-    launch (``peer.gemv_peer_sum``, with the hints ``hint`` gives ``gemv_residual``, ``warps`` its
-    worker warps: ``Tiles.gemv_warps``), on the decoder's ``steps``, ``inbox``, ``peer_inbox`` and
+    launch (``fused_kernel(tiles)``), on the decoder's ``steps``, ``inbox``, ``peer_inbox`` and
     ``alarm`` (``ShardedDecoder._peer_memory``)."""
-    launch(run, hint(peer.gemv_peer_sum), out, residual, x, w, "steps", "inbox", "peer_inbox", "alarm", site,
-           N=hidden, LANES=peer.lanes(warps), **generics)
+    launch(run, fused_kernel(tiles), out, residual, x, w, "steps", "inbox", "peer_inbox", "alarm", site, N=hidden,
+           LANES=peer.lanes(tiles.gemv_warps), **generics)
 
 
 class ShardedDecoder(Qwen3Decoder):
@@ -281,8 +300,8 @@ class ShardedDecoder(Qwen3Decoder):
         if self.all_reduce != "peer-fused":
             super()._row_parallel(run, hint, out, residual, x, w, **generics)
             return
-        peer_projection(self._launch, run, hint, out, self._residual(residual), x, w, self.site, self.config.hidden,
-                        self.tiles.gemv_warps, **generics)
+        peer_projection(self._launch, run, self.tiles, out, self._residual(residual), x, w, self.site,
+                        self.config.hidden, **generics)
         self.site += 1
 
     def _sum(self, vector: Any) -> None:

@@ -243,6 +243,70 @@ def test_every_wait_reads_at_least_a_lane_a_thread() -> None:
         assert len(spans) == 3 and {int(n) for n in spans} == {width}, spans
 
 
+def test_the_fused_projections_leave_their_occupancy_to_tileiras() -> None:
+    """The smoke of the next test: ``tp.fused_kernel`` keeps the projections' other hints but not
+    their 3 blocks an SM (``tp.FUSED_OCCUPANCY``), under which its blocks never started."""
+    from qwen3.tp import SHARD_TILES, fused_kernel
+
+    options = fused_kernel(SHARD_TILES).options
+    assert SHARD_TILES.o_occupancy == SHARD_TILES.gemv_occupancy == 3
+    assert "occupancy" not in ((options.optimization_hints or {}).get("sm_90") or {})
+    assert options.load_hints == {"sm_90": {"latency": SHARD_TILES.gemv_latency}}
+
+
+def register_plan(cubin: Path, cache: Path) -> tuple[int, int]:
+    """A warp-specialized kernel's registers: those its block is given (``EIATTR_MAXREG_COUNT``
+    times ``REQNTID``'s threads, the pool ``setmaxnreg`` draws on) and those its plan takes (each
+    warpgroup that raises, ``USETMAXREG.TRY_ALLOC``, at its count, the others at ``DEALLOC``'s)."""
+    import re
+
+    from bytecode_support import cuobjdump
+
+    elf, sass = cuobjdump(cubin, "-elf", cache), cuobjdump(cubin, "-sass", cache)
+
+    def attribute(name: str) -> int:
+        return int(re.search(rf"{name}\n\s*Format:.*\n\s*Value:\s*(0x[0-9a-f]+)", elf).group(1), 16)
+
+    threads = attribute("EIATTR_REQNTID")
+    raised = [int(n, 16) for n in re.findall(r"USETMAXREG\.TRY_ALLOC\.CTAPOOL UP0, (0x[0-9a-f]+)", sass)]
+    lowered = {int(n, 16) for n in re.findall(r"USETMAXREG\.DEALLOC\.CTAPOOL (0x[0-9a-f]+)", sass)}
+    assert raised and len(lowered) == 1, (raised, lowered)
+    plan = 128 * (sum(raised) + (threads // 128 - len(raised)) * lowered.pop())
+    return attribute("EIATTR_MAXREG_COUNT") * threads, plan
+
+
+@pytest.mark.full  # tileiras and cuobjdump: ~5 CPU-s
+def test_the_fused_projections_registers_fit_their_block(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         cubin_cache: Path) -> None:
+    """``tp.fused_kernel`` (o_proj's shapes at Qwen3-14B TP=2, as the decoder launches it) is
+    compiled for sm_90 so that its warpgroups' register plan fits the registers its block is
+    given: with the projections' occupancy 3 it took 24,576 of 21,504, the raise was never granted
+    and every block waited for it -- both of session 18's hangs on two H200s (tp.FUSED_OCCUPANCY).
+    The launch runs here on the interpreter, the other rank's words already in the inbox."""
+    torch = pytest.importorskip("torch")
+    import json
+
+    import safetile as st
+    from qwen3.tp import SHARD_TILES, fused_kernel
+
+    monkeypatch.setenv("SAFETILE_AOT_ARCHS", "sm_90")
+    monkeypatch.setenv("SAFETILE_CACHE_DIR", str(tmp_path))
+    t, n, k = SHARD_TILES, 5120, 2560
+    w = torch.zeros(n // t.o_rows, k // t.o_cols, t.o_rows, t.o_cols, dtype=torch.bfloat16)
+    memory = [st.unsafe_pointer(st.from_dlpack(v)) for v in (
+        torch.full((1, n), 1 << 32, dtype=torch.int64), torch.zeros(1, n, dtype=torch.int64),
+        torch.zeros(2, dtype=torch.int32))]
+    z, residual, x, steps = (st.zeros(shape, dtype).sync() for shape, dtype in (
+        ((n,), st.f32), ((n,), st.f32), ((k,), st.f32), ((1,), st.i32)))
+    fused_kernel(t)(z.partition((t.o_rows,)), residual, x, st.from_dlpack(w), steps, *memory, 0, N=n, BK=t.o_cols,
+                    **t.reads("o")).sync()
+    cubins = [entry.with_suffix(".cubin") for entry in tmp_path.rglob("*.json")
+              if any(name.startswith("gemv_peer_sum") for name in json.loads(entry.read_text())["kernels"])]
+    assert len(cubins) == 1
+    given, taken = register_plan(cubins[0], cubin_cache)
+    assert taken <= given, f"the plan takes {taken} registers of the {given} a block is given"
+
+
 def test_the_default_all_reduce_is_the_fastest_that_runs_there() -> None:
     """Where none is named: the peer all-reduce on two GPUs (session 17's fastest), torch's
     one-shot on more (the peer one sums two), gloo's on the CPU."""
