@@ -32,6 +32,16 @@ def fp8_hints(BM: int, BN: int, **_: object) -> dict[str, dict[str, int]]:
     return {"sm_90": {"num_worker_warps_per_cta": 8}} if BM * BN >= 128 * 128 else {}
 
 
+@st.function
+def scaled_tile(px, pw, scale, bm, bn, BM, BN, O):
+    """Output tile ``(bm, bn)`` of ``(x @ w.T) * scale`` in ``O``, accumulated in f32 over the K
+    tiles of the partitions ``px`` (``(BM, BK)`` of ``x``) and ``pw`` (``(BN, BK)`` of ``w``)."""
+    acc = st.zeros((BM, BN), f32)
+    for k in range(st.num_tiles(px, 1)):
+        acc = st.mma(px.load((bm, k)), pw.load((bn, k)).T, acc)
+    return (acc * scale).astype(O)
+
+
 @st.kernel(
     specialize=[dict(E=st.f8e4m3fn, O=st.bf16, BM=128, BN=128, BK=128, G=8),
                 dict(E=st.f8e4m3fn, O=st.f16, BM=64, BN=64, BK=64, G=4)],
@@ -53,10 +63,7 @@ def fp8_gemm(
     idx = z.tile_index(order=st.grouped(G))
     bm, bn = idx
     px, pw = x.partition((BM, BK), padding="zero"), w.partition((BN, BK), padding="zero")
-    acc = st.zeros((BM, BN), f32)
-    for k in range(st.num_tiles(px, 1)):
-        acc = st.mma(px.load((bm, k)), pw.load((bn, k)).T, acc)
-    z.store((acc * scale).astype(O), idx)
+    z.store(scaled_tile(px, pw, scale, bm, bn, BM, BN, O), idx)
 
 
 @st.kernel(
@@ -82,10 +89,7 @@ def persistent_fp8_gemm(
     px, pw = x.partition((BM, BK), padding="zero"), w.partition((BN, BK), padding="zero")
     for idx in z.tile_indices(order=st.grouped(G)):
         bm, bn = idx
-        acc = st.zeros((BM, BN), f32)
-        for k in range(st.num_tiles(px, 1)):
-            acc = st.mma(px.load((bm, k)), pw.load((bn, k)).T, acc)
-        z.store((acc * scale).astype(O), idx)
+        z.store(scaled_tile(px, pw, scale, bm, bn, BM, BN, O), idx)
 
 
 SMS = 132
