@@ -49,6 +49,7 @@ and uses its own, ``qwen3.tp.use_gpu``), NCCL between them (NVLink multicast off
 
 from __future__ import annotations
 
+import argparse
 import faulthandler
 import hashlib
 import json
@@ -120,6 +121,11 @@ read early behind the peer all-reduce (QKV and gate/up: 199.9 and, both by TMA, 
 216.2); a rank's tiles are ``SHARD_TILES``: session 15's two runs timed the single-GPU tiles
 (2.7% slower), QKV and down in 8-row blocks, 64-key attention tiles, gate/up in 32 rows and QKV
 with it in 32 (each slower still)."""
+TABLE_ENV, BIG_ENV = "SAFETILE_TP_TABLE", "SAFETILE_TP_32B_IF_FASTER"
+"""How ``run`` tells the table's ranks its plan (``--others``, ``--32b-if-faster``): the
+all-reduces timed after TP=1, comma-separated (unset: ``TABLE_ALL_REDUCES``), and, where
+``BIG_ENV`` is ``1``, 32B only where one of them beat the pair's own (a run that measures one
+new way leaves out what earlier runs measured)."""
 
 
 def build(arch: str) -> None:
@@ -480,7 +486,7 @@ def rank_main(out: Path, task: str) -> None:
         speedups()
         checked = {way: _peer_checked(out, way) for way in PEER_WAYS}
         results["peer_checked"] = checked
-        for all_reduce in TABLE_ALL_REDUCES:
+        for all_reduce in os.environ.get(TABLE_ENV, ",".join(TABLE_ALL_REDUCES)).split(","):
             if all_reduce == option or checked.get(all_reduce, True) is not True:
                 continue
             rates[all_reduce] = sharded("14B", QWEN3_14B, all_reduce, CONTEXTS, profile=True)
@@ -494,7 +500,8 @@ def rank_main(out: Path, task: str) -> None:
         dist.broadcast_object_list(choice, src=0)  # both ranks run rank 0's choice
         results["chosen_all_reduce"] = choice[0]
         save()
-        sharded("32B", QWEN3_32B, choice[0], CONTEXTS)
+        if os.environ.get(BIG_ENV) != "1" or choice[0] != option:
+            sharded("32B", QWEN3_32B, choice[0], CONTEXTS)
     dist.barrier()
     dist.destroy_process_group()
 
@@ -543,13 +550,17 @@ def pair(out: Path, task: str, env: Mapping[str, str], port: int, deadline: floa
     return codes
 
 
-def run(out: Path, nccl_sweep: bool = False, deadline: float | None = None) -> None:
+def run(out: Path, nccl_sweep: bool = False, deadline: float | None = None,
+        peer_check_deadline: float = PEER_CHECK_S, baseline: str = "one-shot",
+        others: tuple[str, ...] = TABLE_ALL_REDUCES, big_if_faster: bool = False) -> None:
     """2. of the module's docstring (with ``nccl_sweep``, 1. first, and the TP table's pair takes
     its fastest 14B step's NCCL setting and all-reduce); with ``deadline``, every pair is ended
-    that many seconds after the start."""
+    that many seconds after the start, peer-check ``peer_check_deadline`` seconds after its own;
+    the table's pair all-reduce is ``baseline``, then ``others`` after TP=1, 32B only where one
+    of them beat it with ``big_if_faster`` (``TABLE_ENV``)."""
     end = time.monotonic() + (deadline if deadline is not None else float("inf"))
     out.mkdir(parents=True, exist_ok=True)
-    best: tuple[float, str, str] = (0.0, "default", "one-shot")
+    best: tuple[float, str, str] = (0.0, "default", baseline)
     for i, (name, env) in enumerate(NCCL_VARIANTS.items() if nccl_sweep else ()):
         pair(out, f"latency-{name}", env, 29512 + i, end)
         try:
@@ -559,7 +570,7 @@ def run(out: Path, nccl_sweep: bool = False, deadline: float | None = None) -> N
         for key, entry in runs.items():
             if entry.get("graph", 0.0) > best[0]:
                 best = (entry["graph"], name, entry["all_reduce"])
-    pair(out, "peer-check", {}, 29525, min(end, time.monotonic() + PEER_CHECK_S))
+    pair(out, "peer-check", {}, 29525, min(end, time.monotonic() + peer_check_deadline))
     try:
         errors = json.loads((out / "peer-check.json").read_text())["errors"]
     except (OSError, KeyError, ValueError):
@@ -569,7 +580,8 @@ def run(out: Path, nccl_sweep: bool = False, deadline: float | None = None) -> N
                          "rebuild with bench/tp.py --build ARCH; the TP table is not run")
     verdicts = {way: _peer_checked(out, way) for way in PEER_WAYS}
     print(f"peer-check: {verdicts}; the TP table with NCCL {best[1]}, all_reduce={best[2]}", flush=True)
-    pair(out, f"table-{best[2]}", NCCL_VARIANTS[best[1]], 29530, end)
+    plan = {TABLE_ENV: ",".join(others), BIG_ENV: "1" if big_if_faster else "0"}
+    pair(out, f"table-{best[2]}", {**NCCL_VARIANTS[best[1]], **plan}, 29530, end)
     table = out / "tp.json"
     if table.exists():
         results = json.loads(table.read_text())
@@ -582,6 +594,24 @@ def add_arguments(parser: Any) -> None:
                         help="time the all-reduce alone under each NCCL setting first (1. of the docstring)")
     parser.add_argument("--deadline", type=float, metavar="SECONDS",
                         help="end every pair this long after the start (a launch that never ends)")
+    parser.add_argument("--peer-check-deadline", type=float, metavar="SECONDS", default=PEER_CHECK_S,
+                        help=f"end peer-check this long after its start (default {PEER_CHECK_S:.0f})")
+    parser.add_argument("--baseline", choices=TABLE_ALL_REDUCES, default="one-shot",
+                        help="the TP table's first all-reduce, whose tokens the others must give (default one-shot)")
+    parser.add_argument("--others", type=table_ways, default=TABLE_ALL_REDUCES, metavar="WAY,...",
+                        help="the all-reduces timed after TP=1 (default: " + ",".join(TABLE_ALL_REDUCES) + ")")
+    parser.add_argument("--32b-if-faster", dest="big_if_faster", action="store_true",
+                        help="run 32B only where one of --others beat --baseline on 14B")
+
+
+def table_ways(text: str) -> tuple[str, ...]:
+    """``--others``'s comma-separated all-reduces, each one of ``TABLE_ALL_REDUCES``."""
+    ways = tuple(way.strip() for way in text.split(","))
+    unknown = [way for way in ways if way not in TABLE_ALL_REDUCES]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown all-reduce {', '.join(unknown)}: give a comma-separated list "
+                                         f"of {', '.join(TABLE_ALL_REDUCES)}")
+    return ways
 
 
 def one_rank(out: Path) -> None:

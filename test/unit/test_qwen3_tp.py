@@ -354,3 +354,27 @@ def test_the_peer_kernels_unsafe_report_names_its_pointers_and_accesses() -> Non
         assert ops == {"cuda_tile.store_ptr_tko", "cuda_tile.atomic_rmw_tko", "cuda_tile.load_ptr_tko",
                        "cuda_tile.offset"}
     assert count.unsafe_report() == []
+
+
+def test_the_tp_benchmarks_plan_reaches_its_pairs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """bench/tp.py's options for a run that measures one new way: peer-check under its own
+    deadline, the table's pair all-reduce, the others after TP=1 and 32B only where one is faster
+    reach the ranks (``TABLE_ENV``, ``BIG_ENV``); an unknown way is refused naming the known."""
+    import argparse
+    import time
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    import tp as bench_tp
+
+    pairs: list[tuple[str, dict[str, str], float]] = []
+    monkeypatch.setattr(bench_tp, "pair", lambda out, task, env, port, deadline=float("inf"):
+                        pairs.append((task, dict(env), deadline - time.monotonic())) or [0, 0])
+    bench_tp.run(tmp_path, deadline=200.0, peer_check_deadline=40.0, baseline="peer", others=("peer-fused",),
+                 big_if_faster=True)
+    (check, _, check_left), (table, env, table_left) = pairs
+    assert check == "peer-check" and 39.0 < check_left <= 40.0 and 150.0 < table_left <= 200.0
+    assert table == "table-peer"
+    assert env[bench_tp.TABLE_ENV] == "peer-fused" and env[bench_tp.BIG_ENV] == "1"
+    assert bench_tp.table_ways("peer-fused,peer") == ("peer-fused", "peer")
+    with pytest.raises(argparse.ArgumentTypeError, match="unknown all-reduce fused: .* one-shot, peer-fused, peer"):
+        bench_tp.table_ways("peer,fused")
