@@ -133,6 +133,18 @@ def group3(weights: dict[str, np.ndarray]) -> Qwen3Decoder:
                         prefill_tiles=tiles)
 
 
+def replay_prefill_as_the_reference(weights: dict[str, np.ndarray], tiles: PrefillTiles,
+                                    launches_a_layer: int) -> None:
+    """Record the 17-token prefill on ``tiles``, check its launches (``launches_a_layer`` a layer and
+    the 7 outside the layers), replay it and compare the logits with the reference's."""
+    d = Qwen3Decoder(TINY, weights, dtype=st.f32, max_positions=32, tiles=TINY_TILES, prefill_tiles=tiles)
+    graph = d.record_prefill(PROMPT_17)
+    assert graph.what == f"{launches_a_layer * TINY.layers + 7} recorded ops"
+    graph.replay()
+    graph.release()
+    np.testing.assert_allclose(d.read("logits"), forward(TINY, weights, PROMPT_17)[-1], rtol=1e-4, atol=1e-4)
+
+
 def test_o_proj_and_down_on_split_columns_prefill_as_the_reference(weights: dict[str, np.ndarray]) -> None:
     """O_proj and down_proj on split columns (``o_split``, ``down_split`` ``(S, C)``; on Qwen3-4B at
     2,048 tokens ``gemm_plan`` picks (4, 2) for down): 16 x 32 tiles, the first of 2 tile columns
@@ -140,12 +152,7 @@ def test_o_proj_and_down_on_split_columns_prefill_as_the_reference(weights: dict
     1, 1), o_proj's (2 packed tiles of 2 steps) in 2, the other column whole; three launches
     each, so 12 a layer; the logits as the reference's."""
     tiles = replace(TINY_PREFILL, fit=False, cols=32, down_split=(4, 1), o_split=(2, 1))
-    d = Qwen3Decoder(TINY, weights, dtype=st.f32, max_positions=32, tiles=TINY_TILES, prefill_tiles=tiles)
-    graph = d.record_prefill(PROMPT_17)
-    assert graph.what == f"{12 * TINY.layers + 7} recorded ops"
-    graph.replay()
-    graph.release()
-    np.testing.assert_allclose(d.read("logits"), forward(TINY, weights, PROMPT_17)[-1], rtol=1e-4, atol=1e-4)
+    replay_prefill_as_the_reference(weights, tiles, launches_a_layer=12)
     with pytest.raises(ValueError, match=r"down_split=\(2, 3\)\): its 64 columns are 2 tiles of 32 .* "
                                          r"pick \(S, C\) with 1 <= C <= 2 and 1 <= S <= 6"):
         replace(tiles, down_split=(2, 3)).residual_plan("down", 32, 64, 96, 16)
@@ -200,12 +207,7 @@ def test_queries_made_ready_apart_prefill_as_the_reference(weights: dict[str, np
     of the cache write's 8 rows) into an ``E`` buffer the attention reads
     (``prefill_attention_rotated``): 9 launches a layer, the reference's logits."""
     tiles = replace(TINY_PREFILL, rotated_queries=True)
-    d = Qwen3Decoder(TINY, weights, dtype=st.f32, max_positions=32, tiles=TINY_TILES, prefill_tiles=tiles)
-    graph = d.record_prefill(PROMPT_17)
-    assert graph.what == f"{9 * TINY.layers + 7} recorded ops"
-    graph.replay()
-    graph.release()
-    np.testing.assert_allclose(d.read("logits"), forward(TINY, weights, PROMPT_17)[-1], rtol=1e-4, atol=1e-4)
+    replay_prefill_as_the_reference(weights, tiles, launches_a_layer=9)
     assert tiles.attention_kernel(32)[0].python is P.prefill_attention_rotated.python
 
 
