@@ -51,8 +51,8 @@ The attention launches read the position before their wait for the QKV projectio
 (``early_reads=("pos",)``: the launch before writes only the QKV vector), so the key tiles,
 which depend on it, are fetched one memory round trip sooner.
 
-The only index checks left in the kernels are ``embed``'s two: the token and
-the position are data (``tile-opt -p 'bounds-check-elision{report=true}'``
+The only index checks left in the kernels are ``embed``'s two and the rotary table's row (``rotate``):
+the token and the position are data (``tile-opt -p 'bounds-check-elision{report=true}'``
 lists every check: static, at the launch, or in the kernel).
 """
 
@@ -178,6 +178,31 @@ def rope(x, position, inv_freq):
     half = D // 2
     angle = position.astype(f32) * inv_freq.load_tile((half,), (0,)).reshape((1, half))
     cos, sin = st.cos(angle), st.sin(angle)
+    x1, x2 = st.extract(x, (0, 0), (R, half)), st.extract(x, (0, 1), (R, half))
+    return st.cat(x1 * cos - x2 * sin, x2 * cos + x1 * sin, 1)
+
+
+def rotary_table(inv_freq: np.ndarray, positions: int) -> np.ndarray:
+    """The decode's rotary table, ``[positions * D]`` f32: row ``p`` (``D`` long) holds
+    ``cos(p * inv_freq)`` then ``sin(p * inv_freq)``, computed in f32 as ``reference.rope`` does."""
+    angle = np.arange(positions, dtype=np.float32)[:, None] * inv_freq[None, :]
+    return np.concatenate([np.cos(angle), np.sin(angle)], 1).reshape(-1)
+
+
+@st.function
+def rotate(x, position, rotary, TABLE):
+    """``x`` (``(R, D)``) rotated at ``position``: with ``TABLE``, ``rotary`` is ``rotary_table``'s
+    and its row ``position`` gives the cosines and sines (one ``D``-wide load: no software sine
+    and cosine, whose series are most of the instructions of a kernel that rotates); else
+    ``rotary`` is ``inv_freq`` and ``rope`` computes them.  The row index is data, so the table's
+    load is checked in the kernel: a position past the table's rows is an index error there
+    (``generate`` refuses such a position on the host first)."""
+    if not TABLE:
+        return rope(x, position, rotary)
+    R, D = x.shape
+    half = D // 2
+    row = rotary.partition((D,)).load((position,)).reshape((1, D))
+    cos, sin = st.extract(row, (0, 0), (1, half)), st.extract(row, (0, 1), (1, half))
     x1, x2 = st.extract(x, (0, 0), (R, half)), st.extract(x, (0, 1), (R, half))
     return st.cat(x1 * cos - x2 * sin, x2 * cos + x1 * sin, 1)
 
@@ -355,9 +380,9 @@ def head_vector(qkv, head, D):
 
 
 @st.function
-def new_key(qkv, k_norm, inv_freq, kvh, position, eps, G, KVH, D):
-    """Key head ``kvh`` at ``position``: normalized per head and rotated, ``(1, D)`` f32."""
-    return rope(head_rms_norm(head_vector(qkv, G * KVH + kvh, D), k_norm, eps), position, inv_freq)
+def new_key(qkv, k_norm, rotary, kvh, position, eps, G, KVH, D, TABLE):
+    """Key head ``kvh`` at ``position``: normalized per head and rotated (``rotate``), ``(1, D)`` f32."""
+    return rotate(head_rms_norm(head_vector(qkv, G * KVH + kvh, D), k_norm, eps), position, rotary, TABLE)
 
 
 @st.kernel(early_reads=("pos",))
@@ -366,25 +391,26 @@ def kv_append(
     v_cache: st.Mut["E", ("KVH", 1, "D")],
     qkv: st.Ref[f32, ("QKV",)],
     k_norm: st.Ref["E", ("D",)],
-    inv_freq: st.Ref[f32, ("HALF",)],
+    rotary: st.Ref[f32, (-1,)],
     pos: st.Ref[i32, (1,)],
     eps: f32,
     *,
     E: st.DType,
     KVH: int,
     D: int,
-    HALF: int,
     QKV: int,
     G: int,
+    TABLE: int = 0,
 ):
     """Row ``pos`` of the caches (``[KVH, positions, D]``): the keys normalized per head and
-    rotated, the values as they are.  ``qkv`` is ``[q (G * KVH heads), k (KVH), v (KVH)]``."""
+    rotated (``rotate``: ``rotary`` the table where ``TABLE``, else ``inv_freq``), the values as
+    they are.  ``qkv`` is ``[q (G * KVH heads), k (KVH), v (KVH)]``."""
     _, row, _ = st.tile_block_id()
     position = load_scalar(pos)
     if row != position:
         return
     kv = qkv.partition((KVH * D,))
-    k = rope(head_rms_norm(kv.load((G,)).reshape((KVH, D)), k_norm, eps), position, inv_freq)
+    k = rotate(head_rms_norm(kv.load((G,)).reshape((KVH, D)), k_norm, eps), position, rotary, TABLE)
     k_cache.store(k.astype(E).reshape((KVH, 1, D)))
     v_cache.store(kv.load((G + 1,)).astype(E).reshape((KVH, 1, D)))
 
@@ -399,8 +425,8 @@ heads padded to 16 columns): a ``G``-row ``mma`` would waste its tensor-core row
 
 
 @st.function
-def queries(qkv, q_norm, inv_freq, kvh, position, eps, scale, G, GP, D):
-    """Kv head ``kvh``'s ``G`` query heads, normalized per head, rotated, times ``scale * log2(e)``:
+def queries(qkv, q_norm, rotary, kvh, position, eps, scale, G, GP, D, TABLE):
+    """Kv head ``kvh``'s ``G`` query heads, normalized per head, rotated (``rotate``), times ``scale * log2(e)``:
     ``(GP, D)`` f32, rows ``G ..`` zeros (``GP``: ``G`` rounded up to a power of two)."""
     if G == GP:
         q = qkv.partition((G * D,)).load((kvh,)).reshape((G, D))
@@ -409,7 +435,7 @@ def queries(qkv, q_norm, inv_freq, kvh, position, eps, scale, G, GP, D):
         for g in st.static_range(GP):
             heads = heads + ((head_vector(qkv, kvh * G + g, D) if g < G else st.zeros((1, D), f32)),)
         q = stack_rows(heads)
-    return rope(head_rms_norm(q, q_norm, eps), position, inv_freq) * (scale * LOG2E)
+    return rotate(head_rms_norm(q, q_norm, eps), position, rotary, TABLE) * (scale * LOG2E)
 
 
 @st.function
@@ -491,7 +517,7 @@ def attention_split(
     lse: st.Mut[f32, (1, 1, "GP")],
     qkv: st.Ref[f32, ("QKV",)],
     q_norm: st.Ref["E", ("D",)],
-    inv_freq: st.Ref[f32, ("HALF",)],
+    rotary: st.Ref[f32, (-1,)],
     k_cache: st.Ref["E", ("KVH", -1, "D")],
     v_cache: st.Ref["E", ("KVH", -1, "D")],
     pos: st.Ref[i32, (1,)],
@@ -503,11 +529,11 @@ def attention_split(
     GP: int,
     GPD: int,
     D: int,
-    HALF: int,
     QKV: int,
     KVH: int,
     BN: int,
     PRODUCTS: int,
+    TABLE: int = 0,
 ):
     """Decode attention, split-K, one key tile a block: block ``(kvh, c)`` takes the ``G`` query
     heads of kv head ``kvh`` over keys ``c * BN ...`` (those up to ``pos``) and writes their
@@ -516,13 +542,14 @@ def attention_split(
     of two, the rows past ``G`` padding).  A tile wholly past ``pos``
     returns at once, writing nothing: ``attention_merge`` skips it.  The queries are
     normalized per head and rotated here, the scale times log2(e) folded in; ``PRODUCTS``
-    says how the two products are computed (``REDUCE``, ``ROWS``, ``MMA``)."""
+    says how the two products are computed (``REDUCE``, ``ROWS``, ``MMA``); ``rotary`` is
+    ``rotary_table``'s table where ``TABLE``, else ``inv_freq`` (``rotate``)."""
     assert GPD == GP * D and GP == 1 << (G - 1).bit_length(), "o_part's tiles are GP query rows of D"
     kvh, c, _ = st.tile_block_id()
     position = load_scalar(pos)
     if c * BN > position:
         return
-    q = queries(qkv, q_norm, inv_freq, kvh, position, eps, scale, G, GP, D)
+    q = queries(qkv, q_norm, rotary, kvh, position, eps, scale, G, GP, D, TABLE)
     kt = k_cache.partition((1, BN, D)).load((kvh, c, 0)).reshape((BN, D))
     vt = v_cache.partition((1, BN, D)).load((kvh, c, 0)).reshape((BN, D))
     attend_tile(o_part, lse, q, kt, vt, c, position, E, BN, PRODUCTS)
@@ -537,7 +564,7 @@ def attention_append(
     qkv: st.Ref[f32, ("QKV",)],
     q_norm: st.Ref["E", ("D",)],
     k_norm: st.Ref["E", ("D",)],
-    inv_freq: st.Ref[f32, ("HALF",)],
+    rotary: st.Ref[f32, (-1,)],
     pos: st.Ref[i32, (1,)],
     eps: f32,
     scale: f32,
@@ -547,11 +574,11 @@ def attention_append(
     GP: int,
     GPD: int,
     D: int,
-    HALF: int,
     QKV: int,
     KVH: int,
     BN: int,
     PRODUCTS: int,
+    TABLE: int = 0,
 ):
     """``kv_append`` and ``attention_split`` in one launch: block ``(kvh, c)`` owns key tile ``c``
     of kv head ``kvh`` in both caches (``[KVH, positions, D]``, partitioned ``(1, BN, D)``: the
@@ -565,14 +592,14 @@ def attention_append(
         return
     row = position - c * BN
     here = (st.iota((BN,)) == row).reshape((BN, 1))
-    kt = st.where(here, new_key(qkv, k_norm, inv_freq, kvh, position, eps, G, KVH, D).astype(E),
+    kt = st.where(here, new_key(qkv, k_norm, rotary, kvh, position, eps, G, KVH, D, TABLE).astype(E),
                   st.load_tile_mut(k_cache).reshape((BN, D)))
     vt = st.where(here, head_vector(qkv, G * KVH + KVH + kvh, D).astype(E),
                   st.load_tile_mut(v_cache).reshape((BN, D)))
     if row < BN:
         k_cache.store(kt.reshape((1, BN, D)))
         v_cache.store(vt.reshape((1, BN, D)))
-    q = queries(qkv, q_norm, inv_freq, kvh, position, eps, scale, G, GP, D)
+    q = queries(qkv, q_norm, rotary, kvh, position, eps, scale, G, GP, D, TABLE)
     attend_tile(o_part, lse, q, kt, vt, c, position, E, BN, PRODUCTS)
 
 

@@ -65,7 +65,9 @@ class Tiles:
     ``packed``: the projections' weights packed in their tiles (``kernels.pack_weight``), off
     only to measure what that gains (the prefetch branch needs them packed); ``qkv_rows``,
     ``up_rows``, ``down_rows``: QKV's, gate/up's and down's own row tiles (``None``: ``rows``),
-    for a shard's smaller projections (tp.py, docs/model.md)."""
+    for a shard's smaller projections (tp.py, docs/model.md); ``rope_table``: the decode's
+    attention rotates with a table of cosines and sines made with the model (``kernels.rotate``),
+    rather than computing them in the kernel, off only to measure what that gains."""
 
     rows: int = 16
     cols: int = 256
@@ -97,6 +99,7 @@ class Tiles:
     qkv_rows: int | None = None
     up_rows: int | None = None
     down_rows: int | None = None
+    rope_table: bool = True
 
     @property
     def qkv_tile(self) -> int:
@@ -417,6 +420,9 @@ class Qwen3Decoder:
         self.head = self.embedding if c.tied else shared(w["lm_head.weight"])
         self.final_norm = shared(w["model.norm.weight"])
         self.inv_freq = st.shared(st.from_numpy(inv_freq(c)).sync())
+        self.rotary = (st.shared(st.from_numpy(K.rotary_table(inv_freq(c), max_positions)).sync())
+                       if tiles.rope_table else self.inv_freq)
+        """What the decode's attention rotates with (``kernels.rotate``): the table, or the frequencies."""
         self.layers = []
         if tiles.prefetch_rows is not None and not tiles.packed:
             raise ValueError("the prefetch branch reads o_proj's weights packed: Tiles(packed=True)")
@@ -505,13 +511,13 @@ class Qwen3Decoder:
             heads = ("o_part", (1, 1, gp * d)), ("lse", (1, 1, gp))
             if t.fused_append:
                 launch(run, t.attention(K.attention_append), *heads, (k, (1, t.keys, d)), (v, (1, t.keys, d)), "qkv",
-                       layer["q_norm"], layer["k_norm"], self.inv_freq, "pos", eps, d ** -0.5, KVH=c.kv_heads,
-                       G=g, PRODUCTS=t.products)
+                       layer["q_norm"], layer["k_norm"], self.rotary, "pos", eps, d ** -0.5, KVH=c.kv_heads,
+                       G=g, PRODUCTS=t.products, TABLE=int(t.rope_table))
             else:
                 launch(run, K.kv_append, (k, (c.kv_heads, 1, d)), (v, (c.kv_heads, 1, d)), "qkv", layer["k_norm"],
-                       self.inv_freq, "pos", eps, G=g)
-                launch(run, t.attention(K.attention_split), *heads, "qkv", layer["q_norm"], self.inv_freq, k, v, "pos", eps,
-                       d ** -0.5, BN=t.keys, G=g, PRODUCTS=t.products)
+                       self.rotary, "pos", eps, G=g, TABLE=int(t.rope_table))
+                launch(run, t.attention(K.attention_split), *heads, "qkv", layer["q_norm"], self.rotary, k, v, "pos", eps,
+                       d ** -0.5, BN=t.keys, G=g, PRODUCTS=t.products, TABLE=int(t.rope_table))
             launch(run, K.attention_merge, ("attn", (merged * d,)), "o_part", "lse", "pos", R=merged, G=g, D=d,
                    TILES=self.max_positions // t.keys, BN=t.keys)
             self._row_parallel(run, t.o_proj, ("x2", (t.o_rows,)), "x", "attn", layer["o"], BK=t.o_cols,

@@ -281,10 +281,12 @@ def test_attention_append_appends_row_pos_and_attends(pos: int, g: int, products
     chunks = s // bn
     qkv, q_norm, freqs, k_cache, v_cache = attention_inputs(kvh, g, d, s)
     k_norm = normal(d)
+    table = products != K.REDUCE  # the rotary table (the model's default) and, with REDUCE, the frequencies
+    rotary = K.rotary_table(freqs, s) if table else freqs
     o_part, lse, kc, vc, *_ = K.attention_append(
         *parts(kvh, g, d, chunks), tensor(k_cache).partition((1, bn, d)), tensor(v_cache).partition((1, bn, d)), tensor(qkv),
-        tensor(q_norm), tensor(k_norm), tensor(freqs), scalar(pos), EPS, d ** -0.5, KVH=kvh,
-        G=g, PRODUCTS=products).sync()
+        tensor(q_norm), tensor(k_norm), tensor(rotary), scalar(pos), EPS, d ** -0.5, KVH=kvh,
+        G=g, PRODUCTS=products, TABLE=int(table)).sync()
     k = qkv[kvh * g * d: (kvh * g + kvh) * d].reshape(kvh, d)
     k_cache[:, pos] = rope(rms_norm(k, k_norm, EPS)[None], np.array([pos]), freqs)[0]
     v_cache[:, pos] = qkv[(kvh * g + kvh) * d:].reshape(kvh, d)
@@ -304,9 +306,9 @@ LAUNCHED = {
     K.norm_gemv_argmax: dict(E=st.bf16, BN=16, BK=16, K=64),
     K.sample: dict(BT=64),
     K.advance: dict(),
-    K.kv_append: dict(E=st.bf16, KVH=2, D=16, HALF=8, QKV=128, G=2),
-    K.attention_split: dict(E=st.bf16, G=2, GP=2, GPD=32, D=16, HALF=8, QKV=128, KVH=2, BN=16, PRODUCTS=K.ROWS),
-    K.attention_append: dict(E=st.bf16, G=5, GP=8, GPD=128, D=16, HALF=8, QKV=224, KVH=2, BN=16, PRODUCTS=K.MMA),
+    K.kv_append: dict(E=st.bf16, KVH=2, D=16, QKV=128, G=2),
+    K.attention_split: dict(E=st.bf16, G=2, GP=2, GPD=32, D=16, QKV=128, KVH=2, BN=16, PRODUCTS=K.ROWS),
+    K.attention_append: dict(E=st.bf16, G=5, GP=8, GPD=128, D=16, QKV=224, KVH=2, BN=16, PRODUCTS=K.MMA, TABLE=1),
     K.attention_merge: dict(RD=16, R=1, G=5, GP=8, GPD=128, D=16, TILES=4, BN=16),
 }
 

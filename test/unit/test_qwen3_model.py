@@ -27,7 +27,8 @@ def weights() -> dict[str, np.ndarray]:
     return random_weights(TINY, seed=1)
 
 
-TILES = {"default": TINY_TILES, "kv_append, reduce": replace(TINY_TILES, fused_append=False, products=K.REDUCE),
+TILES = {"default": TINY_TILES,
+         "kv_append, reduce, sin/cos": replace(TINY_TILES, fused_append=False, products=K.REDUCE, rope_table=False),
          "rows": replace(TINY_TILES, products=K.ROWS), "prefetch branch": replace(TINY_TILES, prefetch_rows=16),
          "early reads through TMA": replace(TINY_TILES, early=2, early_tma=True, up_early=2, up_early_tma=True,
                                                     down_early=3, down_early_tma=True, o_early=1, o_early_tma=True),
@@ -50,8 +51,8 @@ def test_greedy_decode_matches_the_numpy_reference(weights: dict[str, np.ndarray
 
 
 @pytest.mark.full  # make test keeps the group of three's prefill (its logits) and its attention kernels' cases
-@pytest.mark.parametrize("tiles", [TINY_TILES, replace(TINY_TILES, fused_append=False, products=K.REDUCE)],
-                         ids=["default", "kv_append, reduce"])
+@pytest.mark.parametrize("tiles", [TINY_TILES, replace(TINY_TILES, fused_append=False, products=K.REDUCE, rope_table=False)],
+                         ids=["default", "kv_append, reduce, sin/cos"])
 def test_a_group_of_three_query_heads_decodes_as_the_reference(tiles) -> None:  # noqa: ANN001
     """3 query heads per kv head (Qwen3-14B has 5): the attention pads the group's tile to 4 rows,
     the merge takes one query head a block."""
