@@ -76,7 +76,9 @@ the default's edge)."""
 SPEED = (QWEN3_4B, st.bf16, 16384, PrefillTiles())
 """The timed run (the decode's attention merge takes a power-of-two count of key tiles)."""
 SPEED_TILES = {"default": PrefillTiles(), "session 17": PrefillTiles(split_columns=False),
-               "rotated queries": PrefillTiles(rotated_queries=True)}
+               "rotated queries": PrefillTiles(rotated_queries=True),
+               "rotary table": PrefillTiles(rotary_table=True),
+               "rotary table, rotated queries": PrefillTiles(rotary_table=True, rotated_queries=True)}
 """The prefill tiles timed, in the same run: the default (down_proj on ``examples/gemm.py``'s split
 columns where its ``gemm_plan`` picks them: 2,048 tokens) and session 17's (down on one launch
 of 128 x 128 tiles there); gate/up stacked, QKV and o_proj on ``gemm_tiles``' tiles and the
@@ -87,7 +89,9 @@ the whole graph was timed with the attention on ``examples/flash_attention.py``'
 5.87 ms, so the plan is no longer the default.  ``rotated queries``: the queries made ready by a
 launch of their own (``prefill_queries``), the attention's cubin without the rotary embedding's
 software sine and cosine (3,280 sm_90 instructions and no stack against 9,008 and 56 bytes);
-built after session 18's run, not timed yet."""
+built after session 18's run, not timed yet.  ``rotary table``: the cache write's and the
+attention's rotations read the decoder's table of cosines and sines (``rotate_rows``), with
+the rotated queries too in the last."""
 LENGTH_TILES: dict[int, dict[str, PrefillTiles]] = {}
 """Candidates timed at one length beside ``SPEED_TILES``.  Session 18 (H100, docs/model.md): at 512
 tokens o_proj's and down's 64 x 128 tiles on split columns (``o_split=(4, 4), down_split=(4,

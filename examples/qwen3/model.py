@@ -218,7 +218,11 @@ class PrefillTiles:
     queries normalized, rotated and scaled by a launch of their own (``prefill_queries``, blocks
     of ``kv_rows`` rows with the cache write's hints) into an ``E`` buffer that
     ``prefill_attention_rotated`` reads, so the attention's cubin has none of the rotary
-    embedding's software sine and cosine (not the default: not yet timed on a GPU)."""
+    embedding's software sine and cosine (not the default: not yet timed on a GPU);
+    ``rotary_table``: the cache write's, the queries' and the attention's rotations read their
+    cosines and sines from the decoder's ``rotary_table`` (made with the model, ``kernels.rotary_table``)
+    in one ``(rows, D)`` load a tile (``prefill_kernels.rotate_rows``), not computed by software
+    sine and cosine in the kernels."""
 
     rows: int = 128
     cols: int = 128
@@ -247,6 +251,7 @@ class PrefillTiles:
     o_split: tuple[int, int] | None = None
     attention_plan: bool = False
     rotated_queries: bool = False
+    rotary_table: bool = False
 
     def __post_init__(self) -> None:
         if self.up_joined and self.up_stacked:
@@ -420,8 +425,10 @@ class Qwen3Decoder:
         self.head = self.embedding if c.tied else shared(w["lm_head.weight"])
         self.final_norm = shared(w["model.norm.weight"])
         self.inv_freq = st.shared(st.from_numpy(inv_freq(c)).sync())
-        self.rotary = (st.shared(st.from_numpy(K.rotary_table(inv_freq(c), max_positions)).sync())
-                       if tiles.rope_table else self.inv_freq)
+        self.rotary_table = st.shared(st.from_numpy(K.rotary_table(inv_freq(c), max_positions)).sync())
+        """The cosines and sines of every position (``kernels.rotary_table``): made once, whatever
+        the tiles (a benchmark swaps ``prefill_tiles`` on one decoder)."""
+        self.rotary = self.rotary_table if tiles.rope_table else self.inv_freq
         """What the decode's attention rotates with (``kernels.rotate``): the table, or the frequencies."""
         self.layers = []
         if tiles.prefetch_rows is not None and not tiles.packed:
@@ -642,21 +649,22 @@ class Qwen3Decoder:
             raise ValueError("PrefillTiles(up_stacked=True) reads the stacked gate/up copy made at construction: "
                              "construct the decoder with prefill_tiles=PrefillTiles(up_stacked=True, ...)")
         norm_tile = (p.norm, P.row_tile(c.hidden))
+        rotary, table = (self.rotary_table, 1) if p.rotary_table else (self.inv_freq, 0)
         launch(run, P.embed_rows, ("X", (1, p.embed)), self.embedding, "prompt")
         for i, layer in enumerate(self.layers):
             k, v = f"k{i}", f"v{i}"
             launch(run, P.norm_rows, ("XN", norm_tile), "X", layer["ln1"], eps)
             launch(run, gemm, ("QKV", qkv_tile), "XN", layer["qkv"], BK=p.depth, G=p.group)
             launch(run, write_kv, (k, (1, p.write_rows, d)), (v, (1, p.write_rows, d)), "QKV", layer["k_norm"],
-                   self.inv_freq, n, eps, KVH=c.kv_heads, G=g)
+                   rotary, n, eps, KVH=c.kv_heads, G=g, TABLE=table)
             if p.rotated_queries:
-                launch(run, ready_queries, ("Q", (p.write_rows, d)), "QKV", layer["q_norm"], self.inv_freq, eps,
-                       d ** -0.5)
+                launch(run, ready_queries, ("Q", (p.write_rows, d)), "QKV", layer["q_norm"], rotary, eps,
+                       d ** -0.5, TABLE=table)
                 launch(run, attention, ("O", (queries, d)), "Q", k, v, BN=p.attention, KVH=c.kv_heads, G=g,
                        HEADS_FIRST=heads_first)
             else:
-                launch(run, attention, ("O", (queries, d)), "QKV", layer["q_norm"], self.inv_freq, k, v, eps,
-                       d ** -0.5, BN=p.attention, KVH=c.kv_heads, G=g, HEADS_FIRST=heads_first)
+                launch(run, attention, ("O", (queries, d)), "QKV", layer["q_norm"], rotary, k, v, eps,
+                       d ** -0.5, BN=p.attention, KVH=c.kv_heads, G=g, HEADS_FIRST=heads_first, TABLE=table)
             self._residual_gemm(run, "o", "X2", "X", "O", layer["o"], rows)
             launch(run, P.norm_rows, ("XN", norm_tile), "X2", layer["ln2"], eps)
             if p.up_stacked:

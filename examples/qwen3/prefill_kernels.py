@@ -10,8 +10,8 @@ they are uploaded, plain ``(n, k)`` or packed in the GEMV's tiles
 * ``embed_rows``         X[r] = table[tokens[r]]
 * ``norm_rows``          Xn = rms_norm(X) * norm_w, in ``E``: each row normalized once
 * ``gemm``               Z = Xn @ W^T                                   (QKV: f32 out)
-* ``prefill_kv``         rows ``0 .. n`` of the KV caches: keys normalized per head and
-                         rotated at their positions, values as they are
+* ``prefill_kv``         rows ``0 .. n`` of the KV caches: keys normalized per head and rotated
+                         at their positions (``rotate_rows``), values as they are
 * ``prefill_attention``  causal GQA flash attention of each query head over the cache
                          (its queries normalized and rotated in the block), ``E`` out
 * ``prefill_queries``, ``prefill_attention_rotated``: the same in two launches, the queries
@@ -335,45 +335,64 @@ def gate_up_stacked_gemm(
     z.store(swiglu(gate, up).astype(E), idx)
 
 
+@st.function
+def rotate_rows(x, t, rotary, TABLE):
+    """``x`` (``(R, D)``, rows ``t * R ...`` of the prompt) rotated at those positions: with
+    ``TABLE``, ``rotary`` is ``kernels.rotary_table``'s (``[positions * D]``, row ``p`` the
+    cosines then the sines at ``p``) and its rows ``t * R ...`` are one ``R * D`` load, checked
+    in the kernel (the host keeps the prompt within the table's rows); else ``rotary`` is
+    ``inv_freq`` and ``rope`` computes the cosines and sines in software (their series were
+    about 5,150 of the prefill attention's 9,008 sm_90 instructions, docs/model.md)."""
+    R, D = x.shape
+    if not TABLE:
+        return rope(x, st.iota((R,)).reshape((R, 1)) + t * R, rotary)
+    half = D // 2
+    table = rotary.partition((R * D,)).load((t,)).reshape((R, D))
+    cos, sin = st.extract(table, (0, 0), (R, half)), st.extract(table, (0, 1), (R, half))
+    x1, x2 = st.extract(x, (0, 0), (R, half)), st.extract(x, (0, 1), (R, half))
+    return st.cat(x1 * cos - x2 * sin, x2 * cos + x1 * sin, 1)
+
+
 @st.kernel
 def prefill_kv(
     k_cache: st.Mut["E", (1, "BM", "D")],
     v_cache: st.Mut["E", (1, "BM", "D")],
     qkv: st.Ref[f32, (-1, "QKV")],
     k_norm: st.Ref["E", ("D",)],
-    inv_freq: st.Ref[f32, ("HALF",)],
+    rotary: st.Ref[f32, (-1,)],
     n: i32,
     eps: f32,
     *,
     E: st.DType,
     BM: int,
     D: int,
-    HALF: int,
     QKV: int,
     KVH: int,
     G: int,
+    TABLE: int = 0,
 ):
     """Rows ``0 .. n`` of the caches (``[KVH, positions, D]``, tiles of ``BM`` rows): block
     ``(kvh, t)`` writes rows ``t * BM ...`` of kv head ``kvh`` from the QKV rows (``[q (G * KVH
     heads), k (KVH), v (KVH)]`` of ``D``), keys normalized per head and rotated at their
-    positions; rows from ``n`` on are written as zeros, tiles past the QKV rows return."""
+    positions (``rotate_rows``: ``rotary`` the table with ``TABLE``, else ``inv_freq``); rows from ``n``
+    on are written as zeros, tiles past the QKV rows return."""
     kvh, t, _ = st.tile_block_id()
     heads = qkv.partition((BM, D))
     if t >= st.num_tiles(heads, 0):
         return
     last = st.minimum(t, st.num_tiles(heads, 0) - 1)  # t, in a form the index check sees bounded
-    rows = st.iota((BM,)).reshape((BM, 1)) + t * BM
-    valid = rows < n
-    k = rope(head_rms_norm(heads.load((last, G * KVH + kvh)), k_norm, eps), rows, inv_freq)
+    valid = st.iota((BM,)).reshape((BM, 1)) + t * BM < n
+    k = rotate_rows(head_rms_norm(heads.load((last, G * KVH + kvh)), k_norm, eps), last, rotary, TABLE)
     k_cache.store(st.where(valid, k, 0.0).astype(E).reshape((1, BM, D)))
     v_cache.store(st.where(valid, heads.load((last, G * KVH + KVH + kvh)), 0.0).astype(E).reshape((1, BM, D)))
 
 
 @st.function
-def rotated_queries(q, q_norm, inv_freq, rows, eps, scale, E):
-    """An f32 tile of one query head's rows at positions ``rows``, normalized per head, rotated at
-    those positions and times ``scale * log2(e)`` (the attention's exponent base 2), in ``E``."""
-    return (rope(head_rms_norm(q, q_norm, eps), rows, inv_freq) * (scale * LOG2E)).astype(E)
+def rotated_queries(q, q_norm, rotary, t, eps, scale, E, TABLE):
+    """An f32 tile of one query head's rows ``t * R ...``, normalized per head, rotated at those
+    positions (``rotate_rows``) and times ``scale * log2(e)`` (the attention's exponent base 2),
+    in ``E``."""
+    return (rotate_rows(head_rms_norm(q, q_norm, eps), t, rotary, TABLE) * (scale * LOG2E)).astype(E)
 
 
 @st.function
@@ -404,7 +423,7 @@ def prefill_attention(
     o: st.Mut["E", ("BM", "D")],
     qkv: st.Ref[f32, (-1, "QKV")],
     q_norm: st.Ref["E", ("D",)],
-    inv_freq: st.Ref[f32, ("HALF",)],
+    rotary: st.Ref[f32, (-1,)],
     k_cache: st.Ref["E", ("KVH", -1, "D")],
     v_cache: st.Ref["E", ("KVH", -1, "D")],
     eps: f32,
@@ -414,11 +433,11 @@ def prefill_attention(
     BM: int,
     BN: int,
     D: int,
-    HALF: int,
     QKV: int,
     KVH: int,
     G: int,
     HEADS_FIRST: bool = False,
+    TABLE: int = 0,
 ):
     """Causal attention of the prompt (``causal_attention``): block ``(t, h)`` takes query rows
     ``t * BM ...`` of query head ``h`` (``rotated_queries``: normalized per head, rotated at
@@ -427,11 +446,10 @@ def prefill_attention(
     ``h * D ...`` of ``o`` (``[rows, heads * D]``, o_proj's input).  The blocks take one head's
     query tiles together, or with ``HEADS_FIRST`` every head's first query tile, then every
     head's second, ... (``st.grouped(1)`` over the ``(t, h)`` tiles: ``examples/flash_attention.py``'s
-    ``ORDER = 0``)."""
+    ``ORDER = 0``).  ``rotary``: the table with ``TABLE``, else ``inv_freq`` (``rotate_rows``)."""
     idx = o.tile_index(order=st.grouped(1)) if HEADS_FIRST else o.tile_index()
     t, h = idx
-    rows = st.iota((BM,)).reshape((BM, 1)) + t * BM
-    qt = rotated_queries(qkv.partition((BM, D)).load((t, h)), q_norm, inv_freq, rows, eps, scale, E)
+    qt = rotated_queries(qkv.partition((BM, D)).load((t, h)), q_norm, rotary, t, eps, scale, E, TABLE)
     o.store(causal_attention(qt, k_cache, v_cache, t, h // G, BM, BN, D).astype(E), idx)
 
 
@@ -440,24 +458,24 @@ def prefill_queries(
     z: st.Mut["E", ("BM", "D")],
     qkv: st.Ref[f32, (-1, "QKV")],
     q_norm: st.Ref["E", ("D",)],
-    inv_freq: st.Ref[f32, ("HALF",)],
+    rotary: st.Ref[f32, (-1,)],
     eps: f32,
     scale: f32,
     *,
     E: st.DType,
     BM: int,
     D: int,
-    HALF: int,
     QKV: int,
+    TABLE: int = 0,
 ):
     """The query heads of ``qkv`` ready for ``prefill_attention_rotated``: block ``(t, h)`` writes
     rows ``t * BM ...`` of head ``h`` (``rotated_queries``) as columns ``h * D ...`` of ``z``
-    (``[rows, heads * D]`` in ``E``).  The rotary embedding's software sine and cosine then
-    compile here, in a short memory-bound kernel, and not in the attention's loop kernel (there
-    they are about 5,150 of its 9,008 sm_90 instructions and its 56-byte stack, docs/model.md)."""
+    (``[rows, heads * D]`` in ``E``).  Without ``TABLE`` the rotary embedding's software sine and
+    cosine then compile here, in a short memory-bound kernel, and not in the attention's loop
+    kernel (there they are about 5,150 of its 9,008 sm_90 instructions and its 56-byte stack,
+    docs/model.md); with it neither kernel has them."""
     t, h, _ = st.tile_block_id()
-    rows = st.iota((BM,)).reshape((BM, 1)) + t * BM
-    z.store(rotated_queries(qkv.partition((BM, D)).load((t, h)), q_norm, inv_freq, rows, eps, scale, E))
+    z.store(rotated_queries(qkv.partition((BM, D)).load((t, h)), q_norm, rotary, t, eps, scale, E, TABLE))
 
 
 @st.kernel

@@ -285,9 +285,9 @@ LAUNCHED = {
     P.residual_partials_sum: dict(FM=16, FN=16),
     P.gate_up_gemm: dict(E=st.bf16, BM=16, BN=16, BK=16, K=64, WS=(6, 4, 16, 16), G=8, JOINED=True),
     P.gate_up_stacked_gemm: dict(E=st.bf16, BM=16, BN=16, BK=16, K=64, WS=(2, 6, 4, 16, 16), G=8),
-    P.prefill_kv: dict(E=st.bf16, BM=16, D=16, HALF=8, QKV=128, KVH=2, G=2),
-    P.prefill_attention: dict(E=st.bf16, BM=16, BN=32, D=16, HALF=8, QKV=128, KVH=2, G=2, HEADS_FIRST=True),
-    P.prefill_queries: dict(E=st.bf16, BM=16, D=16, HALF=8, QKV=128),
+    P.prefill_kv: dict(E=st.bf16, BM=16, D=16, QKV=128, KVH=2, G=2),
+    P.prefill_attention: dict(E=st.bf16, BM=16, BN=32, D=16, QKV=128, KVH=2, G=2, HEADS_FIRST=True),
+    P.prefill_queries: dict(E=st.bf16, BM=16, D=16, QKV=128),
     P.prefill_attention_rotated: dict(E=st.bf16, BM=16, BN=32, D=16, KVH=2, G=2, HEADS_FIRST=True),
     P.take_row: dict(BH=16),
 }
@@ -378,7 +378,7 @@ def test_the_prefill_attention_keeps_no_bounds_check_in_the_kernel(queries: int)
     bounds are clamped tile counts (``below``), so every cache load is proved in range (the
     rotated queries' kernel at 64 rows too)."""
     P.prefill_attention.with_options(deny_in_kernel_checks=True).compile_variant(
-        None, E=st.bf16, BM=queries, BN=128, D=128, HALF=64, QKV=6144, KVH=8, G=4)
+        None, E=st.bf16, BM=queries, BN=128, D=128, QKV=6144, KVH=8, G=4)
     if queries == 64:
         P.prefill_attention_rotated.with_options(deny_in_kernel_checks=True).compile_variant(
             None, E=st.bf16, BM=queries, BN=128, D=128, KVH=8, G=4)
