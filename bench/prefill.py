@@ -92,13 +92,24 @@ software sine and cosine (3,280 sm_90 instructions and no stack against 9,008 an
 built after session 18's run, not timed yet.  ``rotary table``: the cache write's and the
 attention's rotations read the decoder's table of cosines and sines (``rotate_rows``), with
 the rotated queries too in the last."""
-LENGTH_TILES: dict[int, dict[str, PrefillTiles]] = {}
+LENGTH_TILES: dict[int, dict[str, PrefillTiles]] = {512: {
+    "waves 1": PrefillTiles(down_split=(3, 10), down_split_tile=(128, 256), o_split=(3, 20),
+                            o_split_tile=(128, 128), gate_up_tile=(128, 128)),
+    "waves 2": PrefillTiles(down_split=(3, 20), down_split_tile=(128, 128), o_split=(2, 20),
+                            o_split_tile=(128, 128), gate_up_tile=(64, 128)),
+    "waves 3": PrefillTiles(down_split=(6, 10), down_split_tile=(128, 256), o_split=(3, 20))}}
 """Candidates timed at one length beside ``SPEED_TILES``.  Session 18 (H100, docs/model.md): at 512
 tokens o_proj's and down's 64 x 128 tiles on split columns (``o_split=(4, 4), down_split=(4,
 4)``: 16 of 20 tile columns whole, 4 in 4 splits) 4.11 ms for both against 4.12 on one launch
 each; at 2,048 o_proj's 128 x 128 on split columns (``o_split=(2, 4)``) 3.40 against 3.57 ms;
 down's split columns with their K loops over packed column tiles, each tile's steps unrolled
-(spilling 608-776 bytes a thread) 28.3 against 6.10 ms for the three launches (then dropped)."""
+(spilling 608-776 bytes a thread) 28.3 against 6.10 ms for the three launches (then dropped).
+Session 19, at 512 tokens (where the default's 160 tiles of 64 x 128 are 1.2 waves of 132 SMs):
+down and o_proj split-K (every tile column split: the partials and their sum, two launches) on
+blocks that come closer to whole waves -- ``waves 1``: down 128 x 256 in 3 (120 blocks), o_proj 128
+x 128 in 3 (240), gate/up 128 x 128 a weight (304 blocks of 128 x 256, against the default's 608
+of 128 x 128); ``waves 2``: down 128 x 128 in 3 (240), o_proj 128 x 128 in 2 (160), gate/up 64 x
+128 a weight (608 of 64 x 256); ``waves 3``: down 128 x 256 in 6 (240), o_proj 64 x 128 in 3 (480)."""
 BREAKDOWN_PROMPTS = (512, 2048, 8192)
 """The prompt lengths whose prefill graph is profiled kernel by kernel."""
 DECODE = (QWEN3_14B, Tiles())

@@ -210,7 +210,10 @@ class PrefillTiles:
     ``attention``.  ``split_columns``: o_proj and down_proj on ``examples/gemm.py``'s split
     columns where its ``gemm_plan`` picks them for the shape (``residual_plan``: down at 2,048
     tokens on Qwen3-4B), ``o_split`` and ``down_split`` ``(S, C)``: split columns forced (the first
-    ``C`` tile columns' K in ``S`` splits; candidates and tests); ``attention_plan``: the causal
+    ``C`` tile columns' K in ``S`` splits; candidates and tests; ``C`` = every tile column: split-K,
+    two launches, the partials and their sum with the residual), on ``o_split_tile`` and
+    ``down_split_tile`` where given (else ``gemm_tile``'s); ``gate_up_tile``: gate/up's tile
+    (a weight's rows x columns) forced, whatever the length; ``attention_plan``: the causal
     attention's query tiles, launch order and hints from ``examples/flash_attention.py``'s
     ``attention_plan`` (``attention_kernel``), else the fields above (the default: in the
     prefill on an H100 the plan's tiles ran its attention 10% slower, 6.46 against 5.87 ms at
@@ -249,6 +252,9 @@ class PrefillTiles:
     split_columns: bool = True
     down_split: tuple[int, int] | None = None
     o_split: tuple[int, int] | None = None
+    down_split_tile: tuple[int, int] | None = None
+    o_split_tile: tuple[int, int] | None = None
+    gate_up_tile: tuple[int, int] | None = None
     attention_plan: bool = False
     rotated_queries: bool = False
     rotary_table: bool = False
@@ -316,6 +322,12 @@ class PrefillTiles:
         forced = getattr(self, f"{projection}_split")
         if forced is not None:
             splits, columns = forced
+            tile = getattr(self, f"{projection}_split_tile") or tile
+            limit = n if packed_rows is None else self.packed_tiles * packed_rows
+            if tile[0] > self.rows or tile[1] > limit or n % tile[1]:
+                raise ValueError(f"PrefillTiles({projection}_split_tile={tile}): its rows must be at most rows "
+                                 f"({self.rows}) and its columns divide {n} and be at most {limit} (packed_tiles "
+                                 f"x the packed weight's rows); pick e.g. (128, 128)")
             if not (1 <= columns <= n // tile[1] and 1 <= splits <= k // self.depth):
                 raise ValueError(f"PrefillTiles({projection}_split={forced}): its {n} columns are {n // tile[1]} "
                                  f"tiles of {tile[1]} and its K {k // self.depth} steps of {self.depth}; pick "
@@ -339,9 +351,12 @@ class PrefillTiles:
 
     def up_tile(self, rows: int, n: int, packed_rows: int | None = None) -> tuple[int, int]:
         """Gate/up's output tile (``n`` columns, two weights): ``rows`` x ``up_cols``, or joined or
-        stacked, half the columns of a one-accumulator GEMM's tile of ``2 * n`` columns."""
+        stacked, ``gate_up_tile`` where given, else half the columns of a one-accumulator GEMM's
+        tile of ``2 * n`` columns."""
         if not (self.up_joined or self.up_stacked):
             return self.rows, self.up_cols
+        if self.gate_up_tile is not None:
+            return self.gate_up_tile
         bm, bn = self.gemm_tile(rows, 2 * n, packed_rows)
         return bm, bn // 2
 
@@ -597,7 +612,7 @@ class Qwen3Decoder:
                        weight: st.Shared, rows: int) -> None:
         """``z = residual + a @ weight^T``: ``projection``'s GEMM (``_residual_plan``) in one launch, or
         on split columns in three (``examples/gemm.py``'s ``split_columns``: the split columns'
-        partials, every other tile, the split tiles' sums)."""
+        partials, every other tile, the split tiles' sums), two where every column is split."""
         p, launch = self.prefill_tiles, self._launch
         tile, _, split = self._residual_plan(projection, rows)
         gemm = p.gemm_kernel(P.gemm_residual, tile)
@@ -606,7 +621,8 @@ class Qwen3Decoder:
             return
         piece = min(P.SUM_PIECE[0], tile[0]), min(P.SUM_PIECE[1], tile[1])
         launch(run, p.gemm_kernel(P.gemm_partials, tile), (f"P_{projection}", (1, *tile)), a, weight, BK=p.depth)
-        launch(run, gemm, (z, tile), residual, a, weight, BK=p.depth, G=p.group, SPLIT=split)
+        if split * tile[1] < self.config.hidden:  # every column split: the sum writes all of z (split-K)
+            launch(run, gemm, (z, tile), residual, a, weight, BK=p.depth, G=p.group, SPLIT=split)
         launch(run, P.residual_partials_sum, (z, piece), residual, f"P_{projection}")
 
     def _prefill_inputs(self, prompt: list[int]) -> None:
