@@ -162,7 +162,7 @@ class FusedRank(Qwen3Decoder):
 
     def _row_parallel(self, run: Any, hint: Any, out: tuple[str, tuple[int]], residual: str, x: str, w: Any,
                       **generics: Any) -> None:
-        peer_projection(self._launch, run, self.tiles, out, residual, x, w, 0, self.config.hidden, "cpu", **generics)
+        peer_projection(self._launch, run, self.tiles, out, residual, x, w, 0, self.config.hidden, **generics)
 
 
 def build_peer(hidden: int) -> None:

@@ -114,74 +114,55 @@ def lanes(warps: int | None) -> int:
 
 
 @st.function
-def send(mine, t, steps, peer_inbox, site, N):
-    """The module's protocol, step 1: ``mine`` (tile ``t`` of this rank's partial sums, ``(BN,)``
-    f32), each word packed with this step's epoch, stored into the other rank's ``inbox[site]``."""
+def exchange(mine, b, steps, inbox, peer_inbox, alarm, site, N, PHASE, PATIENCE, LANES):
+    """``mine`` (block ``b``'s tile of this rank's partial sums, ``(BN,)`` f32) plus the other
+    rank's same tile at ``site``: the module's protocol, steps 1 and 2 (``PHASE``: one half or
+    both; a wait gives up after ``PATIENCE`` turns).  The wait reads the words into a tile of
+    ``W = max(BN, LANES)`` lanes (each word ``W / BN`` times), at least one a thread of the block
+    (``LANES``): so the least step is a reduction across the whole block, whose one result every
+    thread takes.  A tile of fewer lanes than threads is held by each warp whole and reduced
+    within it: each warp reads the words at its own time and may leave the loop a turn before
+    another, and the loop's barrier then waits for a warp that has left (the fused projection's
+    8-row tiles hung so on two H200s, session 18)."""
     BN = mine.shape[0]
-    epoch = steps.load_tile((1,), (0,)).reshape(()) + 1
-    at = st.iota((BN,)) + (site * N + t * BN)
-    with st.unsafe():
-        bits = st.bitcast(mine, i32).astype(i64)
-        low = bits - ((bits >> 32) << 32)  # the f32's bits, zero-extended
-        st.store_ptr(st.offset(peer_inbox, at), (epoch.astype(i64) << 32) + low, ordering="relaxed", scope="system")
-
-
-@st.function
-def receive(t, steps, inbox, alarm, site, N, BN, PATIENCE, LANES):
-    """The module's protocol, step 2's wait: the other rank's tile ``t`` (``(BN,)`` f32) of its
-    partial sums at ``site``, once every word holds this step's epoch (or the watchdog gave up
-    after ``PATIENCE`` turns).  The wait reads the words into a tile of ``W = max(BN, LANES)``
-    lanes (each word ``W / BN`` times), at least one a thread of the block (``LANES``): so the
-    least step is a reduction across the whole block, whose one result every thread takes.  A
-    tile of fewer lanes than threads is held by each warp whole and reduced within it: each warp
-    reads the words at its own time and may leave the loop a turn before another, and the loop's
-    barrier then waits for a warp that has left (the fused projection's 8-row tiles hung so on two
-    H200s, session 18)."""
     W = max(BN, LANES)
     assert N % BN == 0, "a block sums BN elements of the N: BN divides N"
     assert W % BN == 0, "the wait's lanes hold each word alike: BN divides LANES (powers of two)"
     epoch = steps.load_tile((1,), (0,)).reshape(()) + 1
-    at = site * N + t * BN
-    waits_at = st.iota((W,)) + at if W == BN else st.iota((W,)) % BN + at
+    at = st.iota((BN,)) + (site * N + b * BN)
+    waits_at = at if W == BN else st.iota((W,)) % BN + (site * N + b * BN)
+    theirs = st.zeros((BN,), f32)
     with st.unsafe():
-        # The words read into every lane of the tile and their steps reduced to the least:
-        # the reduction hands every thread of the block one value, so all leave the loop at
-        # the same turn (a value each thread read alone may change a turn apart from
-        # another's, and the loop's barrier then waits for threads that have left it: the
-        # hang of session 16).  Loads, not atomics: the interpreter's atomics are a load and
-        # a store, which would put an old word back over the other process's new one.
-        # The watchdog: once a wait of this rank has run out (alarm[0] set), no launch waits
-        # again, so every launch after it ends and the process with them (its sums are
-        # wrong: the host refuses them, ``check_alarm``); read like the words, so the block
-        # agrees.
-        alarmed = st.min(st.load_ptr(st.offset(alarm, st.zeros((W,), i32))), 0)
-        words = st.load_ptr(st.offset(inbox, waits_at), ordering="relaxed", scope="system")
-        seen = st.min((words >> 32).astype(i32), 0)
-        turns = (alarmed != 0).astype(i32) * PATIENCE
-        while (seen != epoch) & (turns < PATIENCE):
-            turns += 1
+        if PHASE != RECEIVE:
+            bits = st.bitcast(mine, i32).astype(i64)
+            low = bits - ((bits >> 32) << 32)  # the f32's bits, zero-extended
+            st.store_ptr(st.offset(peer_inbox, at), (epoch.astype(i64) << 32) + low, ordering="relaxed",
+                         scope="system")
+        if PHASE != SEND:
+            # The words read into every lane of the tile and their steps reduced to the least:
+            # the reduction hands every thread of the block one value, so all leave the loop at
+            # the same turn (a value each thread read alone may change a turn apart from
+            # another's, and the loop's barrier then waits for threads that have left it: the
+            # hang of session 16).  Loads, not atomics: the interpreter's atomics are a load and
+            # a store, which would put an old word back over the other process's new one.
+            # The watchdog: once a wait of this rank has run out (alarm[0] set), no launch waits
+            # again, so every launch after it ends and the process with them (its sums are
+            # wrong: the host refuses them, ``check_alarm``); read like the words, so the block
+            # agrees.
+            alarmed = st.min(st.load_ptr(st.offset(alarm, st.zeros((W,), i32))), 0)
             words = st.load_ptr(st.offset(inbox, waits_at), ordering="relaxed", scope="system")
             seen = st.min((words >> 32).astype(i32), 0)
-        if (seen != epoch) & (alarmed == 0):
-            st.atomic_rmw(st.offset(alarm, st.zeros((1,), i32)), epoch.reshape((1,)), "xchg")
-            st.atomic_rmw(st.offset(alarm, st.zeros((1,), i32) + 1), st.zeros((1,), i32) + site, "xchg")
-        if W != BN:  # every copy of a word holds the step's word: the first BN lanes are the tile
-            words = st.extract(words, (0,), (BN,))
-        theirs = st.bitcast(words.astype(i32), f32)
-    return theirs
-
-
-@st.function
-def exchange(mine, b, steps, inbox, peer_inbox, alarm, site, N, PHASE, PATIENCE, LANES):
-    """``mine`` (block ``b``'s tile of this rank's partial sums, ``(BN,)`` f32) plus the other
-    rank's same tile at ``site``: the module's protocol, steps 1 and 2 (``PHASE``: one half or
-    both; a wait gives up after ``PATIENCE`` turns: ``receive``)."""
-    BN = mine.shape[0]
-    theirs = st.zeros((BN,), f32)
-    if PHASE != RECEIVE:
-        send(mine, b, steps, peer_inbox, site, N)
-    if PHASE != SEND:
-        theirs = receive(b, steps, inbox, alarm, site, N, BN, PATIENCE, LANES)
+            turns = (alarmed != 0).astype(i32) * PATIENCE
+            while (seen != epoch) & (turns < PATIENCE):
+                turns += 1
+                words = st.load_ptr(st.offset(inbox, waits_at), ordering="relaxed", scope="system")
+                seen = st.min((words >> 32).astype(i32), 0)
+            if (seen != epoch) & (alarmed == 0):
+                st.atomic_rmw(st.offset(alarm, st.zeros((1,), i32)), epoch.reshape((1,)), "xchg")
+                st.atomic_rmw(st.offset(alarm, st.zeros((1,), i32) + 1), st.zeros((1,), i32) + site, "xchg")
+            if W != BN:  # every copy of a word holds the step's word: the first BN lanes are the tile
+                words = st.extract(words, (0,), (BN,))
+            theirs = st.bitcast(words.astype(i32), f32)
     return mine + theirs
 
 
@@ -209,7 +190,7 @@ def peer_sum(
 
 @st.kernel(early_reads=("w",))
 def gemv_peer_sum(
-    z: st.MutMapped[f32, ("BN",)],
+    z: st.Mut[f32, ("BN",)],
     residual: st.Ref[f32, (-1,)],
     x: st.Ref[f32, ("K",)],
     w: st.Ref["E", "WS"],
@@ -231,31 +212,16 @@ def gemv_peer_sum(
     PATIENCE: int = PATIENCE,
     LANES: int = LANES,
 ):
-    """``kernels.gemv_residual`` and ``peer_sum`` in one launch (tp.py's ``all_reduce="peer-fused"``)
-    on a grid of one wave (``grid=``: no more blocks than the GPU holds at once, ``tp.fused_grid``),
-    each block owning the row tiles ``b, b + blocks, ...`` (``z.tile_indices()``).  A block first
-    computes each of its tiles of ``residual + w @ x`` (this rank's partial sums), sends it to the
-    other rank (``send``) and stores it in ``z``; then, for each tile again, waits for the other
-    rank's same tile (``receive``) and stores ``mine + theirs`` -- the same f32 operations as the
-    two launches (``gemv_residual``'s sum stored as f32, ``peer_sum``'s ``mine + theirs``).
-
-    Why no wait hangs: a block sends all its tiles before its first wait, and the other rank's
-    tile ``t`` is sent by its block of the same number (both ranks launch the same grid), which
-    is running or done (one wave: every block of the grid is resident at once; its sends wait
-    for nothing but its own loads).  The inboxes' ownership argument is the module's: it is
-    about launches, not blocks -- this launch's reads of ``inbox[site]`` all come before its end,
-    and the other rank's next write of ``inbox[site]`` after this rank's next launch started."""
-    rows = residual.partition((BN,))
-    if PHASE != RECEIVE:
-        for idx in z.tile_indices():
-            (t,) = idx
-            mine = rows.load(idx) + matvec(w, x, t, BN, BK, EARLY, EARLY_TMA)
-            send(mine, t, steps, peer_inbox, site, N)
-            z.store(mine, idx)
-    if PHASE != SEND:
-        for idx in z.tile_indices():
-            (t,) = idx
-            z.store(z.load(idx) + receive(t, steps, inbox, alarm, site, N, BN, PATIENCE, LANES), idx)
+    """``kernels.gemv_residual`` and ``peer_sum`` in one launch (tp.py's ``all_reduce="peer-fused"``):
+    block ``b`` computes its rows of ``residual + w @ x`` (this rank's partial sums) and exchanges
+    them with the other rank's block ``b`` at ``site`` before storing ``mine + theirs`` -- the
+    same f32 operations, so the same bits, as the two launches.  A block waits only for the
+    other rank's same rows, so no block of a rank waits for another block of its own launch;
+    the other rank's block ``b`` is scheduled once its blocks before ``b`` are, as this rank's
+    were (blocks start in order), so every wait has its partner running or done."""
+    b, _, _ = st.tile_block_id()
+    mine = residual.partition((BN,)).load((b,)) + matvec(w, x, b, BN, BK, EARLY, EARLY_TMA)
+    z.store(exchange(mine, b, steps, inbox, peer_inbox, alarm, site, N, PHASE, PATIENCE, LANES))
 
 
 @st.kernel

@@ -162,25 +162,6 @@ no stores, no wait, no watchdog: both of session 18's runs on two H200s hung so 
 tileiras's choice a thread has 168: 64,512 against 40,960 (the first raised to 256)."""
 
 
-FUSED_BLOCKS_AN_SM = 1
-"""Blocks of ``peer.gemv_peer_sum`` an SM holds at once (``fused_grid``): at tileiras's occupancy
-(``FUSED_OCCUPANCY``) a thread has 168 registers, 64,512 for the block's 384 threads of an SM's
-65,536, so one (test_qwen3_tp.py reads it from the sm_90 cubin)."""
-
-
-def fused_grid(device: str, rows: int, tile: int) -> tuple[int]:
-    """``peer.gemv_peer_sum``'s grid for ``rows`` in tiles of ``tile``: one wave on a GPU (its SMs
-    times ``FUSED_BLOCKS_AN_SM``, no more than the tiles), so every block is resident while any
-    waits; on the CPU, whose interpreter runs a launch's blocks one after the other (each sends
-    all its tiles before it waits), 2 blocks, so that a block owns several tiles there too."""
-    tiles = rows // tile
-    if device == "cpu":
-        return (min(tiles, 2),)
-    import torch
-
-    return (min(tiles, torch.cuda.get_device_properties(device).multi_processor_count * FUSED_BLOCKS_AN_SM),)
-
-
 def fused_kernel(tiles: Tiles) -> st.Kernel:
     """``peer.gemv_peer_sum`` as the fused projections launch it: ``tiles``' hints for the
     projections (``gemv_latency``, ``gemv_warps``) but the occupancy ``FUSED_OCCUPANCY``."""
@@ -188,13 +169,13 @@ def fused_kernel(tiles: Tiles) -> st.Kernel:
 
 
 def peer_projection(launch: Any, run: Any, tiles: Tiles, out: tuple[str, tuple[int]], residual: str, x: str, w: Any,
-                    site: int, hidden: int, device: str, **generics: Any) -> None:
+                    site: int, hidden: int, **generics: Any) -> None:
     """``all_reduce="peer-fused"``'s row-parallel projection (o_proj, down) through ``launch`` (a
     decoder's ``_launch``): ``out = residual + w @ x`` summed over the two ranks at ``site`` in one
-    launch (``fused_kernel(tiles)`` on ``fused_grid``'s one wave for ``device``), on the decoder's
-    ``steps``, ``inbox``, ``peer_inbox`` and ``alarm`` (``ShardedDecoder._peer_memory``)."""
+    launch (``fused_kernel(tiles)``), on the decoder's ``steps``, ``inbox``, ``peer_inbox`` and
+    ``alarm`` (``ShardedDecoder._peer_memory``)."""
     launch(run, fused_kernel(tiles), out, residual, x, w, "steps", "inbox", "peer_inbox", "alarm", site, N=hidden,
-           LANES=peer.lanes(tiles.gemv_warps), grid=fused_grid(device, hidden, out[1][0]), **generics)
+           LANES=peer.lanes(tiles.gemv_warps), **generics)
 
 
 class ShardedDecoder(Qwen3Decoder):
@@ -320,7 +301,7 @@ class ShardedDecoder(Qwen3Decoder):
             super()._row_parallel(run, hint, out, residual, x, w, **generics)
             return
         peer_projection(self._launch, run, self.tiles, out, self._residual(residual), x, w, self.site,
-                        self.config.hidden, self.device, **generics)
+                        self.config.hidden, **generics)
         self.site += 1
 
     def _sum(self, vector: Any) -> None:

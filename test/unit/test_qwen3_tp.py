@@ -171,8 +171,7 @@ def test_the_peer_all_reduce_sums_two_ranks_over_their_inboxes() -> None:
 def test_the_fused_projection_sums_two_ranks_as_its_two_launches_do() -> None:
     """``gemv_peer_sum`` (``all_reduce="peer-fused"``): o_proj's or down's product and the peer
     all-reduce in one launch, on the interpreter with two ranks in one process (both ranks'
-    ``SEND`` halves, then both ``RECEIVE`` halves, as above), on a grid of 2 blocks of 2 row tiles
-    each (the one-wave grid, ``tp.fused_grid``), 2 sites: every rank's sums bit for
+    ``SEND`` halves, then both ``RECEIVE`` halves, as above), 2 sites: every rank's sums bit for
     bit those of ``gemv_residual`` then ``peer_sum`` (rank 0 adding the residual, rank 1 zeros),
     and within rounding of numpy's whole projection; the words' steps the step's."""
     torch = pytest.importorskip("torch")
@@ -210,7 +209,7 @@ def test_the_fused_projection_sums_two_ranks_as_its_two_launches_do() -> None:
             for r in range(2):
                 out = gemv_peer_sum(fused[r].partition((bn,)), put(residual[r]), put(x[r]),
                                     put(pack_weight(w[r], bn, bk)), steps[r], *fused_memory[r], site, BK=bk, N=n,
-                                    EARLY=1, PHASE=phase, grid=(2,)).sync()
+                                    EARLY=1, PHASE=phase).sync()
                 fused[r], steps[r], fused_memory[r] = out[0].unpartition(), out[4], list(out[5:8])
                 out = peer_sum(apart[r].partition((bn,)), apart_steps[r], *apart_memory[r], site, N=n,
                                PHASE=phase).sync()
@@ -288,7 +287,7 @@ def test_the_fused_projections_registers_fit_their_block(tmp_path: Path, monkeyp
     import json
 
     import safetile as st
-    from qwen3.tp import FUSED_BLOCKS_AN_SM, SHARD_TILES, fused_kernel
+    from qwen3.tp import SHARD_TILES, fused_kernel
 
     monkeypatch.setenv("SAFETILE_AOT_ARCHS", "sm_90")
     monkeypatch.setenv("SAFETILE_CACHE_DIR", str(tmp_path))
@@ -306,16 +305,6 @@ def test_the_fused_projections_registers_fit_their_block(tmp_path: Path, monkeyp
     assert len(cubins) == 1
     given, taken = register_plan(cubins[0], cubin_cache)
     assert taken <= given, f"the plan takes {taken} registers of the {given} a block is given"
-    assert 65_536 // given == FUSED_BLOCKS_AN_SM, f"{given} registers a block: {65_536 // given} blocks an SM"
-
-
-def test_the_fused_grid_is_one_wave_of_blocks_owning_several_tiles() -> None:
-    """``tp.fused_grid`` on the CPU: 2 blocks (so a block owns several row tiles there too), no
-    more than the tiles."""
-    from qwen3.tp import fused_grid
-
-    assert fused_grid("cpu", 5120, 8) == (2,)
-    assert fused_grid("cpu", 8, 8) == (1,)
 
 
 def test_the_default_all_reduce_is_the_fastest_that_runs_there() -> None:
