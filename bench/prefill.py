@@ -77,8 +77,7 @@ SPEED = (QWEN3_4B, st.bf16, 16384, PrefillTiles())
 """The timed run (the decode's attention merge takes a power-of-two count of key tiles)."""
 SPEED_TILES = {"default": PrefillTiles(), "session 17": PrefillTiles(split_columns=False),
                "rotated queries": PrefillTiles(rotated_queries=True),
-               "rotary table": PrefillTiles(rotary_table=True),
-               "rotary table, rotated queries": PrefillTiles(rotary_table=True, rotated_queries=True)}
+               "sin/cos": PrefillTiles(rotary_table=False)}
 """The prefill tiles timed, in the same run: the default (down_proj on ``examples/gemm.py``'s split
 columns where its ``gemm_plan`` picks them: 2,048 tokens) and session 17's (down on one launch
 of 128 x 128 tiles there); gate/up stacked, QKV and o_proj on ``gemm_tiles``' tiles and the
@@ -89,9 +88,11 @@ the whole graph was timed with the attention on ``examples/flash_attention.py``'
 5.87 ms, so the plan is no longer the default.  ``rotated queries``: the queries made ready by a
 launch of their own (``prefill_queries``), the attention's cubin without the rotary embedding's
 software sine and cosine (3,280 sm_90 instructions and no stack against 9,008 and 56 bytes);
-built after session 18's run, not timed yet.  ``rotary table``: the cache write's and the
-attention's rotations read the decoder's table of cosines and sines (``rotate_rows``), with
-the rotated queries too in the last."""
+built after session 18's run; with the rotary table (the default since session 19) no kernel
+has them and the queries' launch cost more than it saved: on an H100 10.95 against 10.75 ms at
+512 tokens, 31.94 against 31.34 at 2,048.  ``sin/cos``: the rotations' cosines and sines
+computed in the kernels (session 18's default), not read from the decoder's table
+(``rotate_rows``): 11.03 and 33.37 ms in that run (docs/model.md session 19)."""
 LENGTH_TILES: dict[int, dict[str, PrefillTiles]] = {512: {
     "waves 1": PrefillTiles(down_split=(3, 10), down_split_tile=(128, 256), o_split=(3, 20),
                             o_split_tile=(128, 128), gate_up_tile=(128, 128)),

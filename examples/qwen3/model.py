@@ -221,11 +221,14 @@ class PrefillTiles:
     queries normalized, rotated and scaled by a launch of their own (``prefill_queries``, blocks
     of ``kv_rows`` rows with the cache write's hints) into an ``E`` buffer that
     ``prefill_attention_rotated`` reads, so the attention's cubin has none of the rotary
-    embedding's software sine and cosine (not the default: not yet timed on a GPU);
-    ``rotary_table``: the cache write's, the queries' and the attention's rotations read their
-    cosines and sines from the decoder's ``rotary_table`` (made with the model, ``kernels.rotary_table``)
-    in one ``(rows, D)`` load a tile (``prefill_kernels.rotate_rows``), not computed by software
-    sine and cosine in the kernels."""
+    embedding's software sine and cosine (not the default: with ``rotary_table`` the attention
+    has none anyway, and the extra launch cost more than it saved on an H100, docs/model.md
+    session 19); ``rotary_table`` (the default): the cache write's, the queries' and the
+    attention's rotations read their cosines and sines from the decoder's ``rotary_table`` (made
+    with the model, ``kernels.rotary_table``) in one ``(rows, D)`` load a tile
+    (``prefill_kernels.rotate_rows``), not computed by software sine and cosine in the kernels
+    (on an H100 the attention 1.13 -> 0.60 ms at 512 tokens, 5.95 -> 4.15 at 2,048; the whole
+    prefill 11.03 -> 10.75 and 33.37 -> 31.34 ms, docs/model.md session 19)."""
 
     rows: int = 128
     cols: int = 128
@@ -257,7 +260,7 @@ class PrefillTiles:
     gate_up_tile: tuple[int, int] | None = None
     attention_plan: bool = False
     rotated_queries: bool = False
-    rotary_table: bool = False
+    rotary_table: bool = True
 
     def __post_init__(self) -> None:
         if self.up_joined and self.up_stacked:

@@ -18,7 +18,7 @@ import safetile as st
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
 
 from qwen3 import prefill_kernels as P  # noqa: E402
-from qwen3.model import TINY_PREFILL, TINY_TILES, Qwen3Decoder  # noqa: E402
+from qwen3.model import TINY_PREFILL, TINY_TILES, PrefillTiles, Qwen3Decoder  # noqa: E402
 from qwen3.reference import TINY, random_weights  # noqa: E402
 from test_qwen3_prefill import PROMPT_17, LAUNCHED, replay_prefill_as_the_reference  # noqa: E402
 
@@ -38,11 +38,16 @@ def test_with_the_table_no_prefill_kernel_computes_a_sine_or_cosine(kernel: st.K
     assert kernel.unsafe_report(**LAUNCHED[kernel], TABLE=1) == []
 
 
-@pytest.mark.parametrize("rotated_queries", [False, True], ids=["in the attention", "queries apart"])
-def test_the_table_prefill_replays_as_the_reference(weights: dict[str, np.ndarray], rotated_queries: bool) -> None:
-    """8 launches a layer (9 with the queries made ready apart): the table adds none."""
-    tiles = replace(TINY_PREFILL, rotary_table=True, rotated_queries=rotated_queries)
-    replay_prefill_as_the_reference(weights, tiles, launches_a_layer=9 if rotated_queries else 8)
+def test_the_prefill_rotates_with_the_table_by_default() -> None:
+    """The pick of session 19's H100 run (docs/model.md): the table, the queries in the attention."""
+    assert PrefillTiles().rotary_table and not PrefillTiles().rotated_queries
+    assert TINY_PREFILL.rotary_table  # test_qwen3_prefill.py's prefills (8 launches a layer) take it
+
+
+def test_the_computed_rotation_prefill_replays_as_the_reference(weights: dict[str, np.ndarray]) -> None:
+    """Without the table (``rotary_table=False``) the kernels compute the cosines and sines: 8
+    launches a layer, the reference's logits."""
+    replay_prefill_as_the_reference(weights, replace(TINY_PREFILL, rotary_table=False), launches_a_layer=8)
 
 
 @pytest.mark.full  # make test: the replays above (7 CPU-s: three generations on the interpreter)
