@@ -215,7 +215,11 @@ def gemv_peer_sum(
     """``kernels.gemv_residual`` and ``peer_sum`` in one launch (tp.py's ``all_reduce="peer-fused"``):
     block ``b`` computes its rows of ``residual + w @ x`` (this rank's partial sums) and exchanges
     them with the other rank's block ``b`` at ``site`` before storing ``mine + theirs`` -- the
-    same f32 operations, so the same bits, as the two launches.  A block waits only for the
+    same f32 operations as the two launches (on the interpreter the same bits), but on a GPU
+    tileiras orders the GEMV's reduction by the occupancy hint: at o_proj's 8 x 512 tiles the
+    projection's 3 (``gemv_residual``'s) and tileiras's own (this kernel's, ``tp.FUSED_OCCUPANCY``)
+    differ in the last bits of 1,518 of Qwen3-14B's 5,120 sums (down's 16 x 256: the same; docs/model.md,
+    session 19, run -s9b).  A block waits only for the
     other rank's same rows, so no block of a rank waits for another block of its own launch;
     the other rank's block ``b`` is scheduled once its blocks before ``b`` are, as this rank's
     were (blocks start in order), so every wait has its partner running or done."""

@@ -37,9 +37,11 @@ the local shapes (model.py) with hooks of its step filled in (``_row_parallel``,
   it drains and the one after it starts its weight reads while it waits; or ``"peer-fused"``
   (two ranks): the same protocol in the row-parallel projection's own launch
   (``peer.gemv_peer_sum``): each block of o_proj or down exchanges its rows of the partial sums
-  with the other rank's same block and stores the sums -- no launch of its own, the same bits
-  (peer.py's argument for the inboxes holds: only its weight loads come before its
-  grid-dependency wait, its stores into the other rank's inbox after);
+  with the other rank's same block and stores the sums -- no launch of its own, the same f32
+  operations (not the same bits on a GPU: o_proj's reduction follows its occupancy hint,
+  ``peer.gemv_peer_sum``; and slower: docs/model.md) (peer.py's argument for the inboxes
+  holds: only its weight loads come before its grid-dependency wait, its stores into the
+  other rank's inbox after);
 * after the LM head, every rank's per-tile maxima and their rows are all-gathered and the rows
   offset to the whole vocabulary (``_gather_best``), so every rank samples the same token.
 
