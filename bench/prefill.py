@@ -75,7 +75,7 @@ CHECK = (QWEN3_0_6B, st.f32, 1024, PrefillTiles(rows=64, cols=64, up_cols=64, fi
 the default's edge)."""
 SPEED = (QWEN3_4B, st.bf16, 16384, PrefillTiles())
 """The timed run (the decode's attention merge takes a power-of-two count of key tiles)."""
-SPEED_TILES = {"default": PrefillTiles(), "session 17": PrefillTiles(split_columns=False),
+SPEED_TILES = {"default": PrefillTiles(), "session 17": PrefillTiles(split_columns=False, wave_plans=False),
                "rotated queries": PrefillTiles(rotated_queries=True),
                "sin/cos": PrefillTiles(rotary_table=False)}
 """The prefill tiles timed, in the same run: the default (down_proj on ``examples/gemm.py``'s split
@@ -93,24 +93,21 @@ has them and the queries' launch cost more than it saved: on an H100 10.95 again
 512 tokens, 31.94 against 31.34 at 2,048.  ``sin/cos``: the rotations' cosines and sines
 computed in the kernels (session 18's default), not read from the decoder's table
 (``rotate_rows``): 11.03 and 33.37 ms in that run (docs/model.md session 19)."""
-LENGTH_TILES: dict[int, dict[str, PrefillTiles]] = {512: {
-    "waves 1": PrefillTiles(down_split=(3, 10), down_split_tile=(128, 256), o_split=(3, 20),
-                            o_split_tile=(128, 128), gate_up_tile=(128, 128)),
-    "waves 2": PrefillTiles(down_split=(3, 20), down_split_tile=(128, 128), o_split=(2, 20),
-                            o_split_tile=(128, 128), gate_up_tile=(64, 128)),
-    "waves 3": PrefillTiles(down_split=(6, 10), down_split_tile=(128, 256), o_split=(3, 20))}}
+LENGTH_TILES: dict[int, dict[str, PrefillTiles]] = {}
 """Candidates timed at one length beside ``SPEED_TILES``.  Session 18 (H100, docs/model.md): at 512
 tokens o_proj's and down's 64 x 128 tiles on split columns (``o_split=(4, 4), down_split=(4,
 4)``: 16 of 20 tile columns whole, 4 in 4 splits) 4.11 ms for both against 4.12 on one launch
 each; at 2,048 o_proj's 128 x 128 on split columns (``o_split=(2, 4)``) 3.40 against 3.57 ms;
 down's split columns with their K loops over packed column tiles, each tile's steps unrolled
 (spilling 608-776 bytes a thread) 28.3 against 6.10 ms for the three launches (then dropped).
-Session 19, at 512 tokens (where the default's 160 tiles of 64 x 128 are 1.2 waves of 132 SMs):
-down and o_proj split-K (every tile column split: the partials and their sum, two launches) on
-blocks that come closer to whole waves -- ``waves 1``: down 128 x 256 in 3 (120 blocks), o_proj 128
-x 128 in 3 (240), gate/up 128 x 128 a weight (304 blocks of 128 x 256, against the default's 608
-of 128 x 128); ``waves 2``: down 128 x 128 in 3 (240), o_proj 128 x 128 in 2 (160), gate/up 64 x
-128 a weight (608 of 64 x 256); ``waves 3``: down 128 x 256 in 6 (240), o_proj 64 x 128 in 3 (480)."""
+Session 19 (H100), at 512 tokens (where down's and o_proj's 160 tiles of 64 x 128 are 1.2 waves of
+132 SMs), down and o_proj split-K (every tile column split: the partials and their sum, two
+launches), graph times against session 18's tiles' 11.23 ms: ``waves 1`` (down 128 x 256 in 3
+splits, 120 blocks; o_proj 128 x 128 in 3, 240; gate/up 128 x 128 a weight, 304 blocks of 128 x
+256 against 608 of 128 x 128) 9.92 ms, since then the default (``model.WAVE_PLANS``; at 512
+``session 17``'s tiles are those before it); ``waves 2`` (down 128 x 128 in 3, o_proj 128 x 128 in 2, gate/up 64
+x 128 a weight) 10.96 ms; ``waves 3`` (down 128 x 256 in 6, o_proj 64 x 128 in 3, gate/up the
+default's) 11.19 ms."""
 BREAKDOWN_PROMPTS = (512, 2048, 8192)
 """The prompt lengths whose prefill graph is profiled kernel by kernel."""
 DECODE = (QWEN3_14B, Tiles())

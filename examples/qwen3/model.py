@@ -165,6 +165,18 @@ def hinted(kernel: st.Kernel, latency: int | None = None, warps: int | None = No
     return kernel.with_options(**options) if options else kernel
 
 
+WAVE_PLANS: dict[tuple[int, int, int], tuple[tuple[int, int], int]] = {
+    (512, 2560, 9728): ((128, 256), 3), (512, 2560, 4096): ((128, 128), 3), (512, 9728, 2560): ((128, 128), 1)}
+"""Measured plans of the prefill's GEMMs at one shape ``(padded rows, n, k)``: the output tile (a
+weight's, for gate/up) and, for down and o_proj, the K splits over every tile column (split-K:
+the partials and their sum with the residual).  Qwen3-4B at 512 tokens, where ``gemm_tiles``'
+64 x 128 tiles of down and o_proj are 160 blocks, 1.2 waves of 132 SMs: down 128 x 256 in 3
+splits (120 blocks), o_proj 128 x 128 in 3 (240), gate/up 128 x 128 a weight (304 blocks of
+128 x 256 against 608 of 128 x 128); on an H100 (session 19, docs/model.md) the prefill 9.92
+against 11.23 ms, down 1.41 ms + its sum against 2.83, gate/up 3.41 against 3.79, o_proj 0.95 +
+its sum against 1.26 (36 layers).  Other shapes and lengths take the rule (not measured)."""
+
+
 @dataclass(frozen=True)
 class PrefillTiles:
     """The prefill's tiles (prefill_kernels.py): ``fit``: each GEMM's output tile fitted to its
@@ -213,7 +225,9 @@ class PrefillTiles:
     ``C`` tile columns' K in ``S`` splits; candidates and tests; ``C`` = every tile column: split-K,
     two launches, the partials and their sum with the residual), on ``o_split_tile`` and
     ``down_split_tile`` where given (else ``gemm_tile``'s); ``gate_up_tile``: gate/up's tile
-    (a weight's rows x columns) forced, whatever the length; ``attention_plan``: the causal
+    (a weight's rows x columns) forced, whatever the length; ``wave_plans``: down's, o_proj's and
+    gate/up's plans from ``WAVE_PLANS`` at the shapes it holds (Qwen3-4B at 512 tokens), where
+    nothing is forced and the tile fits ``rows`` and the packed weights; ``attention_plan``: the causal
     attention's query tiles, launch order and hints from ``examples/flash_attention.py``'s
     ``attention_plan`` (``attention_kernel``), else the fields above (the default: in the
     prefill on an H100 the plan's tiles ran its attention 10% slower, 6.46 against 5.87 ms at
@@ -258,6 +272,7 @@ class PrefillTiles:
     down_split_tile: tuple[int, int] | None = None
     o_split_tile: tuple[int, int] | None = None
     gate_up_tile: tuple[int, int] | None = None
+    wave_plans: bool = True
     attention_plan: bool = False
     rotated_queries: bool = False
     rotary_table: bool = True
@@ -336,6 +351,9 @@ class PrefillTiles:
                                  f"tiles of {tile[1]} and its K {k // self.depth} steps of {self.depth}; pick "
                                  f"(S, C) with 1 <= C <= {n // tile[1]} and 1 <= S <= {k // self.depth}")
             return tile, splits, columns
+        measured = self.wave_plan(rows, n, k, packed_rows)
+        if measured is not None:
+            return measured[0], measured[1], n // measured[0][1]
         if not (self.split_columns and self.fit):
             return tile, 0, 0
         plan = P.gemm_plan(self.plan_rows or rows, n, k)
@@ -352,14 +370,29 @@ class PrefillTiles:
         bm, bn, _ = P.gemm_tiles(self.plan_rows or rows, n)
         return min(bm, self.rows), bn if packed_rows is None else min(bn, self.packed_tiles * packed_rows)
 
-    def up_tile(self, rows: int, n: int, packed_rows: int | None = None) -> tuple[int, int]:
-        """Gate/up's output tile (``n`` columns, two weights): ``rows`` x ``up_cols``, or joined or
-        stacked, ``gate_up_tile`` where given, else half the columns of a one-accumulator GEMM's
-        tile of ``2 * n`` columns."""
+    def wave_plan(self, rows: int, n: int, k: int | None,
+                  packed_rows: int | None = None) -> tuple[tuple[int, int], int] | None:
+        """``WAVE_PLANS``' plan for ``rows`` padded rows (``plan_rows`` instead, where given) of ``n``
+        columns over ``k``, with ``wave_plans`` and ``fit``, where its tile has at most ``rows`` rows
+        and, for a weight packed in tiles of ``packed_rows`` rows, at most ``packed_tiles`` of them
+        in its columns; else ``None``."""
+        plan = WAVE_PLANS.get((self.plan_rows or rows, n, k or 0)) if self.wave_plans and self.fit else None
+        if plan is None:
+            return None
+        (bm, bn), _ = plan
+        return plan if bm <= self.rows and (packed_rows is None or bn <= self.packed_tiles * packed_rows) else None
+
+    def up_tile(self, rows: int, n: int, packed_rows: int | None = None, k: int | None = None) -> tuple[int, int]:
+        """Gate/up's output tile (``n`` columns, two weights, over ``k``): ``rows`` x ``up_cols``, or
+        joined or stacked, ``gate_up_tile`` where given, else stacked ``wave_plan``'s where it has one, else
+        half the columns of a one-accumulator GEMM's tile of ``2 * n`` columns."""
         if not (self.up_joined or self.up_stacked):
             return self.rows, self.up_cols
         if self.gate_up_tile is not None:
             return self.gate_up_tile
+        measured = self.wave_plan(rows, n, k, packed_rows) if self.up_stacked else None
+        if measured is not None:
+            return measured[0]
         bm, bn = self.gemm_tile(rows, 2 * n, packed_rows)
         return bm, bn // 2
 
@@ -659,7 +692,7 @@ class Qwen3Decoder:
         rows = self.buffers["X"].shape[0]
         attention, queries, heads_first = p.attention_kernel(rows, d)
         qkv_rows, up_rows = (t.qkv_tile, t.up_tile) if t.packed else (None, None)
-        qkv_tile, up_tile = p.gemm_tile(rows, c.qkv, qkv_rows), p.up_tile(rows, c.intermediate, up_rows)
+        qkv_tile, up_tile = p.gemm_tile(rows, c.qkv, qkv_rows), p.up_tile(rows, c.intermediate, up_rows, c.hidden)
         gemm = p.gemm_kernel(P.gemm, qkv_tile)
         one_accumulator = p.up_joined or p.up_stacked
         gate_up = p.gemm_kernel(P.gate_up_stacked_gemm if p.up_stacked else P.gate_up_gemm,

@@ -1,6 +1,7 @@
-"""The prefill's GEMMs on tiles forced for their waves (``PrefillTiles``' ``down_split_tile``,
-``o_split_tile``, ``gate_up_tile``; session 19): split-K over every tile column in two launches,
-the logits as the reference's, and the refusals of tiles that do not fit."""
+"""The prefill's GEMMs on tiles picked for their waves (``WAVE_PLANS``, the default at Qwen3-4B's
+512 tokens) or forced (``PrefillTiles``' ``down_split_tile``, ``o_split_tile``, ``gate_up_tile``;
+session 19): split-K over every tile column in two launches, the logits as the reference's, and
+the refusals of tiles that do not fit."""
 
 from __future__ import annotations
 
@@ -15,12 +16,13 @@ import safetile as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
 
-from qwen3.model import TINY_PREFILL, TINY_TILES, PrefillTiles, Qwen3Decoder  # noqa: E402
+from qwen3.model import TINY_PREFILL, TINY_TILES, WAVE_PLANS, PrefillTiles, Qwen3Decoder  # noqa: E402
 from qwen3.reference import TINY, forward, random_weights  # noqa: E402
 
 PROMPT_17 = [5, 17, 99, 3, 64, 12, 100, 7, 7, 31, 2, 88, 127, 0, 45, 9, 71]
 
 
+@pytest.mark.full  # an interpreter replay of new variants (~1.5-3 CPU-s); the plan's test below is the smoke
 def test_split_k_over_every_column_prefills_as_the_reference_in_two_launches() -> None:
     """Down and o_proj with every tile column split (``(S, C)`` with ``C`` all of them: split-K):
     the partials and their sum with the residual, no launch between them (the one-launch GEMM's
@@ -49,3 +51,26 @@ def test_forced_tiles_are_taken_and_checked() -> None:
         PrefillTiles(o_split=(3, 10), o_split_tile=(128, 256)).residual_plan("o", 512, 2560, 4096, 8)
     with pytest.raises(ValueError, match=r"down_split_tile=\(256, 128\)\): its rows must be at most rows \(128\)"):
         PrefillTiles(down_split=(3, 20), down_split_tile=(256, 128)).residual_plan("down", 512, 2560, 9728, 16)
+
+
+def test_qwen3_4b_at_512_tokens_takes_the_measured_wave_plans() -> None:
+    """The default at Qwen3-4B's 512 padded rows (on an H100 9.92 against 11.23 ms, session 19):
+    down split-K in 3 on 128 x 256 (120 blocks), o_proj in 3 on 128 x 128 (240), gate/up stacked
+    128 x 128 a weight (304 blocks); at 2,048 rows, other shapes, without ``wave_plans`` or
+    ``fit``, or with a tile the packed weights do not allow, the rule's tiles as before."""
+    tiles = PrefillTiles()
+    assert tiles.residual_plan("down", 512, 2560, 9728, 16) == ((128, 256), 3, 10)
+    assert tiles.residual_plan("o", 512, 2560, 4096, 8) == ((128, 128), 3, 20)
+    assert tiles.up_tile(512, 9728, 16, 2560) == (128, 128)
+    assert PrefillTiles(plan_rows=512).residual_plan("down", 128, 2560, 9728, 16) == ((128, 256), 3, 10)
+    assert tiles.residual_plan("down", 2048, 2560, 9728, 16) == ((128, 256), 4, 2)
+    assert tiles.residual_plan("down", 512, 5120, 17408, 16) == PrefillTiles(wave_plans=False).residual_plan(
+        "down", 512, 5120, 17408, 16)  # Qwen3-14B's down: not measured
+    assert tiles.up_tile(512, 9728, 16) == tiles.up_tile(512, 9728, 16, 4096) == (128, 64)
+    for off in (PrefillTiles(wave_plans=False), PrefillTiles(split_columns=False, wave_plans=False)):
+        assert off.residual_plan("down", 512, 2560, 9728, 16) == ((64, 128), 0, 0)
+        assert off.up_tile(512, 9728, 16, 2560) == (128, 64)
+    assert PrefillTiles(fit=False).residual_plan("down", 512, 2560, 9728, 16) == ((128, 128), 0, 0)
+    assert PrefillTiles(packed_tiles=8).residual_plan("down", 512, 2560, 9728, 16) == ((64, 128), 0, 0)
+    assert PrefillTiles(up_stacked=False, up_joined=True).up_tile(512, 9728, 16, 2560) == (128, 64)
+    assert set(WAVE_PLANS) == {(512, 2560, 9728), (512, 2560, 4096), (512, 9728, 2560)}
