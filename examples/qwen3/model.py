@@ -213,9 +213,11 @@ class PrefillTiles:
     128 x 128 at 8 warps at 8,192 (in the prefill on an H100 the 64-row tiles are within 1-2% of
     128-row ones at 512 and 2,048 tokens, docs/model.md session 17); ``kv_rows``, ``kv_warps``,
     ``kv_occupancy``: rows a block of the cache write (``prefill_kv``; ``None``: the attention's rows, it divides them), its worker warps
-    (``None``: the attention's) and its occupancy hint (``None``: none) -- 16 rows, 4 warps,
-    occupancy 4: 0.79 ms of the 2,048-token prefill on an H100 against 4.42 at the attention's
-    128 rows and 8 warps, which spill 1.4 KB a thread (docs/model.md, session 13); ``embed``: columns an embedding block copies; ``norm``:
+    (``None``: the attention's) and its occupancy hint (``None``: none) -- 32 rows, 4 warps,
+    occupancy 4 (with ``rotary_table``: 0.27 / 0.42 ms of the 512- / 2,048-token prefill on an
+    H100 against 0.42 / 0.67 at 16 rows and 0.36 / 0.63 at 64, docs/model.md session 19; with the
+    computed rotation 16 rows took 0.79 ms at 2,048 against 4.42 at the attention's 128 rows and
+    8 warps, which spill 1.4 KB a thread, session 13); ``embed``: columns an embedding block copies; ``norm``:
     rows a block of the RMS norm (each row whole, in a power-of-two tile: 4 rows of 4,096 f32
     at Qwen3-4B's 2,560 columns; 1.21 ms of the 2,048-token prefill on an H100 against 1.53 at
     2 rows).  The prompt is padded to a multiple of ``rows`` and
@@ -263,7 +265,7 @@ class PrefillTiles:
     gemm_warps: int | None = 8
     embed: int = 256
     norm: int = 4
-    kv_rows: int | None = 16
+    kv_rows: int | None = 32
     kv_warps: int | None = 4
     kv_occupancy: int | None = 4
     split_columns: bool = True

@@ -343,10 +343,10 @@ def test_the_projections_take_the_gemm_tiles_of_their_shape() -> None:
 
 
 def test_the_cache_write_takes_its_own_rows_dividing_the_attention_tile() -> None:
-    """prefill_kv's block rows (16 by default, the attention's with None) must divide the
+    """prefill_kv's block rows (32 by default, the attention's with None) must divide the
     attention's (the tiny tiles' 8 of 16, which every prefill test here runs), or are refused
     naming both."""
-    assert PrefillTiles().write_rows == 16 and PrefillTiles(kv_rows=None).write_rows == 128
+    assert PrefillTiles().write_rows == 32 and PrefillTiles(kv_rows=None).write_rows == 128
     assert TINY_PREFILL.write_rows == 8 != TINY_PREFILL.attention
     with pytest.raises(ValueError, match=r"kv_rows=48\) must divide the attention tile \(128\)"):
         PrefillTiles(kv_rows=48)

@@ -39,8 +39,10 @@ def test_with_the_table_no_prefill_kernel_computes_a_sine_or_cosine(kernel: st.K
 
 
 def test_the_prefill_rotates_with_the_table_by_default() -> None:
-    """The pick of session 19's H100 run (docs/model.md): the table, the queries in the attention."""
+    """The picks of session 19's H100 runs (docs/model.md): the table, the queries in the
+    attention, the cache written in blocks of 32 rows."""
     assert PrefillTiles().rotary_table and not PrefillTiles().rotated_queries
+    assert PrefillTiles().write_rows == 32
     assert TINY_PREFILL.rotary_table  # test_qwen3_prefill.py's prefills (8 launches a layer) take it
 
 
