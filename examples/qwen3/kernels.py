@@ -177,7 +177,16 @@ def rope(x, position, inv_freq):
     R, D = x.shape
     half = D // 2
     angle = position.astype(f32) * inv_freq.load_tile((half,), (0,)).reshape((1, half))
-    cos, sin = st.cos(angle), st.sin(angle)
+    return rotated(x, st.cos(angle), st.sin(angle))
+
+
+@st.function
+def rotated(x, cos, sin):
+    """``x`` (``(R, D)``) with each pair ``(i, i + D/2)`` rotated by the angle whose cosine and sine
+    are ``cos[., i]`` and ``sin[., i]`` (``(1 or R, D/2)``): the one rotation ``rope``, ``rotate``
+    and the prefill's ``rotate_rows`` share."""
+    R, D = x.shape
+    half = D // 2
     x1, x2 = st.extract(x, (0, 0), (R, half)), st.extract(x, (0, 1), (R, half))
     return st.cat(x1 * cos - x2 * sin, x2 * cos + x1 * sin, 1)
 
@@ -199,12 +208,9 @@ def rotate(x, position, rotary, TABLE):
     (``generate`` refuses such a position on the host first)."""
     if not TABLE:
         return rope(x, position, rotary)
-    R, D = x.shape
-    half = D // 2
+    D = x.shape[1]
     row = rotary.partition((D,)).load((position,)).reshape((1, D))
-    cos, sin = st.extract(row, (0, 0), (1, half)), st.extract(row, (0, 1), (1, half))
-    x1, x2 = st.extract(x, (0, 0), (R, half)), st.extract(x, (0, 1), (R, half))
-    return st.cat(x1 * cos - x2 * sin, x2 * cos + x1 * sin, 1)
+    return rotated(x, st.extract(row, (0, 0), (1, D // 2)), st.extract(row, (0, 1), (1, D // 2)))
 
 
 @st.kernel

@@ -49,7 +49,7 @@ from pathlib import Path
 import safetile as st
 from safetile import f32, i32
 
-from .kernels import LOG2E, head_rms_norm, rope
+from .kernels import LOG2E, head_rms_norm, rope, rotated
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/: the flash attention's tile step
 from flash_attention import REGISTER_STORE, attend, attention_plan, below  # noqa: E402,F401 - its plan (model.py)
@@ -346,11 +346,8 @@ def rotate_rows(x, t, rotary, TABLE):
     R, D = x.shape
     if not TABLE:
         return rope(x, st.iota((R,)).reshape((R, 1)) + t * R, rotary)
-    half = D // 2
     table = rotary.partition((R * D,)).load((t,)).reshape((R, D))
-    cos, sin = st.extract(table, (0, 0), (R, half)), st.extract(table, (0, 1), (R, half))
-    x1, x2 = st.extract(x, (0, 0), (R, half)), st.extract(x, (0, 1), (R, half))
-    return st.cat(x1 * cos - x2 * sin, x2 * cos + x1 * sin, 1)
+    return rotated(x, st.extract(table, (0, 0), (R, D // 2)), st.extract(table, (0, 1), (R, D // 2)))
 
 
 @st.kernel
