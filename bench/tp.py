@@ -45,6 +45,8 @@ and uses its own, ``qwen3.tp.use_gpu``), NCCL between them (NVLink multicast off
    Each model's rate is also timed at the context lengths of ``CONTEXTS`` (the position set
    before ``CONTEXT_STEPS`` replays; the cache's rows before it are zeros, which costs the
    attention what any rows cost).  Rank 0 writes ``OUT_DIR/tp.json``.
+4. (``--rounds`` only, instead of 2. and 3.) **14B TP=2 against TP=1 by bench/method.py's rules**
+   (``ratio_rounds``: both held at once, timed in shuffled turns, ``ROUNDS``), ``OUT_DIR/rounds.json``.
 """
 
 from __future__ import annotations
@@ -89,6 +91,12 @@ WORLD = 2
 HIDDEN = 5120
 """Qwen3-14B's and -32B's hidden size: the length of the vector each all-reduce sums."""
 LATENCY_CALLS = 100
+ROUNDS, ROUND_STEPS, WARM_STEPS, COOL_S, STEADY_S, ROUNDS_SEED = 8, 64, 16, 1.0, 4.0, 19
+"""``--rounds``: 14B TP=2 against TP=1 by bench/method.py's rules, across the pair (``ratio_rounds``):
+``ROUNDS`` burst rounds, each timing both in a fresh order from ``random.Random(ROUNDS_SEED)`` (the
+same on both ranks), each after ``COOL_S`` seconds of idle GPUs and ``WARM_STEPS`` untimed steps of
+its own, over ``ROUND_STEPS`` steps; then each, in a shuffled order, back to back for ``STEADY_S``
+seconds in batches of ``ROUND_STEPS``, the median of the second half's batches."""
 STACKS_ENV, STACKS_BEFORE_S = "SAFETILE_TP_STACKS_AT", 3.0
 """A pair under a deadline tells its ranks (``STACKS_ENV``: the wall-clock time) to print every
 thread's Python stack ``STACKS_BEFORE_S`` seconds before it (``faulthandler``): a rank killed
@@ -357,6 +365,79 @@ def latency(torch: Any, dist: Any, symmetric: bool) -> dict[str, Any]:
     return results
 
 
+def ratio_rounds(torch: Any, dist: Any, rank: int, local: int) -> dict[str, Any]:
+    """Qwen3-14B TP=2 (``"peer"``, both ranks) and TP=1 (rank 0's GPU alone) held at once and timed
+    in turns by ``ROUNDS``' rules, the position set back to ``PROFILED_AT`` before every batch (a
+    batch of steps at one context, as the table's); the turns are met by a gloo barrier, so no
+    collective runs on a GPU while the other way is timed.  Each turn's start and end (``time.time``)
+    are kept, to read beside the clocks sampled outside (``nvidia-smi``)."""
+    import random
+    import statistics
+
+    from qwen3.tp import ShardedDecoder
+
+    upload = {"dtype": st.bf16, "max_positions": MAX_POSITIONS, "upload": lambda t: st.from_dlpack(t.contiguous())}
+    torch.manual_seed(rank)
+    decoders = {"TP=2": positioned(ShardedDecoder, torch)(QWEN3_14B, RandomShard(QWEN3_14B, WORLD, torch),
+                                                          sharded=True, device=f"cuda:{local}", all_reduce="peer",
+                                                          tiles=SHARD_TILES, **upload)}
+    if rank == 0:
+        decoders["TP=1"] = positioned(Qwen3Decoder, torch)(QWEN3_14B, RandomShard(QWEN3_14B, 1, torch), **upload)
+    graphs = {name: decoder.record(PROMPT) for name, decoder in decoders.items()}
+    meet = dist.new_group(backend="gloo")
+    turns: list[dict[str, Any]] = []
+
+    def steps(name: str, n: int) -> float | None:
+        """``n`` steps of ``name`` from ``PROFILED_AT``: steps a second (``None`` on the rank that has none)."""
+        if name not in graphs:
+            return None
+        decoders[name].pos_view.fill_(PROFILED_AT)
+        torch.cuda.synchronize()
+        start = time.perf_counter()
+        for _ in range(n):
+            graphs[name].replay()
+        graphs[name].stream.synchronize()
+        return n / (time.perf_counter() - start)
+
+    def turn(regime: str, name: str) -> list[float | None]:
+        dist.barrier(group=meet)
+        time.sleep(COOL_S if regime == "burst" else 0.0)
+        start = time.time()
+        if regime == "burst":
+            steps(name, WARM_STEPS)
+            rates = [steps(name, ROUND_STEPS)]
+        else:
+            rates, end = [], time.perf_counter() + STEADY_S
+            while time.perf_counter() < end:
+                rates.append(steps(name, ROUND_STEPS))
+                batches = [0]  # both ranks stop after the same batch: rank 0 decides
+                if rank == 0:
+                    batches = [int(time.perf_counter() >= end)]
+                dist.broadcast_object_list(batches, src=0, group=meet)
+                if batches[0]:
+                    break
+        turns.append({"regime": regime, "name": name, "start": start, "end": time.time(), "rates": rates})
+        return rates
+
+    rng = random.Random(ROUNDS_SEED)
+    names = ["TP=2", "TP=1"]
+    burst: dict[str, list[float | None]] = {name: [] for name in names}
+    for _ in range(ROUNDS):
+        for name in rng.sample(names, len(names)):
+            burst[name] += turn("burst", name)
+    steady = {name: turn("steady", name) for name in rng.sample(names, len(names))}
+    for graph in graphs.values():
+        graph.release()
+    if rank != 0:
+        return {}
+    figures = {"burst": {name: statistics.median(rates) for name, rates in burst.items()},
+               "steady": {name: statistics.median(rates[len(rates) // 2:]) for name, rates in steady.items()}}
+    return {"steps_a_second": figures, "turns": turns,
+            "tp2_over_tp1": {regime: f["TP=2"] / f["TP=1"] for regime, f in figures.items()},
+            "rules": {"rounds": ROUNDS, "round_steps": ROUND_STEPS, "warm_steps": WARM_STEPS, "cool_s": COOL_S,
+                      "steady_s": STEADY_S, "seed": ROUNDS_SEED, "position": PROFILED_AT}}
+
+
 def rank_main(out: Path, task: str) -> None:
     """One rank of a pair: ``task`` is ``latency-NAME`` (1. of the module's docstring),
     ``peer-check`` (2.) or ``table-ALLREDUCE`` (3.)."""
@@ -379,7 +460,7 @@ def rank_main(out: Path, task: str) -> None:
     dist.all_reduce(bandwidth, op=dist.ReduceOp.MIN)
     results["copy_bandwidth_min"] = float(bandwidth)
     kind, _, option = task.partition("-")
-    path = out / (f"{task}.json" if kind in ("latency", "peer") else "tp.json")
+    path = out / (f"{task}.json" if kind in ("latency", "peer", "rounds") else "tp.json")
 
     def save() -> None:
         if rank == 0:
@@ -428,7 +509,10 @@ def rank_main(out: Path, task: str) -> None:
         save()
         return max((v for k, v in entry.items() if k in ("graph", "eager")), default=0.0)
 
-    if kind == "latency":
+    if kind == "rounds":
+        results.update(ratio_rounds(torch, dist, rank, local))
+        save()
+    elif kind == "latency":
         symmetric = option == "default"
         results["latency_us"] = latency(torch, dist, symmetric)
         save()
@@ -552,14 +636,18 @@ def pair(out: Path, task: str, env: Mapping[str, str], port: int, deadline: floa
 
 def run(out: Path, nccl_sweep: bool = False, deadline: float | None = None,
         peer_check_deadline: float = PEER_CHECK_S, baseline: str = "one-shot",
-        others: tuple[str, ...] = TABLE_ALL_REDUCES, big_if_faster: bool = False) -> None:
+        others: tuple[str, ...] = TABLE_ALL_REDUCES, big_if_faster: bool = False, rounds: bool = False) -> None:
     """2. of the module's docstring (with ``nccl_sweep``, 1. first, and the TP table's pair takes
     its fastest 14B step's NCCL setting and all-reduce); with ``deadline``, every pair is ended
     that many seconds after the start, peer-check ``peer_check_deadline`` seconds after its own;
     the table's pair all-reduce is ``baseline``, then ``others`` after TP=1, 32B only where one
-    of them beat it with ``big_if_faster`` (``TABLE_ENV``)."""
+    of them beat it with ``big_if_faster`` (``TABLE_ENV``); with ``rounds``, only 14B's TP=2 against
+    TP=1 by ``ROUNDS``' rules (``ratio_rounds``: ``OUT_DIR/rounds.json``), nothing else."""
     end = time.monotonic() + (deadline if deadline is not None else float("inf"))
     out.mkdir(parents=True, exist_ok=True)
+    if rounds:
+        pair(out, "rounds", {}, 29540, end)
+        return
     best: tuple[float, str, str] = (0.0, "default", baseline)
     for i, (name, env) in enumerate(NCCL_VARIANTS.items() if nccl_sweep else ()):
         pair(out, f"latency-{name}", env, 29512 + i, end)
@@ -602,6 +690,8 @@ def add_arguments(parser: Any) -> None:
                         help="the all-reduces timed after TP=1 (default: " + ",".join(TABLE_ALL_REDUCES) + ")")
     parser.add_argument("--32b-if-faster", dest="big_if_faster", action="store_true",
                         help="run 32B only where one of --others beat --baseline on 14B")
+    parser.add_argument("--rounds", action="store_true",
+                        help="only 14B TP=2 against TP=1 in shuffled burst rounds and steady state (ROUNDS)")
 
 
 def table_ways(text: str) -> tuple[str, ...]:

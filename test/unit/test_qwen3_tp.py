@@ -378,3 +378,22 @@ def test_the_tp_benchmarks_plan_reaches_its_pairs(tmp_path: Path, monkeypatch: p
     assert bench_tp.table_ways("peer-fused,peer") == ("peer-fused", "peer")
     with pytest.raises(argparse.ArgumentTypeError, match="unknown all-reduce fused: .* one-shot, peer-fused, peer"):
         bench_tp.table_ways("peer,fused")
+
+
+def test_the_tp_benchmarks_rounds_run_one_pair_and_nothing_else(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """``bench/tp.py --rounds``: the ratio by the method's rules is one pair of its own (``rounds``),
+    without peer-check or the table; the burst rounds' order is a fresh shuffle each round."""
+    import random
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    import tp as bench_tp
+
+    tasks: list[str] = []
+    monkeypatch.setattr(bench_tp, "pair", lambda out, task, env, port, deadline=float("inf"):
+                        tasks.append(task) or [0, 0])
+    bench_tp.run(tmp_path, deadline=100.0, rounds=True)
+    assert tasks == ["rounds"]
+    rng = random.Random(bench_tp.ROUNDS_SEED)
+    orders = {tuple(rng.sample(["TP=2", "TP=1"], 2)) for _ in range(bench_tp.ROUNDS)}
+    assert orders == {("TP=2", "TP=1"), ("TP=1", "TP=2")}  # both orders occur: neither always goes first
